@@ -1,0 +1,93 @@
+"""Per-query values to one number: the undefined-query policy and the weighted mean."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._grouping import RankedGroups
+
+UNDEFINED_POLICIES = (0.0, 1.0, math.nan, "skip", "raise")
+
+
+@dataclass(frozen=True)
+class PerQuery:
+    """What a kernel returns: one value per query and where it is undefined.
+
+    Attributes
+    ----------
+    values : ndarray of shape (n_queries,)
+        The metric of each query (anything where ``undefined``).
+    undefined : ndarray of bool, shape (n_queries,)
+        Queries without a relevant row (for AUC: with one class only).
+    weight : ndarray of shape (n_queries,) or None
+        A metric-specific weight multiplied into ``sample_weight`` (e.g. the number of
+        relevant rows for micro-averaged hit rate); ``None`` means 1.
+    description : str
+        What "undefined" means for this metric, for error messages.
+    """
+
+    values: np.ndarray
+    undefined: np.ndarray
+    weight: np.ndarray | None = None
+    description: str = "no relevant row"
+
+
+def apply_policy(
+    per_query: PerQuery,
+    ranked: RankedGroups,
+    replace_undefined_by: float | str,
+    function_name: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-query values after the policy (NaN where skipped) and the weights of the mean.
+
+    Skipped queries get weight 0.
+    """
+    values = np.array(per_query.values, dtype=np.float64)
+    weights = ranked.query_weight.astype(np.float64, copy=True)
+    if per_query.weight is not None:
+        weights = weights * per_query.weight
+    undefined = per_query.undefined
+    if undefined.any():
+        if replace_undefined_by == "raise":
+            first = int(np.flatnonzero(undefined)[0])
+            raise ValueError(
+                f"{function_name} is undefined for query {ranked.query_ids[first]!r} "
+                f"({per_query.description}), and replace_undefined_by='raise'. "
+                f"{int(undefined.sum())} of {len(undefined)} queries are undefined."
+            )
+        if replace_undefined_by == "skip":
+            values[undefined] = np.nan
+            weights[undefined] = 0.0
+        else:
+            values[undefined] = float(replace_undefined_by)
+    return values, weights
+
+
+def weighted_mean(values: np.ndarray, weights: np.ndarray, function_name: str) -> float:
+    """``sum(w * v) / sum(w)`` over queries with ``w > 0``; NaN (with a warning) if none."""
+    kept = weights > 0
+    total = weights[kept].sum()
+    if total == 0:
+        warnings.warn(
+            f"{function_name}: no query is left to average (all were skipped or have weight "
+            "0); returning nan.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return math.nan
+    return float(np.dot(values[kept], weights[kept]) / total)
+
+
+def aggregate(
+    per_query: PerQuery,
+    ranked: RankedGroups,
+    replace_undefined_by: float | str,
+    function_name: str,
+) -> float:
+    """The weighted mean of the per-query values under the undefined-query policy."""
+    values, weights = apply_policy(per_query, ranked, replace_undefined_by, function_name)
+    return weighted_mean(values, weights, function_name)

@@ -1,0 +1,238 @@
+"""Kernels of the binary-relevance metrics: hits@k, AP, RR, hit, per-query AUC.
+
+Every kernel maps a :class:`~._grouping.RankedGroups` to one value per query with
+vectorised NumPy over all queries at once. Each computes the exact expected value
+over the random orders of the arrangement's blocks (``ties="average"``); with
+singleton blocks the formulas reduce to the plain metric.
+
+Notation, per row of a block: ``m`` rows in the block, ``r`` of them relevant,
+``c`` relevant rows in earlier blocks of the query, ``t`` the row's 1-based offset
+in its block, ``i`` its 1-based rank in the query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._combinatorics import comb_ratio, hypergeometric_pmf
+from ._grouping import Arrangement, RankedGroups
+
+
+def relevance(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
+    """1.0 for a relevant row (``y_true > 0``, or ``>= relevance_level``), else 0.0."""
+    relevant = labels > 0 if relevance_level is None else labels >= relevance_level
+    return relevant.astype(np.float64)
+
+
+def n_relevant(ranked: RankedGroups, relevance_level: float | None) -> np.ndarray:
+    """Relevant rows per query, the unretrieved (``-inf``) ones included."""
+    return ranked.cached(
+        ("n_relevant", relevance_level),
+        lambda: ranked.query_sum(relevance(ranked.labels, relevance_level)),
+    )
+
+
+@dataclass(frozen=True)
+class BlockCounts:
+    """Per-row block statistics of the relevant rows for one arrangement."""
+
+    relevant: np.ndarray  # 0/1 per row, rank order
+    relevant_in_block: np.ndarray  # r
+    block_size: np.ndarray  # m
+    relevant_before_block: np.ndarray  # c
+    offset_in_block: np.ndarray  # t (1-based)
+    block_start_rank: np.ndarray  # 0-based rank of the block's first row
+
+
+def block_counts(ranked: RankedGroups, ties: str, relevance_level: float | None) -> BlockCounts:
+    """Block statistics shared by AP, RR and hit rate (cached per ties mode and level)."""
+
+    def compute() -> BlockCounts:
+        arrangement: Arrangement = ranked.arrangement(ties)
+        relevant = relevance(arrangement.labels, relevance_level)
+        cumulative = np.concatenate(([0.0], np.cumsum(relevant)))
+        query_start = ranked.offsets[:-1][ranked.query_of_row]
+        offset = np.arange(len(relevant)) - arrangement.block_start
+        return BlockCounts(
+            relevant=relevant,
+            relevant_in_block=arrangement.block_total_per_row(relevant),
+            block_size=arrangement.block_size,
+            relevant_before_block=cumulative[arrangement.block_start] - cumulative[query_start],
+            offset_in_block=offset + 1,
+            block_start_rank=ranked.rank - offset,
+        )
+
+    return ranked.cached(("block_counts", ties, relevance_level), compute)
+
+
+def expected_hits(
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
+) -> np.ndarray:
+    """E[relevant rows within the cutoff]: each position holds its block's mean relevance."""
+    arrangement = ranked.arrangement(ties)
+    relevant = relevance(arrangement.labels, relevance_level)
+    return ranked.query_sum(arrangement.block_mean_per_row(relevant) * ranked.in_cutoff(k))
+
+
+def _precision_terms(counts: BlockCounts, rank: np.ndarray) -> np.ndarray:
+    """E[rel(i) * hits@i / i] per row: ``(r/m) (c + 1 + (t-1)(r-1)/(m-1)) / i``.
+
+    Given that the row at offset ``t`` is relevant, each of the ``t - 1`` block
+    positions before it is relevant with probability ``(r-1)/(m-1)``.
+    """
+    r = counts.relevant_in_block
+    m = counts.block_size
+    others_before = (counts.offset_in_block - 1) * (r - 1) / np.maximum(m - 1, 1)
+    return (r / m) * (counts.relevant_before_block + 1 + others_before) / (rank + 1)
+
+
+def average_precision(
+    ranked: RankedGroups,
+    ties: str,
+    k: int | None,
+    relevance_level: float | None,
+    denominator: str,
+) -> np.ndarray:
+    """Expected AP@k per query for the three denominators (see ``mean_average_precision_score``)."""
+    counts = block_counts(ranked, ties, relevance_level)
+    in_cut = ranked.in_cutoff(k)
+    terms = _precision_terms(counts, ranked.rank) * in_cut
+    n_rel = n_relevant(ranked, relevance_level)
+    if denominator == "n_relevant":
+        return _safe_divide(ranked.query_sum(terms), n_rel)
+    if denominator == "min(k,n_relevant)":
+        limit = n_rel if k is None else np.minimum(n_rel, k)
+        return _safe_divide(ranked.query_sum(terms), limit)
+    return _average_precision_over_retrieved(ranked, counts, in_cut, terms, k)
+
+
+def _average_precision_over_retrieved(
+    ranked: RankedGroups,
+    counts: BlockCounts,
+    in_cut: np.ndarray,
+    terms: np.ndarray,
+    k: int | None,
+) -> np.ndarray:
+    """E[S / H] where H = relevant rows in the top k (AP = 0 when H = 0).
+
+    Only the block that straddles the cutoff makes H random. Condition on the number
+    ``j`` of its relevant rows that land inside (hypergeometric): blocks fully inside
+    contribute ``S_full`` and ``c`` relevant rows; the straddling block's ``T``
+    inside positions (ranks ``s+1..s+T``) contribute
+    ``j/T (c+1) A + j(j-1)/(T(T-1)) B`` with ``A = sum 1/i`` and ``B = sum (t-1)/i``.
+    """
+    depth_of_row = ranked.per_row(ranked.depth(k))
+    block_end_rank = counts.block_start_rank + counts.block_size
+    straddling = (counts.block_start_rank < depth_of_row) & (block_end_rank > depth_of_row)
+    full = in_cut & ~straddling
+    sum_full = ranked.query_sum(terms * full)
+    hits_full = ranked.query_sum(counts.relevant * full)
+    values = _safe_divide(sum_full, hits_full)
+    straddling_in_cut = straddling & in_cut
+    if not straddling_in_cut.any():
+        return values
+
+    inverse_rank = 1.0 / (ranked.rank + 1)
+    sum_inverse_rank = ranked.query_sum(inverse_rank * straddling_in_cut)
+    sum_offset_over_rank = ranked.query_sum(
+        (counts.offset_in_block - 1) * inverse_rank * straddling_in_cut
+    )
+    lead = np.flatnonzero(straddling & (counts.offset_in_block == 1))
+    query = ranked.query_of_row[lead]
+    r = counts.relevant_in_block[lead]
+    m = counts.block_size[lead]
+    c = counts.relevant_before_block[lead]
+    inside = (depth_of_row[lead] - counts.block_start_rank[lead]).astype(np.float64)
+
+    n_outcomes = (np.minimum(r, inside) + 1).astype(np.intp)
+    pair = np.repeat(np.arange(len(lead)), n_outcomes)
+    j = np.arange(len(pair)) - np.repeat(np.cumsum(n_outcomes) - n_outcomes, n_outcomes)
+    probability = hypergeometric_pmf(j, m[pair], r[pair], inside[pair])
+    numerator = (
+        sum_full[query][pair]
+        + j / inside[pair] * (c[pair] + 1) * sum_inverse_rank[query][pair]
+        + j
+        * (j - 1)
+        / (inside[pair] * np.maximum(inside[pair] - 1, 1))
+        * sum_offset_over_rank[query][pair]
+    )
+    hits = c[pair] + j
+    ratio = np.divide(numerator, hits, out=np.zeros_like(numerator), where=hits > 0)
+    values[query] = np.bincount(pair, weights=probability * ratio, minlength=len(lead))
+    return values
+
+
+def _first_relevant_block_rows(counts: BlockCounts) -> np.ndarray:
+    """Rows of the first block (in rank order) that holds a relevant row, per query."""
+    return (counts.relevant_before_block == 0) & (counts.relevant_in_block > 0)
+
+
+def reciprocal_rank(
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
+) -> np.ndarray:
+    """Expected RR@k: ``sum_t P(first relevant at offset t) / i`` over the first relevant block.
+
+    ``P(t) = C(m - t, r - 1) / C(m, r)``: the row at offset ``t`` is relevant and the
+    ``t - 1`` rows before it are not.
+    """
+    counts = block_counts(ranked, ties, relevance_level)
+    rows = np.flatnonzero(_first_relevant_block_rows(counts) & ranked.in_cutoff(k))
+    m = counts.block_size[rows]
+    r = counts.relevant_in_block[rows]
+    t = counts.offset_in_block[rows]
+    probability = comb_ratio(m - t, r - 1, m, r)
+    return np.bincount(
+        ranked.query_of_row[rows],
+        weights=probability / (ranked.rank[rows] + 1),
+        minlength=ranked.n_queries,
+    )
+
+
+def hit(
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
+) -> np.ndarray:
+    """P(at least one relevant row within the cutoff), per query.
+
+    Only the first block holding a relevant row matters: if ``T`` of its ``m``
+    positions are within the cutoff, ``P(hit) = 1 - C(m - r, T) / C(m, T)``.
+    """
+    counts = block_counts(ranked, ties, relevance_level)
+    rows = np.flatnonzero(_first_relevant_block_rows(counts) & (counts.offset_in_block == 1))
+    m = counts.block_size[rows]
+    r = counts.relevant_in_block[rows]
+    depth = ranked.depth(k)[ranked.query_of_row[rows]]
+    inside = np.clip(depth - ranked.rank[rows], 0, m)
+    values = np.zeros(ranked.n_queries)
+    values[ranked.query_of_row[rows]] = 1.0 - comb_ratio(m - r, inside, m, inside)
+    return values
+
+
+def roc_auc(
+    ranked: RankedGroups, ties: str, relevance_level: float | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-query ROC AUC (Mann-Whitney), with positive and negative counts.
+
+    ``AUC = sum over positive rows of (negatives in later blocks + 1/2 negatives in
+    its own block) / (n_pos n_neg)``; a tied (positive, negative) pair counts 1/2,
+    its expected value over both orders. ``-inf`` rows rank last, tied together.
+    """
+    arrangement = ranked.arrangement(ties)
+    positive = relevance(arrangement.labels, relevance_level)
+    negative = 1.0 - positive
+    cumulative = np.concatenate(([0.0], np.cumsum(negative)))
+    block_end = arrangement.block_start + arrangement.block_size
+    query_end = ranked.offsets[1:][ranked.query_of_row]
+    negatives_after = cumulative[query_end] - cumulative[block_end]
+    negatives_in_block = cumulative[block_end] - cumulative[arrangement.block_start]
+    pairs_won = ranked.query_sum(positive * (negatives_after + 0.5 * negatives_in_block))
+    n_positive = ranked.query_sum(positive)
+    n_negative = ranked.n_rows_per_query - n_positive
+    return _safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative
+
+
+def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``numerator / denominator`` with 0 where the denominator is 0."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    return np.divide(numerator, denominator, out=np.zeros_like(numerator), where=denominator > 0)

@@ -1,0 +1,585 @@
+"""Binary-relevance metrics: AP, RR, precision, recall, F-beta and hit rate at k."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _binary_kernels as kernels
+from ._aggregate import PerQuery
+from ._common import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
+from ._grouping import RankedGroups
+from ._param_validation import Interval, Options, validate_params
+
+_BINARY_CONSTRAINTS = {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL}
+AP_DENOMINATORS = ("n_relevant", "min(k,n_relevant)", "n_relevant_in_top_k")
+PRECISION_DENOMINATORS = ("k", "min(k,n_retrieved)")
+
+
+def _undefined(ranked: RankedGroups, relevance_level: float | None) -> np.ndarray:
+    return kernels.n_relevant(ranked, relevance_level) == 0
+
+
+def average_precision_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "mean_average_precision_score",
+    k: int | None = None,
+    relevance_level: float | None = None,
+    denominator: str = "n_relevant",
+    ties: str = "average",
+) -> PerQuery:
+    """Expected AP@k of every query."""
+    values = kernels.average_precision(ranked, ties, k, relevance_level, denominator)
+    return PerQuery(values, _undefined(ranked, relevance_level))
+
+
+def reciprocal_rank_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "mean_reciprocal_rank_score",
+    k: int | None = None,
+    relevance_level: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected RR@k of every query."""
+    values = kernels.reciprocal_rank(ranked, ties, k, relevance_level)
+    return PerQuery(values, _undefined(ranked, relevance_level))
+
+
+def _precision_denominator(ranked: RankedGroups, k: int | None, denominator: str) -> np.ndarray:
+    if denominator == "k" and k is not None:
+        return np.full(ranked.n_queries, float(k))
+    return ranked.depth(k).astype(np.float64)
+
+
+def precision_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "precision_at_k_score",
+    k: int | None = None,
+    relevance_level: float | None = None,
+    denominator: str = "k",
+    ties: str = "average",
+) -> PerQuery:
+    """Expected P@k of every query."""
+    hits = kernels.expected_hits(ranked, ties, k, relevance_level)
+    values = kernels._safe_divide(hits, _precision_denominator(ranked, k, denominator))
+    return PerQuery(values, _undefined(ranked, relevance_level))
+
+
+def recall_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "recall_at_k_score",
+    k: int | None = None,
+    relevance_level: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected R@k of every query."""
+    hits = kernels.expected_hits(ranked, ties, k, relevance_level)
+    values = kernels._safe_divide(hits, kernels.n_relevant(ranked, relevance_level))
+    return PerQuery(values, _undefined(ranked, relevance_level))
+
+
+def fbeta_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "fbeta_at_k_score",
+    k: int | None = None,
+    beta: float = 1.0,
+    relevance_level: float | None = None,
+    denominator: str = "k",
+    ties: str = "average",
+) -> PerQuery:
+    """Expected F-beta@k of every query: ``(1 + b^2) hits / (b^2 n_rel + k)``, linear in hits."""
+    hits = kernels.expected_hits(ranked, ties, k, relevance_level)
+    n_rel = kernels.n_relevant(ranked, relevance_level)
+    scale = beta**2
+    denominator_values = scale * n_rel + _precision_denominator(ranked, k, denominator)
+    values = kernels._safe_divide((1 + scale) * hits, denominator_values)
+    return PerQuery(values, _undefined(ranked, relevance_level))
+
+
+def hit_rate_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "hit_rate_score",
+    k: int | None = None,
+    relevance_level: float | None = None,
+    average: str = "macro",
+    ties: str = "average",
+) -> PerQuery:
+    """P(a relevant row within k) per query, or (micro) recall weighted by n_relevant."""
+    if average == "macro":
+        values = kernels.hit(ranked, ties, k, relevance_level)
+        return PerQuery(values, _undefined(ranked, relevance_level))
+    recall = recall_per_query(ranked, k=k, relevance_level=relevance_level, ties=ties)
+    return PerQuery(recall.values, recall.undefined, kernels.n_relevant(ranked, relevance_level))
+
+
+@validate_params({**_BINARY_CONSTRAINTS, "denominator": [Options(*AP_DENOMINATORS)]})
+@fill_doc
+def mean_average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    relevance_level: float | None = None,
+    denominator: str = "n_relevant",
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Mean average precision (MAP@k) over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    [[relevance_level]]
+    denominator : {"n_relevant", "min(k,n_relevant)", "n_relevant_in_top_k"}, default="n_relevant"
+        What the sum of precisions is divided by: all relevant rows of the query,
+        retrieved or not (trec_eval ``map`` / ``map_cut_k``, ranx); ``min(k,
+        n_relevant)`` (LightGBM, XGBoost, recommender MAP@k); or the relevant rows
+        within the top ``k`` (torchmetrics; AP is 0 when there is none).
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    mean_reciprocal_rank_score, precision_at_k_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{AP@k} = \\frac{1}{D} \\sum_{i \\le \\min(k, n),\\ \\mathrm{rel}(i)}
+        \\mathrm{P@}i
+
+    With ``ties="average"``, a relevant row at offset ``t`` of a tied block of ``m``
+    rows (``r`` relevant, ``c`` relevant rows ranked before the block) contributes
+    ``(r/m) (c + 1 + (t-1)(r-1)/(m-1)) / i`` in expectation (exact). For the
+    ``"n_relevant_in_top_k"`` denominator the expectation conditions on how many
+    relevant rows of the block that straddles ``k`` fall within it
+    (hypergeometric). A query without a relevant row is undefined.
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P., & Schütze, H. (2008). Introduction to Information
+    Retrieval, section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import mean_average_precision_score
+    >>> mean_average_precision_score([1, 1, 0], [0.9, 0.8, 0.1])
+    1.0
+    >>> mean_average_precision_score([0, 1, 1], [0.9, 0.8, 0.1], k=2)  # (1/2) / 2
+    0.25
+    >>> mean_average_precision_score([1, 0], [0.5, 0.5])  # tie: (1 + 1/2) / 2
+    0.75
+    """
+    return score(
+        average_precision_per_query,
+        "mean_average_precision_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        relevance_level=relevance_level,
+        denominator=denominator,
+        ties=ties,
+    )
+
+
+@validate_params(_BINARY_CONSTRAINTS)
+@fill_doc
+def mean_reciprocal_rank_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    relevance_level: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Mean reciprocal rank (MRR@k) over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    [[relevance_level]]
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    expected_reciprocal_rank_score : The graded, cascade-model version.
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{RR@k} = \\frac{1}{i^*} \\text{ if } i^* \\le k \\text{ else } 0
+
+    where :math:`i^*` is the rank of the first relevant row (trec_eval
+    ``recip_rank``). With ``ties="average"``, in the first tied block that holds a
+    relevant row (``m`` rows, ``r`` relevant, starting after rank ``s``) the first
+    relevant row is at offset ``t`` with probability ``C(m-t, r-1) / C(m, r)``, so
+    ``E[RR] = sum_t C(m-t, r-1) / C(m, r) / (s + t)`` over ``s + t <= k`` (exact).
+
+    References
+    ----------
+    Voorhees, E. M. (1999). The TREC-8 question answering track report. TREC.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import mean_reciprocal_rank_score
+    >>> mean_reciprocal_rank_score([1, 0, 0], [0.9, 0.8, 0.1])
+    1.0
+    >>> mean_reciprocal_rank_score([0, 0, 1], [0.9, 0.8, 0.1], k=2)
+    0.0
+    >>> mean_reciprocal_rank_score([1, 0], [0.5, 0.5])  # tie: (1 + 1/2) / 2
+    0.75
+    """
+    return score(
+        reciprocal_rank_per_query,
+        "mean_reciprocal_rank_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        relevance_level=relevance_level,
+        ties=ties,
+    )
+
+
+@validate_params({**_BINARY_CONSTRAINTS, "denominator": [Options(*PRECISION_DENOMINATORS)]})
+@fill_doc
+def precision_at_k_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    relevance_level: float | None = None,
+    denominator: str = "k",
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Precision at k (P@k), averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    [[relevance_level]]
+    denominator : {"k", "min(k,n_retrieved)"}, default="k"
+        Divide the hits by ``k`` even when the query returned fewer rows
+        (trec_eval ``P_k``, ranx), or by ``min(k, n_retrieved)`` (XGBoost,
+        torchmetrics' ``adaptive_k``). With ``k=None`` both divide by the number of
+        retrieved rows.
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    recall_at_k_score, fbeta_at_k_score, hit_rate_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{P@k} = \\frac{\\mathrm{hits@k}}{k}
+
+    where hits@k counts relevant rows at ranks ``1..k``. With ``ties="average"``
+    each rank of a tied block holds the block's share of relevant rows, so the
+    block that straddles ``k`` contributes its hypergeometric mean (exact). A query
+    without a relevant row is undefined (its natural value would be 0).
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P., & Schütze, H. (2008). Introduction to Information
+    Retrieval, section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import precision_at_k_score
+    >>> precision_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], k=2)
+    1.0
+    >>> precision_at_k_score([1, 0, 0], [0.9, 0.8, 0.1], k=2)
+    0.5
+    >>> precision_at_k_score([1, 0], [0.5, 0.5], k=1)  # tie across the cutoff
+    0.5
+    """
+    return score(
+        precision_per_query,
+        "precision_at_k_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        relevance_level=relevance_level,
+        denominator=denominator,
+        ties=ties,
+    )
+
+
+@validate_params(_BINARY_CONSTRAINTS)
+@fill_doc
+def recall_at_k_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    relevance_level: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Recall at k (R@k), averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    [[relevance_level]]
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    precision_at_k_score, hit_rate_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{R@k} = \\frac{\\mathrm{hits@k}}{n_{rel}}
+
+    where :math:`n_{rel}` counts all relevant rows of the query, the unretrieved
+    (``-inf``) ones included (trec_eval ``recall_k``). Ties: as in
+    :func:`precision_at_k_score` (exact).
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P., & Schütze, H. (2008). Introduction to Information
+    Retrieval, section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import recall_at_k_score
+    >>> recall_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], k=2)
+    1.0
+    >>> recall_at_k_score([1, 0, 1], [0.9, 0.8, 0.1], k=2)
+    0.5
+    >>> recall_at_k_score([1, 0], [0.5, 0.5], k=1)  # tie across the cutoff
+    0.5
+    """
+    return score(
+        recall_per_query,
+        "recall_at_k_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        relevance_level=relevance_level,
+        ties=ties,
+    )
+
+
+@validate_params(
+    {
+        **_BINARY_CONSTRAINTS,
+        "beta": [Interval(float, 0, None, closed="neither")],
+        "denominator": [Options(*PRECISION_DENOMINATORS)],
+    }
+)
+@fill_doc
+def fbeta_at_k_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    beta: float = 1.0,
+    relevance_level: float | None = None,
+    denominator: str = "k",
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """F-beta at k, the weighted harmonic mean of P@k and R@k, averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    beta : float > 0, default=1.0
+        Weight of recall: ``beta > 1`` favours recall. ``beta=1`` is F1@k (ranx ``f1``).
+    [[relevance_level]]
+    denominator : {"k", "min(k,n_retrieved)"}, default="k"
+        The denominator of the precision part, as in :func:`precision_at_k_score`.
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    precision_at_k_score, recall_at_k_score
+
+    Notes
+    -----
+    .. math::
+
+        F_\\beta\\mathrm{@k} = \\frac{(1 + \\beta^2)\\, P\\, R}{\\beta^2 P + R}
+        = \\frac{(1 + \\beta^2)\\, \\mathrm{hits@k}}{\\beta^2 n_{rel} + k}
+
+    (0 when there is no hit). Being linear in hits@k, its expectation over tied
+    orders uses the expected hits (exact).
+
+    References
+    ----------
+    van Rijsbergen, C. J. (1979). Information Retrieval, chapter 7. Butterworths.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import fbeta_at_k_score
+    >>> fbeta_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], k=2)
+    1.0
+    >>> fbeta_at_k_score([1, 0, 1], [0.9, 0.8, 0.1], k=2)  # P = R = 1/2
+    0.5
+    >>> fbeta_at_k_score([1, 0], [0.5, 0.5], k=1)  # tie: 2 * (1/2) / (1 + 1)
+    0.5
+    """
+    return score(
+        fbeta_per_query,
+        "fbeta_at_k_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        beta=beta,
+        relevance_level=relevance_level,
+        denominator=denominator,
+        ties=ties,
+    )
+
+
+@validate_params({**_BINARY_CONSTRAINTS, "average": [Options("macro", "micro")]})
+@fill_doc
+def hit_rate_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    relevance_level: float | None = None,
+    average: str = "macro",
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Hit rate at k: the share of queries with a relevant row in the top k.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    [[relevance_level]]
+    average : {"macro", "micro"}, default="macro"
+        ``"macro"``: per query 1 if a relevant row is within the top ``k``, else 0,
+        averaged over queries (ranx ``hit_rate``). ``"micro"``: total hits over
+        total relevant rows, ``sum_q hits_q / sum_q n_rel_q``; its per-query values
+        are recall@k, weighted by the number of relevant rows.
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    recall_at_k_score, mean_reciprocal_rank_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{hit@k} = [\\mathrm{hits@k} \\ge 1]
+
+    With ``ties="average"`` only the first tied block holding a relevant row
+    matters: if ``T`` of its ``m`` positions lie within the cutoff and ``r`` of its
+    rows are relevant, ``P(hit) = 1 - C(m - r, T) / C(m, T)`` (exact).
+
+    References
+    ----------
+    Deshpande, M., & Karypis, G. (2004). Item-based top-N recommendation
+    algorithms. ACM TOIS 22(1), 143-177.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import hit_rate_score
+    >>> hit_rate_score([0, 1, 1, 0], [0.9, 0.8, 0.2, 0.1], group=[1, 1, 2, 2], k=2)
+    1.0
+    >>> hit_rate_score([0, 1], [0.9, 0.1], k=1)
+    0.0
+    >>> hit_rate_score([1, 0, 0], [0.5, 0.5, 0.5], k=2)  # tie: 1 - C(2, 2) / C(3, 2)
+    0.6667
+    """
+    return score(
+        hit_rate_per_query,
+        "hit_rate_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        relevance_level=relevance_level,
+        average=average,
+        ties=ties,
+    )

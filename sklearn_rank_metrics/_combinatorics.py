@@ -1,0 +1,35 @@
+"""Log binomial coefficients and hypergeometric probabilities, vectorised."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import gammaln
+
+
+def log_comb(n: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """``log C(n, r)``, ``-inf`` where ``r < 0`` or ``r > n``."""
+    n = np.asarray(n, dtype=np.float64)
+    r = np.asarray(r, dtype=np.float64)
+    valid = (r >= 0) & (r <= n)
+    n_safe = np.where(valid, n, 0.0)
+    r_safe = np.where(valid, r, 0.0)
+    value = gammaln(n_safe + 1) - gammaln(r_safe + 1) - gammaln(n_safe - r_safe + 1)
+    return np.where(valid, value, -np.inf)
+
+
+def comb_ratio(
+    n_top: np.ndarray, r_top: np.ndarray, n_bottom: np.ndarray, r_bottom: np.ndarray
+) -> np.ndarray:
+    """``C(n_top, r_top) / C(n_bottom, r_bottom)`` (0 where the top is 0)."""
+    return np.exp(log_comb(n_top, r_top) - log_comb(n_bottom, r_bottom))
+
+
+def hypergeometric_pmf(
+    j: np.ndarray, population: np.ndarray, successes: np.ndarray, draws: np.ndarray
+) -> np.ndarray:
+    """P(J = j) for J successes in ``draws`` draws without replacement."""
+    return np.exp(
+        log_comb(successes, j)
+        + log_comb(population - successes, draws - j)
+        - log_comb(population, draws)
+    )

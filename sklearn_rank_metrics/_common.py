@@ -1,0 +1,105 @@
+"""What every public metric shares: declared parameters, docstring text, the call path.
+
+A public metric is ``validate -> rank_groups -> per-query kernel -> aggregate``;
+:func:`score` is that path, so each public function only names its kernel.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ._aggregate import PerQuery, aggregate
+from ._grouping import TIES_MODES, RankedGroups, rank_groups
+from ._param_validation import NONE, Interval, Options
+
+K = [Interval(int, 1, None), NONE]
+TIES = [Options(*TIES_MODES)]
+REPLACE_UNDEFINED_BY = [Options(0.0, 1.0, math.nan, "skip", "raise")]
+RELEVANCE_LEVEL = [Interval(float, None, None), NONE]
+
+COMMON_CONSTRAINTS = {
+    "k": K,
+    "ties": TIES,
+    "replace_undefined_by": REPLACE_UNDEFINED_BY,
+}
+
+# Shared parameter documentation, inserted with ``fill_doc`` so that copies cannot drift.
+DOC_FRAGMENTS = {
+    "inputs": """y_true : array-like of shape (n_rows,) or (n_queries, n_docs)
+        Relevance label of every row (graded ints or floats; binary works too).
+        Lists, NumPy arrays and pandas Series are accepted; nothing is modified.
+    y_score : array-like of the same shape as ``y_true``
+        Model score of every row; higher ranks earlier. ``-inf`` marks a judged row
+        the system did not return: it counts toward the query's relevant rows (and
+        ideal DCG), never toward a rank position.
+    group : array-like of shape (n_rows,), default=None
+        Query id of every row (ints, strings or a pandas Categorical); the rows of a
+        query need not be contiguous. ``None`` with 1-D input: one query. ``None``
+        with 2-D input: every row of ``y_true`` is a query (scikit-learn's form).""",
+    "k": """k : int >= 1 or None, default=None
+        Cutoff: only ranks ``1..k`` count. ``None`` means no cutoff. Rows with a
+        score of ``-inf`` never sit within the cutoff.""",
+    "ties": """ties : {"average", "input", "optimistic", "pessimistic"}, default="average"
+        How rows with exactly equal scores in a query are ordered. ``"average"``:
+        the exact expected value over all orders of every block of tied rows
+        (closed form, no sampling). ``"input"``: tied rows keep their input order.
+        ``"optimistic"`` / ``"pessimistic"``: tied rows with higher / lower
+        ``y_true`` first.""",
+    "replace_undefined_by": """replace_undefined_by : {0.0, 1.0, nan, "skip", "raise"}, default=0.0
+        Value of a query without a relevant row, where the metric is undefined:
+        ``0.0`` (scikit-learn's choice), ``1.0`` (LightGBM and XGBoost), ``nan``
+        (the mean becomes nan), ``"skip"`` (left out of the mean), or ``"raise"``
+        (a ValueError naming the query). Applied the same way by every metric.""",
+    "sample_weight": """sample_weight : array-like, default=None
+        Weight of each query in the mean. Flat input: one weight per row, constant
+        within each query. 2-D input: one weight per row of ``y_true`` (per query).""",
+    "relevance_level": """relevance_level : float or None, default=None
+        A row is relevant when ``y_true > 0`` (``None``) or when
+        ``y_true >= relevance_level`` (trec_eval's ``-l``).""",
+    "returns": """score : float
+        Mean of the per-query values, weighted by ``sample_weight``. Per-query
+        values (with the query ids) come from :func:`evaluate` with
+        ``per_query=True``.""",
+}
+
+
+def fill_doc(function: Callable) -> Callable:
+    """Replace ``[[name]]`` markers in a docstring by the shared fragments."""
+    doc = function.__doc__ or ""
+    for name, text in DOC_FRAGMENTS.items():
+        doc = doc.replace(f"[[{name}]]", text)
+    function.__doc__ = doc
+    return function
+
+
+def resolve_ignore_ties(ignore_ties: bool, ties: str, function_name: str) -> str:
+    """scikit-learn's ``ignore_ties=True`` is ``ties="input"``."""
+    if not ignore_ties:
+        return ties
+    if ties not in ("average", "input"):
+        raise ValueError(
+            f"The 'ignore_ties' parameter of {function_name} is True, which means "
+            f"ties='input', but ties={ties!r} was also given. Pass only one of them."
+        )
+    return "input"
+
+
+def score(
+    per_query: Callable[..., PerQuery],
+    function_name: str,
+    y_true: Any,
+    y_score: Any,
+    group: Any,
+    *,
+    sample_weight: Any,
+    replace_undefined_by: float | str,
+    **params: Any,
+) -> float:
+    """Rank the rows once, run the kernel, apply the undefined-query policy, average."""
+    ranked: RankedGroups = rank_groups(
+        y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
+    )
+    values = per_query(ranked, function_name=function_name, **params)
+    return aggregate(values, ranked, replace_undefined_by, function_name)

@@ -1,0 +1,130 @@
+"""Several metrics from one sort: :func:`evaluate`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._aggregate import apply_policy, weighted_mean
+from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._grouping import rank_groups
+from ._param_validation import BOOLEAN, NONE, validate_params
+from ._registry import MetricSpec, parse_metric
+
+DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+
+# evaluate-wide settings, applied to every metric that has the parameter and does not
+# set it in its own text (e.g. "ndcg(ties=input)@10").
+_SHARED_SETTINGS = ("ties", "replace_undefined_by", "relevance_level")
+
+
+def _metric_settings(spec: MetricSpec, shared: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """Kernel parameters and the undefined-query policy of one metric."""
+    kernel_params = spec.kernel_params
+    defaults = spec.info.defaults
+    policy = spec.params.get("replace_undefined_by", defaults["replace_undefined_by"])
+    for name, value in shared.items():
+        if value is None or name in spec.params:
+            continue
+        if name == "replace_undefined_by":
+            policy = value
+        elif name in kernel_params:
+            kernel_params[name] = value
+    return kernel_params, policy
+
+
+@validate_params(
+    {
+        "ties": [*TIES, NONE],
+        "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
+        "relevance_level": RELEVANCE_LEVEL,
+        "per_query": [BOOLEAN],
+    }
+)
+def evaluate(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    sample_weight: Any = None,
+    per_query: bool = False,
+) -> Any:
+    """Compute several ranking metrics from one validation and one sort.
+
+    Parameters
+    ----------
+    y_true, y_score, group
+        As in every metric function (flat rows with query ids, or 2-D).
+    metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+        Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
+        name among ``ndcg, dcg, cg, err, map, mrr, p, recall, f1, fbeta, hit_rate,
+        gauc``; the parameters are those of the metric's function, e.g.
+        ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
+        ``"p(denominator=min(k,n_retrieved))@5"``. ``cg@k`` is DCG without discount.
+    ties, replace_undefined_by, relevance_level : default=None
+        Applied to every metric that has the parameter, unless its name sets it;
+        ``None`` keeps each metric's own default.
+    sample_weight : array-like, default=None
+        Query weights, as in every metric function.
+    per_query : bool, default=False
+        Return the per-query values instead of the means.
+
+    Returns
+    -------
+    scores : dict or DataFrame
+        ``per_query=False``: a dict mapping each name, as given, to a float.
+        ``per_query=True``: a pandas DataFrame (a dict of arrays without pandas)
+        with a ``"query"`` column (the query ids, sorted) and one column per
+        metric; queries skipped by ``replace_undefined_by="skip"`` are NaN.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import evaluate
+    >>> y_true = [2, 0, 1, 0, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.1, 0.3, 0.7, 0.2]
+    >>> qid = [1, 1, 1, 2, 2, 2]
+    >>> evaluate(y_true, y_score, qid, metrics=["mrr", "p@1", "recall@2"])
+    {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
+    """
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise ValueError("The 'metrics' parameter of evaluate must name at least one metric.")
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"The 'metrics' parameter of evaluate names {duplicates} more than once.")
+    specs = [parse_metric(name) for name in names]
+    ranked = rank_groups(
+        y_true, y_score, group, sample_weight=sample_weight, function_name="evaluate"
+    )
+    shared = {
+        "ties": ties,
+        "replace_undefined_by": replace_undefined_by,
+        "relevance_level": relevance_level,
+    }
+
+    means: dict[str, float] = {}
+    tables: dict[str, np.ndarray] = {}
+    for name, spec in zip(names, specs, strict=True):
+        kernel_params, policy = _metric_settings(spec, shared)
+        function_name = spec.info.function.__name__
+        values = spec.info.per_query(ranked, function_name=function_name, **kernel_params)
+        per_query_values, weights = apply_policy(values, ranked, policy, function_name)
+        means[name] = weighted_mean(per_query_values, weights, function_name)
+        tables[name] = per_query_values
+    if not per_query:
+        return means
+    return _table({"query": ranked.query_ids, **tables})
+
+
+def _table(columns: dict[str, np.ndarray]) -> Any:
+    try:
+        import pandas as pd
+    except ImportError:
+        return columns
+    return pd.DataFrame(columns)

@@ -1,0 +1,293 @@
+"""Kernels of the graded metrics: DCG (and CG), ideal DCG, ERR.
+
+Expected values over random block orders: every position of a block holds the
+block's mean gain in expectation, so the expected DCG is
+``sum_i mean_gain(block(i)) * discount(i)`` (scikit-learn's tie-averaged DCG).
+ERR is not linear in the order; its kernel is in :func:`expected_reciprocal_rank`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._combinatorics import log_comb
+from ._grouping import RankedGroups
+
+GAINS = ("linear", "exponential")
+DISCOUNTS = ("log(rank+1)", "max(1,log(rank))", "none")
+
+
+def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
+    """Graded metrics need ``y_true >= 0``: a ValueError naming the first bad row."""
+    bad = np.flatnonzero(ranked.input_labels < 0)
+    if len(bad):
+        row = int(bad[0])
+        where = (
+            f"row {row // ranked.n_rows_per_query[0]}, column {row % ranked.n_rows_per_query[0]}"
+            if ranked.two_dimensional
+            else f"row {row}"
+        )
+        raise ValueError(
+            f"y_true of {function_name} must be >= 0 (graded relevance); got "
+            f"{ranked.input_labels[row]} at {where}."
+        )
+
+
+def gain_values(
+    labels: np.ndarray, gain: str | Any, function_name: str, input_labels: np.ndarray | None = None
+) -> np.ndarray:
+    """Gain of every label: ``y``, ``2**y - 1``, ``G[y]`` for an array ``G``, or ``f(y)``."""
+    if isinstance(gain, str):
+        return labels if gain == "linear" else np.exp2(labels) - 1.0
+    if callable(gain):
+        values = np.asarray(gain(labels.copy()), dtype=np.float64)
+        if values.shape != labels.shape:
+            raise ValueError(
+                f"The 'gain' callable of {function_name} must return one gain per row "
+                f"(shape {labels.shape}); got shape {values.shape}."
+            )
+        bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
+        if len(bad):
+            raise ValueError(
+                f"The 'gain' callable of {function_name} must return finite gains >= 0; "
+                f"got {values[bad[0]]} for label {labels[bad[0]]}."
+            )
+        return values
+    table = np.asarray(gain, dtype=np.float64)
+    if table.ndim != 1 or len(table) == 0 or not np.all(np.isfinite(table)) or np.any(table < 0):
+        raise ValueError(
+            f"The 'gain' array of {function_name} must be 1-D with finite gains >= 0, indexed "
+            f"by integer label; got {gain!r}."
+        )
+    checked = labels if input_labels is None else input_labels
+    bad = np.flatnonzero((checked != np.floor(checked)) | (checked >= len(table)))
+    if len(bad):
+        raise ValueError(
+            f"With a 'gain' array of length {len(table)}, y_true of {function_name} must hold "
+            f"integers in [0, {len(table) - 1}]; got {checked[bad[0]]} at row {int(bad[0])}."
+        )
+    return table[labels.astype(np.intp)]
+
+
+def discount_table(length: int, discount: str, log_base: float) -> np.ndarray:
+    """Discount of 0-based rank ``p`` (1-based rank ``i = p + 1``).
+
+    ``"log(rank+1)"``: ``1 / log_b(i + 1)``; ``"max(1,log(rank))"``:
+    ``1 / max(1, log_b(i))`` (Järvelin & Kekäläinen 2002); ``"none"``: 1.
+    """
+    rank = np.arange(1, length + 1, dtype=np.float64)
+    if discount == "none":
+        return np.ones(length)
+    if discount == "log(rank+1)":
+        return np.log(log_base) / np.log(rank + 1)
+    return 1.0 / np.maximum(1.0, np.log(rank) / np.log(log_base))
+
+
+def expected_dcg(
+    ranked: RankedGroups,
+    ties: str,
+    k: int | None,
+    gain: str | Any,
+    discount: str,
+    log_base: float,
+    function_name: str,
+) -> np.ndarray:
+    """Expected DCG@k per query: each position holds its block's mean gain."""
+    arrangement = ranked.arrangement(ties)
+    gains = gain_values(arrangement.labels, gain, function_name, ranked.input_labels)
+    positional_gain = arrangement.block_mean_per_row(gains)
+    discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)
+    return ranked.query_sum(positional_gain * discounts[ranked.rank] * ranked.in_cutoff(k))
+
+
+def _sorted_descending_within_queries(values: np.ndarray, query: np.ndarray) -> np.ndarray:
+    return values[np.lexsort((-values, query))]
+
+
+_MAX_LEVELS = 64
+
+
+def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
+    """Rows per (query, integer label) when labels are small ints, else None (cached)."""
+
+    def compute() -> np.ndarray | None:
+        labels = ranked.labels
+        top = labels.max()
+        if top >= _MAX_LEVELS or np.any(labels != np.floor(labels)):
+            return None
+        n_levels = int(top) + 1
+        cell = ranked.query_of_row * n_levels + labels.astype(np.intp)
+        counts = np.bincount(cell, minlength=ranked.n_queries * n_levels)
+        return counts.reshape(ranked.n_queries, n_levels)
+
+    return ranked.cached("label_level_counts", compute)
+
+
+def ideal_dcg(
+    ranked: RankedGroups,
+    k: int | None,
+    gain: str | Any,
+    discount: str,
+    log_base: float,
+    function_name: str,
+) -> np.ndarray:
+    """DCG@k of each query's rows (all judged rows, ``-inf`` ones too) sorted by gain.
+
+    For small integer labels no sort is needed: with ``n_g`` rows of gain level
+    ``g`` per query, the ideal order puts them at positions ``[start_g, start_g +
+    n_g)``, with the higher gains first, and contributes ``gain_g * (C(end) -
+    C(start))`` where ``C`` is the cumulative discount (both clipped at ``k``).
+    Otherwise the rows are sorted by gain within each query.
+    """
+    longest = int(ranked.n_rows_per_query.max())
+    discounts = discount_table(longest, discount, log_base)
+    counts = _label_level_counts(ranked)
+    if counts is None:
+        gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)
+        gains = _sorted_descending_within_queries(gains, ranked.query_of_row)
+        weights = discounts[ranked.rank]
+        if k is not None:
+            weights = weights * (ranked.rank < k)
+        return ranked.query_sum(gains * weights)
+    level_gains = gain_values(
+        np.arange(counts.shape[1], dtype=np.float64), gain, function_name, ranked.input_labels
+    )
+    best_first = np.argsort(-level_gains, kind="stable")
+    counts = counts[:, best_first]
+    end = np.cumsum(counts, axis=1)
+    start = end - counts
+    cumulative = np.concatenate(([0.0], np.cumsum(discounts)))
+    if k is not None:
+        end = np.minimum(end, k)
+        start = np.minimum(start, k)
+    return (cumulative[end] - cumulative[start]) @ level_gains[best_first]
+
+
+def ideal_dcg_of_top_k(
+    ranked: RankedGroups,
+    ties: str,
+    k: int | None,
+    gain: str | Any,
+    discount: str,
+    log_base: float,
+    function_name: str,
+) -> np.ndarray:
+    """DCG of the rows the model placed within the cutoff, re-sorted by gain.
+
+    Only for a fixed order (``ties`` other than ``"average"``).
+    """
+    arrangement = ranked.arrangement(ties)
+    inside = np.flatnonzero(ranked.in_cutoff(k))
+    gains = gain_values(arrangement.labels[inside], gain, function_name)
+    query = ranked.query_of_row[inside]
+    gains = _sorted_descending_within_queries(gains, query)
+    discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)
+    return np.bincount(
+        query, weights=gains * discounts[ranked.rank[inside]], minlength=ranked.n_queries
+    )
+
+
+# ----------------------------------------------------------------------------- ERR
+
+
+def stop_probability(labels: np.ndarray, max_grade: float) -> np.ndarray:
+    """Chapelle et al.'s ``R(g) = (2**g - 1) / 2**max_grade``."""
+    return (np.exp2(labels) - 1.0) / np.exp2(max_grade)
+
+
+def expected_reciprocal_rank(
+    ranked: RankedGroups, ties: str, k: int | None, max_grade: float
+) -> np.ndarray:
+    """Expected ERR@k per query.
+
+    With ``S_i`` the probability that the user passes ranks ``1..i`` without
+    stopping, ``ERR = sum_i (S_{i-1} - S_i) / i``. Blocks are independent, so
+    ``E[S_i] = (product of (1 - R) over earlier blocks) * e_t`` where ``e_t`` is the
+    mean, over all ``t``-subsets of the block, of the product of ``(1 - R)``
+    (a normalised elementary symmetric polynomial). ``e_t`` comes from a pairwise
+    merge of the block's rows: cost O(m * min(m, k)) per block of ``m`` tied rows
+    that starts within the cutoff.
+    """
+    arrangement = ranked.arrangement(ties)
+    keep = 1.0 - stop_probability(arrangement.labels, max_grade)
+    log_keep = np.log(keep)
+    cumulative = np.concatenate(([0.0], np.cumsum(log_keep)))
+    query_start = ranked.offsets[:-1][ranked.query_of_row]
+    survive_before_block = np.exp(cumulative[arrangement.block_start] - cumulative[query_start])
+    in_cut = ranked.in_cutoff(k)
+
+    before = np.ones(len(keep))
+    after = keep.copy()
+    if not arrangement.singletons:
+        offset = np.arange(len(keep)) - arrangement.block_start
+        block_start_rank = ranked.rank - offset
+        depth_of_row = ranked.per_row(ranked.depth(k))
+        random_rows = np.flatnonzero(
+            (arrangement.block_size > 1) & (block_start_rank < depth_of_row)
+        )
+        if len(random_rows):
+            owner_block = arrangement.block_of_row[random_rows]
+            owners, owner = np.unique(owner_block, return_inverse=True)
+            needed = np.minimum(arrangement.block_size, depth_of_row - block_start_rank)[
+                random_rows
+            ]
+            degree = int(needed.max())
+            subset_means = _subset_product_means(keep[random_rows], owner, len(owners), degree)
+            row_offset = offset[random_rows]
+            inside = row_offset < degree
+            before[random_rows[inside]] = subset_means[owner[inside], row_offset[inside]]
+            after[random_rows[inside]] = subset_means[owner[inside], row_offset[inside] + 1]
+    contributions = survive_before_block * (before - after) / (ranked.rank + 1) * in_cut
+    return ranked.query_sum(contributions)
+
+
+def _subset_product_means(
+    values: np.ndarray, owner: np.ndarray, n_owners: int, degree: int
+) -> np.ndarray:
+    """``e[b, d]``: mean over the d-subsets of owner ``b``'s values of their product.
+
+    Pairwise merging, all owners at once: the mean over d-subsets of a union is the
+    hypergeometric mixture ``sum_a C(m1,a) C(m2,d-a) / C(m1+m2,d) e1[a] e2[d-a]``
+    (a convex combination, so no overflow). ``owner`` must be sorted.
+    """
+    means = np.zeros((len(values), degree + 1))
+    means[:, 0] = 1.0
+    means[:, 1] = values
+    sizes = np.ones(len(values))
+    while len(owner) > n_owners:
+        first_item = np.searchsorted(owner, np.arange(n_owners))
+        position = np.arange(len(owner)) - first_item[owner]
+        count = np.bincount(owner, minlength=n_owners)
+        even = position % 2 == 0
+        left = np.flatnonzero(even & (position + 1 < count[owner]))
+        right = left + 1
+        means[left] = _merge_subset_means(
+            means[left], sizes[left], means[right], sizes[right], degree
+        )
+        sizes[left] += sizes[right]
+        means, sizes, owner = means[even], sizes[even], owner[even]
+    return means
+
+
+def _merge_subset_means(
+    left: np.ndarray, left_size: np.ndarray, right: np.ndarray, right_size: np.ndarray, degree: int
+) -> np.ndarray:
+    merged = np.zeros_like(left)
+    d = np.arange(degree + 1)
+    log_total = log_comb((left_size + right_size)[:, None], d[None, :])
+    for a in range(degree + 1):
+        with np.errstate(invalid="ignore"):  # -inf - -inf where d exceeds both sizes
+            log_weight = (
+                log_comb(left_size, a)[:, None]
+                + log_comb(right_size[:, None], d[None, a:] - a)
+                - log_total[:, a:]
+            )
+        weight = np.exp(np.where(np.isfinite(log_weight), log_weight, -np.inf))
+        merged[:, a:] += weight * left[:, a, None] * right[:, : degree + 1 - a]
+    return merged
+
+
+GainSpec = str | Callable | np.ndarray

@@ -1,0 +1,385 @@
+"""Graded metrics: DCG, NDCG, cumulative gain (DCG without discount) and ERR."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._aggregate import PerQuery
+from ._common import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
+from ._gain_kernels import (
+    DISCOUNTS,
+    GAINS,
+    check_labels_non_negative,
+    expected_dcg,
+    expected_reciprocal_rank,
+    gain_values,
+    ideal_dcg,
+    ideal_dcg_of_top_k,
+)
+from ._grouping import RankedGroups
+from ._param_validation import (
+    ARRAY_LIKE,
+    BOOLEAN,
+    CALLABLE,
+    NONE,
+    Interval,
+    Options,
+    validate_params,
+)
+
+_GAIN_CONSTRAINTS = {
+    **COMMON_CONSTRAINTS,
+    "gain": [Options(*GAINS), CALLABLE, ARRAY_LIKE],
+    "discount": [Options(*DISCOUNTS)],
+    "ignore_ties": [BOOLEAN],
+}
+
+
+def _no_positive_gain(ranked: RankedGroups, gain: Any, function_name: str) -> np.ndarray:
+    gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)
+    return ranked.query_sum((gains > 0).astype(np.float64)) == 0
+
+
+def dcg_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "dcg_score",
+    k: int | None = None,
+    gain: Any = "linear",
+    discount: str = "log(rank+1)",
+    log_base: float = 2,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected DCG@k of every query (undefined: no row with a positive gain)."""
+    check_labels_non_negative(ranked, function_name)
+    values = expected_dcg(ranked, ties, k, gain, discount, log_base, function_name)
+    return PerQuery(
+        values, _no_positive_gain(ranked, gain, function_name), None, "no row with gain > 0"
+    )
+
+
+def ndcg_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "ndcg_score",
+    k: int | None = None,
+    gain: Any = "linear",
+    discount: str = "log(rank+1)",
+    ideal: str = "all",
+    ties: str = "average",
+) -> PerQuery:
+    """Expected DCG@k / ideal DCG@k of every query (undefined: ideal DCG is 0)."""
+    check_labels_non_negative(ranked, function_name)
+    if ideal == "top_k" and ties == "average":
+        raise ValueError(
+            f"ideal='top_k' of {function_name} has no closed-form average over tied orders "
+            "(the ideal DCG then depends on which tied rows fall within k); pass "
+            "ties='input', 'optimistic' or 'pessimistic'."
+        )
+    dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
+    if ideal == "all":
+        best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
+    else:
+        best = ideal_dcg_of_top_k(ranked, ties, k, gain, discount, 2, function_name)
+    undefined = best <= 0
+    values = np.divide(dcg, best, out=np.zeros_like(dcg), where=~undefined)
+    return PerQuery(values, undefined, None, "ideal DCG is 0: no row with gain > 0")
+
+
+@validate_params({**_GAIN_CONSTRAINTS, "log_base": [Interval(float, 1, None, closed="neither")]})
+@fill_doc
+def dcg_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    gain: Any = "linear",
+    discount: str = "log(rank+1)",
+    log_base: float = 2,
+    ignore_ties: bool = False,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Discounted cumulative gain, averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    gain : {"linear", "exponential"}, array-like or callable, default="linear"
+        Gain of a row with label ``y``: ``y`` (scikit-learn, trec_eval),
+        ``2**y - 1`` (LightGBM, XGBoost), ``gain[y]`` for an array indexed by
+        integer label (LightGBM's ``label_gain``), or ``gain(y)`` for a vectorised
+        callable returning gains >= 0.
+    discount : {"log(rank+1)", "max(1,log(rank))", "none"}, default="log(rank+1)"
+        Discount of rank ``i``: ``1 / log_b(i + 1)``; ``1 / max(1, log_b(i))``
+        (Järvelin & Kekäläinen 2002: ranks below ``b`` undiscounted); or ``1``
+        (cumulative gain, ``"cg@k"``).
+    log_base : float > 1, default=2
+        Base ``b`` of the logarithm, as in scikit-learn's ``dcg_score``.
+    ignore_ties : bool, default=False
+        scikit-learn's flag: ``True`` is ``ties="input"``.
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    ndcg_score : DCG divided by the ideal DCG.
+    evaluate : Several metrics from one sort.
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{DCG@k} = \\sum_{i=1}^{\\min(k, n)} g(y_{(i)})\\, d(i)
+
+    where :math:`y_{(i)}` is the label at rank :math:`i`. With ``ties="average"``
+    every rank of a block of tied rows holds the block's mean gain, which is the
+    exact expectation over the block's orders (scikit-learn's tie-averaged DCG).
+    A query without a row of positive gain is "undefined": its DCG is 0, and
+    ``replace_undefined_by`` decides its value like in every other metric.
+
+    References
+    ----------
+    Järvelin, K., & Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR
+    techniques. ACM TOIS 20(4), 422-446.
+
+    McSherry, F., & Najork, M. (2008). Computing information retrieval performance
+    measures efficiently in the presence of tied scores. ECIR.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import dcg_score
+    >>> dcg_score([3, 2, 0], [0.9, 0.5, 0.1])  # 3/log2(2) + 2/log2(3) + 0
+    4.2619
+    >>> dcg_score([3, 2, 0], [0.9, 0.5, 0.1], k=1)
+    3.0
+    >>> dcg_score([1, 0], [0.5, 0.5])  # tie: 0.5/log2(2) + 0.5/log2(3)
+    0.8155
+    """
+    return score(
+        dcg_per_query,
+        "dcg_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        gain=gain,
+        discount=discount,
+        log_base=log_base,
+        ties=resolve_ignore_ties(ignore_ties, ties, "dcg_score"),
+    )
+
+
+@validate_params({**_GAIN_CONSTRAINTS, "ideal": [Options("all", "top_k")]})
+@fill_doc
+def ndcg_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    gain: Any = "linear",
+    discount: str = "log(rank+1)",
+    ideal: str = "all",
+    ignore_ties: bool = False,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Normalised discounted cumulative gain, averaged over queries.
+
+    A drop-in replacement for scikit-learn's ``ndcg_score`` on 2-D input, which
+    also understands flat rows with query ids.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    gain : {"linear", "exponential"}, array-like or callable, default="linear"
+        Gain of a row with label ``y``: ``y`` (scikit-learn, trec_eval),
+        ``2**y - 1`` (LightGBM, XGBoost, ranx's ``ndcg_burges``), ``gain[y]`` for
+        an array indexed by integer label, or ``gain(y)`` for a vectorised callable.
+    discount : {"log(rank+1)", "max(1,log(rank))", "none"}, default="log(rank+1)"
+        Discount of rank ``i``: ``1 / log2(i + 1)``; ``1 / max(1, log2(i))``
+        (Järvelin & Kekäläinen 2002: rank 1 undiscounted, then ``1 / log2(i)``);
+        or ``1``.
+    ideal : {"all", "top_k"}, default="all"
+        Ideal DCG from all judged rows of the query, including the unretrieved
+        (``-inf``) ones (scikit-learn, trec_eval, LightGBM, XGBoost), or only from the
+        rows the model placed within the cutoff, re-sorted by gain. ``"top_k"``
+        needs a fixed tie order (``ties`` other than ``"average"``).
+    ignore_ties : bool, default=False
+        scikit-learn's flag: ``True`` is ``ties="input"``.
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    dcg_score : The unnormalised DCG.
+    evaluate : Several metrics from one sort.
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{NDCG@k} = \\frac{\\mathrm{DCG@k}}{\\mathrm{IDCG@k}}, \\qquad
+        \\mathrm{DCG@k} = \\sum_{i=1}^{\\min(k, n)} g(y_{(i)})\\, d(i)
+
+    IDCG@k is the DCG@k of the same rows sorted by gain. A query whose ideal DCG is
+    0 (no row of positive gain) is undefined and gets ``replace_undefined_by``.
+    With ``ties="average"`` each rank of a tied block holds the block's mean gain
+    (exact expectation; scikit-learn's default).
+
+    References
+    ----------
+    Järvelin, K., & Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR
+    techniques. ACM TOIS 20(4), 422-446.
+
+    Burges, C. et al. (2005). Learning to rank using gradient descent. ICML.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import ndcg_score
+    >>> ndcg_score([3, 2, 0, 1], [0.9, 0.8, 0.1, 0.5])  # the ideal order
+    1.0
+    >>> ndcg_score([0, 1], [0.9, 0.1], k=1)  # the relevant row is below the cutoff
+    0.0
+    >>> ndcg_score([1, 0], [0.5, 0.5])  # tie: (1/log2(2) + 1/log2(3)) / 2
+    0.8155
+    >>> ndcg_score([1, 0, 0, 1], [0.9, 0.1, 0.2, 0.8], group=["a", "a", "b", "b"])
+    1.0
+    """
+    return score(
+        ndcg_per_query,
+        "ndcg_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ideal=ideal,
+        ties=resolve_ignore_ties(ignore_ties, ties, "ndcg_score"),
+    )
+
+
+def err_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "expected_reciprocal_rank_score",
+    k: int | None = None,
+    max_grade: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected ERR@k of every query (undefined: no label > 0)."""
+    check_labels_non_negative(ranked, function_name)
+    if max_grade is None:
+        max_grade = float(ranked.input_labels.max())
+    bad = np.flatnonzero(ranked.input_labels > max_grade)
+    if len(bad):
+        raise ValueError(
+            f"y_true of {function_name} must be <= max_grade={max_grade}; got "
+            f"{ranked.input_labels[bad[0]]} at row {int(bad[0])}."
+        )
+    values = expected_reciprocal_rank(ranked, ties, k, max_grade)
+    undefined = ranked.query_sum((ranked.labels > 0).astype(np.float64)) == 0
+    return PerQuery(values, undefined, None, "no row with a label > 0")
+
+
+@validate_params({**COMMON_CONSTRAINTS, "max_grade": [Interval(float, 0, None), NONE]})
+@fill_doc
+def expected_reciprocal_rank_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    max_grade: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Expected reciprocal rank (cascade model), averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    max_grade : float >= 0 or None, default=None
+        The highest possible grade ``g_max`` in :math:`R(g)`. ``None`` uses the
+        largest ``y_true`` of the input (pass it explicitly to compare across
+        batches). Labels must lie in ``[0, max_grade]``.
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    mean_reciprocal_rank_score : The binary, first-relevant-row version.
+
+    Notes
+    -----
+    The user scans down the ranking and stops at rank :math:`i` with probability
+    :math:`R_i = (2^{y_{(i)}} - 1) / 2^{g_{max}}`:
+
+    .. math::
+
+        \\mathrm{ERR@k} = \\sum_{i=1}^{\\min(k, n)} \\frac{1}{i}\\, R_i
+        \\prod_{j < i} (1 - R_j)
+
+    ``ties="average"`` is exact: for a block of ``m`` tied rows the probability of
+    passing its first ``t`` positions is the mean over all ``t``-subsets of the
+    product of :math:`1 - R`. Its cost is O(m min(m, k)) per tied block that starts
+    within the cutoff (so large tied blocks with ``k=None`` are costly).
+    A query without a label > 0 is undefined.
+
+    References
+    ----------
+    Chapelle, O., Metzler, D., Zhang, Y., & Grinspan, P. (2009). Expected reciprocal
+    rank for graded relevance. CIKM.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import expected_reciprocal_rank_score
+    >>> expected_reciprocal_rank_score([1, 0], [0.9, 0.1])  # R = 1/2 at rank 1
+    0.5
+    >>> expected_reciprocal_rank_score([0, 1], [0.9, 0.1], k=1)
+    0.0
+    >>> expected_reciprocal_rank_score([1, 0], [0.5, 0.5])  # (1/2 * 1/2) + (1/2 * 1/2 / 2)
+    0.375
+    """
+    return score(
+        err_per_query,
+        "expected_reciprocal_rank_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        max_grade=max_grade,
+        ties=ties,
+    )

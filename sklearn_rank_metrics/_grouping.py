@@ -1,0 +1,473 @@
+"""Validate inputs once, factorise query ids, sort once by (query, score descending).
+
+:func:`rank_groups` is the single entry point that turns user input into a
+:class:`RankedGroups`: the rows sorted by query, then by score descending, with
+query offsets and the tie blocks. The order inside a block of tied rows is left
+arbitrary by the sort; the ``ties`` modes that need it ("input", "optimistic",
+"pessimistic") restore it from the input row index, so results never depend on it.
+Every metric kernel reads that structure; nothing else sorts rows by score.
+
+:meth:`RankedGroups.arrangement` gives the view a kernel needs for one ``ties``
+mode: the labels in rank order and the *blocks* of rows whose order is random.
+With ``ties="average"`` the blocks are the runs of exactly equal scores, and every
+kernel computes the exact expected value over all orders of each block; with the
+other modes the order is fixed and every row is a block of its own, so the same
+kernel formulas reduce to the plain metric.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+TIES_MODES = ("average", "input", "optimistic", "pessimistic")
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Rows in rank order for one ``ties`` mode, and their random-order blocks.
+
+    Attributes
+    ----------
+    labels : ndarray of shape (n_rows,)
+        ``y_true`` in rank order.
+    block_first_row : ndarray of shape (n_blocks,)
+        Index (into the sorted rows) of the first row of every block.
+    block_of_row : ndarray of shape (n_rows,) or None
+        Block index of each row; ``None`` when every row is its own block.
+    block_size : ndarray of shape (n_rows,)
+        Size of the block of each row.
+    block_start : ndarray of shape (n_rows,)
+        Index (into the sorted rows) of the first row of the row's block.
+    """
+
+    labels: np.ndarray
+    block_first_row: np.ndarray
+    block_of_row: np.ndarray | None
+    block_size: np.ndarray
+    block_start: np.ndarray
+
+    @property
+    def singletons(self) -> bool:
+        return self.block_of_row is None
+
+    def block_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` over each block, one entry per block."""
+        if self.singletons:
+            return values
+        return np.add.reduceat(values, self.block_first_row)
+
+    def block_total_per_row(self, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` over the block of each row, broadcast to the rows."""
+        if self.singletons:
+            return values
+        return self.block_sum(values)[self.block_of_row]
+
+    def block_mean_per_row(self, values: np.ndarray) -> np.ndarray:
+        """Mean of ``values`` over the block of each row: the expected value at a position."""
+        if self.singletons:
+            return values
+        return self.block_total_per_row(values) / self.block_size
+
+
+@dataclass(frozen=True)
+class RankedGroups:
+    """Rows sorted by (query, score descending), with everything metrics share.
+
+    Attributes
+    ----------
+    query_ids : ndarray of shape (n_queries,)
+        The distinct query ids, in the order of ``np.unique``.
+    offsets : ndarray of shape (n_queries + 1,)
+        Query ``q`` owns sorted rows ``offsets[q]:offsets[q + 1]``.
+    order : ndarray of shape (n_rows,)
+        Input row index of every sorted row.
+    labels : ndarray of shape (n_rows,)
+        ``y_true`` (float64) in sorted order (arbitrary order inside tie blocks).
+    scores : ndarray of shape (n_rows,)
+        ``y_score`` (float64) in sorted order.
+    query_of_row : ndarray of shape (n_rows,)
+        Query index of every sorted row.
+    rank : ndarray of shape (n_rows,)
+        0-based position of every sorted row within its query.
+    n_retrieved : ndarray of shape (n_queries,)
+        Rows with a score above ``-inf``; the ``-inf`` rows (judged but not returned)
+        always come last in their query.
+    query_weight : ndarray of shape (n_queries,)
+        ``sample_weight`` per query (ones when none was given).
+    input_labels : ndarray of shape (n_rows,)
+        ``y_true`` (float64) in input order, for error messages that name a row.
+    two_dimensional : bool
+        Whether the input was scikit-learn's 2-D ``(n_queries, n_docs)`` form.
+    """
+
+    query_ids: np.ndarray
+    offsets: np.ndarray
+    order: np.ndarray
+    labels: np.ndarray
+    scores: np.ndarray
+    query_of_row: np.ndarray
+    rank: np.ndarray
+    n_retrieved: np.ndarray
+    query_weight: np.ndarray
+    input_labels: np.ndarray
+    two_dimensional: bool
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_rows_per_query(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def query_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of per-row ``values`` (in sorted order) over each query."""
+        return np.add.reduceat(values, self.offsets[:-1]) if len(values) else values
+
+    def per_row(self, per_query_values: np.ndarray) -> np.ndarray:
+        """Broadcast one value per query to the query's rows."""
+        return per_query_values[self.query_of_row]
+
+    def depth(self, k: int | None) -> np.ndarray:
+        """Effective cutoff of each query: ``min(k, n_retrieved)``."""
+        return self.n_retrieved if k is None else np.minimum(self.n_retrieved, k)
+
+    def in_cutoff(self, k: int | None) -> np.ndarray:
+        """Whether each sorted row sits at a rank within the cutoff (never a ``-inf`` row)."""
+        return self.rank < self.per_row(self.depth(k))
+
+    def tie_block_first_row(self) -> np.ndarray:
+        """First sorted row of every run of exactly equal scores within a query."""
+        cached = self._cache.get("tie_blocks")
+        if cached is None:
+            starts = np.empty(len(self.scores), dtype=bool)
+            starts[0] = True
+            np.not_equal(self.scores[1:], self.scores[:-1], out=starts[1:])
+            starts[self.offsets[1:-1]] = True
+            cached = np.flatnonzero(starts)
+            self._cache["tie_blocks"] = cached
+        return cached
+
+    def arrangement(self, ties: str) -> Arrangement:
+        """The rank order and random-order blocks for one ``ties`` mode (cached)."""
+        cached = self._cache.get(("arrangement", ties))
+        if cached is not None:
+            return cached
+        first_rows = self.tie_block_first_row()
+        has_ties = len(first_rows) < len(self.labels)
+        if ties == "average" and has_ties:
+            arrangement = _blocks_arrangement(self.labels, first_rows)
+        else:
+            labels = self.labels
+            if has_ties:
+                labels = labels[self._order_within_tie_blocks(first_rows, ties)]
+            arrangement = Arrangement(
+                labels=labels,
+                block_first_row=np.arange(len(labels)),
+                block_of_row=None,
+                block_size=np.ones(len(labels), dtype=np.intp),
+                block_start=np.arange(len(labels)),
+            )
+        self._cache[("arrangement", ties)] = arrangement
+        return arrangement
+
+    def _order_within_tie_blocks(self, first_rows: np.ndarray, ties: str) -> np.ndarray:
+        """Permutation of the sorted rows that fixes the order inside tie blocks.
+
+        The score sort is not stable (it is faster), so tied rows are put back in
+        input order here, and for the bounds first sorted by label; only rows of
+        blocks with more than one row are touched.
+        """
+        sizes = np.diff(np.append(first_rows, len(self.labels)))
+        block_of_row = np.repeat(np.arange(len(first_rows)), sizes)
+        tied = np.flatnonzero(sizes[block_of_row] > 1)
+        keys = [self.order[tied]]
+        if ties != "input":
+            sign = -1.0 if ties == "optimistic" else 1.0
+            keys.append(sign * self.labels[tied])
+        keys.append(block_of_row[tied])
+        permutation = np.arange(len(self.labels))
+        permutation[tied] = tied[np.lexsort(keys)]
+        return permutation
+
+    def cached(self, key: Any, compute: Any) -> Any:
+        """Memoise an intermediate result shared by several metrics (e.g. in ``evaluate``)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+
+def _blocks_arrangement(labels: np.ndarray, first_rows: np.ndarray) -> Arrangement:
+    sizes = np.diff(np.append(first_rows, len(labels)))
+    block_of_row = np.repeat(np.arange(len(first_rows)), sizes)
+    return Arrangement(
+        labels=labels,
+        block_first_row=first_rows,
+        block_of_row=block_of_row,
+        block_size=sizes[block_of_row],
+        block_start=first_rows[block_of_row],
+    )
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _to_numpy(value: Any, name: str) -> np.ndarray:
+    """Array-like (list, NumPy, pandas) to NumPy without copying when possible."""
+    if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
+        try:
+            return value.to_numpy()
+        except (TypeError, ValueError) as error:  # pragma: no cover - exotic pandas
+            raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
+    if isinstance(value, (str, bytes)) or np.isscalar(value):
+        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
+    return np.asarray(value)
+
+
+def _format_index(flat_index: int, shape: tuple) -> str:
+    if len(shape) == 1:
+        return f"row {flat_index}"
+    return f"row {flat_index // shape[1]}, column {flat_index % shape[1]}"
+
+
+def _as_float(value: Any, name: str, function_name: str) -> np.ndarray:
+    array = _to_numpy(value, name)
+    if array.dtype.kind not in "biuf":
+        if array.dtype.kind == "O":
+            try:
+                array = array.astype(np.float64)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"{name} of {function_name} must hold numbers; got values of dtype object "
+                    "that are not numbers."
+                ) from None
+        else:
+            raise TypeError(
+                f"{name} of {function_name} must hold numbers; got dtype {array.dtype} instead."
+            )
+    return np.asarray(array, dtype=np.float64)
+
+
+def _first_bad(mask: np.ndarray) -> int | None:
+    flat = np.flatnonzero(mask)
+    return int(flat[0]) if len(flat) else None
+
+
+def _check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
+    if y_true.ndim not in (1, 2):
+        raise ValueError(
+            f"y_true of {function_name} must be 1-D (flat rows) or 2-D (n_queries, n_docs); "
+            f"got {y_true.ndim} dimensions."
+        )
+    if y_true.shape != y_score.shape:
+        raise ValueError(
+            f"y_true and y_score of {function_name} must have the same shape; "
+            f"got {y_true.shape} and {y_score.shape}."
+        )
+    if y_true.size == 0:
+        raise ValueError(f"y_true of {function_name} is empty; at least one row is needed.")
+
+
+def _check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
+    bad = _first_bad(~np.isfinite(y_true))
+    if bad is not None:
+        raise ValueError(
+            f"y_true of {function_name} must be finite; got {y_true.flat[bad]} at "
+            f"{_format_index(bad, y_true.shape)}."
+        )
+    bad = _first_bad(np.isnan(y_score))
+    if bad is not None:
+        raise ValueError(
+            f"y_score of {function_name} must not be NaN; got NaN at "
+            f"{_format_index(bad, y_score.shape)}."
+        )
+
+
+def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
+    dtype = getattr(group, "dtype", None)
+    if dtype is not None and getattr(dtype, "name", "") == "category":
+        categorical = getattr(group, "array", group)
+        codes = np.asarray(categorical.codes)
+        bad = _first_bad(codes < 0)
+        if bad is not None:
+            raise ValueError(
+                f"group of {function_name} must not be missing; got a missing id at row {bad}."
+            )
+        used, codes = np.unique(codes, return_inverse=True)
+        ids = np.asarray(categorical.categories)[used]
+    else:
+        ids_array = _to_numpy(group, "group")
+        if ids_array.ndim != 1:
+            raise ValueError(
+                f"group of {function_name} must be 1-D with one query id per row; "
+                f"got shape {ids_array.shape}."
+            )
+        if len(ids_array) != n_rows:
+            raise ValueError(
+                f"group of {function_name} must have one id per row ({n_rows}); "
+                f"got {len(ids_array)}."
+            )
+        if ids_array.dtype.kind == "f":
+            bad = _first_bad(np.isnan(ids_array))
+            if bad is not None:
+                raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
+        elif ids_array.dtype.kind == "O":
+            missing = np.fromiter(
+                (item is None or item != item for item in ids_array), dtype=bool, count=n_rows
+            )
+            bad = _first_bad(missing)
+            if bad is not None:
+                raise ValueError(
+                    f"group of {function_name} must not be missing; "
+                    f"got {ids_array[bad]!r} at row {bad}."
+                )
+        elif ids_array.dtype.kind not in "biuUS":
+            raise TypeError(
+                f"group of {function_name} must hold integer or string query ids; "
+                f"got dtype {ids_array.dtype}."
+            )
+        if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
+            starts = np.empty(len(ids_array), dtype=bool)
+            starts[0] = True
+            np.not_equal(ids_array[1:], ids_array[:-1], out=starts[1:])
+            return np.cumsum(starts) - 1, ids_array[starts]
+        try:
+            ids, codes = np.unique(ids_array, return_inverse=True)
+        except TypeError:
+            raise TypeError(
+                f"group of {function_name} mixes query ids that cannot be compared "
+                "(e.g. ints and strings)."
+            ) from None
+    return codes.reshape(-1), ids
+
+
+def _query_weights(
+    sample_weight: Any,
+    codes_sorted: np.ndarray,
+    order: np.ndarray,
+    offsets: np.ndarray,
+    n_queries: int,
+    two_dimensional: bool,
+    function_name: str,
+) -> np.ndarray:
+    if sample_weight is None:
+        return np.ones(n_queries)
+    weights = _as_float(sample_weight, "sample_weight", function_name)
+    expected = n_queries if two_dimensional else len(order)
+    unit = (
+        "one weight per query (row of the 2-D input)" if two_dimensional else "one weight per row"
+    )
+    if weights.ndim != 1 or len(weights) != expected:
+        raise ValueError(
+            f"sample_weight of {function_name} must have {unit}: {expected} values; "
+            f"got shape {weights.shape}."
+        )
+    bad = _first_bad(~np.isfinite(weights) | (weights < 0))
+    if bad is not None:
+        raise ValueError(
+            f"sample_weight of {function_name} must be finite and >= 0; "
+            f"got {weights[bad]} at row {bad}."
+        )
+    if two_dimensional:
+        return weights
+    # Compare every row with the first row (in input order) of its query.
+    first_input_row = np.minimum.reduceat(order, offsets[:-1])
+    reference = weights[first_input_row]
+    codes = np.empty_like(codes_sorted)
+    codes[order] = codes_sorted
+    bad = _first_bad(weights != reference[codes])
+    if bad is not None:
+        raise ValueError(
+            f"sample_weight of {function_name} must be constant within each query; "
+            f"row {bad} has weight {weights[bad]} but row {first_input_row[codes[bad]]} of "
+            f"the same query has {reference[codes[bad]]}."
+        )
+    return reference
+
+
+def _sort_by_query_then_score(codes: np.ndarray, scores: np.ndarray, n_queries: int) -> np.ndarray:
+    """Row order by (query, score descending); the order inside tie blocks is arbitrary.
+
+    One unstable (SIMD) argsort of the scores, then a stable LSD radix sort of the
+    query codes in 16-bit digits, which keeps the score order inside each query.
+    """
+    order = np.argsort(-scores)
+    if n_queries <= 1:
+        return order
+    codes_in_order = codes[order]
+    for shift in range(0, max(int(n_queries - 1).bit_length(), 1), 16):
+        digit = ((codes_in_order >> shift) & 0xFFFF).astype(np.uint16)
+        step = np.argsort(digit, kind="stable")
+        order = order[step]
+        codes_in_order = codes_in_order[step]
+    return order
+
+
+def rank_groups(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    sample_weight: Any = None,
+    function_name: str = "evaluate",
+) -> RankedGroups:
+    """Validate inputs and build the :class:`RankedGroups` every metric reads.
+
+    Inputs are never modified: arrays are converted (copied only when their dtype
+    is not float64) and the sorted arrays are new.
+    """
+    y_true_array = _as_float(y_true, "y_true", function_name)
+    y_score_array = _as_float(y_score, "y_score", function_name)
+    _check_shapes(y_true_array, y_score_array, function_name)
+    _check_values(y_true_array, y_score_array, function_name)
+
+    two_dimensional = y_true_array.ndim == 2
+    if two_dimensional:
+        if group is not None:
+            raise ValueError(
+                f"group of {function_name} must be None for 2-D input (each row of y_true is a "
+                "query); pass flat 1-D arrays to use query ids."
+            )
+        n_queries, n_docs = y_true_array.shape
+        codes = np.repeat(np.arange(n_queries), n_docs)
+        query_ids = np.arange(n_queries)
+    elif group is None:
+        codes = np.zeros(len(y_true_array), dtype=np.intp)
+        query_ids = np.zeros(1, dtype=np.intp)
+    else:
+        codes, query_ids = _factorize_groups(group, len(y_true_array), function_name)
+
+    labels_flat = y_true_array.reshape(-1)
+    scores_flat = y_score_array.reshape(-1)
+    n_queries = len(query_ids)
+
+    order = _sort_by_query_then_score(codes, scores_flat, n_queries)
+    codes_sorted = codes[order]
+    rows_per_query = np.bincount(codes_sorted, minlength=n_queries)
+    offsets = np.zeros(n_queries + 1, dtype=np.intp)
+    np.cumsum(rows_per_query, out=offsets[1:])
+    rank = np.arange(len(order)) - np.repeat(offsets[:-1], rows_per_query)
+    scores_sorted = scores_flat[order]
+    n_retrieved = np.add.reduceat((scores_sorted > -np.inf).astype(np.intp), offsets[:-1])
+
+    query_weight = _query_weights(
+        sample_weight, codes_sorted, order, offsets, n_queries, two_dimensional, function_name
+    )
+    return RankedGroups(
+        query_ids=query_ids,
+        offsets=offsets,
+        order=order,
+        labels=labels_flat[order],
+        scores=scores_sorted,
+        query_of_row=codes_sorted.astype(np.intp, copy=False),
+        rank=rank,
+        n_retrieved=n_retrieved,
+        query_weight=query_weight,
+        input_labels=labels_flat,
+        two_dimensional=two_dimensional,
+    )

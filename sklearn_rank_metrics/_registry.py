@@ -1,0 +1,242 @@
+"""One entry per metric, and the text form ``name(param=value,...)@k`` that names it.
+
+The registry feeds :func:`~sklearn_rank_metrics.evaluate`, the common tests and (later)
+the scorers and the command line. Parsing is a registry lookup plus a small splitter,
+never ``eval``; :class:`MetricSpec` prints back its canonical text.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from ._auc import group_roc_auc_score, roc_auc_per_query
+from ._binary_metrics import (
+    average_precision_per_query,
+    fbeta_at_k_score,
+    fbeta_per_query,
+    hit_rate_per_query,
+    hit_rate_score,
+    mean_average_precision_score,
+    mean_reciprocal_rank_score,
+    precision_at_k_score,
+    precision_per_query,
+    recall_at_k_score,
+    recall_per_query,
+    reciprocal_rank_per_query,
+)
+from ._gain_metrics import (
+    dcg_per_query,
+    dcg_score,
+    err_per_query,
+    expected_reciprocal_rank_score,
+    ndcg_per_query,
+    ndcg_score,
+)
+from ._param_validation import check_parameter
+
+# Parameters of a public function that are not the kernel's.
+NON_KERNEL_PARAMETERS = (
+    "y_true",
+    "y_score",
+    "group",
+    "sample_weight",
+    "replace_undefined_by",
+    "ignore_ties",
+)
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """What the package knows about one metric.
+
+    Attributes
+    ----------
+    name : str
+        Canonical text name (``"ndcg"``, ``"map"``, ...).
+    function : callable
+        The public function.
+    per_query : callable
+        Its kernel: ``per_query(ranked, function_name=..., **params) -> PerQuery``.
+    fixed_params : mapping
+        Parameters the name fixes (``cg`` is ``dcg`` with ``discount="none"``).
+    greater_is_better : bool
+        Always True here (``*_score`` convention).
+    bounded_01 : bool
+        Values lie in [0, 1].
+    graded : bool
+        Uses graded labels (gains) rather than relevant / not relevant.
+    takes_k : bool
+        Has a cutoff ``k``.
+    """
+
+    name: str
+    function: Callable
+    per_query: Callable
+    fixed_params: Mapping[str, Any] = field(default_factory=dict)
+    greater_is_better: bool = True
+    bounded_01: bool = True
+    graded: bool = False
+    takes_k: bool = True
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """The public function's keyword defaults, the fixed parameters applied."""
+        parameters = inspect.signature(self.function).parameters
+        values = {
+            name: parameter.default
+            for name, parameter in parameters.items()
+            if parameter.default is not inspect.Parameter.empty and name != "group"
+        }
+        values.update(self.fixed_params)
+        return values
+
+
+METRICS: Mapping[str, MetricInfo] = MappingProxyType(
+    {
+        info.name: info
+        for info in (
+            MetricInfo("ndcg", ndcg_score, ndcg_per_query, graded=True),
+            MetricInfo("dcg", dcg_score, dcg_per_query, bounded_01=False, graded=True),
+            MetricInfo(
+                "cg", dcg_score, dcg_per_query, {"discount": "none"}, bounded_01=False, graded=True
+            ),
+            MetricInfo("err", expected_reciprocal_rank_score, err_per_query, graded=True),
+            MetricInfo("map", mean_average_precision_score, average_precision_per_query),
+            MetricInfo("mrr", mean_reciprocal_rank_score, reciprocal_rank_per_query),
+            MetricInfo("p", precision_at_k_score, precision_per_query),
+            MetricInfo("recall", recall_at_k_score, recall_per_query),
+            MetricInfo("f1", fbeta_at_k_score, fbeta_per_query, {"beta": 1.0}),
+            MetricInfo("fbeta", fbeta_at_k_score, fbeta_per_query),
+            MetricInfo("hit_rate", hit_rate_score, hit_rate_per_query),
+            MetricInfo("gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False),
+        )
+    }
+)
+
+_NAME_PATTERN = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)(?P<params>\(.*\))?(?:@(?P<k>[0-9]+))?$")
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A parsed metric name: the registry entry, its parameters and its cutoff."""
+
+    info: MetricInfo
+    params: Mapping[str, Any]
+
+    @property
+    def kernel_params(self) -> dict[str, Any]:
+        """Every parameter the kernel takes, defaults filled in."""
+        values = self.info.defaults
+        values.update(self.params)
+        return {name: value for name, value in values.items() if name not in NON_KERNEL_PARAMETERS}
+
+    def __str__(self) -> str:
+        defaults = self.info.defaults
+        shown = {
+            name: value
+            for name, value in self.params.items()
+            if name != "k"
+            and name not in self.info.fixed_params
+            and not _same(value, defaults.get(name))
+        }
+        text = self.info.name
+        if shown:
+            text += "(" + ",".join(f"{name}={_format(shown[name])}" for name in sorted(shown)) + ")"
+        if self.params.get("k") is not None:
+            text += f"@{self.params['k']}"
+        return text
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality of two scalar parameter values, NaN equal to NaN."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    return str(value)
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split ``a=1,b=max(1,log(rank))`` on the commas outside parentheses."""
+    parts, depth, current = [], 0, []
+    for character in text:
+        if character == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        current.append(character)
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _parse_value(text: str) -> Any:
+    text = text.strip().strip("'\"")
+    if text.lower() == "nan":
+        return math.nan
+    if text in ("True", "False"):
+        return text == "True"
+    if text.lower() == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def known_names() -> str:
+    return ", ".join(sorted(METRICS))
+
+
+def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
+    """Parse ``"ndcg@10"``, ``"map"``, ``"ndcg(gain=exponential)@10"`` into a spec.
+
+    Every parameter is checked against the public function's declared constraints.
+    """
+    if not isinstance(text, str):
+        raise TypeError(
+            f"A metric name of {function_name} must be a str such as 'ndcg@10'; got "
+            f"{type(text).__name__} instead."
+        )
+    match = _NAME_PATTERN.match(text.strip())
+    info = METRICS.get(match.group("name")) if match else None
+    if info is None:
+        raise ValueError(
+            f"Unknown metric {text!r} for {function_name}. Known names: {known_names()}; "
+            "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10'."
+        )
+    allowed = set(info.defaults) - set(NON_KERNEL_PARAMETERS) - set(info.fixed_params) - {"k"}
+    params: dict[str, Any] = dict(info.fixed_params)
+    if match.group("params"):
+        for item in _split_top_level(match.group("params")[1:-1]):
+            key, equals, value = item.partition("=")
+            key = key.strip()
+            if not equals or key not in allowed | {"replace_undefined_by"}:
+                raise ValueError(
+                    f"Unknown parameter {item!r} in metric {text!r} of {function_name}; "
+                    f"{info.name} takes: {', '.join(sorted(allowed | {'replace_undefined_by'}))}."
+                )
+            params[key] = _parse_value(value)
+    if match.group("k") is not None:
+        if not info.takes_k:
+            raise ValueError(
+                f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}."
+            )
+        params["k"] = int(match.group("k"))
+    constraints = getattr(info.function, "_parameter_constraints", {})
+    for name, value in params.items():
+        if name in constraints:
+            check_parameter(info.function.__name__, name, value, constraints[name])
+    return MetricSpec(info, MappingProxyType(params))

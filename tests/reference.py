@@ -1,0 +1,594 @@
+"""Slow, deliberately simple reference implementation of the metrics in SPEC.md.
+
+Written only from the formulas of the spec, independently of the package, so the
+package can be tested against it.  Everything is plain Python loops over one query
+at a time; clarity is preferred over speed everywhere.
+
+Conventions used throughout this module
+---------------------------------------
+* Ranks are 1-based.  A row with ``y_score == -inf`` is "unretrieved": it never
+  occupies a rank, but it counts for the number of relevant rows, for the ideal DCG
+  and (as a block tied at the very bottom) for the per-query AUC.
+* A per-query metric function has the signature
+  ``f(ranked, unretrieved, **params) -> (value, undefined)`` where ``ranked`` holds
+  the labels (``y_true`` values) of the retrieved rows in rank order and
+  ``unretrieved`` the labels of the ``-inf`` rows (in their tie order, which only
+  matters for the AUC).  ``undefined`` is True when the spec calls the query
+  undefined (no relevant row, or one class for the AUC); ``value`` is then a
+  placeholder (0.0) that the aggregation replaces according to
+  ``replace_undefined_by``.
+"""
+
+import itertools
+import math
+import warnings
+from collections import namedtuple
+
+import numpy as np
+
+TIES = ("average", "input", "optimistic", "pessimistic")
+FIXED_ORDER_TIES = ("input", "optimistic", "pessimistic")
+POLICIES = (0.0, 1.0, np.nan, "skip", "raise")
+
+
+# ---------------------------------------------------------------------------
+# Ordering of one query
+# ---------------------------------------------------------------------------
+
+
+def order_rows(y_true, y_score, ties="input", include_unretrieved=False):
+    """Ranking of ONE query as a list of row indices (0-based, into the inputs).
+
+    Rows are sorted by score descending.  Rows with exactly equal scores are put
+    in input order ("input"), by ``y_true`` descending then input order
+    ("optimistic") or by ``y_true`` ascending then input order ("pessimistic").
+
+    Only retrieved rows (score > -inf) are returned unless ``include_unretrieved``
+    is True; then the ``-inf`` rows follow at the end, ordered by the same tie rule
+    (they form one tie block).
+    """
+    y_true = [float(v) for v in y_true]
+    y_score = [float(v) for v in y_score]
+    if ties not in FIXED_ORDER_TIES:
+        raise ValueError(f"order_rows needs a fixed-order ties mode, got {ties!r}")
+    rows = [
+        i
+        for i in range(len(y_score))
+        if include_unretrieved or y_score[i] > -math.inf
+    ]
+
+    def key(i):
+        if ties == "input":
+            return (-y_score[i], i)
+        if ties == "optimistic":
+            return (-y_score[i], -y_true[i], i)
+        return (-y_score[i], y_true[i], i)
+
+    return sorted(rows, key=key)
+
+
+def split_ranked(y_true, y_score, ties):
+    """(ranked labels, unretrieved labels) of one query for a fixed ties mode."""
+    order = order_rows(y_true, y_score, ties, include_unretrieved=True)
+    ranked = [float(y_true[i]) for i in order if y_score[i] > -math.inf]
+    unretrieved = [float(y_true[i]) for i in order if y_score[i] == -math.inf]
+    return ranked, unretrieved
+
+
+# ---------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------
+
+
+def depth_of(k, n_retrieved):
+    """Effective cutoff: min(k, n_retrieved); k=None means n_retrieved."""
+    if k is None:
+        return n_retrieved
+    return min(k, n_retrieved)
+
+
+def is_relevant(label, relevance_level=None):
+    """Binary relevance: y_true > 0, or y_true >= relevance_level if given."""
+    if relevance_level is None:
+        return label > 0
+    return label >= relevance_level
+
+
+def gain_of(label, gain="linear"):
+    """Gain of one label: linear, exponential (2**y - 1), array G[y] or callable."""
+    if isinstance(gain, str):
+        if gain == "linear":
+            return float(label)
+        if gain == "exponential":
+            return 2.0 ** float(label) - 1.0
+        raise ValueError(f"unknown gain {gain!r}")
+    if callable(gain):
+        return float(np.asarray(gain(np.array([float(label)])))[0])
+    table = list(gain)
+    index = int(label)
+    if index != label or not 0 <= index < len(table):
+        raise ValueError(f"label {label} is not a valid index into the gain array")
+    return float(table[index])
+
+
+def discount_of(rank, discount="log(rank+1)", log_base=2):
+    """Discount factor of a 1-based rank."""
+    if discount == "log(rank+1)":
+        return 1.0 / (math.log(rank + 1) / math.log(log_base))
+    if discount == "max(1,log(rank))":
+        return 1.0 / max(1.0, math.log(rank) / math.log(log_base))
+    if discount == "none":
+        return 1.0
+    raise ValueError(f"unknown discount {discount!r}")
+
+
+def _hits_at(ranked, depth, relevance_level):
+    return sum(1 for label in ranked[:depth] if is_relevant(label, relevance_level))
+
+
+def _n_relevant(ranked, unretrieved, relevance_level):
+    return sum(
+        1 for label in ranked + unretrieved if is_relevant(label, relevance_level)
+    )
+
+
+# ---------------------------------------------------------------------------
+# Per-query metrics: f(ranked, unretrieved, **params) -> (value, undefined)
+# ---------------------------------------------------------------------------
+
+
+def dcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)",
+        log_base=2):
+    """DCG@k = sum_{i=1}^{depth} g_(i) * disc(i); undefined if no row has gain > 0."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    undefined = not any(gain_of(y, gain) > 0 for y in ranked + unretrieved)
+    depth = depth_of(k, len(ranked))
+    value = 0.0
+    for rank in range(1, depth + 1):
+        value += gain_of(ranked[rank - 1], gain) * discount_of(rank, discount, log_base)
+    return value, undefined
+
+
+def cg(ranked, unretrieved, *, k=None, gain="linear"):
+    """Cumulative gain = DCG without discount."""
+    return dcg(ranked, unretrieved, k=k, gain=gain, discount="none")
+
+
+def ideal_dcg(ranked, unretrieved, *, k=None, gain="linear",
+              discount="log(rank+1)", ideal="all", log_base=2):
+    """Ideal DCG of one query.
+
+    ideal="all": all rows (also -inf ones) sorted by gain descending, truncated at
+    min(k, n_rows) (k=None: no truncation, every row).
+    ideal="top_k": only the gains of the rows at ranks 1..depth, re-sorted.
+    """
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    if ideal == "all":
+        gains = [gain_of(y, gain) for y in ranked + unretrieved]
+        cut = len(gains) if k is None else min(k, len(gains))
+    elif ideal == "top_k":
+        depth = depth_of(k, len(ranked))
+        gains = [gain_of(y, gain) for y in ranked[:depth]]
+        cut = depth
+    else:
+        raise ValueError(f"unknown ideal {ideal!r}")
+    gains = sorted(gains, reverse=True)[:cut]
+    return sum(g * discount_of(rank, discount, log_base)
+               for rank, g in enumerate(gains, start=1))
+
+
+def ndcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)",
+         ideal="all"):
+    """NDCG@k = DCG@k / IDCG@k (log base 2); undefined when IDCG == 0."""
+    value, _ = dcg(ranked, unretrieved, k=k, gain=gain, discount=discount,
+                   log_base=2)
+    idcg = ideal_dcg(ranked, unretrieved, k=k, gain=gain, discount=discount,
+                     ideal=ideal, log_base=2)
+    if idcg == 0:
+        return 0.0, True
+    return value / idcg, False
+
+
+def ap(ranked, unretrieved, *, k=None, relevance_level=None,
+       denominator="n_relevant"):
+    """AP@k = (1/D) sum_{i <= depth, row i relevant} hits@i / i."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    depth = depth_of(k, len(ranked))
+    hits = 0
+    total = 0.0
+    for rank in range(1, depth + 1):
+        if is_relevant(ranked[rank - 1], relevance_level):
+            hits += 1
+            total += hits / rank
+    if denominator == "n_relevant":
+        denom = n_rel
+    elif denominator == "min(k,n_relevant)":
+        denom = n_rel if k is None else min(k, n_rel)
+    elif denominator == "n_relevant_in_top_k":
+        denom = hits
+    else:
+        raise ValueError(f"unknown denominator {denominator!r}")
+    value = total / denom if denom > 0 else 0.0
+    return value, n_rel == 0
+
+
+def rr(ranked, unretrieved, *, k=None, relevance_level=None):
+    """1 / rank of the first relevant row if that rank <= depth, else 0."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    depth = depth_of(k, len(ranked))
+    value = 0.0
+    for rank in range(1, depth + 1):
+        if is_relevant(ranked[rank - 1], relevance_level):
+            value = 1.0 / rank
+            break
+    return value, n_rel == 0
+
+
+def precision(ranked, unretrieved, *, k=None, relevance_level=None,
+              denominator="k"):
+    """P@k = hits@k / k ("k"; k=None -> n_retrieved) or hits@k / min(k, n_retrieved).
+
+    A zero denominator (nothing retrieved) gives 0.
+    """
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    depth = depth_of(k, len(ranked))
+    hits = _hits_at(ranked, depth, relevance_level)
+    if denominator == "k":
+        denom = len(ranked) if k is None else k
+    elif denominator == "min(k,n_retrieved)":
+        denom = depth
+    else:
+        raise ValueError(f"unknown denominator {denominator!r}")
+    value = hits / denom if denom > 0 else 0.0
+    return value, n_rel == 0
+
+
+def recall(ranked, unretrieved, *, k=None, relevance_level=None):
+    """R@k = hits@k / n_rel."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    hits = _hits_at(ranked, depth_of(k, len(ranked)), relevance_level)
+    if n_rel == 0:
+        return 0.0, True
+    return hits / n_rel, False
+
+
+def fbeta(ranked, unretrieved, *, k=None, beta=1.0, relevance_level=None,
+          denominator="k"):
+    """F = (1 + b^2) P R / (b^2 P + R); 0 when hits@k = 0."""
+    p, undefined = precision(ranked, unretrieved, k=k,
+                             relevance_level=relevance_level,
+                             denominator=denominator)
+    r, _ = recall(ranked, unretrieved, k=k, relevance_level=relevance_level)
+    hits = _hits_at(list(ranked), depth_of(k, len(ranked)), relevance_level)
+    if hits == 0:
+        return 0.0, undefined
+    b2 = beta * beta
+    return (1 + b2) * p * r / (b2 * p + r), undefined
+
+
+def hit(ranked, unretrieved, *, k=None, relevance_level=None):
+    """Macro hit rate of one query: 1 if hits@k >= 1 else 0."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    hits = _hits_at(ranked, depth_of(k, len(ranked)), relevance_level)
+    return (1.0 if hits >= 1 else 0.0), n_rel == 0
+
+
+def err(ranked, unretrieved, *, k=None, max_grade):
+    """ERR@k = sum_{r<=depth} (1/r) R_r prod_{i<r} (1 - R_i), R(g) = (2^g-1)/2^max_grade.
+
+    Undefined when no label (retrieved or not) is > 0.  ``max_grade`` must be a
+    number here; ``reference_per_query`` resolves max_grade=None to max(y_true).
+    """
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    undefined = not any(y > 0 for y in ranked + unretrieved)
+    depth = depth_of(k, len(ranked))
+    value = 0.0
+    not_stopped = 1.0
+    for rank in range(1, depth + 1):
+        r_prob = (2.0 ** ranked[rank - 1] - 1.0) / 2.0 ** max_grade
+        value += not_stopped * r_prob / rank
+        not_stopped *= 1.0 - r_prob
+    return value, undefined
+
+
+def auc(ranked, unretrieved, *, relevance_level=None):
+    """AUC of one query for one strict total order: ranked rows, then -inf rows.
+
+    Share of (relevant, non-relevant) pairs in which the relevant row comes first.
+    Undefined with only one class.  (Ties are handled by the caller: by enumerating
+    tie orders, or by the order it chose; ``auc_pairwise`` is the direct formula.)
+    """
+    labels = list(ranked) + list(unretrieved)
+    rel = [is_relevant(y, relevance_level) for y in labels]
+    n_pos = sum(rel)
+    n_neg = len(rel) - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return 0.0, True
+    good = 0
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            if rel[i] and not rel[j]:
+                good += 1
+    return good / (n_pos * n_neg), False
+
+
+def auc_pairwise(y_true, y_score, *, ties="average", relevance_level=None):
+    """Per-query AUC straight from scores, counting every (pos, neg) pair.
+
+    pos score > neg score: 1; lower: 0; equal (including both -inf): 1/2 for
+    "average", 1 for "optimistic", 0 for "pessimistic", and for "input" 1 if the
+    positive row comes first in the input, else 0.
+    """
+    rel = [is_relevant(float(y), relevance_level) for y in y_true]
+    s = [float(v) for v in y_score]
+    pos = [i for i in range(len(s)) if rel[i]]
+    neg = [i for i in range(len(s)) if not rel[i]]
+    if not pos or not neg:
+        return 0.0, True
+    total = 0.0
+    for i in pos:
+        for j in neg:
+            if s[i] > s[j]:
+                total += 1.0
+            elif s[i] == s[j]:
+                total += {"average": 0.5, "optimistic": 1.0, "pessimistic": 0.0,
+                          "input": 1.0 if i < j else 0.0}[ties]
+    return total / (len(pos) * len(neg)), False
+
+
+# ---------------------------------------------------------------------------
+# Brute force over tie orders
+# ---------------------------------------------------------------------------
+
+
+def tie_blocks(y_score):
+    """Row indices of each block of exactly equal scores, best block first.
+
+    Includes the block of -inf rows (last), which only the AUC looks at.
+    """
+    by_score = {}
+    for i, s in enumerate(y_score):
+        by_score.setdefault(float(s), []).append(i)
+    return [by_score[s] for s in sorted(by_score, reverse=True)]
+
+
+def tie_order_values(metric_fn, y_true, y_score, **params):
+    """(value, undefined) of ``metric_fn`` for every order of every tie block.
+
+    Each block (rows with exactly equal score) is permuted with
+    ``itertools.permutations`` and the blocks are combined with
+    ``itertools.product``.  Metrics depend on the labels in ranked order only, so
+    the permutations of a block are reduced to the distinct label sequences they
+    produce: each distinct sequence of a block arises from the same number of row
+    permutations (the product of the factorials of the label multiplicities), hence
+    the plain mean over distinct sequences equals the mean over all row orders, and
+    min/max are unchanged.
+    """
+    y_true = [float(v) for v in y_true]
+    y_score = [float(v) for v in y_score]
+    blocks = tie_blocks(y_score)
+    block_choices = []
+    for block in blocks:
+        labels = [y_true[i] for i in block]
+        block_choices.append(sorted(set(itertools.permutations(labels))))
+    n_retrieved = sum(1 for s in y_score if s > -math.inf)
+    results = []
+    for combo in itertools.product(*block_choices):
+        labels_in_order = [y for block in combo for y in block]
+        ranked = labels_in_order[:n_retrieved]
+        unretrieved = labels_in_order[n_retrieved:]
+        value, undefined = metric_fn(ranked, unretrieved, **params)
+        results.append((float(value), bool(undefined)))
+    return results
+
+
+def expected_over_tie_orders(metric_fn, y_true, y_score, *, undefined_value=np.nan,
+                             **params):
+    """(mean, min, max) of the metric over all tie orders of one query.
+
+    Orders in which the metric is undefined contribute ``undefined_value``
+    (nan by default, so an undefined query gives nan).
+    """
+    values = [undefined_value if u else v
+              for v, u in tie_order_values(metric_fn, y_true, y_score, **params)]
+    return (math.fsum(values) / len(values), min(values), max(values))
+
+
+# ---------------------------------------------------------------------------
+# Whole input: per-query values and the aggregated mean
+# ---------------------------------------------------------------------------
+
+METRIC_FUNCTIONS = {
+    "dcg": dcg,
+    "ndcg": ndcg,
+    "cg": cg,
+    "map": ap,
+    "mrr": rr,
+    "precision": precision,
+    "recall": recall,
+    "fbeta": fbeta,
+    "hit_rate": hit,
+    "err": err,
+    "gauc": auc,
+}
+
+PerQuery = namedtuple(
+    "PerQuery",
+    ["qids", "rows", "value0", "undefined_fraction", "extra_weight", "mins", "maxs"],
+)
+PerQuery.__doc__ = """Per-query reference results.
+
+qids: sorted unique query ids; rows: row indices of each query (input order);
+value0: per-query value with undefined orders counted as 0;
+undefined_fraction: share of the tie orders in which the query is undefined (0 or 1
+for fixed orders, may lie in between for ndcg ideal="top_k" with ties="average");
+extra_weight: metric-specific query weight (AUC query_weight, micro hit rate n_rel);
+mins / maxs: min / max over tie orders (0.0 placeholder when undefined in every
+order, nan when undefined in some orders only), or None.
+"""
+
+
+def _split_params(metric, params):
+    """Separate aggregation-only parameters from the per-query metric parameters."""
+    params = dict(params)
+    extra = {}
+    if metric == "gauc":
+        extra["query_weight"] = params.pop("query_weight", "uniform")
+    if metric == "hit_rate":
+        extra["average"] = params.pop("average", "macro")
+    return params, extra
+
+
+def reference_per_query(metric, y_true, y_score, group=None, *, ties="average",
+                        with_bounds=False, **params):
+    """Per-query values of ``metric`` for flat 1-D input (group=None: one query).
+
+    ties="average" uses the brute-force mean over tie orders; the fixed modes use
+    ``order_rows``.  ``with_bounds`` adds the brute-force min and max per query.
+    """
+    y_true = np.asarray(y_true, dtype=float).ravel()
+    y_score = np.asarray(y_score, dtype=float).ravel()
+    if group is None:
+        group = np.zeros(len(y_true), dtype=int)
+    group = np.asarray(group).ravel()
+    metric_params, extra = _split_params(metric, params)
+    if metric == "err" and metric_params.get("max_grade") is None:
+        metric_params["max_grade"] = float(np.max(y_true))
+    fn = METRIC_FUNCTIONS[metric]
+    if metric == "hit_rate" and extra["average"] == "micro":
+        # sum_q hits_q / sum_q n_rel_q == recall@k weighted by n_rel
+        fn = recall
+
+    qids = np.unique(group)
+    rows_list, value0, frac, extra_w, mins, maxs = [], [], [], [], [], []
+    for q in qids:
+        rows = np.flatnonzero(group == q)
+        yt = [float(v) for v in y_true[rows]]
+        ys = [float(v) for v in y_score[rows]]
+        if ties == "average" or with_bounds:
+            results = tie_order_values(fn, yt, ys, **metric_params)
+        if ties == "average":
+            value0.append(math.fsum(0.0 if u else v for v, u in results)
+                          / len(results))
+            frac.append(sum(u for _, u in results) / len(results))
+        else:
+            ranked, unretrieved = split_ranked(yt, ys, ties)
+            v, u = fn(ranked, unretrieved, **metric_params)
+            value0.append(0.0 if u else v)
+            frac.append(1.0 if u else 0.0)
+        if with_bounds:
+            n_undef = sum(u for _, u in results)
+            if n_undef == 0:
+                mins.append(min(v for v, _ in results))
+                maxs.append(max(v for v, _ in results))
+            elif n_undef == len(results):  # placeholder 0, replaced by aggregate
+                mins.append(0.0)
+                maxs.append(0.0)
+            else:  # undefined in some orders only: no meaningful bound
+                mins.append(np.nan)
+                maxs.append(np.nan)
+        rows_list.append(rows)
+        level = metric_params.get("relevance_level")
+        n_rel = sum(1 for y in yt if is_relevant(y, level))
+        if metric == "gauc":
+            mode = extra["query_weight"]
+            extra_w.append({"uniform": 1.0, "rows": float(len(rows)),
+                            "positives": float(n_rel)}[mode])
+        elif metric == "hit_rate" and extra["average"] == "micro":
+            extra_w.append(float(n_rel))
+        else:
+            extra_w.append(1.0)
+    return PerQuery(
+        qids=qids,
+        rows=rows_list,
+        value0=np.array(value0),
+        undefined_fraction=np.array(frac),
+        extra_weight=np.array(extra_w),
+        mins=np.array(mins) if with_bounds else None,
+        maxs=np.array(maxs) if with_bounds else None,
+    )
+
+
+def query_weights_from_rows(per_query, sample_weight):
+    """Per-query weights from per-row sample weights (must be constant per query)."""
+    if sample_weight is None:
+        return np.ones(len(per_query.qids))
+    sample_weight = np.asarray(sample_weight, dtype=float).ravel()
+    out = []
+    for q, rows in zip(per_query.qids, per_query.rows, strict=True):
+        w = sample_weight[rows]
+        if np.any(w != w[0]):
+            raise ValueError(f"sample_weight is not constant within query {q!r}")
+        out.append(float(w[0]))
+    return np.array(out)
+
+
+def aggregate(per_query, replace_undefined_by=0.0, query_weight=None,
+              values=None):
+    """Apply the undefined-query policy and return (mean, per-query values).
+
+    ``values`` (optional) overrides ``per_query.value0`` (used for min/max bounds).
+    Numeric policy r: value = value0 + undefined_fraction * r (the mean over tie
+    orders where undefined orders are worth r).  nan / "skip" / "raise": a query is
+    undefined if it is undefined in at least one tie order.
+    Mean = sum(w * v) / sum(w) over the kept queries, w = sample weight * extra
+    weight.  Per-query values of skipped queries are nan in the returned array.
+    """
+    value0 = per_query.value0 if values is None else np.asarray(values, float)
+    frac = per_query.undefined_fraction
+    n = len(per_query.qids)
+    if query_weight is None:
+        query_weight = np.ones(n)
+    weights = np.asarray(query_weight, dtype=float) * per_query.extra_weight
+    per_q = np.empty(n)
+    keep = np.ones(n, dtype=bool)
+    policy = replace_undefined_by
+    for i in range(n):
+        undefined_somewhere = frac[i] > 0
+        if isinstance(policy, str):
+            if undefined_somewhere:
+                if policy == "raise":
+                    raise ValueError(
+                        f"query {per_query.qids[i]!r} has an undefined metric value"
+                    )
+                if policy != "skip":
+                    raise ValueError(f"unknown policy {policy!r}")
+                keep[i] = False
+                per_q[i] = np.nan
+            else:
+                per_q[i] = value0[i]
+        elif math.isnan(policy):
+            per_q[i] = np.nan if undefined_somewhere else value0[i]
+        else:
+            per_q[i] = value0[i] + frac[i] * float(policy)
+    if not keep.any():
+        warnings.warn("every query was skipped", UserWarning, stacklevel=2)
+        return np.nan, per_q
+    num = 0.0
+    den = 0.0
+    for i in range(n):
+        if keep[i]:
+            num += weights[i] * per_q[i]
+            den += weights[i]
+    if den == 0:
+        return np.nan, per_q
+    return num / den, per_q
+
+
+def reference_mean(metric, y_true, y_score, group=None, *, ties="average",
+                   replace_undefined_by=None, sample_weight=None, **params):
+    """Reference value of the public function for ``metric``: (mean, per-query).
+
+    replace_undefined_by=None means the metric's default: "skip" for "gauc",
+    0.0 for every other metric.
+    """
+    if replace_undefined_by is None:
+        replace_undefined_by = "skip" if metric == "gauc" else 0.0
+    pq = reference_per_query(metric, y_true, y_score, group, ties=ties, **params)
+    return aggregate(pq, replace_undefined_by,
+                     query_weights_from_rows(pq, sample_weight))

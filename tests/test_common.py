@@ -1,0 +1,852 @@
+"""Common tests, run over every metric of the registry.
+
+* every public ``*_score`` function is classified in the registry;
+* invariances on random data with ties: row order, query ids, strictly
+  increasing transforms of the scores; range of the bounded metrics; the ideal
+  ranking scores 1; 2-D input equals flat input; inputs are never modified;
+  array-likes (lists, pandas) work like NumPy arrays; the result is a float;
+* the undefined-query policy (``replace_undefined_by``) behaves the same way in
+  every metric;
+* ``evaluate`` agrees with the individual functions;
+* one table of bad inputs swept over every metric (type, message);
+* a deliberately broken metric fails the invariance check, so the checks can fail.
+"""
+
+import functools
+import math
+import re
+import warnings
+from collections import namedtuple
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sklearn_rank_metrics as srm
+from sklearn_rank_metrics import evaluate
+from sklearn_rank_metrics._registry import METRICS
+
+NAMES = sorted(METRICS)
+TIES = ["average", "input", "optimistic", "pessimistic"]
+
+# metrics whose value for a perfect ranking is exactly 1 when every query has a
+# relevant row (with k=None), keyed by public function name
+IDEAL_IS_ONE = {
+    "ndcg_score",
+    "mean_average_precision_score",
+    "mean_reciprocal_rank_score",
+    "recall_at_k_score",
+    "hit_rate_score",
+    "group_roc_auc_score",
+}
+
+
+def approx(value):
+    return pytest.approx(value, rel=1e-9, abs=1e-12)
+
+
+def call(name, y_true, y_score, group=None, **kwargs):
+    """Call registry metric ``name`` with its fixed parameters plus ``kwargs``."""
+    info = METRICS[name]
+    return info.function(y_true, y_score, group, **{**info.fixed_params, **kwargs})
+
+
+def k_values(name):
+    return [None, 3] if METRICS[name].takes_k else [None]
+
+
+NAME_K = [(name, k) for name in NAMES for k in k_values(name)]
+NAME_K_IDS = [f"{name}-k={k}" for name, k in NAME_K]
+
+
+def with_k(k):
+    return {} if k is None else {"k": k}
+
+
+# ---------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------
+
+Data = namedtuple("Data", "y_true y_score group sample_weight")
+
+
+def make_data(seed=0, n_queries=10, max_docs=9, neg_inf=False):
+    """Flat rows of several queries: graded labels 0..3, scores with many ties.
+
+    Query sizes 1..max_docs (the first query has one row), the second query has
+    no relevant row, rows of the queries are interleaved, query ids are ints that
+    are neither 0-based nor contiguous; ``sample_weight`` is per row, constant
+    within each query.  With ``neg_inf`` some rows are unretrieved (-inf).
+    """
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(2, max_docs + 1, size=n_queries)
+    sizes[0] = 1
+    qid = np.repeat(np.arange(n_queries), sizes)
+    n = qid.size
+    y_true = rng.integers(0, 4, size=n).astype(float)
+    y_true[qid == 1] = 0.0
+    y_score = rng.random(n).round(1)
+    if neg_inf:
+        y_score[rng.random(n) < 0.15] = -np.inf
+    query_weight = rng.uniform(0.5, 2.0, size=n_queries)
+    order = rng.permutation(n)
+    return Data(y_true[order], y_score[order], (10 + 3 * qid)[order], query_weight[qid][order])
+
+
+def make_2d(seed=0, n_queries=8, n_docs=6):
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 4, size=(n_queries, n_docs)).astype(float)
+    y_true[1] = 0.0
+    y_score = rng.random((n_queries, n_docs)).round(1)
+    return y_true, y_score, rng.uniform(0.5, 2.0, size=n_queries)
+
+
+def queries_of(data):
+    """Per unique query (np.unique order): its weight."""
+    ids = np.unique(data.group)
+    weights = np.array([data.sample_weight[data.group == q][0] for q in ids])
+    return ids, weights
+
+
+# ---------------------------------------------------------------------------
+# Registry
+# ---------------------------------------------------------------------------
+
+
+def test_every_public_score_function_is_registered():
+    public = {name for name in srm.__all__ if name.endswith("_score")}
+    assert public, "sklearn_rank_metrics.__all__ lists no *_score function"
+    registered = {info.function for info in METRICS.values()}
+    missing = sorted(name for name in public if getattr(srm, name) not in registered)
+    assert not missing, f"public metrics missing from the registry: {missing}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_registry_entry_is_consistent(name):
+    info = METRICS[name]
+    assert info.name == name
+    function = info.function.__name__
+    assert function in srm.__all__ and getattr(srm, function) is info.function
+    assert info.greater_is_better is True
+    assert isinstance(info.fixed_params, dict)
+    # classification expected from SPEC.md
+    plain_sums = function == "dcg_score"  # dcg and cg are not normalised
+    assert info.bounded_01 is (not plain_sums)
+    assert info.graded is (
+        function in {"ndcg_score", "dcg_score", "expected_reciprocal_rank_score"}
+    )
+    assert info.takes_k is (function != "group_roc_auc_score")
+
+
+# ---------------------------------------------------------------------------
+# Invariances (each check is a helper so that the broken-metric test can show it fails)
+# ---------------------------------------------------------------------------
+
+
+def check_row_order_invariance(metric, data, **kwargs):
+    """Permuting the rows (with ties="average") does not change the value."""
+    expected = metric(data.y_true, data.y_score, data.group, **kwargs)
+    n = len(data.y_true)
+    rng = np.random.default_rng(12345)
+    for perm in [np.arange(n)[::-1], rng.permutation(n), rng.permutation(n)]:
+        if "sample_weight" in kwargs:
+            kwargs = {**kwargs, "sample_weight": data.sample_weight[perm]}
+        got = metric(data.y_true[perm], data.y_score[perm], data.group[perm], **kwargs)
+        assert got == approx(expected), f"row permutation changed {expected!r} to {got!r}"
+
+
+@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
+@pytest.mark.parametrize("neg_inf", [False, True])
+def test_row_order_does_not_matter(name, k, neg_inf):
+    metric = functools.partial(call, name)
+    for seed in range(3):
+        data = make_data(seed, neg_inf=neg_inf)
+        check_row_order_invariance(metric, data, **with_k(k))
+        check_row_order_invariance(metric, data, sample_weight=data.sample_weight, **with_k(k))
+
+
+@st.composite
+def small_tied_queries(draw):
+    """A few small queries, labels 0..3, scores from 4 values (many ties), some -inf."""
+    n = draw(st.integers(1, 25))
+    y_true = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    y_score = draw(st.lists(st.sampled_from([-np.inf, 0.0, 0.5, 1.0, 2.5]), min_size=n, max_size=n))
+    group = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    perm = draw(st.permutations(range(n)))
+    weight = np.array([0.5, 1.0, 2.0, 3.0])[np.asarray(group)]
+    data = Data(np.array(y_true, float), np.array(y_score), np.array(group), weight)
+    return data, np.asarray(perm, dtype=int)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(case=small_tied_queries())
+def test_row_order_does_not_matter_property(name, case):
+    data, perm = case
+    metric = functools.partial(call, name)
+    for k in k_values(name):
+        expected = metric(*data[:3], sample_weight=data.sample_weight, **with_k(k))
+        got = metric(
+            data.y_true[perm],
+            data.y_score[perm],
+            data.group[perm],
+            sample_weight=data.sample_weight[perm],
+            **with_k(k),
+        )
+        assert got == approx(expected) or (math.isnan(got) and math.isnan(expected))
+
+
+def check_query_renaming_invariance(metric, data):
+    """Renaming the query ids (permuted ints, strings) does not change the value."""
+    ids = np.unique(data.group)
+    perm = np.random.default_rng(1).permutation(len(ids))
+    as_ints = dict(zip(ids, 1000 - 17 * perm, strict=True))
+    as_strings = dict(zip(ids, [f"query-{p}" for p in perm], strict=True))
+    for weight in (None, data.sample_weight):
+        expected = metric(data.y_true, data.y_score, data.group, sample_weight=weight)
+        for mapping in (as_ints, as_strings):
+            renamed = np.array([mapping[q] for q in data.group])
+            got = metric(data.y_true, data.y_score, renamed, sample_weight=weight)
+            assert got == approx(expected), f"renaming changed {expected!r} to {got!r}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_query_ids_do_not_matter(name):
+    for seed in range(2):
+        data = make_data(seed, neg_inf=True)
+        check_query_renaming_invariance(functools.partial(call, name), data)
+
+
+TRANSFORMS = {
+    "exp": np.exp,
+    "affine": lambda s: 3.0 * s + 1.0,
+    "arctan": np.arctan,
+    "cube_shift": lambda s: (s - 0.45) ** 3,
+}
+
+
+@pytest.mark.parametrize("transform", sorted(TRANSFORMS))
+@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
+def test_strictly_increasing_score_transform_does_not_matter(name, k, transform):
+    for seed in range(2):
+        data = make_data(seed)
+        new_score = TRANSFORMS[transform](data.y_score)
+        # the transform must keep the ties and the order (sanity of the test)
+        assert (
+            np.sign(np.subtract.outer(new_score, new_score))
+            == np.sign(np.subtract.outer(data.y_score, data.y_score))
+        ).all()
+        for ties in TIES:
+            expected = call(name, data.y_true, data.y_score, data.group, ties=ties, **with_k(k))
+            got = call(name, data.y_true, new_score, data.group, ties=ties, **with_k(k))
+            assert got == approx(expected), f"ties={ties}"
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
+def test_bounded_metrics_lie_in_unit_interval(name, k, ties):
+    if not METRICS[name].bounded_01:
+        pytest.skip(f"{name} is not bounded")
+    for seed in range(4):
+        for neg_inf in (False, True):
+            data = make_data(seed, neg_inf=neg_inf)
+            for policy in (0.0, 1.0):
+                value = call(
+                    name,
+                    data.y_true,
+                    data.y_score,
+                    data.group,
+                    ties=ties,
+                    replace_undefined_by=policy,
+                    **with_k(k),
+                )
+                assert -1e-12 <= value <= 1.0 + 1e-12, value
+
+
+def make_ideal(seed=0, n_queries=10, max_docs=9):
+    """Every query has a relevant row, scores order the rows by label, no ties."""
+    data = make_data(seed, n_queries, max_docs)
+    rng = np.random.default_rng(seed)
+    y_true = data.y_true.copy()
+    for q in np.unique(data.group):
+        rows = np.flatnonzero(data.group == q)
+        if not (y_true[rows] > 0).any():
+            y_true[rows[0]] = 2.0
+    jitter = rng.permutation(y_true.size) / (2.0 * y_true.size)  # distinct, < 0.5
+    return data._replace(y_true=y_true, y_score=y_true + jitter)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ideal_ranking_scores_one(name):
+    if METRICS[name].function.__name__ not in IDEAL_IS_ONE:
+        pytest.skip(f"{name}: the ideal ranking does not score 1 in general")
+    for seed in range(3):
+        data = make_ideal(seed)
+        assert len(np.unique(data.y_score)) == len(data.y_score)
+        for ties in TIES:
+            value = call(name, data.y_true, data.y_score, data.group, ties=ties)
+            assert value == approx(1.0), f"ties={ties}: {value!r}"
+        weighted = call(
+            name, data.y_true, data.y_score, data.group, sample_weight=data.sample_weight
+        )
+        assert weighted == approx(1.0)
+
+
+def check_2d_equals_flat(metric, y_true, y_score, sample_weight=None, **kwargs):
+    n_queries, n_docs = y_true.shape
+    group = np.repeat(np.arange(n_queries), n_docs)
+    flat_weight = None if sample_weight is None else np.repeat(sample_weight, n_docs)
+    expected = metric(y_true.ravel(), y_score.ravel(), group, sample_weight=flat_weight, **kwargs)
+    got = metric(y_true, y_score, sample_weight=sample_weight, **kwargs)
+    assert got == approx(expected), f"2-D {got!r} != flat {expected!r}"
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
+def test_2d_input_equals_flat_input(name, k, weighted):
+    y_true, y_score, weight = make_2d(seed=4)
+    weight = weight if weighted else None
+    metric = functools.partial(call, name)
+    for ties in TIES:
+        check_2d_equals_flat(metric, y_true, y_score, weight, ties=ties, **with_k(k))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_inputs_are_not_modified_and_read_only_inputs_work(name):
+    data = make_data(2, neg_inf=True)
+    arrays = {
+        "y_true": data.y_true.copy(),
+        "y_score": data.y_score.copy(),
+        "group": data.group.copy(),
+        "sample_weight": data.sample_weight.copy(),
+    }
+    copies = {key: value.copy() for key, value in arrays.items()}
+    expected = call(
+        name,
+        arrays["y_true"],
+        arrays["y_score"],
+        arrays["group"],
+        sample_weight=arrays["sample_weight"],
+    )
+    for key, value in arrays.items():
+        np.testing.assert_array_equal(value, copies[key], err_msg=f"{key} was modified")
+        assert value.dtype == copies[key].dtype
+        value.setflags(write=False)
+    got = call(
+        name,
+        arrays["y_true"],
+        arrays["y_score"],
+        arrays["group"],
+        sample_weight=arrays["sample_weight"],
+    )
+    assert got == approx(expected)
+
+    y_true, y_score, weight = make_2d(seed=5)
+    before = (y_true.copy(), y_score.copy(), weight.copy())
+    for array in (y_true, y_score, weight):
+        array.setflags(write=False)
+    call(name, y_true, y_score, sample_weight=weight)
+    for array, copy in zip((y_true, y_score, weight), before, strict=True):
+        np.testing.assert_array_equal(array, copy)
+
+
+def _as_list(data):
+    return data.y_true.tolist(), data.y_score.tolist(), data.group.tolist()
+
+
+def _as_series(data):
+    # realistic DataFrame columns: a shared, shuffled, non-default index
+    index = np.random.default_rng(0).permutation(len(data.y_true)) + 50
+    return tuple(pd.Series(a, index=index) for a in (data.y_true, data.y_score, data.group))
+
+
+def _as_string_series_group(data):
+    return data.y_true, data.y_score, pd.Series([f"q{q}" for q in data.group])
+
+
+def _as_categorical_group(data):
+    return data.y_true, data.y_score, pd.Categorical(data.group)
+
+
+def _as_categorical_group_with_unused_category(data):
+    labels = [f"q{q}" for q in data.group]
+    categories = ["an unused id", *sorted(set(labels), reverse=True)]
+    return data.y_true, data.y_score, pd.Categorical(labels, categories=categories)
+
+
+def _as_categorical_series_group(data):
+    return data.y_true, data.y_score, pd.Series(data.group, dtype="category")
+
+
+ARRAY_LIKES = {
+    "list": _as_list,
+    "series": _as_series,
+    "string_series_group": _as_string_series_group,
+    "categorical_group": _as_categorical_group,
+    "categorical_group_unused_category": _as_categorical_group_with_unused_category,
+    "categorical_series_group": _as_categorical_series_group,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ARRAY_LIKES))
+@pytest.mark.parametrize("name", NAMES)
+def test_array_likes_work_like_numpy(name, kind):
+    data = make_data(3, neg_inf=True)
+    expected = call(name, data.y_true, data.y_score, data.group)
+    y_true, y_score, group = ARRAY_LIKES[kind](data)
+    assert call(name, y_true, y_score, group) == approx(expected)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_returns_python_float(name):
+    data = make_data(4)
+    values = [
+        call(name, data.y_true, data.y_score, data.group),
+        call(name, data.y_true, data.y_score, data.group, sample_weight=data.sample_weight),
+        call(name, data.y_true.tolist(), data.y_score.tolist()),  # one query
+        call(name, *make_2d(4)[:2]),
+    ]
+    for value in values:
+        assert type(value) is float, type(value)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_numpy_integer_k_is_accepted(name):
+    if not METRICS[name].takes_k:
+        pytest.skip(f"{name} takes no k")
+    data = make_data(5)
+    expected = call(name, data.y_true, data.y_score, data.group, k=3)
+    assert call(name, data.y_true, data.y_score, data.group, k=np.int64(3)) == approx(expected)
+
+
+@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
+def test_valid_input_raises_no_runtime_warning(name, k):
+    # numerical noise (log(0), inf - inf, 0/0) must not leak to the user
+    for seed in range(3):
+        for neg_inf in (False, True):
+            data = make_data(seed, neg_inf=neg_inf)
+            for ties in TIES:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", RuntimeWarning)
+                    call(name, data.y_true, data.y_score, data.group, ties=ties, **with_k(k))
+
+
+# ---------------------------------------------------------------------------
+# Undefined queries: one policy keyword with the same choices everywhere
+# ---------------------------------------------------------------------------
+
+
+def make_one_undefined_query():
+    """Five queries with both relevant and non-relevant rows, and "q-empty" with none.
+
+    The same query is undefined for every metric (no relevant row, one class).
+    """
+    rng = np.random.default_rng(6)
+    y_true, y_score, group = [], [], []
+    for name in ["q-a", "q-b", "q-empty", "q-c", "q-d", "q-e"]:
+        labels = rng.integers(0, 4, size=6).astype(float)
+        labels[:2] = [0.0, 2.0]
+        if name == "q-empty":
+            labels[:] = 0.0
+        y_true.extend(labels)
+        y_score.extend(rng.random(6).round(1))
+        group.extend([name] * 6)
+    return np.array(y_true), np.array(y_score), np.array(group)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_replace_undefined_by_policies(name):
+    y_true, y_score, group = make_one_undefined_query()
+    n_queries = len(np.unique(group))
+
+    def value(**kwargs):
+        return call(name, y_true, y_score, group, **kwargs)
+
+    zero, one, skip = (
+        value(replace_undefined_by=0.0),
+        value(replace_undefined_by=1.0),
+        value(replace_undefined_by="skip"),
+    )
+    assert math.isnan(value(replace_undefined_by=np.nan))
+    if METRICS[name].fixed_params.get("average") != "micro":
+        # the undefined query counts as 0, as 1, or not at all
+        assert one - zero == approx(1.0 / n_queries)
+        assert skip == approx(zero * n_queries / (n_queries - 1))
+    default = value()
+    if METRICS[name].function.__name__ == "group_roc_auc_score":
+        assert default == approx(skip)
+    else:
+        assert default == approx(zero)
+    with pytest.raises(ValueError, match="q-empty"):
+        value(replace_undefined_by="raise")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_all_queries_skipped_gives_nan_with_warning(name):
+    y_true = np.zeros(8)
+    y_score = np.linspace(0.0, 1.0, 8)
+    group = np.repeat([1, 2], 4)
+    with pytest.warns(UserWarning):
+        value = call(name, y_true, y_score, group, replace_undefined_by="skip")
+    assert math.isnan(value)
+
+
+# ---------------------------------------------------------------------------
+# evaluate
+# ---------------------------------------------------------------------------
+
+# metric text -> (public function, keywords), written from SPEC.md, not from the registry
+EVALUATE_CASES = {
+    "ndcg@10": ("ndcg_score", {"k": 10}),
+    "ndcg@3": ("ndcg_score", {"k": 3}),
+    "ndcg(gain=exponential)@10": ("ndcg_score", {"k": 10, "gain": "exponential"}),
+    "dcg@10": ("dcg_score", {"k": 10}),
+    "cg@10": ("dcg_score", {"k": 10, "discount": "none"}),
+    "map": ("mean_average_precision_score", {}),
+    "map@100": ("mean_average_precision_score", {"k": 100}),
+    "mrr@10": ("mean_reciprocal_rank_score", {"k": 10}),
+    "p@5": ("precision_at_k_score", {"k": 5}),
+    "recall@20": ("recall_at_k_score", {"k": 20}),
+    "f1@10": ("fbeta_at_k_score", {"k": 10, "beta": 1.0}),
+    "fbeta(beta=2)@5": ("fbeta_at_k_score", {"k": 5, "beta": 2.0}),
+    "hit_rate@10": ("hit_rate_score", {"k": 10}),
+    "err@20": ("expected_reciprocal_rank_score", {"k": 20}),
+    "gauc": ("group_roc_auc_score", {}),
+}
+BINARY_CASES = ["map", "mrr@10", "p@5", "recall@20", "f1@10", "hit_rate@10", "gauc"]
+
+
+def direct(text, data, **kwargs):
+    function, params = EVALUATE_CASES[text]
+    return getattr(srm, function)(data.y_true, data.y_score, data.group, **params, **kwargs)
+
+
+def evaluate_data():
+    return make_data(7, n_queries=15, max_docs=30, neg_inf=True)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_evaluate_equals_individual_calls(weighted):
+    data = evaluate_data()
+    extra = {"sample_weight": data.sample_weight} if weighted else {}
+    texts = list(EVALUATE_CASES)
+    result = evaluate(data.y_true, data.y_score, data.group, metrics=texts, **extra)
+    assert isinstance(result, dict)
+    assert set(result) == set(texts)
+    for text in texts:
+        assert type(result[text]) is float
+        assert result[text] == direct(text, data, **extra), text
+
+
+def test_evaluate_default_metrics():
+    data = evaluate_data()
+    result = evaluate(data.y_true, data.y_score, data.group)
+    assert set(result) == {"ndcg@10", "map", "mrr@10", "p@10", "recall@10"}
+    assert result["p@10"] == srm.precision_at_k_score(data.y_true, data.y_score, data.group, k=10)
+    assert result["ndcg@10"] == direct("ndcg@10", data)
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        {"ties": "pessimistic"},
+        {"ties": "optimistic"},
+        {"replace_undefined_by": "skip"},
+        {"replace_undefined_by": 1.0},
+    ],
+    ids=lambda kw: "-".join(f"{k}={v}" for k, v in kw.items()),
+)
+def test_evaluate_forwards_common_keywords(keywords):
+    data = evaluate_data()
+    texts = list(EVALUATE_CASES)
+    result = evaluate(data.y_true, data.y_score, data.group, metrics=texts, **keywords)
+    for text in texts:
+        assert result[text] == direct(text, data, **keywords), text
+
+
+def test_evaluate_forwards_relevance_level_to_binary_metrics():
+    data = evaluate_data()
+    result = evaluate(
+        data.y_true, data.y_score, data.group, metrics=BINARY_CASES, relevance_level=2
+    )
+    for text in BINARY_CASES:
+        assert result[text] == direct(text, data, relevance_level=2), text
+
+
+@pytest.mark.parametrize("bad", ["bogus@5", "ndgc@10", "nDCG_at_10"])
+def test_evaluate_unknown_name_lists_known_names(bad):
+    data = evaluate_data()
+    with pytest.raises(ValueError) as excinfo:
+        evaluate(data.y_true, data.y_score, data.group, metrics=["ndcg@10", bad])
+    message = str(excinfo.value)
+    missing = [name for name in METRICS if not re.search(rf"\b{re.escape(name)}\b", message)]
+    assert not missing, f"message does not list {missing}: {message!r}"
+
+
+def test_evaluate_per_query_table_weighted_mean_equals_float():
+    data = evaluate_data()
+    data = data._replace(group=np.array([f"q{q:03d}" for q in data.group]))
+    texts = ["ndcg@10", "map", "mrr@10", "p@5", "recall@20", "err@20", "dcg@10", "gauc"]
+    means = evaluate(
+        data.y_true, data.y_score, data.group, metrics=texts, sample_weight=data.sample_weight
+    )
+    table = evaluate(
+        data.y_true,
+        data.y_score,
+        data.group,
+        metrics=texts,
+        sample_weight=data.sample_weight,
+        per_query=True,
+    )
+    table = pd.DataFrame(table)
+    ids, weights = queries_of(data)
+    np.testing.assert_array_equal(np.asarray(table["query"]), ids)
+    assert set(table.columns) == {"query", *texts}
+    for text in texts:
+        values = np.asarray(table[text], dtype=float)
+        kept = ~np.isnan(values)
+        assert kept.any()
+        mean = np.sum(weights[kept] * values[kept]) / np.sum(weights[kept])
+        assert mean == approx(means[text]), text
+    # gauc skips the one-class queries (NaN rows), the others replace them by 0
+    assert np.isnan(np.asarray(table["gauc"], dtype=float)).any()
+    assert not np.isnan(np.asarray(table["ndcg@10"], dtype=float)).any()
+
+
+# ---------------------------------------------------------------------------
+# One table of bad inputs, swept over every metric
+# ---------------------------------------------------------------------------
+
+N_ROWS = 20
+BAD_ROW = 7  # not the first row of its query
+BASE = {
+    "y_true": np.array([0, 1, 2, 0, 3, 1, 0, 2, 0, 1, 3, 0, 0, 2, 1, 1, 0, 0, 2, 3], dtype=float),
+    "y_score": np.array(
+        [
+            0.1,
+            0.5,
+            0.5,
+            0.2,
+            0.9,
+            0.3,
+            0.3,
+            0.8,
+            0.3,
+            0.1,
+            0.7,
+            0.7,
+            0.2,
+            0.2,
+            0.6,
+            0.4,
+            0.4,
+            0.9,
+            0.1,
+            0.5,
+        ]
+    ),
+    "group": np.repeat([11, 12, 13, 14], 5),
+}
+WEIGHT = np.repeat([1.0, 2.0, 0.5, 1.5], 5)
+
+
+def _set(array, row, value):
+    out = np.asarray(array, dtype=float).copy()
+    out[row] = value
+    return out
+
+
+def words(*patterns):
+    """Regex that requires every pattern, in any order."""
+    return "(?s)^" + "".join(f"(?=.*{p})" for p in patterns)
+
+
+ROW = rf"\b{BAD_ROW}\b"
+Y_TRUE, Y_SCORE, GROUP, SW = r"\by_true\b", r"\by_score\b", r"\bgroup\b", r"\bsample_weight\b"
+# (id, override of the keyword arguments, exception, message regex, applies to)
+ERRORS = [
+    (
+        "nan_in_y_score",
+        {"y_score": _set(BASE["y_score"], BAD_ROW, np.nan)},
+        ValueError,
+        words(Y_SCORE, ROW),
+        "all",
+    ),
+    (
+        "nan_in_y_true",
+        {"y_true": _set(BASE["y_true"], BAD_ROW, np.nan)},
+        ValueError,
+        words(Y_TRUE, ROW),
+        "all",
+    ),
+    (
+        "inf_in_y_true",
+        {"y_true": _set(BASE["y_true"], BAD_ROW, np.inf)},
+        ValueError,
+        words(Y_TRUE, ROW),
+        "all",
+    ),
+    (
+        "negative_y_true",
+        {"y_true": _set(BASE["y_true"], BAD_ROW, -3.0)},
+        ValueError,
+        words(Y_TRUE, ROW),
+        "graded",
+    ),
+    (
+        "string_y_true",
+        {"y_true": np.array(list("abcdefghijklmnopqrst"))},
+        TypeError,
+        words(Y_TRUE),
+        "all",
+    ),
+    (
+        "string_y_score",
+        {"y_score": np.array(list("abcdefghijklmnopqrst"))},
+        TypeError,
+        words(Y_SCORE),
+        "all",
+    ),
+    (
+        "y_score_length",
+        {"y_score": BASE["y_score"][:-1]},
+        ValueError,
+        words(r"\b(y_score|y_true)\b", rf"\b{N_ROWS - 1}\b"),
+        "all",
+    ),
+    (
+        "group_length",
+        {"group": BASE["group"][:-1]},
+        ValueError,
+        words(GROUP, rf"\b{N_ROWS - 1}\b"),
+        "all",
+    ),
+    (
+        "sample_weight_length",
+        {"sample_weight": WEIGHT[:-1]},
+        ValueError,
+        words(SW, rf"\b{N_ROWS - 1}\b"),
+        "all",
+    ),
+    (
+        "empty",
+        {"y_true": np.array([]), "y_score": np.array([]), "group": np.array([])},
+        ValueError,
+        words(r"\b(y_true|y_score)\b"),
+        "all",
+    ),
+    ("k_zero", {"k": 0}, ValueError, words(r"\bk\b", r"\b0\b"), "k"),
+    ("k_negative", {"k": -2}, ValueError, words(r"\bk\b", r"-2\b"), "k"),
+    ("k_float", {"k": 1.5}, TypeError, words(r"\bk\b", r"1\.5"), "k"),
+    ("k_string", {"k": "3"}, TypeError, words(r"\bk\b", r"\b3\b"), "k"),
+    ("ties_bogus", {"ties": "bogus"}, ValueError, words(r"\bties\b", "bogus"), "all"),
+    ("ties_int", {"ties": 3}, TypeError, words(r"\bties\b", r"\b3\b"), "all"),
+    (
+        "replace_undefined_by_bogus",
+        {"replace_undefined_by": "bogus"},
+        ValueError,
+        words(r"\breplace_undefined_by\b", "bogus"),
+        "all",
+    ),
+    (
+        "sample_weight_not_constant_in_query",
+        {"sample_weight": _set(WEIGHT, BAD_ROW, 9.0)},
+        ValueError,
+        # row 7 is the first row (input order) whose weight differs from its query's
+        words(SW, ROW),
+        "all",
+    ),
+    (
+        "nan_in_sample_weight",
+        {"sample_weight": _set(WEIGHT, BAD_ROW, np.nan)},
+        ValueError,
+        words(SW, ROW),
+        "all",
+    ),
+    (
+        "nan_in_group",
+        {"group": _set(BASE["group"], BAD_ROW, np.nan)},
+        ValueError,
+        words(GROUP, ROW),
+        "all",
+    ),
+    (
+        "2d_input_with_group",
+        {
+            "y_true": BASE["y_true"].reshape(4, 5),
+            "y_score": BASE["y_score"].reshape(4, 5),
+            "group": np.arange(4),
+        },
+        ValueError,
+        words(GROUP),
+        "all",
+    ),
+]
+
+
+def _applies(name, scope):
+    info = METRICS[name]
+    return scope == "all" or (scope == "k" and info.takes_k) or (scope == "graded" and info.graded)
+
+
+ERROR_CASES = [
+    pytest.param(name, override, exc, regex, id=f"{name}-{case}")
+    for name in NAMES
+    for case, override, exc, regex, scope in ERRORS
+    if _applies(name, scope)
+]
+
+
+def test_base_of_error_table_is_valid():
+    for name in NAMES:
+        call(name, BASE["y_true"], BASE["y_score"], BASE["group"], sample_weight=WEIGHT)
+    assert BASE["group"][BAD_ROW] == BASE["group"][BAD_ROW - 1]
+
+
+@pytest.mark.parametrize("name, override, exception, regex", ERROR_CASES)
+def test_error_table(name, override, exception, regex):
+    kwargs = {**BASE, **override}
+    y_true, y_score, group = kwargs.pop("y_true"), kwargs.pop("y_score"), kwargs.pop("group")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(exception) as excinfo:
+            call(name, y_true, y_score, group, **kwargs)
+    message = str(excinfo.value)
+    assert re.search(regex, message), f"message {message!r} does not match {regex!r}"
+
+
+# ---------------------------------------------------------------------------
+# The checks can fail: a deliberately broken metric is caught
+# ---------------------------------------------------------------------------
+
+
+def _ndcg_without_tie_averaging(y_true, y_score, group=None, **kwargs):
+    return srm.ndcg_score(y_true, y_score, group, **{**kwargs, "ties": "input"})
+
+
+def _ndcg_with_misaligned_weights(y_true, y_score, group=None, *, sample_weight=None):
+    # A plausible aggregation bug: per-query values in sorted-id order, but the
+    # weights taken in order of first appearance.
+    y_true, y_score, group = np.asarray(y_true), np.asarray(y_score), np.asarray(group)
+    ids, first = np.unique(group, return_index=True)
+    values = [srm.ndcg_score(y_true[group == q], y_score[group == q]) for q in ids]
+    if sample_weight is None:
+        sample_weight = np.ones(len(y_true))
+    weights = np.asarray(sample_weight)[np.sort(first)]
+    return float(np.average(values, weights=weights))
+
+
+def test_row_order_check_detects_a_metric_without_tie_averaging():
+    data = make_data(0)
+    check_row_order_invariance(srm.ndcg_score, data)  # the real metric passes
+    with pytest.raises(AssertionError):
+        check_row_order_invariance(_ndcg_without_tie_averaging, data)
+
+
+def test_renaming_check_detects_misaligned_query_weights():
+    data = make_data(1)
+    check_query_renaming_invariance(srm.ndcg_score, data)  # the real metric passes
+    with pytest.raises(AssertionError):
+        check_query_renaming_invariance(_ndcg_with_misaligned_weights, data)

@@ -1,0 +1,472 @@
+"""Cross-checks of our metrics against scikit-learn's own implementations.
+
+scikit-learn is the reference wherever one of its metrics computes the same
+quantity as ours (see ``/work/shared/PEERS.md``):
+
+* ``ndcg_score`` / ``dcg_score`` on 2-D input with heavy ties (scikit-learn
+  averages over tie orders, like our default ``ties="average"``), with cutoffs,
+  log bases and per-query sample weights; the same data flattened to 1-D with a
+  group array must give the same numbers.
+* ``roc_auc_score`` per query (a tied pair counts 1/2, like ``ties="average"``),
+  aggregated uniformly, by rows or by positives, equals ``group_roc_auc_score``.
+* ``average_precision_score`` per query on tie-free scores equals
+  ``mean_average_precision_score(..., replace_undefined_by="skip")``
+  (scikit-learn's AP is not tie-averaged, so ties are avoided there).
+* ``label_ranking_average_precision_score`` and ``top_k_accuracy_score`` where
+  they provably coincide with one of our metrics (tie-free scores only).
+
+The loops over queries below are deliberate: they are the slow, independent
+reference.  The last tests show that the reference check can fail, by feeding it
+deliberately broken versions of ``ndcg_score``.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.metrics import (
+    average_precision_score,
+    label_ranking_average_precision_score,
+    roc_auc_score,
+    top_k_accuracy_score,
+)
+from sklearn.metrics import dcg_score as sk_dcg_score
+from sklearn.metrics import ndcg_score as sk_ndcg_score
+
+from sklearn_rank_metrics import (
+    dcg_score,
+    group_roc_auc_score,
+    hit_rate_score,
+    mean_average_precision_score,
+    ndcg_score,
+    recall_at_k_score,
+)
+
+RTOL = 1e-10
+ATOL = 1e-12
+KS = [None, 1, 3, 5, 10]  # 10 > n_docs: the cutoff is then the whole query
+
+
+def approx(value):
+    return pytest.approx(value, rel=RTOL, abs=ATOL)
+
+
+# ---------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------
+
+
+def tied_2d(seed=0, n_queries=16, n_docs=7, labels="int"):
+    """(n_queries, n_docs) labels and scores with heavy ties.
+
+    Scores are rounded to one decimal, so most queries contain tie blocks that
+    mix labels; query 0 has no relevant document, query 1 has all documents
+    equally relevant, query 2 has all scores tied, query 3 has a tie block (ranks
+    2-6) that straddles the cutoffs 3 and 5.
+    """
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 5, size=(n_queries, n_docs)).astype(float)
+    y_true[0] = 0.0
+    y_true[1] = 2.0
+    if labels == "float":
+        y_true = y_true * 0.75 + rng.random((n_queries, n_docs)).round(2) * (y_true > 0)
+    elif labels == "binary":
+        y_true = (y_true >= 2).astype(float)
+    y_score = rng.random((n_queries, n_docs)).round(1)
+    y_score[2] = 0.5
+    y_score[3] = [0.9, 0.4, 0.4, 0.4, 0.4, 0.4, 0.1][:n_docs]
+    y_true[3] = [0.0, 3.0, 0.0, 1.0, 0.0, 2.0, 4.0][:n_docs]
+    # the point of this data is ties that mix labels: make sure they are there
+    n_mixed = sum(
+        len(np.unique(y_true[q][y_score[q] == v])) > 1
+        for q in range(n_queries)
+        for v in np.unique(y_score[q])
+    )
+    assert n_mixed >= 5
+    return y_true, y_score
+
+
+def tie_free_2d(seed=0, n_queries=16, n_docs=7):
+    """Like ``tied_2d`` but every query's scores are distinct."""
+    rng = np.random.default_rng(seed)
+    y_true, _ = tied_2d(seed, n_queries, n_docs)
+    y_score = np.argsort(rng.random((n_queries, n_docs)), axis=1) * 0.1 + 0.05
+    assert all(len(np.unique(row)) == n_docs for row in y_score)
+    return y_true, y_score
+
+
+def flatten(y_true_2d, y_score_2d, sample_weight=None, seed=0):
+    """The 2-D data as flat rows with string query ids, rows interleaved.
+
+    Query ``i`` of the 2-D input gets the id ``"q{perm[i]}"`` so the sorted ids
+    are not in the order of the 2-D rows.
+    """
+    rng = np.random.default_rng(seed)
+    n_queries, n_docs = y_true_2d.shape
+    rename = rng.permutation(n_queries)
+    group = np.repeat(np.array([f"q{rename[i]:02d}" for i in range(n_queries)]), n_docs)
+    order = rng.permutation(n_queries * n_docs)
+    flat = [y_true_2d.ravel()[order], y_score_2d.ravel()[order], group[order]]
+    if sample_weight is not None:
+        flat.append(np.repeat(sample_weight, n_docs)[order])
+    else:
+        flat.append(None)
+    return flat
+
+
+def tied_flat(seed=0, n_queries=30, max_docs=12):
+    """Flat (y_true, y_score, group, per-row weight) with ties and one-class queries."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, max_docs + 1, size=n_queries)
+    sizes[:3] = [1, 5, 6]
+    qid = np.repeat(np.arange(n_queries), sizes)
+    n = qid.size
+    y_true = rng.integers(0, 4, size=n).astype(float)
+    y_true[qid == 1] = 0.0  # only negatives
+    y_true[qid == 2] = 3.0  # only positives
+    y_score = rng.random(n).round(1)
+    query_weight = rng.uniform(0.2, 3.0, size=n_queries)
+    order = rng.permutation(n)
+    group = 100 + 7 * qid
+    return y_true[order], y_score[order], group[order], query_weight[qid][order]
+
+
+def tie_free_flat(seed=0, n_queries=30, max_docs=12):
+    """Like ``tied_flat`` but with scores that are distinct within every query."""
+    y_true, _, group, weight = tied_flat(seed, n_queries, max_docs)
+    rng = np.random.default_rng(seed + 1000)
+    y_score = rng.permutation(y_true.size) * 0.01 - 1.0
+    return y_true, y_score, group, weight
+
+
+def per_query(y_true, y_score, group, sample_weight=None):
+    """Yield (rows of y_true, rows of y_score, weight) of each query in turn."""
+    for q in np.unique(group):
+        rows = group == q
+        weight = 1.0 if sample_weight is None else sample_weight[rows][0]
+        yield y_true[rows], y_score[rows], weight
+
+
+# ---------------------------------------------------------------------------
+# NDCG / DCG against sklearn.metrics.ndcg_score / dcg_score
+# ---------------------------------------------------------------------------
+
+
+def check_ndcg_against_sklearn(our_ndcg, y_true, y_score, k, sample_weight=None):
+    """Assert ``our_ndcg`` on 2-D input equals scikit-learn's tie-averaged NDCG."""
+    expected = sk_ndcg_score(y_true, y_score, k=k, sample_weight=sample_weight)
+    got = our_ndcg(y_true, y_score, k=k, sample_weight=sample_weight)
+    assert got == approx(expected), f"ours {got!r} != sklearn {expected!r} (k={k})"
+
+
+@pytest.mark.parametrize("labels", ["int", "float", "binary"])
+@pytest.mark.parametrize("k", KS)
+def test_ndcg_2d_with_ties_matches_sklearn(k, labels):
+    y_true, y_score = tied_2d(seed=1, labels=labels)
+    check_ndcg_against_sklearn(ndcg_score, y_true, y_score, k)
+
+
+@pytest.mark.parametrize("k", KS)
+def test_ndcg_2d_with_ties_and_sample_weight_matches_sklearn(k):
+    y_true, y_score = tied_2d(seed=2)
+    weight = np.random.default_rng(2).uniform(0.1, 5.0, size=y_true.shape[0])
+    check_ndcg_against_sklearn(ndcg_score, y_true, y_score, k, sample_weight=weight)
+
+
+@pytest.mark.parametrize("k", KS)
+def test_ndcg_explicit_average_ties_matches_sklearn(k):
+    y_true, y_score = tied_2d(seed=3)
+    expected = sk_ndcg_score(y_true, y_score, k=k, ignore_ties=False)
+    assert ndcg_score(y_true, y_score, k=k, ties="average") == approx(expected)
+    assert ndcg_score(y_true, y_score, k=k, ignore_ties=False) == approx(expected)
+
+
+@pytest.mark.parametrize("k", KS)
+def test_ndcg_ignore_ties_on_tie_free_scores_matches_sklearn(k):
+    # scikit-learn's order of tied rows with ignore_ties=True is unspecified, so
+    # ignore_ties=True is compared on tie-free scores only.
+    y_true, y_score = tie_free_2d(seed=4)
+    expected = sk_ndcg_score(y_true, y_score, k=k, ignore_ties=True)
+    assert ndcg_score(y_true, y_score, k=k, ignore_ties=True) == approx(expected)
+    assert ndcg_score(y_true, y_score, k=k) == approx(expected)
+    # tie-averaged sklearn agrees too when there is nothing to average
+    assert sk_ndcg_score(y_true, y_score, k=k) == approx(expected)
+
+
+@pytest.mark.parametrize("log_base", [2, 10])
+@pytest.mark.parametrize("k", KS)
+def test_dcg_2d_with_ties_matches_sklearn(k, log_base):
+    y_true, y_score = tied_2d(seed=5)
+    expected = sk_dcg_score(y_true, y_score, k=k, log_base=log_base)
+    assert dcg_score(y_true, y_score, k=k, log_base=log_base) == approx(expected)
+
+
+@pytest.mark.parametrize("log_base", [2, 10])
+@pytest.mark.parametrize("k", KS)
+def test_dcg_2d_with_ties_and_sample_weight_matches_sklearn(k, log_base):
+    y_true, y_score = tied_2d(seed=6, labels="float")
+    weight = np.random.default_rng(6).uniform(0.1, 5.0, size=y_true.shape[0])
+    expected = sk_dcg_score(y_true, y_score, k=k, log_base=log_base, sample_weight=weight)
+    got = dcg_score(y_true, y_score, k=k, log_base=log_base, sample_weight=weight)
+    assert got == approx(expected)
+
+
+@pytest.mark.parametrize("log_base", [2, 10])
+@pytest.mark.parametrize("k", KS)
+def test_dcg_ignore_ties_on_tie_free_scores_matches_sklearn(k, log_base):
+    y_true, y_score = tie_free_2d(seed=7)
+    expected = sk_dcg_score(y_true, y_score, k=k, log_base=log_base, ignore_ties=True)
+    got = dcg_score(y_true, y_score, k=k, log_base=log_base, ignore_ties=True)
+    assert got == approx(expected)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("k", KS)
+@pytest.mark.parametrize("metric", ["ndcg", "dcg"])
+def test_flat_input_with_group_matches_sklearn_2d(metric, k, weighted):
+    y_true, y_score = tied_2d(seed=8)
+    weight = None
+    if weighted:
+        weight = np.random.default_rng(8).uniform(0.1, 5.0, size=y_true.shape[0])
+    y_flat, s_flat, group, w_flat = flatten(y_true, y_score, weight, seed=8)
+    if metric == "ndcg":
+        expected = sk_ndcg_score(y_true, y_score, k=k, sample_weight=weight)
+        got = ndcg_score(y_flat, s_flat, group, k=k, sample_weight=w_flat)
+    else:
+        expected = sk_dcg_score(y_true, y_score, k=k, log_base=10, sample_weight=weight)
+        got = dcg_score(y_flat, s_flat, group, k=k, log_base=10, sample_weight=w_flat)
+    assert got == approx(expected)
+
+
+@pytest.mark.parametrize("k", KS)
+def test_unretrieved_rows_against_sklearn_dcg(k):
+    # A -inf row never takes a rank but counts for the ideal DCG.  With
+    # scikit-learn this is: DCG of the ranking where the -inf rows are moved to
+    # the bottom with gain 0, divided by the ideal DCG of all rows.
+    y_true, y_score = tied_2d(seed=9)
+    rng = np.random.default_rng(9)
+    unretrieved = rng.random(y_true.shape) < 0.25
+    unretrieved[:, 0] = False  # keep at least one retrieved row per query
+    unretrieved[4, 1:] = True  # a query with one retrieved row
+    ours_score = np.where(unretrieved, -np.inf, y_score)
+
+    sk_gain = np.where(unretrieved, 0.0, y_true)
+    sk_score = np.where(unretrieved, y_score.min() - 1.0, y_score)
+    dcgs, ndcgs = [], []
+    for q in range(y_true.shape[0]):
+        dcg = sk_dcg_score(sk_gain[q : q + 1], sk_score[q : q + 1], k=k)
+        ideal = sk_dcg_score(y_true[q : q + 1], y_true[q : q + 1], k=k)
+        dcgs.append(dcg)
+        ndcgs.append(dcg / ideal if ideal > 0 else 0.0)
+
+    assert dcg_score(y_true, ours_score, k=k) == approx(np.mean(dcgs))
+    assert ndcg_score(y_true, ours_score, k=k) == approx(np.mean(ndcgs))
+
+
+# ---------------------------------------------------------------------------
+# group_roc_auc_score against per-query sklearn.metrics.roc_auc_score
+# ---------------------------------------------------------------------------
+
+
+def reference_group_auc(y_true, y_score, group, relevant, query_weight, sample_weight=None):
+    values, weights = [], []
+    for y, s, w in per_query(y_true, y_score, group, sample_weight):
+        positive = relevant(y)
+        if positive.all() or not positive.any():
+            continue  # one class: undefined, skipped
+        values.append(roc_auc_score(positive.astype(int), s))
+        n = {"uniform": 1, "rows": len(y), "positives": positive.sum()}[query_weight]
+        weights.append(n * w)
+    return np.average(values, weights=weights)
+
+
+@pytest.mark.parametrize("relevance_level", [None, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("query_weight", ["uniform", "rows", "positives"])
+def test_group_roc_auc_matches_per_query_sklearn(query_weight, weighted, relevance_level):
+    y_true, y_score, group, weight = tied_flat(seed=10)
+    weight = weight if weighted else None
+
+    def relevant(y):
+        return y > 0 if relevance_level is None else y >= relevance_level
+
+    expected = reference_group_auc(y_true, y_score, group, relevant, query_weight, weight)
+    got = group_roc_auc_score(
+        y_true,
+        y_score,
+        group,
+        relevance_level=relevance_level,
+        query_weight=query_weight,
+        sample_weight=weight,
+    )
+    assert got == approx(expected)
+    # "skip" is the documented default for the AUC: stating it changes nothing
+    got_skip = group_roc_auc_score(
+        y_true,
+        y_score,
+        group,
+        relevance_level=relevance_level,
+        query_weight=query_weight,
+        replace_undefined_by="skip",
+        sample_weight=weight,
+    )
+    assert got_skip == approx(expected)
+
+
+@pytest.mark.parametrize("query_weight", ["uniform", "rows", "positives"])
+def test_group_roc_auc_2d_matches_per_query_sklearn(query_weight):
+    y_true, y_score = tied_2d(seed=11)
+    y_flat = y_true.ravel()
+    group = np.repeat(np.arange(y_true.shape[0]), y_true.shape[1])
+    expected = reference_group_auc(y_flat, y_score.ravel(), group, lambda y: y > 0, query_weight)
+    assert group_roc_auc_score(y_true, y_score, query_weight=query_weight) == approx(expected)
+
+
+def test_group_roc_auc_unretrieved_rows_rank_last_tied():
+    # -inf rows rank below every retrieved row and tie with each other, which is
+    # what sklearn computes when they get one common score below all others.
+    y_true, y_score, group, _ = tied_flat(seed=12)
+    rng = np.random.default_rng(12)
+    unretrieved = rng.random(y_true.size) < 0.3
+    ours_score = np.where(unretrieved, -np.inf, y_score)
+    sk_score = np.where(unretrieved, y_score.min() - 1.0, y_score)
+    expected = reference_group_auc(y_true, sk_score, group, lambda y: y > 0, "uniform")
+    assert group_roc_auc_score(y_true, ours_score, group) == approx(expected)
+
+
+# ---------------------------------------------------------------------------
+# mean_average_precision_score against per-query average_precision_score
+# ---------------------------------------------------------------------------
+
+DENOMINATORS = ["n_relevant", "min(k,n_relevant)", "n_relevant_in_top_k"]
+
+
+def reference_map(y_true, y_score, group, relevant, sample_weight=None):
+    values, weights = [], []
+    for y, s, w in per_query(y_true, y_score, group, sample_weight):
+        positive = relevant(y)
+        if not positive.any():
+            continue  # undefined: skipped
+        values.append(average_precision_score(positive.astype(int), s))
+        weights.append(w)
+    return np.average(values, weights=weights)
+
+
+@pytest.mark.parametrize("relevance_level", [None, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("denominator", DENOMINATORS)
+def test_map_matches_per_query_average_precision(denominator, weighted, relevance_level):
+    # with k=None and every row retrieved, all three denominators are n_relevant
+    y_true, y_score, group, weight = tie_free_flat(seed=13)
+    weight = weight if weighted else None
+
+    def relevant(y):
+        return y > 0 if relevance_level is None else y >= relevance_level
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # sklearn warns on single-row queries
+        expected = reference_map(y_true, y_score, group, relevant, weight)
+    got = mean_average_precision_score(
+        y_true,
+        y_score,
+        group,
+        relevance_level=relevance_level,
+        denominator=denominator,
+        replace_undefined_by="skip",
+        sample_weight=weight,
+    )
+    assert got == approx(expected)
+
+
+@pytest.mark.parametrize("denominator", ["n_relevant", "n_relevant_in_top_k"])
+def test_map_with_unretrieved_rows_against_average_precision(denominator):
+    # sklearn's AP over the retrieved rows divides by the relevant RETRIEVED rows;
+    # trec_eval's AP divides by all relevant rows (also the -inf ones):
+    #   AP_n_relevant = AP_sklearn(retrieved) * n_rel_retrieved / n_rel
+    # and with denominator "n_relevant_in_top_k" (k=None) AP = AP_sklearn(retrieved).
+    y_true, y_score, group, _ = tie_free_flat(seed=14)
+    rng = np.random.default_rng(14)
+    unretrieved = rng.random(y_true.size) < 0.3
+    ours_score = np.where(unretrieved, -np.inf, y_score)
+    values = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for q in np.unique(group):
+            rows = group == q
+            positive = y_true[rows] > 0
+            if not positive.any():
+                continue
+            kept = ~unretrieved[rows]
+            n_hit = positive[kept].sum()
+            if n_hit == 0:
+                values.append(0.0)
+                continue
+            ap = average_precision_score(positive[kept].astype(int), y_score[rows][kept])
+            values.append(ap * n_hit / positive.sum() if denominator == "n_relevant" else ap)
+    got = mean_average_precision_score(
+        y_true, ours_score, group, denominator=denominator, replace_undefined_by="skip"
+    )
+    assert got == approx(np.mean(values))
+
+
+# ---------------------------------------------------------------------------
+# Where other sklearn ranking metrics provably coincide with ours
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_label_ranking_average_precision_equals_map(weighted):
+    # On tie-free scores LRAP of a sample is the AP of its labels (sklearn ranks
+    # with rankdata(..., "max"), which only differs from AP on ties).  A sample
+    # with no relevant label scores 1 in LRAP: replace_undefined_by=1.0.  (A
+    # sample with only relevant labels also scores 1, like its AP.)
+    rng = np.random.default_rng(15)
+    n_queries, n_docs = 25, 6
+    y_true = (rng.random((n_queries, n_docs)) < 0.35).astype(float)
+    y_true[0] = 0.0
+    y_true[1] = 1.0
+    y_score = np.argsort(rng.random((n_queries, n_docs)), axis=1) / n_docs
+    weight = rng.uniform(0.1, 4.0, size=n_queries) if weighted else None
+    expected = label_ranking_average_precision_score(y_true, y_score, sample_weight=weight)
+    got = mean_average_precision_score(
+        y_true, y_score, replace_undefined_by=1.0, sample_weight=weight
+    )
+    assert got == approx(expected)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_top_k_accuracy_equals_hit_rate_and_recall(k, weighted):
+    # Each sample is a query over the classes with exactly one relevant row (its
+    # class): top-k accuracy == hit rate@k == recall@k on tie-free scores.
+    rng = np.random.default_rng(16)
+    n_samples, n_classes = 40, 6
+    label = rng.integers(0, n_classes, size=n_samples)
+    y_score = rng.permuted(np.tile(np.linspace(0.0, 1.0, n_classes), (n_samples, 1)), axis=1)
+    one_hot = (np.arange(n_classes) == label[:, None]).astype(float)
+    weight = rng.uniform(0.1, 4.0, size=n_samples) if weighted else None
+    expected = top_k_accuracy_score(
+        label, y_score, k=k, labels=np.arange(n_classes), sample_weight=weight
+    )
+    assert hit_rate_score(one_hot, y_score, k=k, sample_weight=weight) == approx(expected)
+    assert recall_at_k_score(one_hot, y_score, k=k, sample_weight=weight) == approx(expected)
+
+
+# ---------------------------------------------------------------------------
+# The reference check can fail
+# ---------------------------------------------------------------------------
+
+
+def _ndcg_with_exponential_gain(y_true, y_score, group=None, **kwargs):
+    return ndcg_score(y_true, y_score, group, gain="exponential", **kwargs)
+
+
+def _ndcg_without_tie_averaging(y_true, y_score, group=None, **kwargs):
+    return ndcg_score(y_true, y_score, group, ties="input", **kwargs)
+
+
+@pytest.mark.parametrize("broken", [_ndcg_with_exponential_gain, _ndcg_without_tie_averaging])
+def test_sklearn_check_detects_a_broken_ndcg(broken):
+    y_true, y_score = tied_2d(seed=1)
+    with pytest.raises(AssertionError):
+        check_ndcg_against_sklearn(broken, y_true, y_score, k=5)
