@@ -41,16 +41,14 @@ def apply_policy(
     ranked: RankedGroups,
     replace_undefined_by: float | str,
     function_name: str,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-query values after the policy (NaN where skipped) and the weights of the mean.
-
-    Skipped queries get weight 0.
-    """
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-query values after the policy (NaN where skipped), their weights, and the skipped."""
     values = np.array(per_query.values, dtype=np.float64)
     weights = ranked.query_weight.astype(np.float64, copy=True)
     if per_query.weight is not None:
         weights = weights * per_query.weight
     undefined = per_query.undefined
+    skipped = np.zeros(len(values), dtype=bool)
     if undefined.any():
         if replace_undefined_by == "raise":
             first = int(np.flatnonzero(undefined)[0])
@@ -61,15 +59,23 @@ def apply_policy(
             )
         if replace_undefined_by == "skip":
             values[undefined] = np.nan
-            weights[undefined] = 0.0
+            skipped = undefined
         else:
             values[undefined] = float(replace_undefined_by)
-    return values, weights
+    return values, weights, skipped
 
 
-def weighted_mean(values: np.ndarray, weights: np.ndarray, function_name: str) -> float:
-    """``sum(w * v) / sum(w)`` over queries with ``w > 0``; NaN (with a warning) if none."""
-    kept = weights > 0
+def weighted_mean(
+    values: np.ndarray, weights: np.ndarray, skipped: np.ndarray, function_name: str
+) -> float:
+    """``sum(w * v) / sum(w)`` over the queries that are not skipped.
+
+    A NaN value that was not skipped (the ``nan`` policy) makes the mean NaN,
+    whatever its weight.
+    """
+    kept = ~skipped
+    if np.isnan(values[kept]).any():
+        return math.nan
     total = weights[kept].sum()
     if total == 0:
         warnings.warn(
@@ -89,5 +95,5 @@ def aggregate(
     function_name: str,
 ) -> float:
     """The weighted mean of the per-query values under the undefined-query policy."""
-    values, weights = apply_policy(per_query, ranked, replace_undefined_by, function_name)
-    return weighted_mean(values, weights, function_name)
+    values, weights, skipped = apply_policy(per_query, ranked, replace_undefined_by, function_name)
+    return weighted_mean(values, weights, skipped, function_name)

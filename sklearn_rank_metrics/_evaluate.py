@@ -114,8 +114,8 @@ def evaluate(
         kernel_params, policy = _metric_settings(spec, shared)
         function_name = spec.info.function.__name__
         values = spec.info.per_query(ranked, function_name=function_name, **kernel_params)
-        per_query_values, weights = apply_policy(values, ranked, policy, function_name)
-        means[name] = weighted_mean(per_query_values, weights, function_name)
+        per_query_values, weights, skipped = apply_policy(values, ranked, policy, function_name)
+        means[name] = weighted_mean(per_query_values, weights, skipped, function_name)
         tables[name] = per_query_values
     if not per_query:
         return means

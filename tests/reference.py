@@ -51,11 +51,7 @@ def order_rows(y_true, y_score, ties="input", include_unretrieved=False):
     y_score = [float(v) for v in y_score]
     if ties not in FIXED_ORDER_TIES:
         raise ValueError(f"order_rows needs a fixed-order ties mode, got {ties!r}")
-    rows = [
-        i
-        for i in range(len(y_score))
-        if include_unretrieved or y_score[i] > -math.inf
-    ]
+    rows = [i for i in range(len(y_score)) if include_unretrieved or y_score[i] > -math.inf]
 
     def key(i):
         if ties == "input":
@@ -127,9 +123,7 @@ def _hits_at(ranked, depth, relevance_level):
 
 
 def _n_relevant(ranked, unretrieved, relevance_level):
-    return sum(
-        1 for label in ranked + unretrieved if is_relevant(label, relevance_level)
-    )
+    return sum(1 for label in ranked + unretrieved if is_relevant(label, relevance_level))
 
 
 # ---------------------------------------------------------------------------
@@ -137,8 +131,7 @@ def _n_relevant(ranked, unretrieved, relevance_level):
 # ---------------------------------------------------------------------------
 
 
-def dcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)",
-        log_base=2):
+def dcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)", log_base=2):
     """DCG@k = sum_{i=1}^{depth} g_(i) * disc(i); undefined if no row has gain > 0."""
     ranked, unretrieved = list(ranked), list(unretrieved)
     undefined = not any(gain_of(y, gain) > 0 for y in ranked + unretrieved)
@@ -154,8 +147,9 @@ def cg(ranked, unretrieved, *, k=None, gain="linear"):
     return dcg(ranked, unretrieved, k=k, gain=gain, discount="none")
 
 
-def ideal_dcg(ranked, unretrieved, *, k=None, gain="linear",
-              discount="log(rank+1)", ideal="all", log_base=2):
+def ideal_dcg(
+    ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)", ideal="all", log_base=2
+):
     """Ideal DCG of one query.
 
     ideal="all": all rows (also -inf ones) sorted by gain descending, truncated at
@@ -173,24 +167,21 @@ def ideal_dcg(ranked, unretrieved, *, k=None, gain="linear",
     else:
         raise ValueError(f"unknown ideal {ideal!r}")
     gains = sorted(gains, reverse=True)[:cut]
-    return sum(g * discount_of(rank, discount, log_base)
-               for rank, g in enumerate(gains, start=1))
+    return sum(g * discount_of(rank, discount, log_base) for rank, g in enumerate(gains, start=1))
 
 
-def ndcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)",
-         ideal="all"):
+def ndcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)", ideal="all"):
     """NDCG@k = DCG@k / IDCG@k (log base 2); undefined when IDCG == 0."""
-    value, _ = dcg(ranked, unretrieved, k=k, gain=gain, discount=discount,
-                   log_base=2)
-    idcg = ideal_dcg(ranked, unretrieved, k=k, gain=gain, discount=discount,
-                     ideal=ideal, log_base=2)
+    value, _ = dcg(ranked, unretrieved, k=k, gain=gain, discount=discount, log_base=2)
+    idcg = ideal_dcg(
+        ranked, unretrieved, k=k, gain=gain, discount=discount, ideal=ideal, log_base=2
+    )
     if idcg == 0:
         return 0.0, True
     return value / idcg, False
 
 
-def ap(ranked, unretrieved, *, k=None, relevance_level=None,
-       denominator="n_relevant"):
+def ap(ranked, unretrieved, *, k=None, relevance_level=None, denominator="n_relevant"):
     """AP@k = (1/D) sum_{i <= depth, row i relevant} hits@i / i."""
     ranked, unretrieved = list(ranked), list(unretrieved)
     n_rel = _n_relevant(ranked, unretrieved, relevance_level)
@@ -226,8 +217,7 @@ def rr(ranked, unretrieved, *, k=None, relevance_level=None):
     return value, n_rel == 0
 
 
-def precision(ranked, unretrieved, *, k=None, relevance_level=None,
-              denominator="k"):
+def precision(ranked, unretrieved, *, k=None, relevance_level=None, denominator="k"):
     """P@k = hits@k / k ("k"; k=None -> n_retrieved) or hits@k / min(k, n_retrieved).
 
     A zero denominator (nothing retrieved) gives 0.
@@ -256,12 +246,11 @@ def recall(ranked, unretrieved, *, k=None, relevance_level=None):
     return hits / n_rel, False
 
 
-def fbeta(ranked, unretrieved, *, k=None, beta=1.0, relevance_level=None,
-          denominator="k"):
+def fbeta(ranked, unretrieved, *, k=None, beta=1.0, relevance_level=None, denominator="k"):
     """F = (1 + b^2) P R / (b^2 P + R); 0 when hits@k = 0."""
-    p, undefined = precision(ranked, unretrieved, k=k,
-                             relevance_level=relevance_level,
-                             denominator=denominator)
+    p, undefined = precision(
+        ranked, unretrieved, k=k, relevance_level=relevance_level, denominator=denominator
+    )
     r, _ = recall(ranked, unretrieved, k=k, relevance_level=relevance_level)
     hits = _hits_at(list(ranked), depth_of(k, len(ranked)), relevance_level)
     if hits == 0:
@@ -290,7 +279,7 @@ def err(ranked, unretrieved, *, k=None, max_grade):
     value = 0.0
     not_stopped = 1.0
     for rank in range(1, depth + 1):
-        r_prob = (2.0 ** ranked[rank - 1] - 1.0) / 2.0 ** max_grade
+        r_prob = (2.0 ** ranked[rank - 1] - 1.0) / 2.0**max_grade
         value += not_stopped * r_prob / rank
         not_stopped *= 1.0 - r_prob
     return value, undefined
@@ -336,8 +325,12 @@ def auc_pairwise(y_true, y_score, *, ties="average", relevance_level=None):
             if s[i] > s[j]:
                 total += 1.0
             elif s[i] == s[j]:
-                total += {"average": 0.5, "optimistic": 1.0, "pessimistic": 0.0,
-                          "input": 1.0 if i < j else 0.0}[ties]
+                total += {
+                    "average": 0.5,
+                    "optimistic": 1.0,
+                    "pessimistic": 0.0,
+                    "input": 1.0 if i < j else 0.0,
+                }[ties]
     return total / (len(pos) * len(neg)), False
 
 
@@ -387,15 +380,16 @@ def tie_order_values(metric_fn, y_true, y_score, **params):
     return results
 
 
-def expected_over_tie_orders(metric_fn, y_true, y_score, *, undefined_value=np.nan,
-                             **params):
+def expected_over_tie_orders(metric_fn, y_true, y_score, *, undefined_value=np.nan, **params):
     """(mean, min, max) of the metric over all tie orders of one query.
 
     Orders in which the metric is undefined contribute ``undefined_value``
     (nan by default, so an undefined query gives nan).
     """
-    values = [undefined_value if u else v
-              for v, u in tie_order_values(metric_fn, y_true, y_score, **params)]
+    values = [
+        undefined_value if u else v
+        for v, u in tie_order_values(metric_fn, y_true, y_score, **params)
+    ]
     return (math.fsum(values) / len(values), min(values), max(values))
 
 
@@ -444,8 +438,9 @@ def _split_params(metric, params):
     return params, extra
 
 
-def reference_per_query(metric, y_true, y_score, group=None, *, ties="average",
-                        with_bounds=False, **params):
+def reference_per_query(
+    metric, y_true, y_score, group=None, *, ties="average", with_bounds=False, **params
+):
     """Per-query values of ``metric`` for flat 1-D input (group=None: one query).
 
     ties="average" uses the brute-force mean over tie orders; the fixed modes use
@@ -473,8 +468,7 @@ def reference_per_query(metric, y_true, y_score, group=None, *, ties="average",
         if ties == "average" or with_bounds:
             results = tie_order_values(fn, yt, ys, **metric_params)
         if ties == "average":
-            value0.append(math.fsum(0.0 if u else v for v, u in results)
-                          / len(results))
+            value0.append(math.fsum(0.0 if u else v for v, u in results) / len(results))
             frac.append(sum(u for _, u in results) / len(results))
         else:
             ranked, unretrieved = split_ranked(yt, ys, ties)
@@ -497,8 +491,9 @@ def reference_per_query(metric, y_true, y_score, group=None, *, ties="average",
         n_rel = sum(1 for y in yt if is_relevant(y, level))
         if metric == "gauc":
             mode = extra["query_weight"]
-            extra_w.append({"uniform": 1.0, "rows": float(len(rows)),
-                            "positives": float(n_rel)}[mode])
+            extra_w.append(
+                {"uniform": 1.0, "rows": float(len(rows)), "positives": float(n_rel)}[mode]
+            )
         elif metric == "hit_rate" and extra["average"] == "micro":
             extra_w.append(float(n_rel))
         else:
@@ -528,8 +523,7 @@ def query_weights_from_rows(per_query, sample_weight):
     return np.array(out)
 
 
-def aggregate(per_query, replace_undefined_by=0.0, query_weight=None,
-              values=None):
+def aggregate(per_query, replace_undefined_by=0.0, query_weight=None, values=None):
     """Apply the undefined-query policy and return (mean, per-query values).
 
     ``values`` (optional) overrides ``per_query.value0`` (used for min/max bounds).
@@ -553,9 +547,7 @@ def aggregate(per_query, replace_undefined_by=0.0, query_weight=None,
         if isinstance(policy, str):
             if undefined_somewhere:
                 if policy == "raise":
-                    raise ValueError(
-                        f"query {per_query.qids[i]!r} has an undefined metric value"
-                    )
+                    raise ValueError(f"query {per_query.qids[i]!r} has an undefined metric value")
                 if policy != "skip":
                     raise ValueError(f"unknown policy {policy!r}")
                 keep[i] = False
@@ -580,8 +572,17 @@ def aggregate(per_query, replace_undefined_by=0.0, query_weight=None,
     return num / den, per_q
 
 
-def reference_mean(metric, y_true, y_score, group=None, *, ties="average",
-                   replace_undefined_by=None, sample_weight=None, **params):
+def reference_mean(
+    metric,
+    y_true,
+    y_score,
+    group=None,
+    *,
+    ties="average",
+    replace_undefined_by=None,
+    sample_weight=None,
+    **params,
+):
     """Reference value of the public function for ``metric``: (mean, per-query).
 
     replace_undefined_by=None means the metric's default: "skip" for "gauc",
@@ -590,5 +591,4 @@ def reference_mean(metric, y_true, y_score, group=None, *, ties="average",
     if replace_undefined_by is None:
         replace_undefined_by = "skip" if metric == "gauc" else 0.0
     pq = reference_per_query(metric, y_true, y_score, group, ties=ties, **params)
-    return aggregate(pq, replace_undefined_by,
-                     query_weights_from_rows(pq, sample_weight))
+    return aggregate(pq, replace_undefined_by, query_weights_from_rows(pq, sample_weight))

@@ -63,10 +63,18 @@ def test_order_rows_infinite_scores():
     assert ref.order_rows(y_true, y_score, "input") == [2, 1]
     assert ref.order_rows(y_true, y_score, "input", include_unretrieved=True) == [2, 1, 0, 3, 4]
     assert ref.order_rows(y_true, y_score, "optimistic", include_unretrieved=True) == [
-        2, 1, 0, 3, 4,
+        2,
+        1,
+        0,
+        3,
+        4,
     ]
     assert ref.order_rows(y_true, y_score, "pessimistic", include_unretrieved=True) == [
-        2, 1, 4, 0, 3,
+        2,
+        1,
+        4,
+        0,
+        3,
     ]
     assert ref.split_ranked(y_true, y_score, "pessimistic") == ([0.0, 0.0], [0.0, 1.0, 1.0])
 
@@ -95,9 +103,7 @@ def test_dcg_cutoff_and_short_run():
 
 def test_dcg_exponential_array_callable_gains():
     labels = [3, 2, 0, 1]
-    assert defined(ref.dcg(labels, [], gain="exponential")) == approx(
-        7 + 3 / L2(3) + 0 + 1 / L2(5)
-    )
+    assert defined(ref.dcg(labels, [], gain="exponential")) == approx(7 + 3 / L2(3) + 0 + 1 / L2(5))
     assert defined(ref.dcg(labels, [], gain=[0, 1, 3, 10])) == approx(
         10 + 3 / L2(3) + 0 + 1 / L2(5)
     )
@@ -117,9 +123,9 @@ def test_dcg_discounts_and_log_base():
         3 / math.log10(2) + 2 / math.log10(3) + 1 / math.log10(4) + 1 / math.log10(5)
     )
     # base e: ln(2) < 1 so ranks 1, 2 undiscounted, then 1/ln(rank)
-    assert defined(
-        ref.dcg(labels, [], discount="max(1,log(rank))", log_base=math.e)
-    ) == approx(3 + 2 + 1 / math.log(3) + 1 / math.log(4))
+    assert defined(ref.dcg(labels, [], discount="max(1,log(rank))", log_base=math.e)) == approx(
+        3 + 2 + 1 / math.log(3) + 1 / math.log(4)
+    )
     # base 10: every rank < 10 is undiscounted
     assert defined(ref.dcg(labels, [], discount="max(1,log(rank))", log_base=10)) == approx(7)
 
@@ -150,9 +156,7 @@ def test_ndcg_linear():
     assert defined(ref.ndcg([3, 2, 0, 1], [])) == approx(
         (3 + 2 / L2(3) + 0 / L2(4) + 1 / L2(5)) / (3 + 2 / L2(3) + 1 / L2(4) + 0 / L2(5))
     )
-    assert defined(ref.ndcg([2, 3, 0, 1], [], k=2)) == approx(
-        (2 + 3 / L2(3)) / (3 + 2 / L2(3))
-    )
+    assert defined(ref.ndcg([2, 3, 0, 1], [], k=2)) == approx((2 + 3 / L2(3)) / (3 + 2 / L2(3)))
     assert defined(ref.ndcg([3, 2, 1, 0], [])) == approx(1.0)
 
 
@@ -189,9 +193,7 @@ def test_ndcg_ideal_top_k():
         (0 + 2 / L2(3)) / (2 + 0 / L2(3))
     )
     # compare ideal="all" on the same ranking
-    assert defined(ref.ndcg([0, 2, 1, 3], [], k=2)) == approx(
-        (2 / L2(3)) / (3 + 2 / L2(3))
-    )
+    assert defined(ref.ndcg([0, 2, 1, 3], [], k=2)) == approx((2 / L2(3)) / (3 + 2 / L2(3)))
     # the unretrieved relevant row is ignored by ideal="top_k"
     assert defined(ref.ndcg([0, 1], [3], ideal="top_k")) == approx((1 / L2(3)) / 1)
     # relevant rows exist but none in the top k: ideal DCG is 0 -> undefined
@@ -402,9 +404,11 @@ def test_tie_average_by_hand_other_metrics():
     )
     # a query undefined in every order gives nan
     assert math.isnan(ref.expected_over_tie_orders(ref.ap, [0, 0], [1.0, 1.0])[0])
-    assert ref.expected_over_tie_orders(
-        ref.ap, [0, 0], [1.0, 1.0], undefined_value=1.0
-    ) == (1.0, 1.0, 1.0)
+    assert ref.expected_over_tie_orders(ref.ap, [0, 0], [1.0, 1.0], undefined_value=1.0) == (
+        1.0,
+        1.0,
+        1.0,
+    )
 
 
 def test_tie_relevant_first_is_not_always_best():
@@ -420,9 +424,9 @@ def test_tie_relevant_first_is_not_always_best():
     assert defined(ref.ndcg(ranked, unretrieved, k=2, ideal="top_k")) == approx(
         (1 + 3 / L2(3)) / (3 + 1 / L2(3))
     )
-    assert ref.expected_over_tie_orders(ref.ndcg, y_true, y_score, k=2, ideal="top_k")[
-        2
-    ] == approx(1.0)
+    assert ref.expected_over_tie_orders(ref.ndcg, y_true, y_score, k=2, ideal="top_k")[2] == approx(
+        1.0
+    )
 
 
 def test_ndcg_top_k_average_partially_undefined():
@@ -566,9 +570,9 @@ def test_reference_mean_policies():
     mean, per_q = ref.reference_mean("map", y_true, y_score, group)
     assert mean == approx((0 + ap_b + 0) / 3)
     np.testing.assert_allclose(per_q, [0.0, ap_b, 0.0])  # order of np.unique: a, b, c
-    assert ref.reference_mean("map", y_true, y_score, group, replace_undefined_by=1.0)[
-        0
-    ] == approx((1 + ap_b + 0) / 3)
+    assert ref.reference_mean("map", y_true, y_score, group, replace_undefined_by=1.0)[0] == approx(
+        (1 + ap_b + 0) / 3
+    )
     assert math.isnan(
         ref.reference_mean("map", y_true, y_score, group, replace_undefined_by=np.nan)[0]
     )
@@ -639,21 +643,21 @@ def test_reference_mean_int_groups_and_gauc_weights():
     mean, per_q = ref.reference_mean("gauc", y_true, y_score, group)
     assert mean == approx((auc_10 + auc_m3) / 2)
     np.testing.assert_allclose(per_q, [auc_m3, np.nan, auc_10])  # ids sorted: -3, 7, 10
-    assert ref.reference_mean("gauc", y_true, y_score, group, query_weight="rows")[
-        0
-    ] == approx((3 * auc_10 + 4 * auc_m3) / 7)
+    assert ref.reference_mean("gauc", y_true, y_score, group, query_weight="rows")[0] == approx(
+        (3 * auc_10 + 4 * auc_m3) / 7
+    )
     assert ref.reference_mean("gauc", y_true, y_score, group, query_weight="positives")[
         0
     ] == approx((1 * auc_10 + 2 * auc_m3) / 3)
     assert ref.reference_mean("gauc", y_true, y_score, group, replace_undefined_by=0.0)[
         0
     ] == approx((auc_10 + auc_m3 + 0) / 3)
-    assert ref.reference_mean("gauc", y_true, y_score, group, ties="optimistic")[
-        0
-    ] == approx((auc_10 + 1) / 2)
-    assert ref.reference_mean("gauc", y_true, y_score, group, ties="pessimistic")[
-        0
-    ] == approx((auc_10 + 3 / 4) / 2)
+    assert ref.reference_mean("gauc", y_true, y_score, group, ties="optimistic")[0] == approx(
+        (auc_10 + 1) / 2
+    )
+    assert ref.reference_mean("gauc", y_true, y_score, group, ties="pessimistic")[0] == approx(
+        (auc_10 + 3 / 4) / 2
+    )
 
 
 def test_reference_mean_hit_rate_micro_and_macro():
@@ -663,9 +667,7 @@ def test_reference_mean_hit_rate_micro_and_macro():
     group = [1, 2, 1, 3, 2, 1]
     y_true = [1, 0, 1, 0, 1, 0]
     y_score = [1.0, 2.0, 3.0, 1.0, 1.0, 2.0]
-    assert ref.reference_mean("hit_rate", y_true, y_score, group, k=1)[0] == approx(
-        (1 + 0 + 0) / 3
-    )
+    assert ref.reference_mean("hit_rate", y_true, y_score, group, k=1)[0] == approx((1 + 0 + 0) / 3)
     assert ref.reference_mean("hit_rate", y_true, y_score, group, k=1, average="micro")[
         0
     ] == approx((1 + 0) / (2 + 1))
@@ -683,6 +685,4 @@ def test_reference_mean_err_max_grade_from_whole_input():
     group = [1, 1, 2]
     y_true = [1, 0, 3]
     y_score = [1.0, 2.0, 0.0]
-    assert ref.reference_mean("err", y_true, y_score, group)[0] == approx(
-        ((1 / 8) / 2 + 7 / 8) / 2
-    )
+    assert ref.reference_mean("err", y_true, y_score, group)[0] == approx(((1 / 8) / 2 + 7 / 8) / 2)
