@@ -21,8 +21,11 @@ class PerQuery:
     ----------
     values : ndarray of shape (n_queries,)
         The metric of each query (anything where ``undefined``).
-    undefined : ndarray of bool, shape (n_queries,)
-        Queries without a relevant row (for AUC: with one class only).
+    undefined : ndarray of shape (n_queries,), bool or float in [0, 1]
+        Queries without a relevant row (for AUC: with one class only), or, for a
+        metric that is undefined in only some tie orders, the probability of those
+        orders. ``values`` holds 0 for undefined queries and, for partly undefined
+        ones, the expectation over the defined orders (undefined orders count 0).
     weight : ndarray of shape (n_queries,) or None
         A metric-specific weight multiplied into ``sample_weight`` (e.g. the number of
         relevant rows for micro-averaged hit rate); ``None`` means 1.
@@ -47,7 +50,8 @@ def apply_policy(
     weights = ranked.query_weight.astype(np.float64, copy=True)
     if per_query.weight is not None:
         weights = weights * per_query.weight
-    undefined = per_query.undefined
+    share = np.asarray(per_query.undefined, dtype=np.float64)
+    undefined = share > 0
     skipped = np.zeros(len(values), dtype=bool)
     if undefined.any():
         if replace_undefined_by == "raise":
@@ -60,8 +64,10 @@ def apply_policy(
         if replace_undefined_by == "skip":
             values[undefined] = np.nan
             skipped = undefined
+        elif math.isnan(replace_undefined_by):
+            values[undefined] = np.nan
         else:
-            values[undefined] = float(replace_undefined_by)
+            values[undefined] += share[undefined] * float(replace_undefined_by)
     return values, weights, skipped
 
 

@@ -105,11 +105,12 @@ def average_precision(
     if denominator == "min(k,n_relevant)":
         limit = n_rel if k is None else np.minimum(n_rel, k)
         return _safe_divide(ranked.query_sum(terms), limit)
-    return _average_precision_over_retrieved(ranked, counts, in_cut, terms, k)
+    return _average_precision_over_retrieved(ranked, ties, counts, in_cut, terms, k)
 
 
 def _average_precision_over_retrieved(
     ranked: RankedGroups,
+    ties: str,
     counts: BlockCounts,
     in_cut: np.ndarray,
     terms: np.ndarray,
@@ -124,8 +125,7 @@ def _average_precision_over_retrieved(
     ``j/T (c+1) A + j(j-1)/(T(T-1)) B`` with ``A = sum 1/i`` and ``B = sum (t-1)/i``.
     """
     depth_of_row = ranked.per_row(ranked.depth(k))
-    block_end_rank = counts.block_start_rank + counts.block_size
-    straddling = (counts.block_start_rank < depth_of_row) & (block_end_rank > depth_of_row)
+    straddling = ranked.straddles_cutoff(ties, k)
     full = in_cut & ~straddling
     sum_full = ranked.query_sum(terms * full)
     hits_full = ranked.query_sum(counts.relevant * full)

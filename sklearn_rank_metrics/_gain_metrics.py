@@ -16,9 +16,9 @@ from ._gain_kernels import (
     expected_reciprocal_rank,
     gain_values,
     ideal_dcg,
-    ideal_dcg_of_top_k,
 )
 from ._grouping import RankedGroups
+from ._ndcg_top_k import ndcg_of_top_k
 from ._param_validation import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -72,17 +72,11 @@ def ndcg_per_query(
 ) -> PerQuery:
     """Expected DCG@k / ideal DCG@k of every query (undefined: ideal DCG is 0)."""
     check_labels_non_negative(ranked, function_name)
-    if ideal == "top_k" and ties == "average":
-        raise ValueError(
-            f"ideal='top_k' of {function_name} has no closed-form average over tied orders "
-            "(the ideal DCG then depends on which tied rows fall within k); pass "
-            "ties='input', 'optimistic' or 'pessimistic'."
-        )
+    if ideal == "top_k":
+        values, undefined = ndcg_of_top_k(ranked, ties, k, gain, discount, function_name)
+        return PerQuery(values, undefined, None, "no row with gain > 0 within the top k")
     dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
-    if ideal == "all":
-        best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
-    else:
-        best = ideal_dcg_of_top_k(ranked, ties, k, gain, discount, 2, function_name)
+    best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
     undefined = best <= 0
     values = np.divide(dcg, best, out=np.zeros_like(dcg), where=~undefined)
     return PerQuery(values, undefined, None, "ideal DCG is 0: no row with gain > 0")
@@ -218,8 +212,11 @@ def ndcg_score(
     ideal : {"all", "top_k"}, default="all"
         Ideal DCG from all judged rows of the query, including the unretrieved
         (``-inf``) ones (scikit-learn, trec_eval, LightGBM, XGBoost), or only from the
-        rows the model placed within the cutoff, re-sorted by gain. ``"top_k"``
-        needs a fixed tie order (``ties`` other than ``"average"``).
+        rows the model placed within the cutoff, re-sorted by gain. With
+        ``"top_k"`` a query is undefined in the orders whose top k holds no row of
+        positive gain; under ``ties="average"`` a numeric ``replace_undefined_by``
+        stands in for those orders only, while ``nan``, ``"skip"`` and ``"raise"``
+        treat the query as undefined if any order is.
     ignore_ties : bool, default=False
         scikit-learn's flag: ``True`` is ``ties="input"``.
     [[ties]]

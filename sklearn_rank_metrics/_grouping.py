@@ -140,6 +140,19 @@ class RankedGroups:
         """Whether each sorted row sits at a rank within the cutoff (never a ``-inf`` row)."""
         return self.rank < self.per_row(self.depth(k))
 
+    def straddles_cutoff(self, ties: str, k: int | None) -> np.ndarray:
+        """Whether each row belongs to a block that starts within the cutoff and ends after it.
+
+        That block (at most one per query) is the only source of randomness in which
+        rows fall within the cutoff.
+        """
+        arrangement = self.arrangement(ties)
+        if arrangement.singletons:
+            return np.zeros(len(self.labels), dtype=bool)
+        block_start_rank = self.rank - (np.arange(len(self.labels)) - arrangement.block_start)
+        depth = self.per_row(self.depth(k))
+        return (block_start_rank < depth) & (block_start_rank + arrangement.block_size > depth)
+
     def tie_block_first_row(self) -> np.ndarray:
         """First sorted row of every run of exactly equal scores within a query."""
         cached = self._cache.get("tie_blocks")
