@@ -18,6 +18,7 @@ kernel formulas reduce to the plain metric.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,6 @@ import numpy as np
 TIES_MODES = ("average", "input", "optimistic", "pessimistic")
 
 
-@dataclass(frozen=True)
 class Arrangement:
     """Rows in rank order for one ``ties`` mode, and their random-order blocks.
 
@@ -33,25 +33,51 @@ class Arrangement:
     ----------
     labels : ndarray of shape (n_rows,)
         ``y_true`` in rank order.
-    block_first_row : ndarray of shape (n_blocks,)
-        Index (into the sorted rows) of the first row of every block.
     block_of_row : ndarray of shape (n_rows,) or None
         Block index of each row; ``None`` when every row is its own block.
+    block_first_row : ndarray of shape (n_blocks,)
+        Index (into the sorted rows) of the first row of every block.
     block_size : ndarray of shape (n_rows,)
         Size of the block of each row.
     block_start : ndarray of shape (n_rows,)
         Index (into the sorted rows) of the first row of the row's block.
+
+    For singleton blocks the last three are built only when a kernel asks.
     """
 
-    labels: np.ndarray
-    block_first_row: np.ndarray
-    block_of_row: np.ndarray | None
-    block_size: np.ndarray
-    block_start: np.ndarray
+    def __init__(self, labels: np.ndarray, block_first_row: np.ndarray | None = None) -> None:
+        self.labels = labels
+        self._first_rows = block_first_row
+
+    @cached_property
+    def block_of_row(self) -> np.ndarray | None:
+        if self._first_rows is None:
+            return None
+        return np.repeat(np.arange(len(self._first_rows)), self._sizes)
+
+    @cached_property
+    def _sizes(self) -> np.ndarray:
+        return np.diff(self._first_rows, append=len(self.labels))
+
+    @cached_property
+    def block_first_row(self) -> np.ndarray:
+        return np.arange(len(self.labels)) if self.singletons else self._first_rows
+
+    @cached_property
+    def block_size(self) -> np.ndarray:
+        if self.singletons:
+            return np.ones(len(self.labels), dtype=np.intp)
+        return self._sizes[self.block_of_row]
+
+    @cached_property
+    def block_start(self) -> np.ndarray:
+        if self.singletons:
+            return np.arange(len(self.labels))
+        return self._first_rows[self.block_of_row]
 
     @property
     def singletons(self) -> bool:
-        return self.block_of_row is None
+        return self._first_rows is None
 
     def block_sum(self, values: np.ndarray) -> np.ndarray:
         """Sum of ``values`` over each block, one entry per block."""
@@ -173,18 +199,11 @@ class RankedGroups:
         first_rows = self.tie_block_first_row()
         has_ties = len(first_rows) < len(self.labels)
         if ties == "average" and has_ties:
-            arrangement = _blocks_arrangement(self.labels, first_rows)
+            arrangement = Arrangement(self.labels, first_rows)
+        elif has_ties:
+            arrangement = Arrangement(self.labels[self._order_within_tie_blocks(first_rows, ties)])
         else:
-            labels = self.labels
-            if has_ties:
-                labels = labels[self._order_within_tie_blocks(first_rows, ties)]
-            arrangement = Arrangement(
-                labels=labels,
-                block_first_row=np.arange(len(labels)),
-                block_of_row=None,
-                block_size=np.ones(len(labels), dtype=np.intp),
-                block_start=np.arange(len(labels)),
-            )
+            arrangement = Arrangement(self.labels)
         self._cache[("arrangement", ties)] = arrangement
         return arrangement
 
@@ -195,9 +214,8 @@ class RankedGroups:
         input order here, and for the bounds first sorted by label; only rows of
         blocks with more than one row are touched.
         """
-        sizes = np.diff(np.append(first_rows, len(self.labels)))
-        block_of_row = np.repeat(np.arange(len(first_rows)), sizes)
-        tied = np.flatnonzero(sizes[block_of_row] > 1)
+        block_of_row = Arrangement(self.labels, first_rows).block_of_row
+        tied = np.flatnonzero(np.diff(first_rows, append=len(self.labels))[block_of_row] > 1)
         keys = [self.order[tied]]
         if ties != "input":
             sign = -1.0 if ties == "optimistic" else 1.0
@@ -212,18 +230,6 @@ class RankedGroups:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
-
-
-def _blocks_arrangement(labels: np.ndarray, first_rows: np.ndarray) -> Arrangement:
-    sizes = np.diff(np.append(first_rows, len(labels)))
-    block_of_row = np.repeat(np.arange(len(first_rows)), sizes)
-    return Arrangement(
-        labels=labels,
-        block_first_row=first_rows,
-        block_of_row=block_of_row,
-        block_size=sizes[block_of_row],
-        block_start=first_rows[block_of_row],
-    )
 
 
 # --------------------------------------------------------------------------- inputs
