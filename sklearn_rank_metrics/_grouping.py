@@ -164,7 +164,7 @@ class RankedGroups:
 
     def in_cutoff(self, k: int | None) -> np.ndarray:
         """Whether each sorted row sits at a rank within the cutoff (never a ``-inf`` row)."""
-        return self.rank < self.per_row(self.depth(k))
+        return self.cached(("in_cutoff", k), lambda: self.rank < self.per_row(self.depth(k)))
 
     def straddles_cutoff(self, ties: str, k: int | None) -> np.ndarray:
         """Whether each row belongs to a block that starts within the cutoff and ends after it.
@@ -180,16 +180,16 @@ class RankedGroups:
         return (block_start_rank < depth) & (block_start_rank + arrangement.block_size > depth)
 
     def tie_block_first_row(self) -> np.ndarray:
-        """First sorted row of every run of exactly equal scores within a query."""
-        cached = self._cache.get("tie_blocks")
-        if cached is None:
+        """First sorted row of every run of exactly equal scores within a query (cached)."""
+
+        def compute() -> np.ndarray:
             starts = np.empty(len(self.scores), dtype=bool)
             starts[0] = True
             np.not_equal(self.scores[1:], self.scores[:-1], out=starts[1:])
             starts[self.offsets[1:-1]] = True
-            cached = np.flatnonzero(starts)
-            self._cache["tie_blocks"] = cached
-        return cached
+            return np.flatnonzero(starts)
+
+        return self.cached("tie_blocks", compute)
 
     def arrangement(self, ties: str) -> Arrangement:
         """The rank order and random-order blocks for one ``ties`` mode (cached)."""
@@ -214,13 +214,13 @@ class RankedGroups:
         input order here, and for the bounds first sorted by label; only rows of
         blocks with more than one row are touched.
         """
-        block_of_row = Arrangement(self.labels, first_rows).block_of_row
-        tied = np.flatnonzero(np.diff(first_rows, append=len(self.labels))[block_of_row] > 1)
+        blocks = Arrangement(self.labels, first_rows)
+        tied = np.flatnonzero(blocks.block_size > 1)
         keys = [self.order[tied]]
         if ties != "input":
             sign = -1.0 if ties == "optimistic" else 1.0
             keys.append(sign * self.labels[tied])
-        keys.append(block_of_row[tied])
+        keys.append(blocks.block_of_row[tied])
         permutation = np.arange(len(self.labels))
         permutation[tied] = tied[np.lexsort(keys)]
         return permutation
