@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._combinatorics import comb_ratio, hypergeometric_pmf
+from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
 from ._grouping import Arrangement, RankedGroups
 
 
@@ -101,10 +101,10 @@ def average_precision(
     terms = _precision_terms(counts, ranked.rank) * in_cut
     n_rel = n_relevant(ranked, relevance_level)
     if denominator == "n_relevant":
-        return _safe_divide(ranked.query_sum(terms), n_rel)
+        return safe_divide(ranked.query_sum(terms), n_rel)
     if denominator == "min(k,n_relevant)":
         limit = n_rel if k is None else np.minimum(n_rel, k)
-        return _safe_divide(ranked.query_sum(terms), limit)
+        return safe_divide(ranked.query_sum(terms), limit)
     return _average_precision_over_retrieved(ranked, ties, counts, in_cut, terms, k)
 
 
@@ -129,7 +129,7 @@ def _average_precision_over_retrieved(
     full = in_cut & ~straddling
     sum_full = ranked.query_sum(terms * full)
     hits_full = ranked.query_sum(counts.relevant * full)
-    values = _safe_divide(sum_full, hits_full)
+    values = safe_divide(sum_full, hits_full)
     straddling_in_cut = straddling & in_cut
     if not straddling_in_cut.any():
         return values
@@ -229,10 +229,4 @@ def roc_auc(
     pairs_won = ranked.query_sum(positive * (negatives_after + 0.5 * negatives_in_block))
     n_positive = ranked.query_sum(positive)
     n_negative = ranked.n_rows_per_query - n_positive
-    return _safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative
-
-
-def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``numerator / denominator`` with 0 where the denominator is 0."""
-    numerator = np.asarray(numerator, dtype=np.float64)
-    return np.divide(numerator, denominator, out=np.zeros_like(numerator), where=denominator > 0)
+    return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _binary_kernels as kernels
 from ._aggregate import PerQuery
+from ._combinatorics import safe_divide
 from ._common import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
 from ._grouping import RankedGroups
 from ._param_validation import Interval, Options, validate_params
@@ -65,7 +66,7 @@ def precision_per_query(
 ) -> PerQuery:
     """Expected P@k of every query."""
     hits = kernels.expected_hits(ranked, ties, k, relevance_level)
-    values = kernels._safe_divide(hits, _precision_denominator(ranked, k, denominator))
+    values = safe_divide(hits, _precision_denominator(ranked, k, denominator))
     return PerQuery(values, _undefined(ranked, relevance_level))
 
 
@@ -79,7 +80,7 @@ def recall_per_query(
 ) -> PerQuery:
     """Expected R@k of every query."""
     hits = kernels.expected_hits(ranked, ties, k, relevance_level)
-    values = kernels._safe_divide(hits, kernels.n_relevant(ranked, relevance_level))
+    values = safe_divide(hits, kernels.n_relevant(ranked, relevance_level))
     return PerQuery(values, _undefined(ranked, relevance_level))
 
 
@@ -98,7 +99,7 @@ def fbeta_per_query(
     n_rel = kernels.n_relevant(ranked, relevance_level)
     scale = beta**2
     denominator_values = scale * n_rel + _precision_denominator(ranked, k, denominator)
-    values = kernels._safe_divide((1 + scale) * hits, denominator_values)
+    values = safe_divide((1 + scale) * hits, denominator_values)
     return PerQuery(values, _undefined(ranked, relevance_level))
 
 

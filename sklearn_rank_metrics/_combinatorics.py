@@ -1,4 +1,4 @@
-"""Log binomial coefficients and hypergeometric probabilities, vectorised."""
+"""Vectorised arithmetic the kernels share: log binomials, hypergeometric pmf, safe division."""
 
 from __future__ import annotations
 
@@ -33,3 +33,9 @@ def hypergeometric_pmf(
         + log_comb(population - successes, draws - j)
         - log_comb(population, draws)
     )
+
+
+def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``numerator / denominator`` with 0 where the denominator is not positive."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    return np.divide(numerator, denominator, out=np.zeros_like(numerator), where=denominator > 0)

@@ -8,7 +8,6 @@ ERR is not linear in the order; its kernel is in :func:`expected_reciprocal_rank
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -288,6 +287,3 @@ def _merge_subset_means(
         weight = np.exp(np.where(np.isfinite(log_weight), log_weight, -np.inf))
         merged[:, a:] += weight * left[:, a, None] * right[:, : degree + 1 - a]
     return merged
-
-
-GainSpec = str | Callable | np.ndarray

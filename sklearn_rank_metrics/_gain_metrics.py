@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ._aggregate import PerQuery
+from ._combinatorics import safe_divide
 from ._common import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
 from ._gain_kernels import (
     DISCOUNTS,
@@ -78,7 +79,7 @@ def ndcg_per_query(
     dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
     best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
     undefined = best <= 0
-    values = np.divide(dcg, best, out=np.zeros_like(dcg), where=~undefined)
+    values = safe_divide(dcg, best)
     return PerQuery(values, undefined, None, "ideal DCG is 0: no row with gain > 0")
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._combinatorics import log_comb
+from ._combinatorics import log_comb, safe_divide
 from ._gain_kernels import (
     _MAX_LEVELS,
     discount_table,
@@ -61,7 +61,7 @@ def ndcg_of_top_k(
     fixed_order = "input" if ties == "average" else ties
     best = ideal_dcg_of_top_k(ranked, fixed_order, k, gain, discount, 2, function_name)
     undefined = best <= 0
-    values = np.divide(dcg, best, out=np.zeros_like(dcg), where=~undefined)
+    values = safe_divide(dcg, best)
     undefined_share = undefined.astype(np.float64)
     straddling = ranked.straddles_cutoff(ties, k)
     if ties != "average" or not straddling.any():
@@ -127,7 +127,7 @@ def ndcg_of_top_k(
         fixed_part[query] + (chosen @ level_gain) / inside[owner] * straddling_discount[query]
     )
     defined = ideal > 0
-    ratio = np.divide(expected, ideal, out=np.zeros_like(expected), where=defined)
+    ratio = safe_divide(expected, ideal)
     values[queries] = np.bincount(owner, weights=probability * ratio, minlength=len(queries))
     undefined_share[queries] = np.bincount(
         owner, weights=probability * ~defined, minlength=len(queries)
