@@ -54,14 +54,13 @@ def block_counts(ranked: RankedGroups, ties: str, relevance_level: float | None)
         relevant = relevance(arrangement.labels, relevance_level)
         cumulative = np.concatenate(([0.0], np.cumsum(relevant)))
         query_start = ranked.offsets[:-1][ranked.query_of_row]
-        offset = np.arange(len(relevant)) - arrangement.block_start
         return BlockCounts(
             relevant=relevant,
             relevant_in_block=arrangement.block_total_per_row(relevant),
             block_size=arrangement.block_size,
             relevant_before_block=cumulative[arrangement.block_start] - cumulative[query_start],
-            offset_in_block=offset + 1,
-            block_start_rank=ranked.rank - offset,
+            offset_in_block=arrangement.offset + 1,
+            block_start_rank=ranked.block_start_rank(ties),
         )
 
     return ranked.cached(("block_counts", ties, relevance_level), compute)

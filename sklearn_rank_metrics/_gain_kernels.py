@@ -176,7 +176,8 @@ def ideal_dcg_of_top_k(
 ) -> np.ndarray:
     """DCG of the rows the model placed within the cutoff, re-sorted by gain.
 
-    Only for a fixed order (``ties`` other than ``"average"``).
+    Under ``ties="average"`` this is exact only for queries where no tied block
+    straddles the cutoff (``_ndcg_top_k`` handles the others).
     """
     arrangement = ranked.arrangement(ties)
     inside = np.flatnonzero(ranked.in_cutoff(k))
@@ -221,8 +222,8 @@ def expected_reciprocal_rank(
     before = np.ones(len(keep))
     after = keep.copy()
     if not arrangement.singletons:
-        offset = np.arange(len(keep)) - arrangement.block_start
-        block_start_rank = ranked.rank - offset
+        offset = arrangement.offset
+        block_start_rank = ranked.block_start_rank(ties)
         depth_of_row = ranked.per_row(ranked.depth(k))
         random_rows = np.flatnonzero(
             (arrangement.block_size > 1) & (block_start_rank < depth_of_row)

@@ -42,7 +42,10 @@ class Arrangement:
     block_start : ndarray of shape (n_rows,)
         Index (into the sorted rows) of the first row of the row's block.
 
-    For singleton blocks the last three are built only when a kernel asks.
+    offset : ndarray of shape (n_rows,)
+        0-based position of each row within its block.
+
+    All but ``labels`` are built only when a kernel asks.
     """
 
     def __init__(self, labels: np.ndarray, block_first_row: np.ndarray | None = None) -> None:
@@ -74,6 +77,13 @@ class Arrangement:
         if self.singletons:
             return np.arange(len(self.labels))
         return self._first_rows[self.block_of_row]
+
+    @cached_property
+    def offset(self) -> np.ndarray:
+        """0-based position of each row within its block."""
+        if self.singletons:
+            return np.zeros(len(self.labels), dtype=np.intp)
+        return np.arange(len(self.labels)) - self.block_start
 
     @property
     def singletons(self) -> bool:
@@ -175,9 +185,15 @@ class RankedGroups:
         arrangement = self.arrangement(ties)
         if arrangement.singletons:
             return np.zeros(len(self.labels), dtype=bool)
-        block_start_rank = self.rank - (np.arange(len(self.labels)) - arrangement.block_start)
+        block_start_rank = self.block_start_rank(ties)
         depth = self.per_row(self.depth(k))
         return (block_start_rank < depth) & (block_start_rank + arrangement.block_size > depth)
+
+    def block_start_rank(self, ties: str) -> np.ndarray:
+        """0-based rank (within its query) of the first row of each row's block (cached)."""
+        return self.cached(
+            ("block_start_rank", ties), lambda: self.rank - self.arrangement(ties).offset
+        )
 
     def tie_block_first_row(self) -> np.ndarray:
         """First sorted row of every run of exactly equal scores within a query (cached)."""

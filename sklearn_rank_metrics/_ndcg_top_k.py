@@ -56,10 +56,9 @@ def ndcg_of_top_k(
     whose top k holds no row with positive gain.
     """
     dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
-    # Under "average" the inside set is fixed except in straddling queries (handled
-    # below), so any fixed order gives the ideal DCG of the others.
-    fixed_order = "input" if ties == "average" else ties
-    best = ideal_dcg_of_top_k(ranked, fixed_order, k, gain, discount, 2, function_name)
+    # Under "average" the rows inside the cutoff are the same in every order except
+    # in queries with a straddling block, which are recomputed below.
+    best = ideal_dcg_of_top_k(ranked, ties, k, gain, discount, 2, function_name)
     undefined = best <= 0
     values = safe_divide(dcg, best)
     undefined_share = undefined.astype(np.float64)
