@@ -16,14 +16,19 @@ from ._binary_metrics import (
 )
 from ._evaluate import evaluate
 from ._gain_metrics import dcg_score, expected_reciprocal_rank_score, ndcg_score
+from ._ranker import GroupedRanker
+from ._scorer import make_ranking_scorer, make_ranking_scorers
 
 __all__ = [
+    "GroupedRanker",
     "dcg_score",
     "evaluate",
     "expected_reciprocal_rank_score",
     "fbeta_at_k_score",
     "group_roc_auc_score",
     "hit_rate_score",
+    "make_ranking_scorer",
+    "make_ranking_scorers",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "ndcg_score",

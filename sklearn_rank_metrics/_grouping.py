@@ -322,6 +322,23 @@ def _check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -
         )
 
 
+def query_id_column(X: Any, column: Any, owner: str) -> Any:
+    """The query-id column ``column`` of a pandas ``X``, or a clear error from ``owner``."""
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        raise TypeError(
+            f"{owner} reads the query ids from column {column!r} of X, so X must be a pandas "
+            f"DataFrame; got {type(X).__name__}."
+        )
+    if column not in columns:
+        listed = ", ".join(repr(name) for name in list(columns)[:10])
+        raise ValueError(
+            f"{owner}: X has no column {column!r} of query ids; its columns are "
+            f"{listed}{', ...' if len(columns) > 10 else ''}."
+        )
+    return X[column]
+
+
 def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
     """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
     dtype = getattr(group, "dtype", None)

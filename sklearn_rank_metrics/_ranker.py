@@ -1,0 +1,208 @@
+"""A meta-estimator that lets query-grouped rankers run inside cross-validation.
+
+``lightgbm.LGBMRanker`` wants per-query *sizes* at fit time and ``xgboost.XGBRanker``
+wants rows sorted by ``qid``; cross-validation hands an estimator a subset of rows
+in any order, with at most a per-row array. :class:`GroupedRanker` takes per-row
+query ids, sorts the rows by query (stably), gives the ranker what it needs, and
+predicts in the caller's row order.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import check_is_fitted
+
+from ._grouping import _factorize_groups, query_id_column
+
+PASS_GROUP_AS = ("auto", "sizes", "qid")
+
+
+class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
+    """Fit a query-grouped ranker on rows in any order, given per-row query ids.
+
+    At fit time the rows are sorted by query id (stably: within a query they keep
+    their given order), and the wrapped ranker receives either the per-query sizes
+    (``group=``, LightGBM's form) or the sorted per-row ids (``qid=``, XGBoost's
+    form). Prediction is row-wise, in the caller's order. Parameters of the wrapped
+    ranker are tunable as ``ranker__<name>`` (e.g. ``ranker__n_estimators``).
+
+    Parameters
+    ----------
+    ranker : estimator
+        An unfitted ranker such as ``lightgbm.LGBMRanker()`` or
+        ``xgboost.XGBRanker()``; it is cloned at fit time.
+    group_column : str or None, default=None
+        Name of a column of a pandas ``X`` holding the query ids. It is read and
+        dropped before ``X`` reaches the ranker (at fit and at predict), so the same
+        ``X`` can feed a scorer made with the same ``group_column``.
+    pass_group_as : {"auto", "sizes", "qid"}, default="auto"
+        How the ranker receives the queries: ``"sizes"`` passes ``group=`` (rows per
+        query, in sorted-row order), ``"qid"`` passes ``qid=`` (per-row query codes,
+        sorted). ``"auto"`` passes ``qid=`` when the ranker's ``fit`` takes it
+        (XGBoost), else ``group=`` sizes (LightGBM).
+
+    Attributes
+    ----------
+    ranker_ : estimator
+        The fitted clone of ``ranker``.
+    n_features_in_ : int
+        Number of features the ranker saw (without ``group_column``).
+
+    Notes
+    -----
+    Query ids reach ``fit`` as its ``group`` argument or through ``group_column``.
+    Under metadata routing (``sklearn.set_config(enable_metadata_routing=True)``)
+    ``fit`` requests ``groups`` for ``group`` by default, so
+    ``GridSearchCV(GroupedRanker(...), ..., cv=GroupKFold()).fit(X, y, groups=qid)``
+    feeds the same ids to the folds, the ranker and a scorer from
+    :func:`make_ranking_scorer`. Without routing, pass ``group_column`` or both
+    ``groups=qid`` (for the folds) and ``group=qid`` (a fit parameter, sliced per
+    fold) to ``search.fit``.
+
+    Other keyword arguments of ``fit`` go to the ranker's ``fit``; those that are
+    arrays with one entry per row are reordered with the rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from sklearn_rank_metrics import GroupedRanker
+    >>> class MeanRanker(BaseEstimator):  # a toy ranker that needs sizes
+    ...     def fit(self, X, y, group=None):
+    ...         self.sizes_ = group
+    ...         self.n_features_in_ = X.shape[1]
+    ...         return self
+    ...     def predict(self, X):
+    ...         return np.asarray(X).mean(axis=1)
+    >>> X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    >>> model = GroupedRanker(MeanRanker()).fit(X, [0, 1, 1, 0], group=["b", "a", "b", "b"])
+    >>> model.ranker_.sizes_
+    array([1, 3])
+    >>> model.predict(X[::-1])
+    array([4., 3., 2., 1.])
+    """
+
+    # Under metadata routing, fit's ``group`` is requested as ``groups`` by default.
+    __metadata_request__fit = {"group": "groups"}
+
+    def __init__(self, ranker: Any, *, group_column: Any = None, pass_group_as: str = "auto"):
+        self.ranker = ranker
+        self.group_column = group_column
+        self.pass_group_as = pass_group_as
+
+    def fit(self, X: Any, y: Any, group: Any = None, **fit_params: Any) -> GroupedRanker:
+        """Sort the rows by query and fit a clone of the ranker on them.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_rows, n_features)
+        y : array-like of shape (n_rows,)
+            Relevance labels.
+        group : array-like of shape (n_rows,), default=None
+            Query id of every row (not needed with ``group_column``; if both are
+            given they must agree).
+        **fit_params
+            Passed to the ranker's ``fit``; per-row arrays are reordered with the rows.
+
+        Returns
+        -------
+        self : GroupedRanker
+        """
+        if self.pass_group_as not in PASS_GROUP_AS:
+            raise ValueError(
+                f"The 'pass_group_as' parameter of GroupedRanker must be one of "
+                f"{PASS_GROUP_AS}; got {self.pass_group_as!r}."
+            )
+        X_model, column_ids = self._split_group_column(X)
+        ids = self._query_ids(group, column_ids)
+        n_rows = _n_rows(X_model)
+        if _n_rows(y) != n_rows:
+            raise ValueError(f"GroupedRanker.fit: X has {n_rows} rows but y has {_n_rows(y)}.")
+        codes, _ = _factorize_groups(ids, n_rows, "GroupedRanker.fit")
+        order = np.argsort(codes, kind="stable")
+        sorted_codes = codes[order]
+        if self._pass_as() == "qid":
+            query_argument = {"qid": sorted_codes}
+        else:
+            query_argument = {"group": np.bincount(sorted_codes)}
+        reordered = {
+            name: _safe_indexing(value, order) if _is_per_row(value, n_rows) else value
+            for name, value in fit_params.items()
+        }
+        self.ranker_ = clone(self.ranker).fit(
+            _safe_indexing(X_model, order),
+            _safe_indexing(np.asarray(y), order),
+            **query_argument,
+            **reordered,
+        )
+        if hasattr(self.ranker_, "n_features_in_"):
+            self.n_features_in_ = self.ranker_.n_features_in_
+        if hasattr(self.ranker_, "feature_names_in_"):
+            self.feature_names_in_ = self.ranker_.feature_names_in_
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Ranking scores of the rows of ``X``, in their given order."""
+        check_is_fitted(self, "ranker_")
+        X_model, _ = self._split_group_column(X)
+        return np.asarray(self.ranker_.predict(X_model))
+
+    def _pass_as(self) -> str:
+        if self.pass_group_as != "auto":
+            return self.pass_group_as
+        fit = getattr(self.ranker, "fit", None)
+        if fit is None:
+            raise TypeError(f"GroupedRanker: {type(self.ranker).__name__} has no fit method.")
+        parameters = inspect.signature(fit).parameters
+        if "qid" in parameters:
+            return "qid"
+        if "group" in parameters:
+            return "sizes"
+        raise TypeError(
+            f"GroupedRanker: {type(self.ranker).__name__}.fit takes neither 'qid' nor "
+            "'group', so it is not a query-grouped ranker; fit it directly, or set "
+            "pass_group_as to name the form it takes."
+        )
+
+    def _split_group_column(self, X: Any) -> tuple[Any, Any]:
+        """``X`` without the query-id column, and that column (or None)."""
+        if self.group_column is None:
+            return X, None
+        owner = f"GroupedRanker(group_column={self.group_column!r})"
+        ids = query_id_column(X, self.group_column, owner)
+        return X.drop(columns=[self.group_column]), ids
+
+    def _query_ids(self, group: Any, column_ids: Any) -> Any:
+        if group is None and column_ids is None:
+            raise ValueError(
+                "GroupedRanker.fit needs the query id of every row: pass group=qid, set "
+                "group_column='<name>' for a pandas X, or under metadata routing "
+                "(sklearn.set_config(enable_metadata_routing=True)) pass groups=qid to "
+                "search.fit."
+            )
+        if group is not None and column_ids is not None:
+            if not np.array_equal(np.asarray(group), column_ids.to_numpy()):
+                raise ValueError(
+                    f"GroupedRanker.fit got group= and column {self.group_column!r}, and "
+                    "they differ; pass the query ids one way."
+                )
+        return group if group is not None else column_ids
+
+
+def _n_rows(value: Any) -> int:
+    shape = getattr(value, "shape", None)
+    return int(shape[0]) if shape is not None else len(value)
+
+
+def _is_per_row(value: Any, n_rows: int) -> bool:
+    if isinstance(value, (str, bytes, dict)) or value is None:
+        return False
+    try:
+        return _n_rows(value) == n_rows
+    except TypeError:
+        return False

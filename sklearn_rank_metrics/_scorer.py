@@ -1,0 +1,430 @@
+"""Ranking metrics as scikit-learn scorers: :func:`make_ranking_scorer`.
+
+A scorer is called as ``scorer(estimator, X, y)`` by ``GridSearchCV`` and friends. A
+ranking metric also needs the query id of every row, which reaches the scorer in one
+of three ways (exactly one, or several that agree):
+
+1. metadata routing: the scorer requests ``groups`` for the metric's ``group``;
+2. a named column of a pandas ``X`` (``group_column=``);
+3. ids bound when the scorer is made (``group=``), for a fixed ``X``.
+
+Nothing here changes a global scikit-learn setting.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from sklearn.base import is_classifier
+from sklearn.utils.metadata_routing import MetadataRequest
+
+from ._grouping import query_id_column
+from ._param_validation import Options, check_parameter
+from ._registry import parse_metric
+
+RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
+_RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
+
+# Metric parameters that a shared setting of make_ranking_scorers may fill in.
+_SHARED_METRIC_SETTINGS = ("ties", "replace_undefined_by", "relevance_level")
+
+_HOW_TO_PASS_GROUPS = (
+    "Pass the query id of every row in one of these ways: (1) turn on metadata "
+    "routing with sklearn.set_config(enable_metadata_routing=True) and pass "
+    "groups=qid to search.fit / cross_validate(params={{'groups': qid}}) / "
+    "search.score; (2) make the scorer with group_column='<name>' and give a pandas "
+    "X with that column; (3) for a fixed X (e.g. permutation_importance), bind the ids "
+    "with {factory}(..., group=qid)."
+)
+
+
+class RankingScorer:
+    """Scores an estimator by a ranking metric over the query groups of ``X``.
+
+    Made by :func:`make_ranking_scorer`; see it for the parameters. Calling
+    ``scorer(estimator, X, y_true, sample_weight=None, group=None)`` predicts scores
+    for ``X`` and returns ``sign * metric(y_true, scores, group, ...)``.
+    """
+
+    def __init__(
+        self,
+        metric_function: Callable,
+        metric_params: Mapping[str, Any],
+        *,
+        name: str,
+        group_column: Any = None,
+        group: Any = None,
+        response_method: str = "auto",
+        sign: int = 1,
+    ) -> None:
+        self.metric_function = metric_function
+        self.metric_params = dict(metric_params)
+        self.name = name
+        self.group_column = group_column
+        self.group = group
+        self.response_method = response_method
+        self.sign = sign
+        # metadata routing: the metric's ``group`` is requested under the name
+        # ``groups`` (what GroupKFold consumes); sample_weight is not requested.
+        self._score_requests: dict[str, Any] = {"group": "groups", "sample_weight": None}
+
+    # -- scikit-learn's scorer protocol ----------------------------------------
+    def __call__(
+        self, estimator: Any, X: Any, y_true: Any, sample_weight: Any = None, **metadata: Any
+    ) -> float:
+        unexpected = sorted(set(metadata) - {"group"})
+        if unexpected:
+            raise TypeError(
+                f"{self!r} got unexpected metadata {unexpected}; it takes 'group' (the "
+                "query ids, routed from 'groups') and 'sample_weight'."
+            )
+        group = self._query_ids(X, metadata.get("group"))
+        y_score = response_values(estimator, X, self.response_method)
+        value = self.metric_function(
+            y_true, y_score, group, sample_weight=sample_weight, **self.metric_params
+        )
+        return self.sign * value
+
+    def _accept_sample_weight(self) -> bool:
+        """scikit-learn forwards ``sample_weight`` (query weights here) without routing."""
+        return True
+
+    def set_score_request(self, **requests: Any) -> RankingScorer:
+        """Set how ``group`` and ``sample_weight`` are requested under metadata routing.
+
+        ``group`` is requested as ``"groups"`` by default; ``sample_weight`` is not
+        requested. Values follow scikit-learn: True, False, None or an alias (str).
+        """
+        for param, alias in requests.items():
+            if param not in self._score_requests:
+                raise TypeError(
+                    f"set_score_request of {self!r} takes 'group' and 'sample_weight'; "
+                    f"got {param!r}."
+                )
+            self._score_requests[param] = alias
+        return self
+
+    def get_metadata_routing(self) -> MetadataRequest:
+        """The metadata this scorer requests (scikit-learn's routing protocol)."""
+        request = MetadataRequest(owner=type(self).__name__)
+        for param, alias in self._score_requests.items():
+            request.score.add_request(param=param, alias=alias)
+        return request
+
+    def __repr__(self) -> str:
+        shown = [repr(self.name)]
+        for attribute in ("group_column", "response_method"):
+            value = getattr(self, attribute)
+            if value is not None and value != "auto":
+                shown.append(f"{attribute}={value!r}")
+        if self.group is not None:
+            shown.append("group=<bound ids>")
+        if self.sign < 0:
+            shown.append("greater_is_better=False")
+        return f"make_ranking_scorer({', '.join(shown)})"
+
+    # -- query ids --------------------------------------------------------------
+    def _query_ids(self, X: Any, routed: Any) -> Any:
+        """The one source of query ids, or an error that says how to pass them."""
+        sources = []
+        if routed is not None:
+            sources.append(("the routed 'groups'", routed))
+        if self.group_column is not None:
+            column = query_id_column(X, self.group_column, repr(self))
+            sources.append((f"column {self.group_column!r} of X", column))
+        if self.group is not None:
+            sources.append(("the ids bound with group=", self.group))
+        if not sources:
+            raise ValueError(
+                f"{self!r} received no query ids, and it never scores all rows as one "
+                "query. " + _HOW_TO_PASS_GROUPS.format(factory="make_ranking_scorer")
+            )
+        (first_name, first), *others = sources
+        for name, ids in others:
+            if not _same_ids(first, ids):
+                raise ValueError(
+                    f"{self!r} got query ids from {first_name} and from {name}, and they "
+                    "differ; pass them one way."
+                )
+        return first
+
+
+def _same_ids(a: Any, b: Any) -> bool:
+    a = np.asarray(getattr(a, "to_numpy", lambda: a)())
+    b = np.asarray(getattr(b, "to_numpy", lambda: b)())
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def response_values(estimator: Any, X: Any, response_method: str = "auto") -> np.ndarray:
+    """One ranking score per row of ``X`` from a fitted estimator.
+
+    ``"auto"``: ``predict`` for regressors, rankers and any non-classifier; for a
+    classifier ``predict_proba`` if it has one, else ``decision_function``.
+    ``"predict_proba"``: the probability of ``classes_[1]`` for two classes, and the
+    expected grade ``sum_c P(c) * c`` for more (numeric classes only).
+    ``"decision_function"``: its 1-D output (binary classifiers).
+    """
+    method = response_method
+    if method == "auto":
+        if not is_classifier(estimator):
+            method = "predict"
+        elif hasattr(estimator, "predict_proba"):
+            method = "predict_proba"
+        elif hasattr(estimator, "decision_function"):
+            method = "decision_function"
+        else:
+            raise TypeError(
+                f"{type(estimator).__name__} is a classifier without predict_proba or "
+                "decision_function, so it gives no ranking score; pass "
+                "response_method='predict' to rank by its predicted labels."
+            )
+    if not hasattr(estimator, method):
+        raise TypeError(f"{type(estimator).__name__} has no {method} method to score rows.")
+    values = np.asarray(getattr(estimator, method)(X))
+    if method == "predict_proba":
+        return _proba_to_score(values, np.asarray(estimator.classes_), type(estimator).__name__)
+    if values.ndim == 2 and values.shape[1] == 1:
+        values = values[:, 0]
+    if values.ndim != 1:
+        raise ValueError(
+            f"{type(estimator).__name__}.{method} returned shape {values.shape}; a ranking "
+            "score needs one value per row"
+            + (" (use response_method='predict_proba' for the expected grade)." if
+               method == "decision_function" else ".")
+        )
+    return values
+
+
+def _proba_to_score(proba: np.ndarray, classes: np.ndarray, estimator_name: str) -> np.ndarray:
+    if proba.shape[1] == 2:
+        return proba[:, 1]
+    if classes.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{estimator_name} has {len(classes)} classes of dtype {classes.dtype}; the "
+            "expected grade needs numeric classes."
+        )
+    return proba @ classes.astype(np.float64)
+
+
+def _metric_parameters(function: Callable) -> tuple[set[str], bool]:
+    """Keyword names a metric function takes besides the data, and whether it has **kw."""
+    parameters = inspect.signature(function).parameters
+    names = {
+        name
+        for name, parameter in parameters.items()
+        if parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+    } - {"y_true", "y_score", "group", "sample_weight"}
+    takes_any = any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters.values())
+    return names, takes_any
+
+
+def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict[str, Any], str]:
+    """(metric function, its keyword arguments, display name) from a name or a function."""
+    if isinstance(metric, str):
+        spec = parse_metric(metric, function_name="make_ranking_scorer")
+        function, name, named = spec.info.function, metric, dict(spec.params)
+        twice = sorted(set(named) & set(params) - set(spec.info.fixed_params))
+        if twice:
+            raise ValueError(
+                f"make_ranking_scorer got {twice} both in the metric name {metric!r} and as "
+                "keyword arguments; give each parameter once."
+            )
+        fixed = sorted(set(spec.info.fixed_params) & set(params))
+        if fixed:
+            raise ValueError(
+                f"The metric name {metric!r} fixes {fixed}; use another name to change it."
+            )
+        params = {**named, **params}
+    elif callable(metric):
+        function, name = metric, getattr(metric, "__name__", type(metric).__name__)
+    else:
+        raise TypeError(
+            "The 'metric' parameter of make_ranking_scorer must be a metric name such as "
+            f"'ndcg@10' or a metric function; got {type(metric).__name__} instead."
+        )
+    accepted, takes_any = _metric_parameters(function)
+    unknown = sorted(set(params) - accepted)
+    if unknown and not takes_any:
+        raise TypeError(
+            f"make_ranking_scorer: {name} takes no parameter {unknown}; it takes "
+            f"{', '.join(sorted(accepted))}."
+        )
+    constraints = getattr(function, "_parameter_constraints", {})
+    for parameter, value in params.items():
+        if parameter in constraints:
+            check_parameter(function.__name__, parameter, value, constraints[parameter])
+    return function, params, name
+
+
+def make_ranking_scorer(
+    metric: str | Callable,
+    *,
+    group_column: Any = None,
+    response_method: str = "auto",
+    greater_is_better: bool = True,
+    group: Any = None,
+    **params: Any,
+) -> RankingScorer:
+    """Make a scikit-learn scorer from a ranking metric over query groups.
+
+    The scorer computes ``metric(y, scores, group, **params)`` on the rows it is
+    given: inside ``GridSearchCV(..., cv=GroupKFold())`` that is the mean of the
+    metric over the queries of the test fold (each query whole, since the folds keep
+    queries together).
+
+    Parameters
+    ----------
+    metric : str or callable
+        A registered name as in :func:`evaluate` (``"ndcg@10"``, ``"map"``,
+        ``"ndcg(gain=exponential)@10"``, ...) or a metric function called as
+        ``metric(y_true, y_score, group, sample_weight=..., **params)``, e.g.
+        :func:`ndcg_score`.
+    group_column : str or None, default=None
+        Name of a column of a pandas ``X`` that holds the query id of every row:
+        the way to pass query ids without metadata routing. The scorer does not drop
+        the column; the estimator must ignore it, e.g. with a
+        ``ColumnTransformer([("qid", "drop", ["qid"])], remainder="passthrough")``
+        in front of the model (or :class:`GroupedRanker` with the same
+        ``group_column``).
+    response_method : {"auto", "predict", "predict_proba", "decision_function"}, \
+default="auto"
+        Where the ranking score of a row comes from. ``"auto"``: ``predict`` for
+        regressors, rankers and every non-classifier; for classifiers
+        ``predict_proba`` when available, else ``decision_function``.
+        ``"predict_proba"`` gives the probability of ``classes_[1]`` for two
+        classes and the expected grade ``sum_c P(c) c`` for more classes (graded
+        labels as classes; they must be numeric).
+    greater_is_better : bool, default=True
+        Only for a custom metric function whose smaller values are better: the
+        scorer then returns the negated value (scikit-learn maximises scores). All
+        metrics of this package are "greater is better".
+    group : array-like or None, default=None
+        Query ids bound to the scorer for one fixed ``X`` (e.g.
+        ``permutation_importance`` on a held-out set, where nothing is routed and a
+        query-id column would itself be permuted). The scorer raises if the number
+        of rows differs.
+    **params
+        Parameters of the metric (``k``, ``gain``, ``ties``,
+        ``replace_undefined_by``, ...), checked now.
+
+    Returns
+    -------
+    scorer : RankingScorer
+        Called as ``scorer(estimator, X, y, sample_weight=None, group=None)``.
+        Under metadata routing (``sklearn.set_config(enable_metadata_routing=True)``)
+        it requests ``groups`` for ``group`` by default, so ``search.fit(X, y,
+        groups=qid)`` feeds the same ids to ``GroupKFold`` and, sliced to the test
+        fold, to the scorer. ``sample_weight`` (one weight per row, constant within
+        a query: query weights) is requested with
+        ``scorer.set_score_request(sample_weight=True)``. Scorers pickle.
+
+    Notes
+    -----
+    Query ids are taken from every source given (routed ``groups``,
+    ``group_column``, bound ``group``); several sources must agree. With none, the
+    scorer raises a ``ValueError`` explaining the three ways: it never scores all
+    rows as one query.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_rank_metrics import make_ranking_scorer, ndcg_score
+    >>> X = np.array([[0.0], [1.0], [2.0], [0.0], [1.0], [2.0]])
+    >>> y = np.array([0, 1, 2, 2, 1, 0])
+    >>> qid = np.array([1, 1, 1, 2, 2, 2])
+    >>> model = LinearRegression().fit(X[:3], y[:3])  # higher X, higher grade
+    >>> scorer = make_ranking_scorer("ndcg@2", group=qid)
+    >>> scorer(model, X, y) == ndcg_score(y, model.predict(X), qid, k=2)
+    True
+    """
+    check_parameter(
+        "make_ranking_scorer", "response_method", response_method, _RESPONSE_CONSTRAINT
+    )
+    if not isinstance(greater_is_better, bool):
+        raise TypeError(
+            "The 'greater_is_better' parameter of make_ranking_scorer must be a bool; got "
+            f"{type(greater_is_better).__name__} instead."
+        )
+    function, metric_params, name = _resolve_metric(metric, dict(params))
+    if not greater_is_better and isinstance(metric, str):
+        raise ValueError(
+            f"{metric!r} is greater-is-better like every metric of this package; "
+            "greater_is_better=False is only for a custom metric function."
+        )
+    return RankingScorer(
+        function,
+        metric_params,
+        name=name,
+        group_column=group_column,
+        group=group,
+        response_method=response_method,
+        sign=1 if greater_is_better else -1,
+    )
+
+
+def make_ranking_scorers(
+    metrics: Sequence[str],
+    *,
+    group_column: Any = None,
+    response_method: str = "auto",
+    group: Any = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+) -> dict[str, RankingScorer]:
+    """A dict ``{name: scorer}`` for several metric names, for multi-metric ``scoring=``.
+
+    Parameters
+    ----------
+    metrics : sequence of str
+        Registered names as in :func:`evaluate`, e.g. ``["ndcg@10", "map", "mrr@10"]``.
+        They become the keys, so ``refit="ndcg@10"`` picks one and
+        ``cv_results_["mean_test_ndcg@10"]`` holds its scores.
+    group_column, response_method, group
+        As in :func:`make_ranking_scorer`, for every scorer.
+    ties, replace_undefined_by, relevance_level : default=None
+        Applied to every metric that has the parameter and does not set it in its
+        name; ``None`` keeps each metric's default (as in :func:`evaluate`).
+
+    Returns
+    -------
+    scorers : dict of str to RankingScorer
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import make_ranking_scorers
+    >>> sorted(make_ranking_scorers(["ndcg@10", "map"], group_column="qid"))
+    ['map', 'ndcg@10']
+    """
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names or len(set(names)) != len(names):
+        raise ValueError(
+            "The 'metrics' parameter of make_ranking_scorers must name at least one "
+            f"metric, each once; got {names!r}."
+        )
+    shared = {
+        "ties": ties,
+        "replace_undefined_by": replace_undefined_by,
+        "relevance_level": relevance_level,
+    }
+    scorers = {}
+    for name in names:
+        spec = parse_metric(name, function_name="make_ranking_scorers")
+        accepted, _ = _metric_parameters(spec.info.function)
+        settings = {
+            key: value
+            for key, value in shared.items()
+            if value is not None and key in accepted and key not in spec.params
+        }
+        scorers[name] = make_ranking_scorer(
+            name,
+            group_column=group_column,
+            response_method=response_method,
+            group=group,
+            **settings,
+        )
+    return scorers

@@ -1,0 +1,237 @@
+"""GroupedRanker: query-grouped rankers (LightGBM, XGBoost) inside a grid search.
+
+The unit tests use a recording ranker to see exactly what the wrapped ranker
+receives. The end-to-end tests tune ``LGBMRanker`` and ``XGBRanker`` on the real
+learning-to-rank sample (``../shared/data/lambdarank``) with ``GroupKFold`` and our
+scorer, and recompute every fold score independently: the ranker fitted directly on
+the fold's rows (contiguous queries, sizes counted by hand), then the slow reference.
+"""
+
+import time
+
+import lambdarank
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn
+from reference import reference_mean
+from sklearn.base import BaseEstimator, clone
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import GridSearchCV, GroupKFold
+
+from sklearn_rank_metrics import GroupedRanker, make_ranking_scorer, ndcg_score
+
+
+class RecordingRanker(BaseEstimator):
+    """Records what fit receives; predicts the first feature."""
+
+    def __init__(self, depth=1):
+        self.depth = depth
+
+    def fit(self, X, y, group=None, sample_weight=None, note=None):
+        self.X_, self.y_, self.group_ = np.asarray(X), np.asarray(y), group
+        self.sample_weight_, self.note_ = sample_weight, note
+        self.n_features_in_ = self.X_.shape[1]
+        return self
+
+    def predict(self, X):
+        return np.asarray(X)[:, 0] * self.depth
+
+
+class RecordingQidRanker(RecordingRanker):
+    def fit(self, X, y, *, group=None, qid=None, sample_weight=None, note=None):
+        self.qid_ = qid
+        return super().fit(X, y, group, sample_weight, note)
+
+
+def _toy():
+    X = np.arange(14, dtype=float).reshape(7, 2)
+    y = np.array([0, 1, 2, 0, 1, 2, 3])
+    qid = np.array(["b", "a", "b", "c", "a", "b", "c"])
+    return X, y, qid
+
+
+def test_rows_reach_the_ranker_sorted_by_query_with_sizes():
+    X, y, qid = _toy()
+    weights = np.arange(7.0)
+    model = GroupedRanker(RecordingRanker()).fit(X, y, group=qid, sample_weight=weights,
+                                                 note="kept")
+    order = [1, 4, 0, 2, 5, 3, 6]  # a, a, b, b, b, c, c; stable within a query
+    np.testing.assert_array_equal(model.ranker_.X_, X[order])
+    np.testing.assert_array_equal(model.ranker_.y_, y[order])
+    np.testing.assert_array_equal(model.ranker_.group_, [2, 3, 2])
+    np.testing.assert_array_equal(model.ranker_.sample_weight_, weights[order])
+    assert model.ranker_.note_ == "kept"
+    np.testing.assert_array_equal(model.predict(X[::-1]), X[::-1, 0])
+    assert model.n_features_in_ == 2
+
+
+def test_qid_form_for_rankers_that_take_it():
+    X, y, qid = _toy()
+    model = GroupedRanker(RecordingQidRanker()).fit(X, y, group=qid)
+    np.testing.assert_array_equal(model.ranker_.qid_, [0, 0, 1, 1, 1, 2, 2])
+    assert model.ranker_.group_ is None
+    sizes = GroupedRanker(RecordingQidRanker(), pass_group_as="sizes").fit(X, y, group=qid)
+    np.testing.assert_array_equal(sizes.ranker_.group_, [2, 3, 2])
+    assert sizes.ranker_.qid_ is None
+
+
+def test_query_id_column_is_read_and_dropped():
+    X, y, qid = _toy()
+    frame = pd.DataFrame(X, columns=["x0", "x1"]).assign(q=qid)
+    model = GroupedRanker(RecordingRanker(), group_column="q").fit(frame, y)
+    np.testing.assert_array_equal(model.ranker_.X_, X[[1, 4, 0, 2, 5, 3, 6]])
+    np.testing.assert_array_equal(model.predict(frame), X[:, 0])
+    with pytest.raises(ValueError, match="differ"):
+        GroupedRanker(RecordingRanker(), group_column="q").fit(frame, y, group=qid[::-1])
+
+
+def test_is_a_proper_estimator_with_tunable_inner_parameters():
+    wrapper = GroupedRanker(RecordingRanker(depth=1), group_column="qid")
+    assert wrapper.get_params()["ranker__depth"] == 1
+    wrapper.set_params(ranker__depth=3)
+    assert wrapper.ranker.depth == 3
+    copy = clone(wrapper)
+    assert copy.ranker is not wrapper.ranker and copy.get_params()["ranker__depth"] == 3
+    assert copy.group_column == "qid"
+    copy.set_params(group_column=None)
+    X, y, qid = _toy()
+    np.testing.assert_array_equal(copy.fit(X, y, group=qid).predict(X), 3 * X[:, 0])
+    assert not hasattr(copy.ranker, "X_")  # the given ranker is never fitted
+
+
+@pytest.mark.parametrize(
+    ("wrapper", "fit_group", "error", "match"),
+    [
+        (GroupedRanker(RecordingRanker()), None, ValueError, "needs the query id"),
+        (GroupedRanker(RecordingRanker(), pass_group_as="x"), "ids", ValueError, "pass_group_as"),
+        (GroupedRanker(Ridge()), "ids", TypeError, "neither 'qid' nor 'group'"),
+        (GroupedRanker(BaseEstimator()), "ids", TypeError, "has no fit method"),
+        (GroupedRanker(RecordingRanker(), group_column="q"), None, TypeError, "DataFrame"),
+    ],
+)
+def test_errors(wrapper, fit_group, error, match):
+    X, y, qid = _toy()
+    with pytest.raises(error, match=match):
+        wrapper.fit(X, y, group=qid if fit_group else None)
+
+
+def test_predict_before_fit_raises():
+    with pytest.raises(sklearn.exceptions.NotFittedError):
+        GroupedRanker(RecordingRanker()).predict(np.zeros((2, 2)))
+
+
+# -- LightGBM and XGBoost on the real sample ------------------------------------------
+
+N_FOLDS = 3
+
+
+def _lightgbm():
+    lightgbm = pytest.importorskip("lightgbm")
+    return lightgbm.LGBMRanker(n_jobs=1, verbose=-1, random_state=0, min_child_samples=5), {
+        "ranker__n_estimators": [10, 30],
+        "ranker__num_leaves": [4, 15],
+    }
+
+
+def _xgboost():
+    xgboost = pytest.importorskip("xgboost")
+    return xgboost.XGBRanker(n_jobs=1, random_state=0, tree_method="hist"), {
+        "ranker__n_estimators": [10, 30],
+        "ranker__max_depth": [2, 4],
+    }
+
+
+RANKERS = {"LGBMRanker": _lightgbm, "XGBRanker": _xgboost}
+
+
+def _fit_directly(ranker, params, X, y, qid):
+    """Fit the ranker itself on rows whose queries are contiguous (no wrapper)."""
+    assert np.all(np.diff(qid) >= 0)
+    inner = {name.removeprefix("ranker__"): value for name, value in params.items()}
+    model = clone(ranker).set_params(**inner)
+    _, sizes = np.unique(qid, return_counts=True)
+    if type(model).__name__ == "XGBRanker":
+        return model.fit(X, y, qid=qid)
+    return model.fit(X, y, group=sizes)
+
+
+def _interleave_queries(qid, seed):
+    """A row order that mixes all queries but keeps each query's own row order."""
+    rng = np.random.default_rng(seed)
+    slots = rng.permutation(np.sort(qid, kind="stable"))  # which query fills each slot
+    order = np.empty(len(qid), dtype=np.int64)
+    for query in np.unique(qid):  # test helper: fill each query's slots in its row order
+        order[slots == query] = np.flatnonzero(qid == query)
+    return order
+
+
+def _search(ranker, grid, X, y, qid):
+    search = GridSearchCV(
+        GroupedRanker(ranker), grid, cv=GroupKFold(N_FOLDS), scoring=make_ranking_scorer("ndcg@10")
+    )
+    with sklearn.config_context(enable_metadata_routing=True):
+        return search.fit(X, y, groups=qid)
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return lambdarank.load("train"), lambdarank.load("test")
+
+
+@pytest.mark.parametrize("name", sorted(RANKERS))
+def test_ranker_grid_search_on_the_real_sample(name, sample):
+    ranker, grid = RANKERS[name]()
+    (X, y, qid, _), (X_test, y_test, qid_test, _) = sample
+    started = time.perf_counter()
+    search = _search(ranker, grid, X, y, qid)
+    print(f"{name} grid search: {time.perf_counter() - started:.2f} s")
+
+    # Every fold score equals the reference on a directly fitted ranker.
+    for index, params in enumerate(search.cv_results_["params"]):
+        for fold, (train, test) in enumerate(GroupKFold(N_FOLDS).split(X, y, qid)):
+            model = _fit_directly(ranker, params, X[train], y[train], qid[train])
+            expected, _ = reference_mean("ndcg", y[test], model.predict(X[test]), qid[test], k=10)
+            np.testing.assert_allclose(
+                search.cv_results_[f"split{fold}_test_score"][index], expected, rtol=1e-12
+            )
+
+    # The best model's held-out NDCG@10 is computed on correctly grouped rows.
+    with sklearn.config_context(enable_metadata_routing=True):
+        held_out = search.score(X_test, y_test, groups=qid_test)
+    predictions = search.predict(X_test)
+    assert held_out == ndcg_score(y_test, predictions, qid_test, k=10)
+    np.testing.assert_allclose(
+        held_out, reference_mean("ndcg", y_test, predictions, qid_test, k=10)[0], rtol=1e-12
+    )
+    assert 0.4 < held_out < 1.0  # a trained ranker, better than nothing, not perfect
+
+    # Rows of all queries interleaved (each query's own order kept, since a ranker's
+    # training legitimately depends on it): the same folds, models and scores.
+    order = _interleave_queries(qid, seed=1)
+    assert np.any(np.diff(qid[order]) < 0)
+    shuffled = _search(ranker, grid, X[order], y[order], qid[order])
+    for fold in range(N_FOLDS):
+        key = f"split{fold}_test_score"
+        np.testing.assert_allclose(shuffled.cv_results_[key], search.cv_results_[key], rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(RANKERS))
+def test_ranker_with_query_id_column_without_routing(name, sample):
+    ranker, grid = RANKERS[name]()
+    (X, y, qid, _), _ = sample
+    grid = {key: values[:1] for key, values in grid.items()}
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])]).assign(query=qid)
+    order = _interleave_queries(qid, seed=2)
+    frame, y_shuffled, qid_shuffled = frame.iloc[order], y[order], qid[order]
+    search = GridSearchCV(
+        GroupedRanker(ranker, group_column="query"),
+        grid,
+        cv=GroupKFold(N_FOLDS),
+        scoring=make_ranking_scorer("ndcg@10", group_column="query"),
+    ).fit(frame, y_shuffled, groups=qid_shuffled)
+    routed = _search(ranker, grid, X, y, qid)
+    for fold in range(N_FOLDS):
+        key = f"split{fold}_test_score"
+        np.testing.assert_allclose(search.cv_results_[key], routed.cv_results_[key], rtol=1e-12)
+    assert search.best_estimator_.n_features_in_ == X.shape[1]
