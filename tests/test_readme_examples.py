@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import sklearn
+
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 BLOCK = re.compile(r"```(python|text)\n(.*?)```", re.DOTALL)
 MARKER = "----- end of README example -----"
@@ -48,6 +51,11 @@ def test_readme_examples_print_what_the_readme_shows():
     assert completed.returncode == 0, completed.stderr
     outputs = completed.stdout.split(MARKER + "\n")[:-1]
     assert len(outputs) == len(examples)
+    if tuple(int(part) for part in sklearn.__version__.split(".")[:2]) < (1, 9):
+        pytest.skip(
+            "The README's numbers come from scikit-learn >= 1.9, whose GroupKFold breaks "
+            "ties between equal-sized queries stably; older versions build other folds."
+        )
     for (code, expected), output in zip(examples, outputs, strict=True):
         if expected is not None:
             assert output.strip() == expected, f"README example:\n{code}\nprinted:\n{output}"

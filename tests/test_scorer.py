@@ -204,6 +204,12 @@ def test_cross_val_score_and_randomized_search_with_routing():
         )
 
 
+SKLEARN_VERSION = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
+
+
+@pytest.mark.skipif(
+    SKLEARN_VERSION < (1, 6), reason="validation_curve routes metadata (params=) from 1.6"
+)
 def test_validation_curve_with_routing():
     X, y, qid = _queries(seed=5)
     alphas = [0.1, 1000.0]
