@@ -75,11 +75,15 @@ def ndcg_per_query(
     check_labels_non_negative(ranked, function_name)
     if ideal == "top_k":
         values, undefined = ndcg_of_top_k(ranked, ties, k, gain, discount, function_name)
-        return PerQuery(values, undefined, None, "no row with gain > 0 within the top k")
+        return PerQuery(
+            np.minimum(values, 1.0), undefined, None, "no row with gain > 0 within the top k"
+        )
     dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
     best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
     undefined = best <= 0
-    values = safe_divide(dcg, best)
+    # DCG <= ideal DCG; the two sums add the same terms in different orders, so a
+    # ratio of one rounding step above 1 is cut back to 1.
+    values = np.minimum(safe_divide(dcg, best), 1.0)
     return PerQuery(values, undefined, None, "ideal DCG is 0: no row with gain > 0")
 
 

@@ -7,6 +7,7 @@ never ``eval``; :class:`MetricSpec` prints back its canonical text.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import re
@@ -87,14 +88,22 @@ class MetricInfo:
     @property
     def defaults(self) -> dict[str, Any]:
         """The public function's keyword defaults, the fixed parameters applied."""
-        parameters = inspect.signature(self.function).parameters
-        values = {
+        values = dict(_keyword_defaults(self.function))
+        values.update(self.fixed_params)
+        return values
+
+
+@functools.cache
+def _keyword_defaults(function: Callable) -> Mapping[str, Any]:
+    """Keyword defaults of a public function (read once: ``inspect`` is slow)."""
+    parameters = inspect.signature(function).parameters
+    return MappingProxyType(
+        {
             name: parameter.default
             for name, parameter in parameters.items()
             if parameter.default is not inspect.Parameter.empty and name != "group"
         }
-        values.update(self.fixed_params)
-        return values
+    )
 
 
 METRICS: Mapping[str, MetricInfo] = MappingProxyType(
@@ -181,7 +190,10 @@ def _split_top_level(text: str) -> list[str]:
 
 
 def _parse_value(text: str) -> Any:
-    text = text.strip().strip("'\"")
+    """A parameter value from its text; quoted text stays a string."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
     if text.lower() == "nan":
         return math.nan
     if text in ("True", "False"):
@@ -217,6 +229,7 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
             f"Unknown metric {text!r} for {function_name}. Known names: {known_names()}; "
             "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10'."
         )
+    constraints = getattr(info.function, "_parameter_constraints", {})
     allowed = set(info.defaults) - set(NON_KERNEL_PARAMETERS) - set(info.fixed_params) - {"k"}
     params: dict[str, Any] = dict(info.fixed_params)
     if match.group("params"):
@@ -229,13 +242,20 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
                     f"{info.name} takes: {', '.join(sorted(allowed | {'replace_undefined_by'}))}."
                 )
             params[key] = _parse_value(value)
+            if isinstance(params[key], str) or key not in constraints:
+                continue
+            # An unquoted word that parses as another type (``none`` -> None) but is
+            # only valid as text (``discount=none``) stays text.
+            try:
+                check_parameter(info.function.__name__, key, params[key], constraints[key])
+            except (TypeError, ValueError):
+                params[key] = value.strip()
     if match.group("k") is not None:
         if not info.takes_k:
             raise ValueError(
                 f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}."
             )
         params["k"] = int(match.group("k"))
-    constraints = getattr(info.function, "_parameter_constraints", {})
     for name, value in params.items():
         if name in constraints:
             check_parameter(info.function.__name__, name, value, constraints[name])

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics import evaluate
+from sklearn_rank_metrics import evaluate, ndcg_score
 from sklearn_rank_metrics._registry import METRICS
 
 NAMES = sorted(METRICS)
@@ -183,6 +183,7 @@ def small_tied_queries(draw):
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(case=small_tied_queries())
+@pytest.mark.filterwarnings("ignore:.*no query is left to average:UserWarning")
 def test_row_order_does_not_matter_property(name, case):
     data, perm = case
     metric = functools.partial(call, name)
@@ -851,3 +852,11 @@ def test_renaming_check_detects_misaligned_query_weights():
     check_query_renaming_invariance(srm.ndcg_score, data)  # the real metric passes
     with pytest.raises(AssertionError):
         check_query_renaming_invariance(_ndcg_with_misaligned_weights, data)
+
+
+def test_ndcg_of_a_perfect_order_is_exactly_one():
+    # Equal labels: every order is ideal, so NDCG is 1 by hand; the DCG and ideal DCG
+    # sums add the same terms in different orders and may differ by one rounding step.
+    assert ndcg_score([3, 3], [0, 1]) == 1.0
+    assert ndcg_score([3, 3], [0, 1], k=1, ideal="top_k") == 1.0
+    assert ndcg_score([0.1, 0.7, 0.7, 0.2], [4, 3, 2, 1]) <= 1.0
