@@ -1,0 +1,388 @@
+"""Cross-checks of our metrics against trec_eval, run through ``pytrec_eval``.
+
+trec_eval itself computes every expected value below: the flat rows are turned into
+TREC qrels and a TREC run, ``pytrec_eval.RelevanceEvaluator`` evaluates them, and our
+functions must return the same per-query values and the same mean.
+
+How the two views map onto each other (``/work/shared/DESIGN.md`` section 2):
+
+* every row is a judged document: the qrels hold all rows of a query with their
+  label; the run holds the rows whose score is finite. A row scored ``-inf`` is a
+  judged document the system did not return (in the qrels, not in the run).
+* trec_eval orders a run by score descending, then document id descending (byte
+  order), after casting the scores to single precision. Either the scores are
+  distinct in float32 (setting ``tie_free``), or (setting ``ties_input_order``) our
+  input gets the float32-rounded scores and its rows are sorted by document id
+  descending, so that ``ties="input"`` reproduces trec_eval's order exactly; the run
+  given to trec_eval there also holds pairs that differ in double precision but not
+  in single precision, which trec_eval ties.
+
+The measures and the parameters that reproduce them (the README table) are in
+``TREC_MEASURES`` and ``SETTINGS``. trec_eval computes in double precision (only the
+scores are single precision), so the tolerance is ``rtol=1e-9, atol=1e-12``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from functools import cache
+
+import lambdarank
+import numpy as np
+import pytest
+from sklearn.linear_model import Ridge
+
+from sklearn_rank_metrics import (
+    evaluate,
+    hit_rate_score,
+    mean_average_precision_score,
+    mean_reciprocal_rank_score,
+    ndcg_score,
+    precision_at_k_score,
+    recall_at_k_score,
+)
+
+pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec_eval (trec_eval) is not installed")
+
+RTOL = 1e-9
+ATOL = 1e-12
+KS = (1, 3, 5, 10, 20)
+
+
+def _measures():
+    """trec_eval measure -> (our function, its keyword arguments, our name in ``evaluate``)."""
+    table = {
+        "ndcg": (ndcg_score, {}, "ndcg"),
+        "map": (mean_average_precision_score, {}, "map"),
+        "recip_rank": (mean_reciprocal_rank_score, {}, "mrr"),
+    }
+    for k in KS:
+        table[f"ndcg_cut_{k}"] = (ndcg_score, {"k": k}, f"ndcg@{k}")
+        table[f"map_cut_{k}"] = (mean_average_precision_score, {"k": k}, f"map@{k}")
+        table[f"P_{k}"] = (precision_at_k_score, {"k": k}, f"p@{k}")
+        table[f"recall_{k}"] = (recall_at_k_score, {"k": k}, f"recall@{k}")
+        table[f"success_{k}"] = (hit_rate_score, {"k": k}, f"hit_rate@{k}")
+    return table
+
+
+TREC_MEASURES = _measures()
+
+# setting -> (keyword arguments of RelevanceEvaluator, our keyword arguments)
+SETTINGS = {
+    # scores distinct in float32; our default ties="average" has nothing to average
+    "tie_free": ({}, {}),
+    # tied scores: trec_eval's order (float32, then docno descending) as input order
+    "ties_input_order": ({}, {"ties": "input"}),
+    # trec_eval -l 2: binary measures need label >= 2; ndcg keeps the labels as gains
+    "relevance_level_2": ({"relevance_level": 2}, {"relevance_level": 2}),
+    # qrels list only relevant documents; label-0 rows are unjudged documents of the
+    # run, and a query without a relevant row is not in the qrels: trec_eval leaves
+    # it out, which is replace_undefined_by="skip"
+    "qrels_relevant_only": ({}, {"replace_undefined_by": "skip"}),
+    # some queries return nothing (every row -inf): absent from the run, trec_eval
+    # leaves them out of its mean (without -c); ours counts them with value 0
+    "query_not_in_run": ({}, {}),
+}
+DATASETS = ("synthetic", "lambdarank", "lambdarank_top10")
+
+
+# ---------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Flat:
+    """Flat rows: label, score for trec_eval (``-inf``: not returned), query and doc ids."""
+
+    y: np.ndarray
+    score: np.ndarray
+    tied_score: np.ndarray
+    group: np.ndarray
+    doc: np.ndarray
+
+
+def _doc_ids(rng, sizes):
+    """Document ids unique within each query, whose byte order is not numeric order."""
+    return np.concatenate(
+        [[f"d{n}" for n in rng.choice(1000, size, replace=False)] for size in sizes]
+    )
+
+
+def _tied_scores(rng, n):
+    """Scores with many ties, half of them broken only beyond single precision."""
+    tied = (rng.integers(0, 4, size=n) + 1) / 4.0
+    jitter = rng.choice([0.0, 1e-10, 2e-10], size=n)  # equal once cast to float32
+    return tied + jitter
+
+
+@cache
+def synthetic(seed=0, n_queries=150):
+    """Graded labels 0..4, sizes 1..30, about 15 % unretrieved rows, special queries.
+
+    Query 0: one relevant row. 1: one non-relevant row. 2: no relevant row.
+    3: every row relevant. 4: relevant only at grade 1. 5: its relevant rows are
+    all unretrieved. Every query returns at least one row.
+    """
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 31, size=n_queries)
+    sizes[:6] = [1, 1, 6, 5, 8, 5]
+    qid = np.repeat(np.arange(n_queries), sizes)
+    n = qid.size
+    y = rng.choice(5, size=n, p=[0.5, 0.2, 0.15, 0.1, 0.05]).astype(float)
+    y[qid == 0] = 3.0
+    y[qid == 1] = 0.0
+    y[qid == 2] = 0.0
+    y[qid == 3] = rng.integers(1, 5, size=5)
+    y[qid == 4] = [0, 1, 0, 1, 0, 0, 1, 0]
+    y[qid == 5] = [0, 2, 0, 1, 0]
+    unretrieved = rng.random(n) < 0.15
+    unretrieved[np.cumsum(sizes) - sizes] = False
+    unretrieved[qid == 5] = y[qid == 5] > 0
+    score = rng.choice(2**22, size=n, replace=False) / 2**22  # distinct, exact in float32
+    tied = _tied_scores(rng, n)
+    group = np.array([f"q{q:03d}" for q in qid])
+    return Flat(
+        y,
+        np.where(unretrieved, -np.inf, score),
+        np.where(unretrieved, -np.inf, tied),
+        group,
+        _doc_ids(rng, sizes),
+    )
+
+
+@cache
+def lambdarank_data(top=None):
+    """The real test sample scored by a Ridge model fitted on the training sample.
+
+    ``top``: only the ``top`` best-scored rows of each query are returned (a
+    truncated run); the others are unretrieved. The tied scores are the Ridge scores
+    rounded to one decimal (many tie blocks that mix labels).
+    """
+    X, y, qid, sizes = lambdarank.load("test")
+    X_train, y_train, _, _ = lambdarank.load("train")
+    score = Ridge(alpha=1.0).fit(X_train, y_train).predict(X)
+    assert len(np.unique(np.column_stack([qid, score.astype(np.float32)]), axis=0)) == len(y)
+    tied = np.round(score, 1)
+    if top is not None:
+        order = np.lexsort((-score, qid))
+        rank = np.empty(len(y), dtype=np.intp)
+        rank[order] = np.arange(len(y)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        score = np.where(rank < top, score, -np.inf)
+        tied = np.where(rank < top, tied, -np.inf)
+    rng = np.random.default_rng(7)
+    group = np.array([f"q{q:03d}" for q in qid])
+    return Flat(y, score, tied, group, _doc_ids(rng, sizes))
+
+
+def dataset(name):
+    if name == "synthetic":
+        return synthetic()
+    return lambdarank_data(10 if name == "lambdarank_top10" else None)
+
+
+# ---------------------------------------------------------------------------
+# Running trec_eval, and our side of the same data
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    y: np.ndarray  # our input, in our row order
+    score: np.ndarray
+    group: np.ndarray
+    params: dict  # our keyword arguments for the setting
+    tool: dict  # trec_eval's per-query values: {query: {measure: value}}
+    n_qrels_queries: int
+
+
+def to_trec(flat, score, qrels_rows):
+    qrels, run = {}, {}
+    for q, d, label, s, judged in zip(flat.group, flat.doc, flat.y, score, qrels_rows, strict=True):
+        if judged:
+            qrels.setdefault(q, {})[d] = int(label)
+        if np.isfinite(s):
+            run.setdefault(q, {})[d] = float(s)
+    return qrels, run
+
+
+@cache
+def trec_case(dataset_name, setting):
+    flat = dataset(dataset_name)
+    evaluator_params, params = SETTINGS[setting]
+    tool_score = flat.tied_score if setting == "ties_input_order" else flat.score
+    if setting == "query_not_in_run":
+        queries = np.unique(flat.group)[3::10]  # from query 3 on: some without relevant rows
+        tool_score = np.where(np.isin(flat.group, queries), -np.inf, tool_score)
+    qrels_rows = flat.y > 0 if setting == "qrels_relevant_only" else np.ones(len(flat.y), bool)
+    qrels, run = to_trec(flat, tool_score, qrels_rows)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(TREC_MEASURES), **evaluator_params)
+    tool = evaluator.evaluate(run)
+
+    if setting == "ties_input_order":
+        # trec_eval's order: score as float32, then document id descending
+        order = np.argsort(flat.doc, kind="stable")[::-1]
+        our_score = tool_score.astype(np.float32).astype(np.float64)[order]
+        return Case(flat.y[order], our_score, flat.group[order], params, tool, len(qrels))
+    order = np.random.default_rng(3).permutation(len(flat.y))  # queries interleaved
+    return Case(flat.y[order], tool_score[order], flat.group[order], params, tool, len(qrels))
+
+
+def own_params(function, params):
+    """The setting's parameters that ``function`` takes (ndcg has no relevance_level)."""
+    names = inspect.signature(function).parameters
+    return {name: value for name, value in params.items() if name in names}
+
+
+@cache
+def our_table(dataset_name, setting, only_run_queries=False):
+    """Our per-query values of every measure, from one ``evaluate`` call.
+
+    ``only_run_queries``: the input restricted to the queries trec_eval reports.
+    """
+    case = trec_case(dataset_name, setting)
+    rows = np.isin(case.group, list(case.tool)) if only_run_queries else slice(None)
+    names = [name for _, _, name in TREC_MEASURES.values()]
+    table = evaluate(
+        case.y[rows],
+        case.score[rows],
+        case.group[rows],
+        metrics=names,
+        per_query=True,
+        **case.params,
+    )
+    return {name: dict(zip(table["query"], table[name], strict=True)) for name in names}
+
+
+def tool_values(case, measure):
+    return {q: values[measure] for q, values in case.tool.items()}
+
+
+# ---------------------------------------------------------------------------
+# Every measure, dataset and setting
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("measure", list(TREC_MEASURES))
+@pytest.mark.parametrize("setting", list(SETTINGS))
+@pytest.mark.parametrize("dataset_name", DATASETS)
+def test_matches_trec_eval(dataset_name, setting, measure):
+    case = trec_case(dataset_name, setting)
+    function, kwargs, name = TREC_MEASURES[measure]
+    expected = tool_values(case, measure)
+    queries = sorted(expected)
+
+    ours = our_table(dataset_name, setting)[name]
+    if setting == "query_not_in_run":
+        # trec_eval reports only the queries of the run; ours reports every query,
+        # the ones without a returned row at 0 (what trec_eval -c counts them as)
+        absent = sorted(set(ours) - set(expected))
+        assert len(absent) >= 3
+        np.testing.assert_array_equal([ours[q] for q in absent], 0.0)
+        # trec_eval -c: the mean over every query of the qrels
+        c_mean = sum(expected.values()) / case.n_qrels_queries
+        got = function(
+            case.y, case.score, case.group, **kwargs, **own_params(function, case.params)
+        )
+        np.testing.assert_allclose(got, c_mean, rtol=RTOL, atol=ATOL)
+        # trec_eval's own mean: our input restricted to the queries of the run
+        rows = np.isin(case.group, queries)
+        ours = our_table(dataset_name, setting, only_run_queries=True)[name]
+    else:
+        rows = slice(None)
+    ours = {q: v for q, v in ours.items() if not np.isnan(v)}  # "skip" leaves NaN
+    assert sorted(ours) == queries
+    np.testing.assert_allclose(
+        [ours[q] for q in queries],
+        [expected[q] for q in queries],
+        rtol=RTOL,
+        atol=ATOL,
+        err_msg=f"per-query {measure} ({dataset_name}, {setting})",
+    )
+
+    params = own_params(function, case.params)
+    got = function(case.y[rows], case.score[rows], case.group[rows], **kwargs, **params)
+    want = pytrec_eval.compute_aggregated_measure(measure, [expected[q] for q in queries])
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"mean {measure}")
+
+
+# ---------------------------------------------------------------------------
+# The data exercises what the settings claim
+# ---------------------------------------------------------------------------
+
+
+def test_synthetic_data_has_the_cases_it_claims():
+    flat = synthetic()
+    case = trec_case("synthetic", "tie_free")
+    sizes = {q: n for q, n in zip(*np.unique(flat.group, return_counts=True), strict=True)}
+    assert 1 in sizes.values() and len(sizes) >= 100
+    assert (~np.isfinite(flat.score)).mean() > 0.1  # unretrieved relevant documents
+    retrieved = {q: np.isfinite(flat.score[flat.group == q]).sum() for q in sizes}
+    assert sum(n < 20 for n in retrieved.values()) > 50  # runs shorter than k
+    # trec_eval reports the query without a relevant row, at 0
+    assert case.tool["q002"]["map"] == 0.0 and case.tool["q002"]["ndcg"] == 0.0
+    assert case.tool["q005"]["recall_20"] == 0.0  # relevant rows exist, none returned
+    # scores tied in float32 but not in float64, across different labels
+    s64 = flat.tied_score[np.isfinite(flat.tied_score)]
+    assert len(np.unique(s64.astype(np.float32))) < len(np.unique(s64))
+
+
+@pytest.mark.parametrize("dataset_name", ["synthetic", "lambdarank"])
+def test_tie_order_matters_for_trec_eval(dataset_name):
+    # With the tied run, trec_eval's values differ from the tie average and from
+    # input order without the docno sort, so the ties_input_order setting tests it.
+    case = trec_case(dataset_name, "ties_input_order")
+    expected = pytrec_eval.compute_aggregated_measure(
+        "map", list(tool_values(case, "map").values())
+    )
+    assert mean_average_precision_score(case.y, case.score, case.group, ties="input") == (
+        pytest.approx(expected, rel=RTOL, abs=ATOL)
+    )
+    averaged = mean_average_precision_score(case.y, case.score, case.group)
+    assert averaged != pytest.approx(expected, rel=1e-6)
+    order = np.random.default_rng(0).permutation(len(case.y))
+    shuffled = mean_average_precision_score(
+        case.y[order], case.score[order], case.group[order], ties="input"
+    )
+    assert shuffled != pytest.approx(expected, rel=1e-6)
+
+
+def test_trec_eval_compares_scores_in_single_precision():
+    # 1 + 2**-24 rounds to 1 in float32: trec_eval ties it with 1 and puts the larger
+    # document id first; 1 + 2**-23 is distinct in float32.
+    qrels = {"q": {"b": 1, "a": 0}}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"})
+    for bump, first_relevant in [(2.0**-24, True), (2.0**-23, False)]:
+        tool = evaluator.evaluate({"q": {"a": 1.0 + bump, "b": 1.0}})["q"]["recip_rank"]
+        y, s = np.array([1.0, 0.0]), np.array([1.0, 1.0 + bump])  # rows "b", "a"
+        ours = mean_reciprocal_rank_score(y, s.astype(np.float32).astype(np.float64), ties="input")
+        assert ours == tool == (1.0 if first_relevant else 0.5)
+        # uncast, we compare in double precision: "a" ranks first, unlike trec_eval
+        assert mean_reciprocal_rank_score(y, s, ties="input") == 0.5
+
+
+# ---------------------------------------------------------------------------
+# The check is sensitive: other parameter settings do not reproduce trec_eval
+# ---------------------------------------------------------------------------
+
+WRONG_SETTINGS = [
+    ("P_20", precision_at_k_score, {"k": 20, "denominator": "min(k,n_retrieved)"}),
+    ("map_cut_10", mean_average_precision_score, {"k": 10, "denominator": "min(k,n_relevant)"}),
+    ("map", mean_average_precision_score, {"denominator": "n_relevant_in_top_k"}),
+    ("ndcg_cut_10", ndcg_score, {"k": 10, "gain": "exponential"}),
+    ("ndcg_cut_10", ndcg_score, {"k": 10, "ideal": "top_k"}),
+    ("ndcg", ndcg_score, {"discount": "max(1,log(rank))"}),
+    ("recall_5", recall_at_k_score, {"k": 5, "replace_undefined_by": 1.0}),
+]
+
+
+@pytest.mark.parametrize(
+    ("measure", "function", "kwargs"), WRONG_SETTINGS, ids=[str(w[2]) for w in WRONG_SETTINGS]
+)
+def test_other_conventions_do_not_match_trec_eval(measure, function, kwargs):
+    case = trec_case("synthetic", "tie_free")
+    values = list(tool_values(case, measure).values())
+    expected = pytrec_eval.compute_aggregated_measure(measure, values)
+    got = function(case.y, case.score, case.group, **kwargs)
+    assert got != pytest.approx(expected, rel=1e-6, abs=1e-9)
