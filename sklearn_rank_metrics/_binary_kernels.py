@@ -70,9 +70,41 @@ def expected_hits(
     ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
 ) -> np.ndarray:
     """E[relevant rows within the cutoff]: each position holds its block's mean relevance."""
-    arrangement = ranked.arrangement(ties)
-    relevant = relevance(arrangement.labels, relevance_level)
-    return ranked.query_sum(arrangement.block_mean_per_row(relevant) * ranked.in_cutoff(k))
+
+    def compute() -> np.ndarray:
+        arrangement = ranked.arrangement(ties)
+        rows = ranked.cutoff_rows(k)
+        if rows is None:
+            relevant = relevance(arrangement.labels, relevance_level)
+            return ranked.query_sum(arrangement.block_mean_per_row(relevant))
+        if arrangement.singletons:
+            return ranked.query_sum_at(relevance(arrangement.labels[rows], relevance_level), rows)
+        relevant = relevance(arrangement.labels, relevance_level)
+        return ranked.query_sum_at(arrangement.block_mean_at(relevant, rows), rows)
+
+    return ranked.cached(("expected_hits", ties, k, relevance_level), compute)
+
+
+@dataclass(frozen=True)
+class CutoffRows:
+    """The rows within the cutoff of a tie-free arrangement, compacted query by query."""
+
+    relevant: np.ndarray  # 0/1 per compact row
+    query: np.ndarray  # query index per compact row
+    rank: np.ndarray  # 0-based rank per compact row
+    length: np.ndarray  # compact rows per query: min(k, n_retrieved)
+
+
+def cutoff_relevance(
+    ranked: RankedGroups, arrangement: Arrangement, k: int | None, relevance_level: float | None
+) -> CutoffRows:
+    """Relevance of the rows within the cutoff when every row is its own block."""
+    rows = ranked.cutoff_rows(k)
+    if rows is None:
+        labels, query, rank = arrangement.labels, ranked.query_of_row, ranked.rank
+    else:
+        labels, query, rank = arrangement.labels[rows], ranked.query_of_row[rows], ranked.rank[rows]
+    return CutoffRows(relevance(labels, relevance_level), query, rank, ranked.depth(k))
 
 
 def _precision_terms(counts: BlockCounts, rank: np.ndarray) -> np.ndarray:
@@ -95,6 +127,12 @@ def average_precision(
     denominator: str,
 ) -> np.ndarray:
     """Expected AP@k per query for the three denominators (see ``mean_average_precision_score``)."""
+    arrangement = ranked.arrangement(ties)
+    if arrangement.singletons:
+        return _average_precision_without_ties(
+            ranked, cutoff_relevance(ranked, arrangement, k, relevance_level), k,
+            relevance_level, denominator,
+        )
     counts = block_counts(ranked, ties, relevance_level)
     in_cut = ranked.in_cutoff(k)
     terms = _precision_terms(counts, ranked.rank) * in_cut
@@ -105,6 +143,30 @@ def average_precision(
         limit = n_rel if k is None else np.minimum(n_rel, k)
         return safe_divide(ranked.query_sum(terms), limit)
     return _average_precision_over_retrieved(ranked, ties, counts, in_cut, terms, k)
+
+
+def _average_precision_without_ties(
+    ranked: RankedGroups,
+    cut: CutoffRows,
+    k: int | None,
+    relevance_level: float | None,
+    denominator: str,
+) -> np.ndarray:
+    """AP@k of fixed orders: ``sum over relevant rows i <= k of hits@i / i``, divided."""
+    hits_through = np.cumsum(cut.relevant)
+    first = np.cumsum(cut.length) - cut.length  # first compact row of each query
+    hits_before_query = np.concatenate(([0.0], hits_through))[first]
+    hits_through -= hits_before_query[cut.query]
+    precision_sum = np.bincount(
+        cut.query, weights=cut.relevant * hits_through / (cut.rank + 1), minlength=ranked.n_queries
+    )
+    if denominator == "n_relevant_in_top_k":
+        limit = np.bincount(cut.query, weights=cut.relevant, minlength=ranked.n_queries)
+    else:
+        limit = n_relevant(ranked, relevance_level)
+        if denominator == "min(k,n_relevant)" and k is not None:
+            limit = np.minimum(limit, k)
+    return safe_divide(precision_sum, limit)
 
 
 def _average_precision_over_retrieved(
@@ -176,6 +238,17 @@ def reciprocal_rank(
     ``P(t) = C(m - t, r - 1) / C(m, r)``: the row at offset ``t`` is relevant and the
     ``t - 1`` rows before it are not.
     """
+    arrangement = ranked.arrangement(ties)
+    if arrangement.singletons:
+        cut = cutoff_relevance(ranked, arrangement, k, relevance_level)
+        hit_rows = np.flatnonzero(cut.relevant)
+        query = cut.query[hit_rows]
+        is_first = np.ones(len(query), dtype=bool)
+        np.not_equal(query[1:], query[:-1], out=is_first[1:])
+        first = hit_rows[is_first]
+        values = np.zeros(ranked.n_queries)
+        values[cut.query[first]] = 1.0 / (cut.rank[first] + 1)
+        return values
     counts = block_counts(ranked, ties, relevance_level)
     rows = np.flatnonzero(_first_relevant_block_rows(counts) & ranked.in_cutoff(k))
     m = counts.block_size[rows]
@@ -197,6 +270,8 @@ def hit(
     Only the first block holding a relevant row matters: if ``T`` of its ``m``
     positions are within the cutoff, ``P(hit) = 1 - C(m - r, T) / C(m, T)``.
     """
+    if ranked.arrangement(ties).singletons:
+        return (expected_hits(ranked, ties, k, relevance_level) > 0).astype(np.float64)
     counts = block_counts(ranked, ties, relevance_level)
     rows = np.flatnonzero(_first_relevant_block_rows(counts) & (counts.offset_in_block == 1))
     m = counts.block_size[rows]
@@ -219,6 +294,16 @@ def roc_auc(
     """
     arrangement = ranked.arrangement(ties)
     positive = relevance(arrangement.labels, relevance_level)
+    n_positive = ranked.query_sum(positive)
+    n_negative = ranked.n_rows_per_query - n_positive
+    if arrangement.singletons:
+        # pairs won = n_pos n_neg - sum over positive rows of the negatives above them
+        negatives_through = np.cumsum(1.0 - positive)
+        negatives_before_query = np.concatenate(([0.0], negatives_through))[ranked.offsets[:-1]]
+        negatives_above = ranked.query_sum(positive * negatives_through)
+        negatives_above -= n_positive * negatives_before_query
+        pairs_won = n_positive * n_negative - negatives_above
+        return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative
     negative = 1.0 - positive
     cumulative = np.concatenate(([0.0], np.cumsum(negative)))
     block_end = arrangement.block_start + arrangement.block_size
@@ -226,6 +311,4 @@ def roc_auc(
     negatives_after = cumulative[query_end] - cumulative[block_end]
     negatives_in_block = cumulative[block_end] - cumulative[arrangement.block_start]
     pairs_won = ranked.query_sum(positive * (negatives_after + 0.5 * negatives_in_block))
-    n_positive = ranked.query_sum(positive)
-    n_negative = ranked.n_rows_per_query - n_positive
     return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative

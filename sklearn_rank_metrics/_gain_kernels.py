@@ -94,12 +94,24 @@ def expected_dcg(
     log_base: float,
     function_name: str,
 ) -> np.ndarray:
-    """Expected DCG@k per query: each position holds its block's mean gain."""
+    """Expected DCG@k per query: each position holds its block's mean gain.
+
+    Only the rows within the cutoff are visited (plus, under ``ties="average"``, the
+    gain sums of whole tie blocks, which may reach past the cutoff).
+    """
     arrangement = ranked.arrangement(ties)
-    gains = gain_values(arrangement.labels, gain, function_name, ranked.input_labels)
-    positional_gain = arrangement.block_mean_per_row(gains)
+    rows = ranked.cutoff_rows(k)
+    if rows is not None and arrangement.singletons and not callable(gain):
+        positional_gain = gain_values(
+            arrangement.labels[rows], gain, function_name, ranked.input_labels
+        )
+    else:
+        gains = gain_values(arrangement.labels, gain, function_name, ranked.input_labels)
+        positional_gain = arrangement.block_mean_at(gains, rows)
     discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)
-    return ranked.query_sum(positional_gain * discounts[ranked.rank] * ranked.in_cutoff(k))
+    if rows is None:
+        return ranked.query_sum(positional_gain * discounts[ranked.rank] * ranked.in_cutoff(k))
+    return ranked.query_sum_at(positional_gain * discounts[ranked.rank[rows]], rows)
 
 
 def _sorted_descending_within_queries(values: np.ndarray, query: np.ndarray) -> np.ndarray:

@@ -101,6 +101,15 @@ class Arrangement:
             return values
         return self.block_sum(values)[self.block_of_row]
 
+    def block_mean_at(self, values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+        """:meth:`block_mean_per_row` at the given rows only (all rows when None)."""
+        if rows is None:
+            return self.block_mean_per_row(values)
+        if self.singletons:
+            return values[rows]
+        block = self.block_of_row[rows]
+        return self.block_sum(values)[block] / self._sizes[block]
+
     def block_mean_per_row(self, values: np.ndarray) -> np.ndarray:
         """Mean of ``values`` over the block of each row: the expected value at a position."""
         if self.singletons:
@@ -175,6 +184,32 @@ class RankedGroups:
     def in_cutoff(self, k: int | None) -> np.ndarray:
         """Whether each sorted row sits at a rank within the cutoff (never a ``-inf`` row)."""
         return self.cached(("in_cutoff", k), lambda: self.rank < self.per_row(self.depth(k)))
+
+    def cutoff_rows(self, k: int | None) -> np.ndarray | None:
+        """Indices of the sorted rows within the cutoff, or None when that is every row.
+
+        Query ``q`` contributes rows ``offsets[q] .. offsets[q] + depth[q] - 1``, so
+        a kernel that only needs those rows costs O(n_queries * k), not O(n_rows).
+        """
+
+        def compute() -> np.ndarray | None:
+            depth = self.depth(k)
+            total = int(depth.sum())
+            if total == len(self.labels):
+                return None
+            compact_start = np.zeros(len(depth), dtype=np.intp)
+            np.cumsum(depth[:-1], out=compact_start[1:])
+            rows = np.arange(total, dtype=np.intp)
+            rows += np.repeat(self.offsets[:-1] - compact_start, depth)
+            return rows
+
+        return self.cached(("cutoff_rows", k), compute)
+
+    def query_sum_at(self, values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+        """Per-query sum of ``values`` given at sorted ``rows`` (all rows when None)."""
+        if rows is None:
+            return self.query_sum(values)
+        return np.bincount(self.query_of_row[rows], weights=values, minlength=self.n_queries)
 
     def straddles_cutoff(self, ties: str, k: int | None) -> np.ndarray:
         """Whether each row belongs to a block that starts within the cutoff and ends after it.
@@ -442,22 +477,60 @@ def _query_weights(
     return reference
 
 
-def _sort_by_query_then_score(codes: np.ndarray, scores: np.ndarray, n_queries: int) -> np.ndarray:
+def _sort_by_query_then_score(
+    codes: np.ndarray, scores: np.ndarray, rows_per_query: np.ndarray, contiguous: bool
+) -> np.ndarray:
     """Row order by (query, score descending); the order inside tie blocks is arbitrary.
 
-    One unstable (SIMD) argsort of the scores, then a stable LSD radix sort of the
-    query codes in 16-bit digits, which keeps the score order inside each query.
+    Queries already contiguous (codes sorted) and of similar sizes: one argsort of
+    each query's scores at once, along the rows of a padded (query, position) matrix.
+    Otherwise one unstable (SIMD) argsort of all scores, then a stable LSD radix sort
+    of the query codes in 16-bit digits, which keeps the score order inside each query.
     """
-    order = np.argsort(-scores)
+    n_queries = len(rows_per_query)
     if n_queries <= 1:
-        return order
+        return np.argsort(-scores)
+    widest = int(rows_per_query.max())
+    if contiguous and widest * n_queries <= 2 * len(scores):
+        return _argsort_within_contiguous_queries(scores, rows_per_query, widest)
+    order = np.argsort(-scores)
     codes_in_order = codes[order]
-    for shift in range(0, max(int(n_queries - 1).bit_length(), 1), 16):
-        digit = ((codes_in_order >> shift) & 0xFFFF).astype(np.uint16)
+    n_bits = max(int(n_queries - 1).bit_length(), 1)
+    for shift in range(0, n_bits, 16):
+        digit = (codes_in_order >> shift).astype(np.uint16)  # keeps the low 16 bits
         step = np.argsort(digit, kind="stable")
         order = order[step]
-        codes_in_order = codes_in_order[step]
+        if shift + 16 < n_bits:
+            codes_in_order = codes_in_order[step]
     return order
+
+
+def _argsort_within_contiguous_queries(
+    scores: np.ndarray, rows_per_query: np.ndarray, widest: int
+) -> np.ndarray:
+    """Descending score order inside each contiguous query, via a padded 2-D argsort.
+
+    Query ``q`` fills row ``q`` of a ``(n_queries, widest)`` matrix of negated scores.
+    The padding is ``+inf`` (NaN padding would leave NumPy's SIMD sort); padded cells
+    are told apart from real ``-inf`` scores by their column, not by their place.
+    """
+    n_queries = len(rows_per_query)
+    starts = np.zeros(n_queries, dtype=np.intp)
+    np.cumsum(rows_per_query[:-1], out=starts[1:])
+    if widest * n_queries == len(scores):  # all queries have the same size
+        columns = np.argsort(-scores.reshape(n_queries, widest), axis=1)
+        columns += starts[:, None]
+        return columns.reshape(-1)
+    keys = np.full((n_queries, widest), np.inf)
+    shift = np.arange(0, n_queries * widest, widest, dtype=np.intp) - starts
+    position = np.arange(len(scores), dtype=np.intp)
+    position += np.repeat(shift, rows_per_query)
+    keys.reshape(-1)[position] = -scores
+    columns = np.argsort(keys, axis=1)
+    del keys
+    real = columns < rows_per_query[:, None]
+    columns += starts[:, None]
+    return columns[real]
 
 
 def rank_groups(
@@ -498,14 +571,19 @@ def rank_groups(
     scores_flat = y_score_array.reshape(-1)
     n_queries = len(query_ids)
 
-    order = _sort_by_query_then_score(codes, scores_flat, n_queries)
-    codes_sorted = codes[order]
-    rows_per_query = np.bincount(codes_sorted, minlength=n_queries)
+    rows_per_query = np.bincount(codes, minlength=n_queries)
+    contiguous = bool(np.all(codes[1:] >= codes[:-1]))
+    order = _sort_by_query_then_score(codes, scores_flat, rows_per_query, contiguous)
+    # Contiguous queries stay in place; otherwise the sorted codes are a repeat.
+    codes_sorted = codes if contiguous else np.repeat(np.arange(n_queries), rows_per_query)
     offsets = np.zeros(n_queries + 1, dtype=np.intp)
     np.cumsum(rows_per_query, out=offsets[1:])
     rank = np.arange(len(order)) - np.repeat(offsets[:-1], rows_per_query)
     scores_sorted = scores_flat[order]
-    n_retrieved = np.add.reduceat((scores_sorted > -np.inf).astype(np.intp), offsets[:-1])
+    unretrieved = scores_flat == -np.inf
+    n_retrieved = rows_per_query.copy()
+    if unretrieved.any():
+        n_retrieved -= np.bincount(codes[unretrieved], minlength=n_queries)
 
     query_weight = _query_weights(
         sample_weight, codes_sorted, order, offsets, n_queries, two_dimensional, function_name
