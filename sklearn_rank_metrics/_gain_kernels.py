@@ -130,7 +130,8 @@ def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
         if top >= _MAX_LEVELS or np.any(labels != np.floor(labels)):
             return None
         n_levels = int(top) + 1
-        cell = ranked.query_of_row * n_levels + labels.astype(np.intp)
+        cell = ranked.query_of_row * n_levels
+        np.add(cell, labels, out=cell, casting="unsafe")  # integral labels: exact
         counts = np.bincount(cell, minlength=ranked.n_queries * n_levels)
         return counts.reshape(ranked.n_queries, n_levels)
 

@@ -230,14 +230,19 @@ class RankedGroups:
             ("block_start_rank", ties), lambda: self.rank - self.arrangement(ties).offset
         )
 
-    def tie_block_first_row(self) -> np.ndarray:
-        """First sorted row of every run of exactly equal scores within a query (cached)."""
+    def tie_block_first_row(self) -> np.ndarray | None:
+        """First sorted row of every run of equal scores within a query; None without ties.
 
-        def compute() -> np.ndarray:
+        Cached. Tie-free input (every row its own block) allocates no per-row index.
+        """
+
+        def compute() -> np.ndarray | None:
             starts = np.empty(len(self.scores), dtype=bool)
             starts[0] = True
             np.not_equal(self.scores[1:], self.scores[:-1], out=starts[1:])
             starts[self.offsets[1:-1]] = True
+            if starts.all():
+                return None
             return np.flatnonzero(starts)
 
         return self.cached("tie_blocks", compute)
@@ -248,7 +253,7 @@ class RankedGroups:
         if cached is not None:
             return cached
         first_rows = self.tie_block_first_row()
-        has_ties = len(first_rows) < len(self.labels)
+        has_ties = first_rows is not None
         if ties == "average" and has_ties:
             arrangement = Arrangement(self.labels, first_rows)
         elif has_ties:
@@ -521,11 +526,13 @@ def _argsort_within_contiguous_queries(
         columns = np.argsort(-scores.reshape(n_queries, widest), axis=1)
         columns += starts[:, None]
         return columns.reshape(-1)
-    keys = np.full((n_queries, widest), np.inf)
+    keys = np.full((n_queries, widest), -np.inf)
     shift = np.arange(0, n_queries * widest, widest, dtype=np.intp) - starts
     position = np.arange(len(scores), dtype=np.intp)
     position += np.repeat(shift, rows_per_query)
-    keys.reshape(-1)[position] = -scores
+    keys.reshape(-1)[position] = scores
+    del position
+    np.negative(keys, out=keys)  # descending scores; the padding becomes +inf
     columns = np.argsort(keys, axis=1)
     del keys
     real = columns < rows_per_query[:, None]
