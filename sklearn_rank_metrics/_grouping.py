@@ -427,7 +427,9 @@ def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.n
             starts = np.empty(len(ids_array), dtype=bool)
             starts[0] = True
             np.not_equal(ids_array[1:], ids_array[:-1], out=starts[1:])
-            return np.cumsum(starts) - 1, ids_array[starts]
+            codes = np.cumsum(starts, dtype=np.intp)
+            codes -= 1
+            return codes, ids_array[starts]
         try:
             ids, codes = np.unique(ids_array, return_inverse=True)
         except TypeError:
