@@ -1,0 +1,587 @@
+"""Deliberately broken metrics, for the mutation self-check of the cross-check tests.
+
+A *mutation* is one realistic bug planted in the package: a discount of
+``log2(i + 2)``, tie averaging dropped, a cutoff off by one, a denominator taken
+from the wrong count... ``MUTATIONS`` maps its name to ``(description, apply)``;
+``apply()`` plants the bug in the running process and returns a function that
+removes it again. ``test_mutation_selfcheck.py`` runs the cross-check suite once per
+mutation and requires it to fail, so a cross-check that silently stopped checking
+anything would be noticed.
+
+How a bug is planted
+--------------------
+Every mutation is a small source edit of one or more functions (or methods) of the
+package, written as ``(module, "function" or "Class.method", old text, new text)``.
+The function's source is read with ``inspect``, ``old`` must occur in it exactly
+once (otherwise ``apply`` raises ``MutationError``: the package changed and the
+mutation must be updated; it never fails silently), it is replaced by ``new``, the
+result is compiled in the module's own globals and the *code object* of the
+original function is swapped for the edited one (``function.__code__``).
+Swapping the code in place, rather than rebinding a name, reaches every holder of
+the function at once: modules that imported it by name (``from ._gain_kernels
+import discount_table``), the metric registry's ``MetricInfo.per_query`` entries,
+methods alike, so no reference can keep the unmutated version.
+Undoing puts the original code object back.
+
+As a pytest plugin
+------------------
+Loaded with ``-p mutations`` (the ``tests`` folder on ``PYTHONPATH``), this module
+reads the environment variable ``SRM_MUTATION`` in ``pytest_configure``, before any
+test module is imported, and applies the named mutation for the whole session. An
+unknown name, or a mutation whose text is no longer in the package source, is a
+usage error (exit code 4). Unset or empty, the plugin changes nothing. While a
+mutation is active, Hypothesis runs without its example database (a mutant's
+failures must not be replayed by later, honest runs) and without shrinking (only
+*whether* the suite fails matters, and shrinking is slow), and the report header
+and the terminal summary name the mutation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import textwrap
+from collections.abc import Callable
+from typing import NamedTuple
+
+import pytest
+
+ENV_VAR = "SRM_MUTATION"
+PACKAGE = "sklearn_rank_metrics"
+
+
+class MutationError(RuntimeError):
+    """A mutation cannot be applied: its target text is not (exactly once) in the source."""
+
+
+class Edit(NamedTuple):
+    module: str  # submodule of the package, e.g. "_gain_kernels"
+    target: str  # "function" or "Class.method"
+    old: str  # text that must occur exactly once in the target's source
+    new: str
+
+
+class Mutation(NamedTuple):
+    description: str
+    apply: Callable[[], Callable[[], None]]  # plants the bug, returns the undo function
+
+
+def _resolve(edit: Edit):
+    module = importlib.import_module(f"{PACKAGE}.{edit.module}")
+    owner, _, name = edit.target.rpartition(".")
+    holder = getattr(module, owner) if owner else module
+    function = inspect.getattr_static(holder, name)
+    if not inspect.isfunction(function):
+        raise MutationError(f"{edit.module}.{edit.target} is not a plain function.")
+    return module, function
+
+
+def _essence(code) -> tuple:
+    """What a code object computes: instructions, constants, names (not positions)."""
+    return (code.co_code, code.co_consts, code.co_names, code.co_varnames)
+
+
+def _compile_function(source: str, module, code):
+    """Compile one function's (dedented) source in its module's globals; its code."""
+    # keep the line numbers of the original file in tracebacks
+    padded = "\n" * (code.co_firstlineno - 1) + source
+    compiled = compile(
+        padded,
+        code.co_filename,
+        "exec",
+        flags=annotations.compiler_flag,  # the __future__ feature imported above
+        dont_inherit=True,
+    )
+    namespace: dict = {}
+    exec(compiled, vars(module), namespace)  # our own edit of the package source
+    return namespace[code.co_name].__code__
+
+
+def _mutated_code(edits: list[Edit]):
+    """The code object of one target with every ``old`` text replaced by its ``new``."""
+    module, function = _resolve(edits[0])
+    where = f"{edits[0].module}.{edits[0].target}"
+    code = function.__code__
+    source = textwrap.dedent(inspect.getsource(function))
+    if source.lstrip().startswith("@"):
+        raise MutationError(f"{where} is decorated; mutate its kernel.")
+    edited = source
+    for edit in edits:
+        count = edited.count(edit.old)
+        if count != 1:
+            raise MutationError(
+                f"{where}: the text to mutate occurs {count} times (must be once): "
+                f"{edit.old!r}. Update the mutation to the current source."
+            )
+        edited = edited.replace(edit.old, edit.new)
+    new_code = _compile_function(edited, module, code)
+    if new_code.co_freevars != code.co_freevars:
+        raise MutationError(f"{where}: closures cannot be mutated.")
+    # compare with the unedited source compiled the same way (bytecode details differ
+    # between the import system's compilation and ``compile``)
+    if _essence(new_code) == _essence(_compile_function(source, module, code)):
+        raise MutationError(f"{where}: the edit compiles to the same code.")
+    return function, new_code
+
+
+def _applier(*edits: Edit) -> Callable[[], Callable[[], None]]:
+    def apply() -> Callable[[], None]:
+        # compile every edit first, so a broken mutation changes nothing
+        by_target: dict[tuple[str, str], list[Edit]] = {}
+        for edit in edits:
+            by_target.setdefault((edit.module, edit.target), []).append(edit)
+        planned = [_mutated_code(group) for group in by_target.values()]
+        originals = [(function, function.__code__) for function, _ in planned]
+        for function, new_code in planned:
+            function.__code__ = new_code
+
+        def undo() -> None:
+            for function, code in reversed(originals):
+                function.__code__ = code
+
+        return undo
+
+    return apply
+
+
+def _m(description: str, *edits: Edit) -> Mutation:
+    return Mutation(description, _applier(*edits))
+
+
+# ---------------------------------------------------------------------------
+# The mutations. Cross-cutting ones first, then one or more per registered metric
+# (ndcg, dcg, cg, err, map, mrr, p, recall, f1/fbeta, hit_rate, gauc).
+# ---------------------------------------------------------------------------
+
+MUTATIONS: dict[str, Mutation] = {
+    # -- cross-cutting: ranking, ties, cutoff, relevance, aggregation ----------------
+    "ties_average_as_input": _m(
+        'ties="average" computed as ties="input": tie averaging dropped',
+        Edit(
+            "_grouping",
+            "RankedGroups.arrangement",
+            "arrangement = Arrangement(self.labels, first_rows)",
+            "arrangement = Arrangement(\n"
+            '                self.labels[self._order_within_tie_blocks(first_rows, "input")]\n'
+            "            )",
+        ),
+    ),
+    "ties_optimistic_pessimistic_swapped": _m(
+        'ties="optimistic" puts the lower labels first, "pessimistic" the higher',
+        Edit(
+            "_grouping",
+            "RankedGroups._order_within_tie_blocks",
+            'sign = -1.0 if ties == "optimistic" else 1.0',
+            'sign = -1.0 if ties == "pessimistic" else 1.0',
+        ),
+    ),
+    "ties_input_order_reversed": _m(
+        'ties="input" keeps tied rows in reverse input order',
+        Edit(
+            "_grouping",
+            "RankedGroups._order_within_tie_blocks",
+            "keys = [self.order[tied]]",
+            "keys = [-self.order[tied]]",
+        ),
+    ),
+    "cutoff_off_by_one": _m(
+        "the cutoff k admits k + 1 ranks (depth min(k + 1, n_retrieved))",
+        Edit(
+            "_grouping",
+            "RankedGroups.depth",
+            "np.minimum(self.n_retrieved, k)",
+            "np.minimum(self.n_retrieved, k + 1)",
+        ),
+    ),
+    "unretrieved_rows_take_ranks": _m(
+        "-inf (unretrieved) rows occupy rank positions like retrieved rows",
+        Edit(
+            "_grouping",
+            "RankedGroups.depth",
+            "self.n_retrieved if k is None else np.minimum(self.n_retrieved, k)",
+            "self.n_rows_per_query if k is None else np.minimum(self.n_rows_per_query, k)",
+        ),
+    ),
+    "relevance_level_strict": _m(
+        "relevant means y_true > relevance_level instead of >=",
+        Edit(
+            "_binary_kernels",
+            "relevance",
+            "labels >= relevance_level",
+            "labels > relevance_level",
+        ),
+    ),
+    "sample_weight_ignored": _m(
+        "the mean over queries ignores the query weights",
+        Edit(
+            "_aggregate",
+            "weighted_mean",
+            "float(np.dot(values[kept], weights[kept]) / total)",
+            "float(np.mean(values[kept]))",
+        ),
+    ),
+    "skip_policy_counts_zero": _m(
+        'replace_undefined_by="skip" scores undefined queries 0 instead of leaving them out',
+        Edit(
+            "_aggregate",
+            "apply_policy",
+            "values[undefined] = np.nan\n            skipped = undefined",
+            "values[undefined] = 0.0",
+        ),
+    ),
+    "skipped_weights_in_total": _m(
+        "the weighted mean divides by the weights of the skipped queries too",
+        Edit("_aggregate", "weighted_mean", "total = weights[kept].sum()", "total = weights.sum()"),
+    ),
+    # -- DCG / NDCG / CG ----------------------------------------------------------------
+    "discount_rank_plus_2": _m(
+        "discount 1 / log(rank + 2) instead of 1 / log(rank + 1)",
+        Edit(
+            "_gain_kernels",
+            "discount_table",
+            "np.log(log_base) / np.log(rank + 1)",
+            "np.log(log_base) / np.log(rank + 2)",
+        ),
+    ),
+    "dcg_log_base_ignored": _m(
+        "the discount always uses log base 2, whatever log_base says",
+        Edit(
+            "_gain_kernels",
+            "discount_table",
+            "np.log(log_base) / np.log(rank + 1)",
+            "np.log(2.0) / np.log(rank + 1)",
+        ),
+    ),
+    "jarvelin_discount_log_rank_plus_1": _m(
+        'discount "max(1,log(rank))" computed as max(1, log(rank + 1))',
+        Edit(
+            "_gain_kernels",
+            "discount_table",
+            "np.maximum(1.0, np.log(rank) / np.log(log_base))",
+            "np.maximum(1.0, np.log(rank + 1) / np.log(log_base))",
+        ),
+    ),
+    "cg_discounted": _m(
+        'discount="none" (cumulative gain, "cg") is not recognised and falls to the '
+        '"max(1,log(rank))" discount',
+        Edit("_gain_kernels", "discount_table", 'if discount == "none":', 'if discount == "None":'),
+    ),
+    "exponential_gain_as_linear": _m(
+        'gain="exponential" computed as the linear gain y',
+        Edit(
+            "_gain_kernels",
+            "gain_values",
+            'return labels if gain == "linear" else np.exp2(labels) - 1.0',
+            "return labels",
+        ),
+    ),
+    "exponential_gain_without_minus_one": _m(
+        'gain="exponential" computed as 2**y instead of 2**y - 1',
+        Edit(
+            "_gain_kernels",
+            "gain_values",
+            "np.exp2(labels) - 1.0",
+            "np.exp2(labels)",
+        ),
+    ),
+    "ideal_dcg_retrieved_only": _m(
+        "the ideal DCG ignores the unretrieved (-inf) rows",
+        Edit(
+            "_gain_kernels",
+            "_label_level_counts",
+            "labels = ranked.labels\n",
+            "labels = np.where(ranked.scores > -np.inf, ranked.labels, 0.0)\n",
+        ),
+        Edit(
+            "_gain_kernels",
+            "ideal_dcg",
+            "gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)",
+            "gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)"
+            " * (ranked.scores > -np.inf)",
+        ),
+    ),
+    "ideal_dcg_sorted_ascending": _m(
+        "the ideal DCG sorts the gains ascending (worst first) instead of descending",
+        Edit(
+            "_gain_kernels",
+            "ideal_dcg",
+            'best_first = np.argsort(-level_gains, kind="stable")',
+            'best_first = np.argsort(level_gains, kind="stable")',
+        ),
+        Edit(
+            "_gain_kernels",
+            "ideal_dcg",
+            "gains = _sorted_descending_within_queries(gains, ranked.query_of_row)",
+            "gains = gains[np.lexsort((gains, ranked.query_of_row))]",
+        ),
+    ),
+    "ndcg_top_k_ideal_unsorted": _m(
+        'ideal="top_k": the ideal DCG takes the top k rows in the model\'s order, unsorted',
+        Edit(
+            "_gain_kernels",
+            "ideal_dcg_of_top_k",
+            "gains = _sorted_descending_within_queries(gains, query)",
+            "gains = gains",
+        ),
+    ),
+    # -- ERR ----------------------------------------------------------------------------
+    "err_stop_probability_linear_gain": _m(
+        "ERR stop probability g / 2**max_grade instead of (2**g - 1) / 2**max_grade",
+        Edit(
+            "_gain_kernels",
+            "stop_probability",
+            "(np.exp2(labels) - 1.0) / np.exp2(max_grade)",
+            "labels / np.exp2(max_grade)",
+        ),
+    ),
+    "err_ties_merge_weights": _m(
+        'ERR ties="average": the merge of tied rows\' subset means weighs the left part '
+        "by the right part's size",
+        Edit(
+            "_gain_kernels",
+            "_merge_subset_means",
+            "log_comb(left_size, a)[:, None]",
+            "log_comb(right_size, a)[:, None]",
+        ),
+    ),
+    # -- MAP ----------------------------------------------------------------------------
+    "n_relevant_retrieved_only": _m(
+        "n_relevant counts only retrieved rows: unretrieved (-inf) relevant rows forgotten",
+        Edit(
+            "_binary_kernels",
+            "n_relevant",
+            "ranked.query_sum(relevance(ranked.labels, relevance_level))",
+            "ranked.query_sum(\n"
+            "            relevance(ranked.labels, relevance_level) * (ranked.scores > -np.inf)\n"
+            "        )",
+        ),
+    ),
+    "ap_n_relevant_as_min_k": _m(
+        'AP denominator "n_relevant" computed as min(k, n_relevant)',
+        Edit(
+            "_binary_kernels",
+            "_average_precision_without_ties",
+            'if denominator == "min(k,n_relevant)" and k is not None:',
+            "if k is not None:",
+        ),
+        Edit(
+            "_binary_kernels",
+            "average_precision",
+            "return safe_divide(ranked.query_sum(terms), n_rel)",
+            "return safe_divide(\n"
+            "            ranked.query_sum(terms), n_rel if k is None else np.minimum(n_rel, k)\n"
+            "        )",
+        ),
+    ),
+    "ap_min_k_ignores_k": _m(
+        'AP denominator "min(k,n_relevant)" computed as n_relevant',
+        Edit(
+            "_binary_kernels",
+            "average_precision",
+            "limit = n_rel if k is None else np.minimum(n_rel, k)",
+            "limit = n_rel",
+        ),
+        Edit(
+            "_binary_kernels",
+            "_average_precision_without_ties",
+            "limit = np.minimum(limit, k)",
+            "limit = limit",
+        ),
+    ),
+    "ap_top_k_straddling_block_pairs": _m(
+        'AP "n_relevant_in_top_k" with a tie block across the cutoff: j**2 for j*(j-1) '
+        "relevant pairs",
+        Edit(
+            "_binary_kernels",
+            "_average_precision_over_retrieved",
+            "* (j - 1)\n",
+            "* j\n",
+        ),
+    ),
+    # -- MRR ----------------------------------------------------------------------------
+    "reciprocal_rank_plus_one": _m(
+        "reciprocal rank 1 / (rank + 1) instead of 1 / rank",
+        Edit(
+            "_binary_kernels",
+            "reciprocal_rank",
+            "weights=probability / (ranked.rank[rows] + 1)",
+            "weights=probability / (ranked.rank[rows] + 2)",
+        ),
+        Edit(
+            "_binary_kernels",
+            "reciprocal_rank",
+            "1.0 / (cut.rank[first] + 1)",
+            "1.0 / (cut.rank[first] + 2)",
+        ),
+    ),
+    "mrr_tie_probability": _m(
+        'MRR ties="average": P(first relevant at offset t) normalised by C(m-1, r-1) '
+        "instead of C(m, r)",
+        Edit(
+            "_binary_kernels",
+            "reciprocal_rank",
+            "comb_ratio(m - t, r - 1, m, r)",
+            "comb_ratio(m - t, r - 1, m - 1, r - 1)",
+        ),
+    ),
+    # -- P@k ----------------------------------------------------------------------------
+    "precision_denominator_n_retrieved": _m(
+        'precision denominator "k" computed as min(k, n_retrieved)',
+        Edit(
+            "_binary_metrics",
+            "_precision_denominator",
+            "return np.full(ranked.n_queries, float(k))",
+            "return ranked.depth(k).astype(np.float64)",
+        ),
+    ),
+    "hits_ties_not_averaged": _m(
+        "hits@k (P, recall, F, micro hit rate) ignore the tie blocks: no expected value",
+        Edit(
+            "_binary_kernels",
+            "expected_hits",
+            "ranked.query_sum(arrangement.block_mean_per_row(relevant))",
+            "ranked.query_sum(relevant)",
+        ),
+        Edit(
+            "_binary_kernels",
+            "expected_hits",
+            "arrangement.block_mean_at(relevant, rows)",
+            "relevant[rows]",
+        ),
+    ),
+    # -- recall ---------------------------------------------------------------------------
+    "recall_divided_by_k": _m(
+        "recall@k divides the hits by k instead of by n_relevant",
+        Edit(
+            "_binary_metrics",
+            "recall_per_query",
+            "safe_divide(hits, kernels.n_relevant(ranked, relevance_level))",
+            'safe_divide(hits, _precision_denominator(ranked, k, "k"))',
+        ),
+    ),
+    # -- F1 / F-beta ----------------------------------------------------------------------
+    "fbeta_beta_not_squared": _m(
+        "F-beta weighs recall by beta instead of beta**2",
+        Edit("_binary_metrics", "fbeta_per_query", "scale = beta**2", "scale = beta"),
+    ),
+    "f1_without_one_plus_beta2": _m(
+        "F-beta numerator beta**2 * hits instead of (1 + beta**2) * hits (F1 halved)",
+        Edit(
+            "_binary_metrics",
+            "fbeta_per_query",
+            "safe_divide((1 + scale) * hits, denominator_values)",
+            "safe_divide(scale * hits, denominator_values)",
+        ),
+    ),
+    # -- hit rate -------------------------------------------------------------------------
+    "hit_rate_counts_rank_k_plus_1": _m(
+        "hit rate@k also counts a relevant row at rank k + 1",
+        Edit(
+            "_binary_kernels",
+            "hit",
+            "inside = np.clip(depth - ranked.rank[rows], 0, m)",
+            "inside = np.clip(depth + 1 - ranked.rank[rows], 0, m)",
+        ),
+        Edit(
+            "_binary_kernels",
+            "hit",
+            "return (expected_hits(ranked, ties, k, relevance_level) > 0)",
+            "return (expected_hits(ranked, ties, k and k + 1, relevance_level) > 0)",
+        ),
+    ),
+    "hit_rate_micro_unweighted": _m(
+        'hit_rate average="micro" is the plain mean of recall (no n_relevant weights)',
+        Edit(
+            "_binary_metrics",
+            "hit_rate_per_query",
+            "return PerQuery(recall.values, recall.undefined, "
+            "kernels.n_relevant(ranked, relevance_level))",
+            "return PerQuery(recall.values, recall.undefined)",
+        ),
+    ),
+    # -- group AUC ------------------------------------------------------------------------
+    "auc_tied_pairs_count_zero": _m(
+        "AUC counts a tied (relevant, non-relevant) pair as 0 instead of 1/2",
+        Edit(
+            "_binary_kernels",
+            "roc_auc",
+            "0.5 * negatives_in_block",
+            "0.0 * negatives_in_block",
+        ),
+    ),
+    "gauc_positives_weight_uses_negatives": _m(
+        'group AUC query_weight="positives" weighs queries by their negatives',
+        Edit("_auc", "roc_auc_per_query", '"positives": n_positive', '"positives": n_negative'),
+    ),
+    "gauc_rows_weight_retrieved_only": _m(
+        'group AUC query_weight="rows" counts only the retrieved rows of a query',
+        Edit(
+            "_auc",
+            "roc_auc_per_query",
+            '"rows": ranked.n_rows_per_query.astype(float)',
+            '"rows": ranked.n_retrieved.astype(float)',
+        ),
+    ),
+}
+
+
+# ---------------------------------------------------------------------------
+# The pytest plugin
+# ---------------------------------------------------------------------------
+
+
+def active_mutation() -> str | None:
+    """The mutation named by ``SRM_MUTATION`` (None when unset or empty)."""
+    return os.environ.get(ENV_VAR, "").strip() or None
+
+
+def _quiet_hypothesis() -> None:
+    """No example database (a mutant's failures must not persist) and no shrinking."""
+    try:
+        from hypothesis import Phase, settings
+    except ImportError:  # pragma: no cover - hypothesis is in the test extra
+        return
+    settings.register_profile(
+        "srm-mutation",
+        database=None,
+        phases=[phase for phase in Phase if phase not in (Phase.shrink, Phase.explain)],
+    )
+    settings.load_profile("srm-mutation")
+
+
+def pytest_configure(config) -> None:
+    name = active_mutation()
+    if name is None:
+        return
+    if name not in MUTATIONS:
+        raise pytest.UsageError(
+            f"{ENV_VAR}={name!r} names no mutation; known: {', '.join(sorted(MUTATIONS))}."
+        )
+    try:
+        MUTATIONS[name].apply()
+    except MutationError as error:  # the package changed under the mutation
+        raise pytest.UsageError(f"{ENV_VAR}={name!r}: {error}") from None
+    _quiet_hypothesis()
+    config.stash[_ACTIVE] = name
+
+
+def _banner(config) -> str | None:
+    name = config.stash.get(_ACTIVE, None)
+    if name is None:
+        return None
+    return f"mutation {name!r} is active: {MUTATIONS[name].description}"
+
+
+def pytest_report_header(config) -> str | None:
+    return _banner(config)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    # also under -q, which hides the header
+    banner = _banner(config)
+    if banner is not None:
+        terminalreporter.write_line(banner, yellow=True)
+
+
+_ACTIVE = pytest.StashKey[str]()

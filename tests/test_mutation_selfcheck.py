@@ -1,0 +1,516 @@
+"""Mutation self-check: the cross-check suite must catch a deliberately broken metric.
+
+Each mutation of ``tests/mutations.py`` plants one realistic bug in the package
+(a discount of ``log2(i + 2)``, tie averaging dropped, a cutoff off by one, ...).
+For each, ``test_cross_checks_catch_the_mutation`` runs the cross-check suite --
+the comparisons with scikit-learn, trec_eval, ranx, LightGBM and XGBoost, and with
+the slow independent reference implementation (``CROSS_CHECK_FILES``) -- in a
+child pytest with ``-p mutations`` and ``SRM_MUTATION=<name>``, and requires it to
+*fail*: exit code 1 exactly. Exit code 0 means the mutation survived (a hole in the
+cross-checks); 2 to 5 mean the harness itself is broken (interrupted, internal
+error, usage error, nothing collected), which must not pass as "caught". The
+child never sees this file (only the cross-check files are named), the ``CI``
+variable is removed from its environment (the conftest's no-skip rule is about
+peers, not mutants) and Hypothesis stores nothing in the project.
+
+Speed. A full cross-check run takes about a minute, so each mutation first runs
+its *probe*: the part of the suite known to catch it (``PROBES``: one file and a
+``-k`` selection, all inside ``CROSS_CHECK_FILES``). The probe is a subset of the
+suite, so the probe failing proves the suite fails. Should a probe pass (the
+tests changed), the whole suite runs with ``-x`` (fastest-failing files first)
+and the case still passes if the suite catches the mutation, with a warning that
+the probe is stale; a probe that selects nothing or errors is a broken harness.
+Every run uses ``-x``, so a caught mutation stops at its first failure.
+
+Guards against a self-check that checks nothing:
+
+* ``test_mutation_changes_its_example``: in-process, each mutation is applied and
+  undone around a small hand-computed example; the value must differ under the
+  mutation and come back exactly afterwards (a mutation that silently changes
+  nothing, or an undo that leaks, fails here, in milliseconds).
+* every registered metric has a mutation aimed at it, every mutation a probe.
+* without ``SRM_MUTATION`` the plugin changes no code object, and a child run with
+  the plugin loaded and no mutation passes; an unknown name is a usage error.
+
+A mutation that survives is never deleted: it is marked ``xfail(strict=True)`` in
+``SURVIVORS`` with the missing coverage as the reason (none at present).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import subprocess
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+import mutations
+import pytest
+
+import sklearn_rank_metrics as srm
+from sklearn_rank_metrics._registry import METRICS
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+INF = math.inf
+
+# Fastest-failing first: the scikit-learn checks import little and catch most
+# mutations within seconds; ranx last (numba compiles its containers per process).
+CROSS_CHECK_FILES = (
+    "tests/test_sklearn_crosscheck.py",
+    "tests/test_crosscheck_sklearn_more.py",
+    "tests/test_crosscheck_trec_eval.py",
+    "tests/test_crosscheck_boosters.py",
+    "tests/test_against_reference.py",
+    "tests/test_crosscheck_ranx.py",
+)
+TIMEOUT = 900  # seconds for one child run; the full suite takes about one minute
+
+pytestmark = pytest.mark.skipif(
+    mutations.active_mutation() is not None,
+    reason="a mutation is active in this process: the self-check needs the real package",
+)
+
+
+# ---------------------------------------------------------------------------
+# Hand-made examples: the value without the mutation, and a call it changes
+# ---------------------------------------------------------------------------
+
+
+class Example(NamedTuple):
+    metric: str  # the registered metric (``METRICS`` name) the example calls
+    compute: Callable[[], float]
+    expected: float  # hand-computed, without the mutation
+
+
+def _ex(metric, expected, function, *args, **kwargs):
+    return Example(metric, lambda: function(*args, **kwargs), expected)
+
+
+LOG2_3 = math.log2(3)
+
+EXAMPLES = {
+    # tied (relevant, irrelevant): mean DCG 1/2 + 1/2 / log2(3); input order gives 1
+    "ties_average_as_input": _ex("ndcg", 0.5 + 0.5 / LOG2_3, srm.ndcg_score, [1, 0], [0.5, 0.5]),
+    "ties_optimistic_pessimistic_swapped": _ex(
+        "mrr", 1.0, srm.mean_reciprocal_rank_score, [0, 1], [0.5, 0.5], ties="optimistic"
+    ),
+    "ties_input_order_reversed": _ex(
+        "mrr", 0.5, srm.mean_reciprocal_rank_score, [0, 1], [0.5, 0.5], ties="input"
+    ),
+    "cutoff_off_by_one": _ex("recall", 0.0, srm.recall_at_k_score, [0, 1], [0.9, 0.1], k=1),
+    # the -inf row may not take rank 2
+    "unretrieved_rows_take_ranks": _ex("dcg", 0.0, srm.dcg_score, [0, 1], [0.9, -INF]),
+    # label 2 is relevant at level 2; with ">" the query has no relevant row
+    "relevance_level_strict": _ex(
+        "recall", 1.0, srm.recall_at_k_score, [2, 1], [0.9, 0.1], k=1, relevance_level=2
+    ),
+    # query 1: P@1 = 1 (weight 3); query 2: undefined, 0 (weight 1)
+    "sample_weight_ignored": _ex(
+        "p",
+        0.75,
+        srm.precision_at_k_score,
+        [1, 0],
+        [0.9, 0.1],
+        [1, 2],
+        k=1,
+        sample_weight=[3.0, 1.0],
+    ),
+    "skip_policy_counts_zero": _ex(
+        "p",
+        1.0,
+        srm.precision_at_k_score,
+        [1, 0],
+        [0.9, 0.1],
+        [1, 2],
+        k=1,
+        replace_undefined_by="skip",
+    ),
+    "skipped_weights_in_total": _ex(
+        "p",
+        1.0,
+        srm.precision_at_k_score,
+        [1, 0],
+        [0.9, 0.1],
+        [1, 2],
+        k=1,
+        replace_undefined_by="skip",
+    ),
+    "discount_rank_plus_2": _ex("dcg", 1.0, srm.dcg_score, [1], [0.3]),
+    "dcg_log_base_ignored": _ex(
+        "dcg", 1 / math.log10(3), srm.dcg_score, [0, 1], [0.9, 0.1], log_base=10
+    ),
+    "jarvelin_discount_log_rank_plus_1": _ex(
+        "dcg", 1 / LOG2_3, srm.dcg_score, [0, 0, 1], [0.9, 0.8, 0.1], discount="max(1,log(rank))"
+    ),
+    "cg_discounted": _ex("cg", 1.0, srm.dcg_score, [0, 0, 1], [0.9, 0.8, 0.1], discount="none"),
+    "exponential_gain_as_linear": _ex("dcg", 3.0, srm.dcg_score, [2], [0.5], gain="exponential"),
+    "exponential_gain_without_minus_one": _ex(
+        "dcg", 3 / LOG2_3, srm.dcg_score, [0, 2], [0.9, 0.1], gain="exponential"
+    ),
+    # ideal DCG of both relevant rows, the unretrieved one included
+    "ideal_dcg_retrieved_only": _ex(
+        "ndcg", 1 / (1 + 1 / LOG2_3), srm.ndcg_score, [1, 1], [0.9, -INF]
+    ),
+    "ideal_dcg_sorted_ascending": _ex("ndcg", 1 / LOG2_3, srm.ndcg_score, [0, 1], [0.9, 0.1]),
+    "ndcg_top_k_ideal_unsorted": _ex(
+        "ndcg", 1 / LOG2_3, srm.ndcg_score, [0, 1, 0], [0.9, 0.8, 0.1], k=2, ideal="top_k"
+    ),
+    # R(2) = (2**2 - 1) / 2**2
+    "err_stop_probability_linear_gain": _ex(
+        "err", 0.75, srm.expected_reciprocal_rank_score, [2], [0.5], max_grade=2
+    ),
+    # three tied rows, R = 1/4, 3/4, 0: the mean ERR over the 6 orders is 155/288
+    "err_ties_merge_weights": _ex(
+        "err", 155 / 288, srm.expected_reciprocal_rank_score, [1, 2, 0], [0.5] * 3, max_grade=2
+    ),
+    "n_relevant_retrieved_only": _ex("recall", 0.5, srm.recall_at_k_score, [1, 1], [0.9, -INF]),
+    "ap_n_relevant_as_min_k": _ex(
+        "map", 0.5, srm.mean_average_precision_score, [1, 1], [0.9, 0.8], k=1
+    ),
+    "ap_min_k_ignores_k": _ex(
+        "map",
+        1.0,
+        srm.mean_average_precision_score,
+        [1, 1],
+        [0.9, 0.8],
+        k=1,
+        denominator="min(k,n_relevant)",
+    ),
+    # three tied rows, two relevant, k=2: orders RRN, RNR, NRR give AP 1, 1, 1/2
+    "ap_top_k_straddling_block_pairs": _ex(
+        "map",
+        5 / 6,
+        srm.mean_average_precision_score,
+        [1, 1, 0],
+        [0.5, 0.5, 0.5],
+        k=2,
+        denominator="n_relevant_in_top_k",
+    ),
+    "reciprocal_rank_plus_one": _ex("mrr", 0.5, srm.mean_reciprocal_rank_score, [0, 1], [0.9, 0.1]),
+    # one relevant row among three tied ones: (1 + 1/2 + 1/3) / 3
+    "mrr_tie_probability": _ex(
+        "mrr", 11 / 18, srm.mean_reciprocal_rank_score, [1, 0, 0], [0.5, 0.5, 0.5]
+    ),
+    "precision_denominator_n_retrieved": _ex(
+        "p", 0.2, srm.precision_at_k_score, [1, 0], [0.9, 0.1], k=5
+    ),
+    "hits_ties_not_averaged": _ex("p", 0.5, srm.precision_at_k_score, [0, 1], [0.5, 0.5], k=1),
+    "recall_divided_by_k": _ex(
+        "recall", 0.5, srm.recall_at_k_score, [1, 1, 0], [0.9, 0.8, 0.1], k=1
+    ),
+    # (1 + 4) * 1 / (4 * 2 + 1)
+    "fbeta_beta_not_squared": _ex(
+        "fbeta", 5 / 9, srm.fbeta_at_k_score, [1, 0, 1], [0.9, 0.8, 0.1], k=1, beta=2.0
+    ),
+    # 2 * 1 / (2 + 2)
+    "f1_without_one_plus_beta2": _ex(
+        "f1", 0.5, srm.fbeta_at_k_score, [1, 0, 1], [0.9, 0.8, 0.1], k=2
+    ),
+    "hit_rate_counts_rank_k_plus_1": _ex(
+        "hit_rate", 0.0, srm.hit_rate_score, [0, 1], [0.9, 0.1], k=1
+    ),
+    # hits 1 + 1 over relevant rows 1 + 2 (the mean of the recalls 1 and 1/2 is 3/4)
+    "hit_rate_micro_unweighted": _ex(
+        "hit_rate",
+        2 / 3,
+        srm.hit_rate_score,
+        [1, 0, 1, 1],
+        [0.9, 0.1, 0.2, 0.8],
+        [1, 1, 2, 2],
+        k=1,
+        average="micro",
+    ),
+    "auc_tied_pairs_count_zero": _ex("gauc", 0.5, srm.group_roc_auc_score, [1, 0], [0.5, 0.5]),
+    # AUC 1 (1 positive, 2 negatives) and 1/2 (2 positives, 1 negative): (1 + 1) / 3
+    "gauc_positives_weight_uses_negatives": _ex(
+        "gauc",
+        2 / 3,
+        srm.group_roc_auc_score,
+        [1, 0, 0, 1, 1, 0],
+        [0.9, 0.1, 0.2, 0.1, 0.9, 0.5],
+        [1, 1, 1, 2, 2, 2],
+        query_weight="positives",
+    ),
+    # AUC 1 with 3 rows (one unretrieved) and AUC 0 with 2 rows: 3 / 5
+    "gauc_rows_weight_retrieved_only": _ex(
+        "gauc",
+        0.6,
+        srm.group_roc_auc_score,
+        [1, 0, 0, 1, 0],
+        [0.9, 0.1, -INF, 0.1, 0.9],
+        [1, 1, 1, 2, 2],
+        query_weight="rows",
+    ),
+}
+
+# Mutations of shared code (ranking, ties, cutoff, relevance, aggregation); the
+# others are aimed at the metric their example calls.
+CROSS_CUTTING = {
+    "ties_average_as_input",
+    "ties_optimistic_pessimistic_swapped",
+    "ties_input_order_reversed",
+    "cutoff_off_by_one",
+    "unretrieved_rows_take_ranks",
+    "relevance_level_strict",
+    "sample_weight_ignored",
+    "skip_policy_counts_zero",
+    "skipped_weights_in_total",
+}
+
+
+# ---------------------------------------------------------------------------
+# Probes: where in the cross-check suite each mutation is caught first
+# ---------------------------------------------------------------------------
+
+
+class Probe(NamedTuple):
+    file: str  # one of CROSS_CHECK_FILES
+    select: str  # a -k expression within it
+
+    def args(self) -> list[str]:
+        return [self.file, "-k", self.select]
+
+
+SKLEARN, SKLEARN_MORE, TREC, BOOSTERS, REFERENCE, RANX = CROSS_CHECK_FILES
+
+PROBES = {
+    "ties_average_as_input": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
+    "ties_optimistic_pessimistic_swapped": Probe(
+        SKLEARN_MORE, "test_tie_modes_match_sklearn_on_the_realised_order"
+    ),
+    "ties_input_order_reversed": Probe(SKLEARN_MORE, "test_ignore_ties_true_on_tied_real_sample"),
+    "cutoff_off_by_one": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
+    "unretrieved_rows_take_ranks": Probe(SKLEARN, "test_unretrieved_rows_against_sklearn_dcg"),
+    "relevance_level_strict": Probe(SKLEARN, "test_group_roc_auc_matches_per_query_sklearn"),
+    "sample_weight_ignored": Probe(
+        SKLEARN, "test_ndcg_2d_with_ties_and_sample_weight_matches_sklearn"
+    ),
+    "skip_policy_counts_zero": Probe(SKLEARN, "test_group_roc_auc_matches_per_query_sklearn"),
+    "skipped_weights_in_total": Probe(SKLEARN, "test_group_roc_auc_matches_per_query_sklearn"),
+    "discount_rank_plus_2": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
+    "dcg_log_base_ignored": Probe(SKLEARN, "test_dcg_2d_with_ties_matches_sklearn"),
+    "jarvelin_discount_log_rank_plus_1": Probe(REFERENCE, "jarvelin"),
+    "cg_discounted": Probe(REFERENCE, "dcg-cg or ndcg-no_discount"),
+    "exponential_gain_as_linear": Probe(BOOSTERS, "test_lightgbm_ndcg"),
+    "exponential_gain_without_minus_one": Probe(BOOSTERS, "test_lightgbm_ndcg"),
+    "ideal_dcg_retrieved_only": Probe(SKLEARN, "test_unretrieved_rows_against_sklearn_dcg"),
+    "ideal_dcg_sorted_ascending": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
+    "ndcg_top_k_ideal_unsorted": Probe(REFERENCE, "ideal_top_k"),
+    "err_stop_probability_linear_gain": Probe(REFERENCE, "err"),
+    "err_ties_merge_weights": Probe(REFERENCE, "err and average"),
+    "n_relevant_retrieved_only": Probe(
+        SKLEARN, "test_map_with_unretrieved_rows_against_average_precision"
+    ),
+    "ap_n_relevant_as_min_k": Probe(TREC, "test_matches_trec_eval and map_cut"),
+    "ap_min_k_ignores_k": Probe(BOOSTERS, "test_lightgbm_map"),
+    "ap_top_k_straddling_block_pairs": Probe(REFERENCE, "n_rel_in_top_k"),
+    "reciprocal_rank_plus_one": Probe(TREC, "test_matches_trec_eval and recip_rank"),
+    "mrr_tie_probability": Probe(REFERENCE, "mrr and average"),
+    "precision_denominator_n_retrieved": Probe(TREC, "test_matches_trec_eval and P_3"),
+    "hits_ties_not_averaged": Probe(REFERENCE, "test_metric_against_reference and precision"),
+    "recall_divided_by_k": Probe(SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"),
+    "fbeta_beta_not_squared": Probe(REFERENCE, "fbeta"),
+    "f1_without_one_plus_beta2": Probe(REFERENCE, "f1"),
+    "hit_rate_counts_rank_k_plus_1": Probe(
+        SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"
+    ),
+    "hit_rate_micro_unweighted": Probe(REFERENCE, "hit_rate-micro"),
+    "auc_tied_pairs_count_zero": Probe(SKLEARN, "test_group_roc_auc_matches_per_query_sklearn"),
+    "gauc_positives_weight_uses_negatives": Probe(
+        SKLEARN, "test_group_roc_auc_matches_per_query_sklearn"
+    ),
+    "gauc_rows_weight_retrieved_only": Probe(REFERENCE, "gauc-rows"),
+}
+
+# Mutations the cross-check suite does not catch: name -> the missing coverage.
+SURVIVORS: dict[str, str] = {}
+
+
+# ---------------------------------------------------------------------------
+# Running the suite in a child pytest
+# ---------------------------------------------------------------------------
+
+
+class Run(NamedTuple):
+    args: list[str]
+    returncode: int
+    output: str
+
+    def tail(self, lines=40) -> str:
+        return "\n".join(self.output.splitlines()[-lines:])
+
+    def describe(self) -> str:
+        return f"pytest {' '.join(self.args)} -> exit code {self.returncode}\n{self.tail()}"
+
+
+def run_suite(args, mutation, storage):
+    """Run ``pytest -x`` with the mutations plugin on ``args`` in a child process."""
+    env = dict(os.environ)
+    env.pop("CI", None)  # the conftest's every-peer-installed rule is not what is tested
+    env.pop(mutations.ENV_VAR, None)
+    if mutation is not None:
+        env[mutations.ENV_VAR] = mutation
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
+    env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(storage)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-p",
+        "mutations",
+        "-p",
+        "no:cacheprovider",
+        *args,
+    ]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        pytest.fail(f"pytest {' '.join(args)} took more than {TIMEOUT} s:\n{error.stdout}")
+    return Run(list(args), done.returncode, done.stdout + done.stderr)
+
+
+def check_header(run, mutation):
+    marker = f"mutation {mutation!r} is active"
+    assert marker in run.output, f"the plugin did not apply the mutation:\n{run.describe()}"
+
+
+def _cases():
+    for name in mutations.MUTATIONS:
+        marks = []
+        if name in SURVIVORS:
+            marks.append(pytest.mark.xfail(strict=True, reason=SURVIVORS[name]))
+        yield pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", list(_cases()))
+def test_cross_checks_catch_the_mutation(name, tmp_path):
+    probe = run_suite(PROBES[name].args(), name, tmp_path)
+    check_header(probe, name)
+    assert probe.returncode in (0, 1), f"the probe run is broken:\n{probe.describe()}"
+    if probe.returncode == 1:
+        return  # a part of the cross-check suite fails, so the suite fails
+    suite = run_suite(list(CROSS_CHECK_FILES), name, tmp_path)
+    check_header(suite, name)
+    assert suite.returncode != 0, (
+        f"mutation {name!r} ({mutations.MUTATIONS[name].description}) SURVIVED: "
+        f"the whole cross-check suite passes with it.\n{suite.describe()}"
+    )
+    assert suite.returncode == 1, f"the cross-check run is broken:\n{suite.describe()}"
+    warnings.warn(
+        f"the probe {PROBES[name]} no longer catches mutation {name!r} (the full suite "
+        "does); update PROBES to keep the self-check fast.",
+        UserWarning,
+        stacklevel=1,
+    )
+
+
+def test_plugin_without_mutation_passes(tmp_path):
+    args = [SKLEARN, "-k", "test_ndcg_2d_with_ties_matches_sklearn or test_group_roc_auc"]
+    run = run_suite(args, None, tmp_path)
+    assert run.returncode == 0, run.describe()
+    assert "is active" not in run.output
+
+
+# ---------------------------------------------------------------------------
+# In-process checks of the mutations themselves (fast)
+# ---------------------------------------------------------------------------
+
+
+def _package_code():
+    """Every function's code object in the package's modules (methods included)."""
+    code = {}
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not module_name.startswith(mutations.PACKAGE):
+            continue
+        for attribute, value in vars(module).items():
+            owners = [(attribute, value)]
+            if inspect.isclass(value):
+                owners += [(f"{attribute}.{key}", item) for key, item in vars(value).items()]
+            for name, item in owners:
+                if inspect.isfunction(item):
+                    code[f"{module_name}.{name}"] = item.__code__
+    return code
+
+
+@pytest.mark.parametrize("name", list(mutations.MUTATIONS))
+def test_mutation_changes_its_example(name):
+    example = EXAMPLES[name]
+    before = example.compute()
+    assert before == pytest.approx(example.expected, rel=1e-12, abs=1e-12)
+    code_before = _package_code()
+    undo = mutations.MUTATIONS[name].apply()
+    try:
+        assert _package_code() != code_before
+        mutated = example.compute()
+    finally:
+        undo()
+    assert _package_code() == code_before, "undo did not restore every function"
+    assert example.compute() == before
+    assert not (isinstance(mutated, float) and math.isnan(mutated)), "NaN: too crude a bug"
+    assert mutated != pytest.approx(before, rel=1e-9, abs=1e-12), (
+        f"mutation {name!r} does not change its example ({before})"
+    )
+
+
+def test_every_mutation_has_an_example_and_a_probe():
+    assert set(EXAMPLES) == set(mutations.MUTATIONS)
+    assert set(PROBES) == set(mutations.MUTATIONS)
+    assert set(SURVIVORS) <= set(mutations.MUTATIONS)
+    assert CROSS_CUTTING <= set(mutations.MUTATIONS)
+    assert all(probe.file in CROSS_CHECK_FILES for probe in PROBES.values())
+    assert all((ROOT / file).is_file() for file in CROSS_CHECK_FILES)
+    assert Path(__file__).name not in {Path(file).name for file in CROSS_CHECK_FILES}
+
+
+def test_every_registered_metric_has_its_own_mutation():
+    aimed = {EXAMPLES[name].metric for name in EXAMPLES if name not in CROSS_CUTTING}
+    assert set(METRICS) <= aimed, f"no mutation aimed at {sorted(set(METRICS) - aimed)}"
+
+
+def test_no_mutation_without_the_environment_variable(monkeypatch):
+    monkeypatch.delenv(mutations.ENV_VAR, raising=False)
+    before = _package_code()
+    mutations.pytest_configure(None)  # returns before touching the config
+    assert _package_code() == before
+    monkeypatch.setenv(mutations.ENV_VAR, "  ")
+    mutations.pytest_configure(None)
+    assert _package_code() == before
+
+
+def test_unknown_mutation_is_a_usage_error(monkeypatch):
+    monkeypatch.setenv(mutations.ENV_VAR, "no_such_mutation")
+    with pytest.raises(pytest.UsageError, match="no_such_mutation"):
+        mutations.pytest_configure(None)
+
+
+def test_stale_mutation_text_raises():
+    broken = mutations.Mutation(
+        "a target text that is not in the source",
+        mutations._applier(mutations.Edit("_gain_kernels", "discount_table", "np.nope", "np.x")),
+    )
+    before = _package_code()
+    with pytest.raises(mutations.MutationError, match="occurs 0 times"):
+        broken.apply()
+    assert _package_code() == before
+    # an edit that changes only the spelling, not the code, is no mutation
+    equivalent = mutations._applier(
+        mutations.Edit("_gain_kernels", "discount_table", "np.log(rank + 1)", "np.log(rank+1)")
+    )
+    with pytest.raises(mutations.MutationError, match="same code"):
+        equivalent()
+    assert _package_code() == before
