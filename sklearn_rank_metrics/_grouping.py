@@ -379,6 +379,32 @@ def query_id_column(X: Any, column: Any, owner: str) -> Any:
     return X[column]
 
 
+def _factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes of integer ids spanning a range at most a few times the row count.
+
+    A table over ``[min, max]`` maps each id to its rank among the ids present: two
+    linear passes instead of the sort inside ``np.unique``. None for sparse ids.
+    """
+    low, high = int(ids.min()), int(ids.max())
+    if high - low >= 4 * len(ids) + 1024:
+        return None
+    if not low:
+        shifted = ids
+    elif ids.dtype.kind == "u":
+        shifted = ids - ids.dtype.type(low)  # no wrap: every id is >= low
+    else:
+        shifted = ids.astype(np.int64) - low  # small ints would wrap in their own dtype
+    offset_ids = shifted.astype(np.intp, copy=False)
+    present = np.bincount(offset_ids, minlength=high - low + 1) > 0
+    code_of_value = np.cumsum(present, dtype=np.intp)
+    code_of_value -= 1
+    # back to the ids' dtype; adding ``low`` there wraps exactly as the subtraction did
+    values = np.flatnonzero(present).astype(ids.dtype)
+    if low:
+        values += ids.dtype.type(low)
+    return code_of_value[offset_ids], values
+
+
 def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
     """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
     dtype = getattr(group, "dtype", None)
@@ -430,6 +456,10 @@ def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.n
             codes = np.cumsum(starts, dtype=np.intp)
             codes -= 1
             return codes, ids_array[starts]
+        if ids_array.dtype.kind in "biu" and len(ids_array):
+            dense = _factorize_dense_integers(ids_array)
+            if dense is not None:
+                return dense
         try:
             ids, codes = np.unique(ids_array, return_inverse=True)
         except TypeError:

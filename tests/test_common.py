@@ -860,3 +860,28 @@ def test_ndcg_of_a_perfect_order_is_exactly_one():
     assert ndcg_score([3, 3], [0, 1]) == 1.0
     assert ndcg_score([3, 3], [0, 1], k=1, ideal="top_k") == 1.0
     assert ndcg_score([0.1, 0.7, 0.7, 0.2], [4, 3, 2, 1]) <= 1.0
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        np.array([5, 3, 5, -2, 3]),
+        np.array([10**12, 3, 3]),
+        np.array([True, False, True]),
+        np.array([7], dtype=np.uint8),
+        np.array([2, 2, 1], dtype=np.int16),
+        np.array([2**63 + 5, 2**63 + 1], dtype=np.uint64),
+        np.array([-128, 127, 0], dtype=np.int8),
+        np.array([-(2**63), -(2**63) + 3, -(2**63)]),
+        np.random.default_rng(0).integers(-50, 50, 1000),
+    ],
+)
+def test_integer_query_ids_factorize_like_np_unique(ids):
+    # The dense-table path for unsorted integer ids must give np.unique's codes and ids.
+    from sklearn_rank_metrics._grouping import _factorize_groups
+
+    codes, values = _factorize_groups(ids, len(ids), "test")
+    expected_values, expected_codes = np.unique(ids, return_inverse=True)
+    np.testing.assert_array_equal(codes, expected_codes)
+    np.testing.assert_array_equal(values, expected_values)
+    assert values.dtype == expected_values.dtype
