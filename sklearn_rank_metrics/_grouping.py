@@ -386,7 +386,7 @@ def _factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] 
     linear passes instead of the sort inside ``np.unique``. None for sparse ids.
     """
     low, high = int(ids.min()), int(ids.max())
-    if high - low >= 4 * len(ids) + 1024:
+    if high - low >= 2 * len(ids) + 1024:
         return None
     if not low:
         shifted = ids
@@ -395,7 +395,8 @@ def _factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] 
     else:
         shifted = ids.astype(np.int64) - low  # small ints would wrap in their own dtype
     offset_ids = shifted.astype(np.intp, copy=False)
-    present = np.bincount(offset_ids, minlength=high - low + 1) > 0
+    present = np.zeros(high - low + 1, dtype=bool)
+    present[offset_ids] = True
     code_of_value = np.cumsum(present, dtype=np.intp)
     code_of_value -= 1
     # back to the ids' dtype; adding ``low`` there wraps exactly as the subtraction did
