@@ -14,9 +14,11 @@ from ._binary_metrics import (
     precision_at_k_score,
     recall_at_k_score,
 )
+from ._datasets import make_ranking
 from ._evaluate import evaluate
 from ._gain_metrics import dcg_score, expected_reciprocal_rank_score, ndcg_score
 from ._ranker import GroupedRanker
+from ._report import ranking_report
 from ._scorer import make_ranking_scorer, make_ranking_scorers
 
 __all__ = [
@@ -27,12 +29,14 @@ __all__ = [
     "fbeta_at_k_score",
     "group_roc_auc_score",
     "hit_rate_score",
+    "make_ranking",
     "make_ranking_scorer",
     "make_ranking_scorers",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "ndcg_score",
     "precision_at_k_score",
+    "ranking_report",
     "recall_at_k_score",
 ]
 

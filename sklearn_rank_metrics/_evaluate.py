@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -92,34 +93,87 @@ def evaluate(
     >>> evaluate(y_true, y_score, qid, metrics=["mrr", "p@1", "recall@2"])
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
+    details = evaluate_details(
+        y_true,
+        y_score,
+        group,
+        metrics=metrics,
+        shared={
+            "ties": ties,
+            "replace_undefined_by": replace_undefined_by,
+            "relevance_level": relevance_level,
+        },
+        sample_weight=sample_weight,
+        function_name="evaluate",
+    )
+    if not per_query:
+        return {name: detail.mean for name, detail in details.metrics.items()}
+    tables = {name: detail.values for name, detail in details.metrics.items()}
+    return _table({"query": details.query_ids, **tables})
+
+
+@dataclass(frozen=True)
+class MetricDetail:
+    """One metric over all queries, after the undefined-query policy.
+
+    ``values`` holds NaN where a query was skipped (or where the policy is ``nan``),
+    ``weights`` the query weights (``sample_weight`` times any metric weight),
+    ``undefined`` the queries where the metric is undefined in at least one tie order,
+    ``skipped`` those left out of the mean, and ``mean`` the weighted mean.
+    """
+
+    values: np.ndarray
+    weights: np.ndarray
+    undefined: np.ndarray
+    skipped: np.ndarray
+    mean: float
+
+
+@dataclass(frozen=True)
+class EvaluationDetails:
+    """The sorted query ids and one :class:`MetricDetail` per metric name."""
+
+    query_ids: np.ndarray
+    metrics: dict[str, MetricDetail]
+
+
+def evaluate_details(
+    y_true: Any,
+    y_score: Any,
+    group: Any,
+    *,
+    metrics: str | Sequence[str],
+    shared: dict[str, Any],
+    sample_weight: Any,
+    function_name: str,
+) -> EvaluationDetails:
+    """Validate, sort once, and compute every metric's per-query values and mean."""
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
-        raise ValueError("The 'metrics' parameter of evaluate must name at least one metric.")
+        raise ValueError(
+            f"The 'metrics' parameter of {function_name} must name at least one metric."
+        )
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
-        raise ValueError(f"The 'metrics' parameter of evaluate names {duplicates} more than once.")
+        raise ValueError(
+            f"The 'metrics' parameter of {function_name} names {duplicates} more than once."
+        )
     specs = [parse_metric(name) for name in names]
     ranked = rank_groups(
-        y_true, y_score, group, sample_weight=sample_weight, function_name="evaluate"
+        y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
     )
-    shared = {
-        "ties": ties,
-        "replace_undefined_by": replace_undefined_by,
-        "relevance_level": relevance_level,
-    }
-
-    means: dict[str, float] = {}
-    tables: dict[str, np.ndarray] = {}
+    results: dict[str, MetricDetail] = {}
     for name, spec in zip(names, specs, strict=True):
         kernel_params, policy = _metric_settings(spec, shared)
-        function_name = spec.info.function.__name__
-        values = spec.info.per_query(ranked, function_name=function_name, **kernel_params)
-        per_query_values, weights, skipped = apply_policy(values, ranked, policy, function_name)
-        means[name] = weighted_mean(per_query_values, weights, skipped, function_name)
-        tables[name] = per_query_values
-    if not per_query:
-        return means
-    return _table({"query": ranked.query_ids, **tables})
+        metric_function = spec.info.function.__name__
+        values = spec.info.per_query(ranked, function_name=metric_function, **kernel_params)
+        per_query_values, weights, skipped = apply_policy(
+            values, ranked, policy, metric_function
+        )
+        mean = weighted_mean(per_query_values, weights, skipped, metric_function)
+        undefined = np.asarray(values.undefined, dtype=np.float64) > 0
+        results[name] = MetricDetail(per_query_values, weights, undefined, skipped, mean)
+    return EvaluationDetails(ranked.query_ids, results)
 
 
 def _table(columns: dict[str, np.ndarray]) -> Any:

@@ -151,6 +151,20 @@ class ArrayLike(_Constraint):
         return "an array-like"
 
 
+class InstanceOf(_Constraint):
+    """An instance of a class (e.g. a ``RandomState`` or a tuple), named in messages."""
+
+    def __init__(self, kind: type | tuple[type, ...], description: str) -> None:
+        self.kind = kind
+        self.description = description
+
+    def type_matches(self, value: Any) -> bool:
+        return isinstance(value, self.kind)
+
+    def __str__(self) -> str:
+        return self.description
+
+
 NONE = _NoneConstraint()
 BOOLEAN = Boolean()
 CALLABLE = HasMethods()

@@ -1,0 +1,196 @@
+"""A text report of several ranking metrics: :func:`ranking_report`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._evaluate import DEFAULT_METRICS, MetricDetail, evaluate_details
+from ._param_validation import BOOLEAN, NONE, Interval, validate_params
+
+_COLUMNS = ("mean", "std_err", "n_queries", "n_undefined", "n_skipped")
+_HEADERS = ("mean", "std err", "queries", "undefined", "skipped")
+
+
+def standard_error(detail: MetricDetail) -> float:
+    """Standard error of the weighted mean over the queries kept in the mean.
+
+    .. math::
+
+        \\mathrm{SE} = \\frac{\\sqrt{\\tfrac{n}{n-1}\\sum_q w_q^2 (v_q - \\bar v)^2}}
+        {\\sum_q w_q},
+
+    which is ``std(v, ddof=1) / sqrt(n)`` for equal weights. NaN with fewer than two
+    queries (or when the mean is NaN).
+    """
+    kept = ~detail.skipped
+    values = detail.values[kept]
+    weights = detail.weights[kept]
+    n_used = int(np.count_nonzero(weights))
+    if n_used < 2 or math.isnan(detail.mean):
+        return math.nan
+    spread = np.dot(weights**2, (values - detail.mean) ** 2) * n_used / (n_used - 1)
+    return float(math.sqrt(spread) / weights.sum())
+
+
+def _summary(detail: MetricDetail) -> dict[str, float | int]:
+    n_skipped = int(detail.skipped.sum())
+    return {
+        "mean": detail.mean,
+        "std_err": standard_error(detail),
+        "n_queries": int(len(detail.values) - n_skipped),
+        "n_undefined": int(detail.undefined.sum()),
+        "n_skipped": n_skipped,
+    }
+
+
+@validate_params(
+    {
+        "ties": [*TIES, NONE],
+        "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
+        "relevance_level": RELEVANCE_LEVEL,
+        "digits": [Interval(int, 0, None)],
+        "output_dict": [BOOLEAN],
+    }
+)
+def ranking_report(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    sample_weight: Any = None,
+    digits: int = 4,
+    output_dict: bool = False,
+) -> str | dict:
+    """Build a text report of ranking metrics, like scikit-learn's ``classification_report``.
+
+    For every metric: the mean over queries (as :func:`evaluate` returns it), its
+    standard error over queries, the number of queries in the mean, the number where
+    the metric is undefined (no relevant row; for ``gauc`` one class only) and the
+    number skipped by ``replace_undefined_by="skip"``. With the default policy
+    (``0.0``) undefined queries count as 0 and stay in the mean.
+
+    The standard error of the (weighted) mean :math:`\\bar v = \\sum_q w_q v_q / \\sum_q w_q`
+    over the :math:`n` queries in the mean is
+
+    .. math::
+
+        \\mathrm{SE} = \\frac{\\sqrt{\\tfrac{n}{n-1}\\sum_q w_q^2 (v_q - \\bar v)^2}}
+        {\\sum_q w_q},
+
+    i.e. ``std(v, ddof=1) / sqrt(n)`` with equal weights. It describes the spread of
+    the mean over queries drawn from the same population; to compare two models on
+    the same queries use a paired test, not overlapping error bars.
+
+    Parameters
+    ----------
+    y_true, group
+        As in every metric function (flat rows with query ids, or 2-D).
+    y_score : array-like or mapping of str to array-like
+        Scores of one model, or a mapping ``name -> scores`` of several models on the
+        same rows, reported side by side (grouped by metric).
+    metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+        Metric names as in :func:`evaluate`.
+    ties, replace_undefined_by, relevance_level : default=None
+        Applied to every metric that has the parameter, as in :func:`evaluate`.
+    sample_weight : array-like, default=None
+        Query weights, as in every metric function.
+    digits : int, default=4
+        Digits after the decimal point in the text report.
+    output_dict : bool, default=False
+        Return a dict instead of text: ``{metric: {"mean", "std_err", "n_queries",
+        "n_undefined", "n_skipped"}}`` for one model, ``{model: {metric: {...}}}``
+        for several.
+
+    Returns
+    -------
+    report : str or dict
+
+    See Also
+    --------
+    evaluate : the means only, or the per-query values with ``per_query=True``.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import ranking_report
+    >>> y_true = [2, 0, 1, 0, 1, 0, 0, 0]
+    >>> y_score = [0.9, 0.8, 0.1, 0.3, 0.7, 0.2, 0.5, 0.4]
+    >>> qid = [1, 1, 1, 2, 2, 2, 3, 3]
+    >>> print(ranking_report(y_true, y_score, qid, metrics=["mrr", "p@1"]))
+           mean  std err  queries  undefined  skipped
+    <BLANKLINE>
+    mrr   0.6667   0.3333        3          1        0
+    p@1   0.6667   0.3333        3          1        0
+    >>> ranking_report(y_true, y_score, qid, metrics="mrr",
+    ...                replace_undefined_by="skip", output_dict=True)["mrr"]["n_queries"]
+    2
+    """
+    shared = {
+        "ties": ties,
+        "replace_undefined_by": replace_undefined_by,
+        "relevance_level": relevance_level,
+    }
+    if isinstance(y_score, Mapping):
+        if not y_score:
+            raise ValueError("The 'y_score' parameter of ranking_report is an empty mapping.")
+        models = {str(name): scores for name, scores in y_score.items()}
+    else:
+        models = {None: y_score}
+    summaries: dict[Any, dict[str, dict[str, float | int]]] = {}
+    for name, scores in models.items():
+        details = evaluate_details(
+            y_true,
+            scores,
+            group,
+            metrics=metrics,
+            shared=shared,
+            sample_weight=sample_weight,
+            function_name="ranking_report",
+        )
+        summaries[name] = {metric: _summary(d) for metric, d in details.metrics.items()}
+    if output_dict:
+        return summaries[None] if None in summaries else summaries
+    return _format(summaries, digits)
+
+
+def _format(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
+    """Right-aligned columns; a model column only when there are several models."""
+    several = None not in summaries
+    metric_names = list(next(iter(summaries.values())))
+    rows = []
+    for metric in metric_names:
+        for position, (model, by_metric) in enumerate(summaries.items()):
+            stats = by_metric[metric]
+            cells = [
+                f"{stats['mean']:.{digits}f}",
+                f"{stats['std_err']:.{digits}f}",
+                *(str(stats[column]) for column in _COLUMNS[2:]),
+            ]
+            label = [metric if position == 0 else "", model] if several else [metric]
+            rows.append(label + cells)
+    n_labels = 2 if several else 1
+    widths = [max(len(row[i]) for row in rows) for i in range(n_labels)]
+    widths += [
+        max(len(header), *(len(row[n_labels + i]) for row in rows))
+        for i, header in enumerate(_HEADERS)
+    ]
+    header = [""] * n_labels + list(_HEADERS)
+    lines = [_join(header, widths, n_labels), ""]
+    lines += [_join(row, widths, n_labels) for row in rows]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _join(cells: list[str], widths: list[int], n_labels: int) -> str:
+    labels = [cell.ljust(width) for cell, width in zip(cells[:n_labels], widths, strict=False)]
+    numbers = [
+        cell.rjust(width) for cell, width in zip(cells[n_labels:], widths[n_labels:], strict=True)
+    ]
+    return "  ".join(labels) + "   " + "  ".join(numbers)

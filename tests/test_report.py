@@ -1,0 +1,132 @@
+"""ranking_report against the slow reference and hand-computed standard errors."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_rank_metrics import ranking_report
+from tests.reference import reference_mean
+
+
+def _data(seed=0, n_queries=40):
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, n_queries, 600)
+    y_true = rng.choice([0, 0, 0, 1, 2], size=600).astype(float)
+    y_true[group < 4] = 0  # queries without a relevant row
+    y_score = np.round(rng.random(600), 1)  # ties
+    return y_true, y_score, group
+
+
+def _parse(text):
+    """Rows of the text report: label cells, then the five numbers."""
+    lines = text.splitlines()
+    assert lines[0].split() == ["mean", "std", "err", "queries", "undefined", "skipped"]
+    assert lines[1] == ""
+    return [line.split() for line in lines[2:]]
+
+
+@pytest.mark.parametrize(
+    "metric, reference_name, params",
+    [
+        ("ndcg@10", "ndcg", {"k": 10}),
+        ("map", "map", {}),
+        ("mrr@5", "mrr", {"k": 5}),
+        ("p@3", "precision", {"k": 3}),
+        ("recall@10", "recall", {"k": 10}),
+    ],
+)
+@pytest.mark.parametrize("policy", [None, "skip"])
+def test_mean_std_err_and_counts_match_the_reference(metric, reference_name, params, policy):
+    y_true, y_score, group = _data()
+    report = ranking_report(
+        y_true, y_score, group, metrics=[metric], replace_undefined_by=policy, output_dict=True
+    )[metric]
+    mean, per_query = reference_mean(
+        reference_name,
+        y_true,
+        y_score,
+        group,
+        replace_undefined_by=0.0 if policy is None else policy,
+        **params,
+    )
+    per_query = np.asarray(per_query, dtype=float)
+    n_without_relevant = sum(not np.any(y_true[group == q] > 0) for q in np.unique(group))
+    kept = per_query[~np.isnan(per_query)]
+    assert report["mean"] == pytest.approx(mean, abs=1e-12)
+    assert report["std_err"] == pytest.approx(stats.sem(kept), abs=1e-12)
+    assert report["n_undefined"] == n_without_relevant == 4
+    assert report["n_skipped"] == (4 if policy == "skip" else 0)
+    assert report["n_queries"] == len(np.unique(group)) - report["n_skipped"]
+
+
+def test_weighted_standard_error_by_hand():
+    y_true = [1, 0, 0, 1, 1, 0, 0, 0, 1]
+    y_score = [3, 2, 1, 3, 2, 1, 3, 2, 1]
+    group = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    weights = [1, 1, 1, 2, 2, 2, 3, 3, 3]  # query weights 1, 2, 3
+    report = ranking_report(
+        y_true, y_score, group, metrics="mrr", sample_weight=weights, output_dict=True
+    )["mrr"]
+    values, w = np.array([1.0, 1.0, 1.0 / 3.0]), np.array([1.0, 2.0, 3.0])
+    mean = (1 * 1 + 2 * 1 + 3 / 3) / 6
+    spread = sum(wq**2 * (vq - mean) ** 2 for vq, wq in zip(values, w, strict=True)) * 3 / 2
+    assert report["mean"] == pytest.approx(mean)
+    assert report["std_err"] == pytest.approx(math.sqrt(spread) / 6)
+
+
+def test_text_report_has_the_dict_numbers():
+    y_true, y_score, group = _data(1)
+    metrics = ["ndcg@10", "map", "gauc"]
+    as_dict = ranking_report(y_true, y_score, group, metrics=metrics, output_dict=True)
+    rows = _parse(ranking_report(y_true, y_score, group, metrics=metrics, digits=3))
+    assert [row[0] for row in rows] == metrics
+    for row in rows:
+        stats_ = as_dict[row[0]]
+        assert float(row[1]) == pytest.approx(stats_["mean"], abs=5e-4)
+        assert float(row[2]) == pytest.approx(stats_["std_err"], abs=5e-4)
+        assert len(row[1].split(".")[1]) == 3
+        assert [int(cell) for cell in row[3:]] == [
+            stats_["n_queries"],
+            stats_["n_undefined"],
+            stats_["n_skipped"],
+        ]
+    # gauc skips one-class queries by default: the 4 queries without a relevant row at least
+    assert as_dict["gauc"]["n_skipped"] >= 4
+    assert as_dict["gauc"]["n_skipped"] == as_dict["gauc"]["n_undefined"]
+
+
+def test_several_models_side_by_side():
+    y_true, y_score, group = _data(2)
+    other = np.random.default_rng(9).random(len(y_true))
+    models = {"model": y_score, "random": other}
+    metrics = ["ndcg@10", "map"]
+    both = ranking_report(y_true, models, group, metrics=metrics, output_dict=True)
+    assert list(both) == ["model", "random"]
+    for name, scores in models.items():
+        single = ranking_report(y_true, scores, group, metrics=metrics, output_dict=True)
+        assert both[name] == single
+    rows = _parse(ranking_report(y_true, models, group, metrics=metrics))
+    # the metric name only on its first line; the model names under each metric
+    assert [row[:2] for row in rows[::2]] == [["ndcg@10", "model"], ["map", "model"]]
+    assert [row[0] for row in rows[1::2]] == ["random", "random"]
+    assert float(rows[1][1]) == pytest.approx(both["random"]["ndcg@10"]["mean"], abs=5e-5)
+    assert float(rows[2][2]) == pytest.approx(both["model"]["map"]["mean"], abs=5e-5)
+
+
+def test_one_query_has_no_standard_error():
+    report = ranking_report([1, 0], [0.2, 0.1], metrics="mrr", output_dict=True)["mrr"]
+    assert report["mean"] == 1.0 and math.isnan(report["std_err"])
+    assert report["n_queries"] == 1
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="'digits' parameter of ranking_report"):
+        ranking_report([1, 0], [0.2, 0.1], digits=-1)
+    with pytest.raises(ValueError, match="'y_score' parameter of ranking_report is an empty"):
+        ranking_report([1, 0], {}, [0, 0])
+    with pytest.raises(ValueError, match="'metrics' parameter of ranking_report names"):
+        ranking_report([1, 0], [0.2, 0.1], metrics=["map", "map"])
+    with pytest.raises(ValueError, match="y_score"):
+        ranking_report([1, 0], [0.2, np.nan], [0, 0])
