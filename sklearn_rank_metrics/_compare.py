@@ -1,0 +1,425 @@
+"""Paired comparison of several models on the same queries: :func:`compare`.
+
+Two models' mean NDCG differ by 0.004: is that real? Every model is evaluated on
+the same queries, so the comparison is *paired*: the unit of resampling is the
+query, and the statistic is the mean over queries of the per-query difference.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._evaluate import _table
+from ._model_values import metric_names, per_query_values, score_mapping
+from ._param_validation import NONE, Interval, Options, validate_params
+from ._registry import parse_metric
+from ._resampling import (
+    BOOTSTRAP_METHODS,
+    as_generator,
+    bootstrap_intervals,
+    bootstrap_means,
+    holm,
+    sign_flip_pvalues,
+)
+
+# --------------------------------------------------------------------------- result
+
+
+@dataclass(frozen=True, eq=False)
+class ComparisonResult:
+    """What :func:`compare` returns.
+
+    Attributes
+    ----------
+    table : DataFrame or dict of ndarray
+        One row per (metric, pair of models); columns ``metric, model_a, model_b,
+        n_queries, mean_a, mean_b, mean_difference`` (``mean_a - mean_b``), then
+        ``ci_low_<method>, ci_high_<method>`` for every bootstrap method,
+        ``p_value_t, p_value_permutation`` and, with ``correction="holm"``,
+        ``p_value_t_holm, p_value_permutation_holm``. A pandas DataFrame when pandas
+        is installed, else a dict of arrays.
+    means : DataFrame or dict of ndarray
+        Column ``model`` and one column per metric: the mean over the queries that
+        enter the comparison of that metric.
+    per_query : DataFrame or dict of ndarray
+        Long form: columns ``model``, ``query`` and one per metric (NaN where a query
+        is left out).
+    confidence_level, n_resamples, methods, correction
+        The settings used.
+    """
+
+    table: Any
+    means: Any
+    per_query: Any
+    confidence_level: float
+    n_resamples: int
+    methods: tuple[str, ...]
+    correction: str | None
+    _columns: dict[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
+
+    def __repr__(self) -> str:
+        n_rows = len(self._columns.get("metric", ()))
+        return (
+            f"ComparisonResult({n_rows} comparisons, confidence_level={self.confidence_level}, "
+            f"n_resamples={self.n_resamples}, methods={self.methods}, "
+            f"correction={self.correction!r})"
+        )
+
+    def __str__(self) -> str:
+        return format_comparison(self._columns, self.confidence_level, self.methods)
+
+
+def _format_number(value: float, p_value: bool = False) -> str:
+    if math.isnan(value):
+        return "nan"
+    if p_value and value < 1e-4:
+        return f"{value:.1e}"
+    return f"{value:.4f}"
+
+
+_P_HEADERS = {
+    "p_value_t": "p t-test",
+    "p_value_permutation": "p perm.",
+    "p_value_t_holm": "p t-test Holm",
+    "p_value_permutation_holm": "p perm. Holm",
+}
+
+
+def format_comparison(
+    columns: dict[str, np.ndarray], confidence_level: float, methods: tuple[str, ...]
+) -> str:
+    """The comparison table as aligned text (one line per comparison)."""
+    level = f"{100 * confidence_level:g}%"
+    headers = ["metric", "model_a", "model_b", "n", "mean_a", "mean_b", "diff"]
+    headers += [f"{level} CI {method}" for method in methods]
+    p_columns = [name for name in columns if name.startswith("p_value")]
+    headers += [_P_HEADERS.get(name, name) for name in p_columns]
+    rows = []
+    for i in range(len(columns["metric"])):
+        row = [str(columns[name][i]) for name in ("metric", "model_a", "model_b", "n_queries")]
+        row += [_format_number(columns[name][i]) for name in ("mean_a", "mean_b")]
+        row.append(_format_number(columns["mean_difference"][i]))
+        for method in methods:
+            low = _format_number(columns[f"ci_low_{method}"][i])
+            high = _format_number(columns[f"ci_high_{method}"][i])
+            row.append(f"[{low}, {high}]")
+        row += [_format_number(columns[name][i], p_value=True) for name in p_columns]
+        rows.append(row)
+    widths = [max(len(text) for text in column) for column in zip(headers, *rows, strict=True)]
+    left = 3  # metric and model names are left-aligned, numbers right-aligned
+    lines = []
+    for row in [headers, *rows]:
+        cells = [
+            text.ljust(width) if i < left else text.rjust(width)
+            for i, (text, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _methods(method: Any) -> tuple[str, ...]:
+    try:
+        methods = (method,) if isinstance(method, str) else tuple(method)
+    except TypeError:
+        raise TypeError(
+            "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
+            f"them. Got {method!r} instead."
+        ) from None
+    bad = [m for m in methods if not isinstance(m, str) or m.lower() not in BOOTSTRAP_METHODS]
+    if not methods or bad:
+        raise ValueError(
+            "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
+            f"them. Got {method!r} instead."
+        )
+    return tuple(dict.fromkeys(m.lower() for m in methods))
+
+
+def _pairs(models: list[str], baseline: str | None) -> list[tuple[int, int]]:
+    if baseline is None:
+        return list(itertools.combinations(range(len(models)), 2))
+    if not isinstance(baseline, str):
+        raise TypeError(
+            f"The 'baseline' parameter of compare must be a model name (str) or None. Got "
+            f"{baseline!r} instead."
+        )
+    if baseline not in models:
+        raise ValueError(
+            f"The 'baseline' parameter of compare must be one of the models {models}. Got "
+            f"{baseline!r} instead."
+        )
+    b = models.index(baseline)
+    return [(a, b) for a in range(len(models)) if a != b]
+
+
+def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``scipy.stats.ttest_rel`` column by column.
+
+    Where all differences of a column are equal: NaN if they are 0, else 0.0 (what
+    ``ttest_rel`` returns there is 0, NaN or rounding noise). NaN with one query.
+    """
+    if len(a) < 2:
+        return np.full(a.shape[1], np.nan)
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p_values = np.asarray(stats.ttest_rel(a, b, axis=0).pvalue, dtype=np.float64)
+    differences = a - b
+    constant = np.ptp(differences, axis=0) == 0
+    p_values[constant] = np.where(differences[0, constant] == 0, np.nan, 0.0)
+    return p_values
+
+
+@validate_params(
+    {
+        "n_resamples": [Interval(int, 1, None)],
+        "confidence_level": [Interval(float, 0, 1, closed="neither")],
+        "correction": [Options("holm"), NONE],
+        "ties": [*TIES, NONE],
+        "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
+        "relevance_level": RELEVANCE_LEVEL,
+    }
+)
+def compare(
+    y_true: Any,
+    scores: Mapping[str, Any],
+    group: Any = None,
+    *,
+    metrics: str | Sequence[str] = ("ndcg@10",),
+    baseline: str | None = None,
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str | Sequence[str] = ("percentile", "bca"),
+    correction: str | None = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    random_state: Any = None,
+) -> ComparisonResult:
+    r"""Compare several models on the same queries: differences, intervals, p-values.
+
+    For each metric and each pair of models (every pair, or every model against
+    ``baseline``), the per-query difference :math:`d_q = m_a(q) - m_b(q)` is
+    computed on every query, and its mean :math:`\bar d` is reported with
+
+    - a bootstrap confidence interval: queries are resampled with replacement
+      (jointly for all models and metrics, so the pairing is kept), by the
+      percentile and/or the BCa method;
+    - the two-sided paired t-test p-value (:func:`scipy.stats.ttest_rel`);
+    - the two-sided paired randomisation test p-value: under the null hypothesis
+      the two models are exchangeable within a query, so every :math:`d_q` keeps
+      or flips its sign with probability 1/2;
+    - optionally, Holm's adjustment of both p-values.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_rows,) or (n_queries, n_docs)
+        Relevance labels, shared by all models.
+    scores : mapping of str to array-like, or DataFrame
+        Each model's scores (same shape as ``y_true``); a DataFrame gives one model per
+        column. At least two models.
+    group : array-like of shape (n_rows,), default=None
+        Query ids, as in every metric function.
+    metrics : str or sequence of str, default=("ndcg@10",)
+        Metric names as in :func:`evaluate`, e.g. ``["ndcg@10", "map", "mrr@10"]``.
+    baseline : str or None, default=None
+        ``None``: every pair ``(a, b)`` with ``a`` before ``b`` in ``scores``.
+        A model name: every other model ``a`` against it, ``(a, baseline)``.
+    n_resamples : int >= 1, default=10_000
+        Bootstrap resamples, and random sign patterns of the randomisation test
+        (all :math:`2^n` patterns are enumerated, exactly, when
+        :math:`2^n \le` ``n_resamples`` for ``n`` queries).
+    confidence_level : float in (0, 1), default=0.95
+        Of the two-sided bootstrap intervals.
+    method : {"percentile", "bca"} or sequence of them, default=("percentile", "bca")
+        Bootstrap interval methods; each adds ``ci_low_<method>, ci_high_<method>``.
+    correction : {"holm"} or None, default=None
+        ``"holm"`` adds Holm-adjusted p-values; the family is the comparisons of one
+        metric (all pairs, or all models against the baseline).
+    ties, replace_undefined_by, relevance_level : default=None
+        As in :func:`evaluate`: applied to every metric that has the parameter and
+        does not set it in its name.
+    random_state : int, numpy Generator or RandomState, or None, default=None
+        Seeds the resampling; an int gives the same result on every call.
+
+    Returns
+    -------
+    result : ComparisonResult
+        ``result.table`` (one row per metric and pair), ``result.means``,
+        ``result.per_query``; ``print(result)`` shows the table as aligned text.
+
+    Notes
+    -----
+    **Queries.** A paired comparison needs the value of both models on the same
+    query. Queries without a relevant row are undefined for every model alike
+    (they depend on ``y_true`` only): with the default policy they count 0, as in
+    :func:`evaluate`. A query that is left out (``replace_undefined_by="skip"``) or
+    NaN for *any* model is left out of that metric's comparison for *all* models,
+    and ``n_queries`` counts the queries kept; the means in the table are over
+    those queries. Query weights (``sample_weight``, or metrics that weight queries
+    such as micro-averaged hit rate) are not supported: every query counts once.
+
+    **Bootstrap** (Efron & Tibshirani 1993). With :math:`B` resamples and
+    :math:`\alpha = (1 - \text{confidence\_level}) / 2`, the percentile interval is
+    the :math:`\alpha, 1 - \alpha` quantiles (linear interpolation) of the bootstrap
+    means :math:`\bar d^*_b`; BCa shifts those levels to
+    :math:`\Phi(\hat z_0 + (\hat z_0 + z)/(1 - \hat a(\hat z_0 + z)))`,
+    :math:`z = \Phi^{-1}(\alpha), \Phi^{-1}(1-\alpha)`, with the bias correction
+    :math:`\hat z_0 = \Phi^{-1}((\#\{\bar d^* < \bar d\} + \#\{\bar d^* \le \bar d\})
+    / 2B)` and the acceleration from the jackknife of the mean, in closed form
+    :math:`\hat a = \sum_q (d_q - \bar d)^3 / (6 (\sum_q (d_q - \bar d)^2)^{3/2})`:
+    the definitions of :func:`scipy.stats.bootstrap`, with one deliberate deviation:
+    in :math:`\hat z_0`, bootstrap means within
+    :math:`100\,\epsilon \max(|\bar d|, \overline{|d|})` of :math:`\bar d` count as
+    equal to it, where SciPy compares exactly. On discrete metrics (P@5, MRR) many
+    resampled means equal :math:`\bar d` in exact arithmetic but miss it by rounding;
+    the tolerance keeps them as ties, so :math:`\hat z_0` (and the BCa interval) is
+    the one of exact arithmetic, and may differ from SciPy's on such data. When all
+    :math:`d_q` are equal the interval is the point :math:`[\bar d, \bar d]`.
+
+    **Randomisation test** (Fisher; for IR, Smucker, Allan & Carterette 2007). With
+    :math:`s_q \in \{-1, 1\}` random signs, the null statistics are
+    :math:`\frac1n \sum_q s_q d_q`; the two-sided p-value is twice the smaller of
+    :math:`P(T \le \bar d)` and :math:`P(T \ge \bar d)`, capped at 1, estimated as
+    :math:`(\#\{\cdot\} + 1) / (B + 1)` (exact counts over :math:`2^n` when all
+    patterns are enumerated), as :func:`scipy.stats.permutation_test` with
+    ``permutation_type="samples"``. Null statistics within
+    :math:`100\,\epsilon \max(|\bar d|, \overline{|d|})` of :math:`\bar d` count as
+    equal to it, so that rounding never decides a tie.
+
+    **t-test.** :func:`scipy.stats.ttest_rel` on the per-query values, except when
+    all differences are equal (zero variance), where the p-value is NaN if they are
+    all 0 (no evidence either way) and 0.0 otherwise (every query moves by the same
+    non-zero amount), consistent with the point interval; ``ttest_rel`` itself would
+    give NaN, 0 or rounding noise there. NaN with a single query.
+
+    **Holm** (1979). Within a family of :math:`m` p-values sorted increasingly,
+    :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m - j + 1) p_{(j)})`.
+
+    Everything is vectorised: resamples are drawn in chunks of bounded memory, as
+    matrices of counts (bootstrap) or of signs (randomisation test), and multiplied
+    with the per-query values.
+
+    References
+    ----------
+    .. [1] B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*,
+       Chapman & Hall, 1993 (chapter 14: BCa).
+    .. [2] S. Holm, "A simple sequentially rejective multiple test procedure",
+       Scandinavian Journal of Statistics 6(2), 1979.
+    .. [3] M. D. Smucker, J. Allan and B. Carterette, "A comparison of statistical
+       significance tests for information retrieval evaluation", CIKM 2007.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import compare
+    >>> y_true = [1, 0, 0, 0, 1, 0, 1, 0, 0]
+    >>> qid = [1, 1, 1, 2, 2, 2, 3, 3, 3]
+    >>> scores = {"good": [3, 2, 1, 1, 3, 2, 3, 1, 2], "bad": [1, 2, 3, 3, 1, 2, 1, 3, 2]}
+    >>> result = compare(y_true, scores, qid, metrics="mrr", n_resamples=1000,
+    ...                  method="percentile", random_state=0)
+    >>> table = result.table
+    >>> round(float(table["mean_difference"][0]), 4)  # 1 - 1/3 on every query
+    0.6667
+    >>> float(table["p_value_permutation"][0])  # 2 of the 2**3 sign patterns are as extreme
+    0.25
+    """
+    function_name = "compare"
+    scores = score_mapping(scores, function_name, min_models=2)
+    models = list(scores)
+    pairs = _pairs(models, baseline)
+    methods = _methods(method)
+    names = metric_names(metrics, function_name)
+    specs = [parse_metric(name, function_name=function_name) for name in names]
+    rng = as_generator(random_state, function_name)
+    shared = {
+        "ties": ties,
+        "replace_undefined_by": replace_undefined_by,
+        "relevance_level": relevance_level,
+    }
+    query_ids, values = per_query_values(
+        y_true, scores, group, specs, shared=shared, function_name=function_name
+    )
+    n_models, n_metrics, n_queries = values.shape
+
+    # A query enters a metric's comparison when every model has a value there.
+    kept = ~np.isnan(values).any(axis=0)  # (n_metrics, n_queries)
+    means = np.full((n_models, n_metrics), np.nan)
+    rows: dict[str, list] = {"metric": [], "model_a": [], "model_b": [], "n_queries": []}
+    stats_columns = ["mean_a", "mean_b", "mean_difference"]
+    stats_columns += [f"ci_{side}_{m}" for m in methods for side in ("low", "high")]
+    stats_columns += ["p_value_t", "p_value_permutation"]
+    results = np.full((n_metrics, len(pairs), len(stats_columns)), np.nan)
+
+    # Metrics with the same kept queries share their resamples (usually: all of them).
+    masks: dict[bytes, list[int]] = {}
+    for j in range(n_metrics):
+        masks.setdefault(kept[j].tobytes(), []).append(j)
+    for metric_indices in masks.values():
+        rows_kept = kept[metric_indices[0]]
+        block = values[:, metric_indices][:, :, rows_kept]  # (models, metrics, kept)
+        means[:, metric_indices] = block.mean(axis=2) if block.shape[2] else np.nan
+        if block.shape[2] == 0:
+            continue
+        a = block[[p[0] for p in pairs]]  # (pairs, metrics, kept)
+        b = block[[p[1] for p in pairs]]
+        # columns ordered (metric, pair)
+        a_columns = a.transpose(2, 1, 0).reshape(block.shape[2], -1)
+        b_columns = b.transpose(2, 1, 0).reshape(block.shape[2], -1)
+        differences = a_columns - b_columns
+        distribution = bootstrap_means(differences, n_resamples, rng)
+        intervals = bootstrap_intervals(differences, distribution, confidence_level, methods)
+        del distribution
+        out = [a_columns.mean(axis=0), b_columns.mean(axis=0), differences.mean(axis=0)]
+        for m in methods:
+            out.extend(intervals[m])
+        out.append(_t_test_pvalues(a_columns, b_columns))
+        out.append(sign_flip_pvalues(differences, n_resamples, rng))
+        stacked = np.stack(out, axis=1).reshape(len(metric_indices), len(pairs), -1)
+        results[metric_indices] = stacked
+
+    for j, name in enumerate(names):
+        for a_index, b_index in pairs:
+            rows["metric"].append(name)
+            rows["model_a"].append(models[a_index])
+            rows["model_b"].append(models[b_index])
+            rows["n_queries"].append(int(kept[j].sum()))
+    columns: dict[str, np.ndarray] = {
+        name: np.asarray(value, dtype=object if name != "n_queries" else np.int64)
+        for name, value in rows.items()
+    }
+    flat = results.reshape(n_metrics * len(pairs), len(stats_columns))
+    for index, name in enumerate(stats_columns):
+        columns[name] = flat[:, index]
+    if correction == "holm":
+        for name in ("p_value_t", "p_value_permutation"):
+            by_metric = results[:, :, stats_columns.index(name)]
+            columns[f"{name}_holm"] = np.concatenate([holm(row) for row in by_metric])
+
+    means_columns = {"model": np.asarray(models, dtype=object)}
+    means_columns.update({name: means[:, j] for j, name in enumerate(names)})
+    per_query = {
+        "model": np.repeat(np.asarray(models, dtype=object), n_queries),
+        "query": np.tile(query_ids, n_models),
+    }
+    for j, name in enumerate(names):
+        per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
+    return ComparisonResult(
+        table=_table(dict(columns)),
+        means=_table(means_columns),
+        per_query=_table(per_query),
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        methods=methods,
+        correction=correction,
+        _columns=columns,
+    )

@@ -1,0 +1,420 @@
+"""Plots in scikit-learn's Display style: metric@k against k.
+
+A display stores its data in ``__init__``, draws in :meth:`plot` (on a given
+``ax`` or a new figure) and is built with ``from_predictions`` or
+``from_estimator``. matplotlib is imported only when drawing (the ``plot`` extra);
+pandas is never needed.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._model_values import per_query_values, score_mapping
+from ._param_validation import NONE, Interval, Options, check_parameter
+from ._registry import parse_metric
+from ._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
+from ._scorer import RESPONSE_METHODS, response_values
+
+_PARAMETERS = {
+    "ties": [*TIES, NONE],
+    "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
+    "relevance_level": RELEVANCE_LEVEL,
+}
+
+
+def import_pyplot(caller: str) -> Any:
+    """``matplotlib.pyplot``, or an ImportError that says how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError(
+            f"{caller} requires matplotlib. Install it with "
+            "`pip install sklearn-rank-metrics[plot]` (or `pip install matplotlib`)."
+        ) from None
+    return plt
+
+
+def axes(ax: Any, caller: str) -> tuple[Any, Any]:
+    """``(ax, figure)``: the given axes, or new ones."""
+    plt = import_pyplot(caller)
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax, ax.figure
+
+
+def check_settings(function_name: str, **settings: Any) -> None:
+    """The declared checks of the shared metric settings (ties, policy, level)."""
+    for name, value in settings.items():
+        check_parameter(function_name, name, value, _PARAMETERS[name])
+
+
+def model_scores(y_score: Any, name: str | None, function_name: str) -> dict[str, Any]:
+    """``{name: scores}`` from one model's scores or a mapping / DataFrame of several.
+
+    A DataFrame is always several models, one per column (as in :func:`compare`): a
+    single model's 2-D scores must be given as an array, not a DataFrame.
+    """
+    if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
+        if name is not None:
+            raise ValueError(
+                f"The 'name' parameter of {function_name} must be None when 'y_score' holds "
+                "several models (a mapping or a DataFrame: their names are its keys or "
+                f"columns). Got {name!r} instead."
+            )
+        return score_mapping(y_score, function_name)
+    return {"model" if name is None else str(name): y_score}
+
+
+def estimator_scores(
+    estimator: Any, X: Any, response_method: str, name: str | None, function_name: str
+) -> dict[str, Any]:
+    """``{name: scores}`` from one fitted estimator or a mapping name -> estimator."""
+    check_parameter(
+        function_name, "response_method", response_method, [Options(*RESPONSE_METHODS)]
+    )
+    if isinstance(estimator, Mapping):
+        if name is not None:
+            raise ValueError(
+                f"The 'name' parameter of {function_name} must be None when 'estimator' is "
+                "a mapping (the names of the estimators are its keys). Got "
+                f"{name!r} instead."
+            )
+        estimators = score_mapping(estimator, function_name)
+    else:
+        estimators = {type(estimator).__name__ if name is None else str(name): estimator}
+    return {
+        label: response_values(model, X, response_method) for label, model in estimators.items()
+    }
+
+
+def per_item(value: Any, names: list[str], parameter: str, function_name: str) -> list[dict]:
+    """A dict of plot keywords for every model from None, one dict, or a list of dicts."""
+    if value is None:
+        return [{} for _ in names]
+    if isinstance(value, Mapping):
+        return [dict(value) for _ in names]
+    items = list(value)
+    if len(items) != len(names) or not all(isinstance(item, Mapping) for item in items):
+        raise ValueError(
+            f"The {parameter!r} parameter of {function_name} must be a dict or a list of "
+            f"{len(names)} dicts (one per model). Got {value!r} instead."
+        )
+    return [dict(item) for item in items]
+
+
+def plot_names(name: Any, defaults: list[str], function_name: str) -> list[str]:
+    """Legend labels: the stored names, or ``name`` (a str for one model, or a list)."""
+    if name is None:
+        return list(defaults)
+    names = [name] if isinstance(name, str) else list(name)
+    if len(names) != len(defaults):
+        raise ValueError(
+            f"The 'name' parameter of {function_name} must give {len(defaults)} name(s) (one "
+            f"per model). Got {name!r} instead."
+        )
+    return [str(label) for label in names]
+
+
+class MetricAtKDisplay:
+    """A metric at cutoff k, for k = 1..k_max, for one or several models.
+
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`; the
+    constructor only stores data (scikit-learn's Display convention).
+
+    Parameters
+    ----------
+    k : ndarray of shape (n_k,)
+        The cutoffs.
+    values : dict of str to ndarray of shape (n_k,)
+        Mean metric@k of every model.
+    ci_low, ci_high : dict of str to ndarray of shape (n_k,), or None
+        Confidence band of every model (None: no band).
+    metric : str
+        Metric name without cutoff, e.g. ``"ndcg"``; the y-axis reads ``ndcg@k``.
+    confidence_level : float or None
+        The level of the band, for the legend.
+
+    Attributes
+    ----------
+    ax_ : matplotlib Axes
+    figure_ : matplotlib Figure
+    lines_ : list of matplotlib Line2D
+        One line per model; its y data are the values.
+    bands_ : list of matplotlib PolyCollection
+        One band per model (empty without bands).
+
+    See Also
+    --------
+    PerQueryMetricDisplay : distribution of a metric over queries.
+    PerQueryDifferenceDisplay : per-query difference between two models.
+    compare : paired tests and intervals of mean differences.
+    """
+
+    def __init__(
+        self,
+        *,
+        k: Any,
+        values: Mapping[str, Any],
+        ci_low: Mapping[str, Any] | None = None,
+        ci_high: Mapping[str, Any] | None = None,
+        metric: str = "ndcg",
+        confidence_level: float | None = None,
+    ) -> None:
+        self.k = np.asarray(k)
+        self.values = {name: np.asarray(v, dtype=np.float64) for name, v in values.items()}
+        self.ci_low = None if ci_low is None else dict(ci_low)
+        self.ci_high = None if ci_high is None else dict(ci_high)
+        self.metric = metric
+        self.confidence_level = confidence_level
+
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | list[str] | None = None,
+        curve_kwargs: Mapping | list[Mapping] | None = None,
+        band_kwargs: Mapping | None = None,
+        show_bands: bool = True,
+    ) -> MetricAtKDisplay:
+        """Draw one line per model (with its band) against k.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure when None.
+        name : str or list of str, default=None
+            Legend labels, one per model; the stored model names when None.
+        curve_kwargs : dict or list of dict, default=None
+            Keywords of ``ax.plot`` for every line (a dict) or for each (a list).
+        band_kwargs : dict, default=None
+            Keywords of ``ax.fill_between`` for the bands (default ``alpha=0.2``, the
+            line's colour).
+        show_bands : bool, default=True
+            Draw the confidence bands when the display has them.
+
+        Returns
+        -------
+        display : MetricAtKDisplay
+        """
+        caller = f"{type(self).__name__}.plot"
+        self.ax_, self.figure_ = axes(ax, caller)
+        models = list(self.values)
+        labels = plot_names(name, models, caller)
+        curves = per_item(curve_kwargs, models, "curve_kwargs", caller)
+        self.lines_, self.bands_ = [], []
+        for model, label, kwargs in zip(models, labels, curves, strict=True):
+            kwargs = {"marker": "o", "label": label, **kwargs}
+            (line,) = self.ax_.plot(self.k, self.values[model], **kwargs)
+            self.lines_.append(line)
+            if show_bands and self.ci_low is not None and self.ci_high is not None:
+                band = {"alpha": 0.2, "color": line.get_color(), "linewidth": 0}
+                band.update(band_kwargs or {})
+                self.bands_.append(
+                    self.ax_.fill_between(self.k, self.ci_low[model], self.ci_high[model], **band)
+                )
+        title = None
+        if self.bands_ and self.confidence_level is not None:
+            title = f"{100 * self.confidence_level:g}% bootstrap band"
+        self.ax_.set(xlabel="k", ylabel=f"{self.metric}@k")
+        # every k while the labels fit, else matplotlib's integer ticks
+        if len(self.k) <= 12:
+            self.ax_.set_xticks(self.k)
+        else:
+            from matplotlib.ticker import MaxNLocator
+
+            self.ax_.xaxis.set_major_locator(MaxNLocator(integer=True))
+        self.ax_.legend(title=title)
+        return self
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        group: Any = None,
+        *,
+        metric: str = "ndcg",
+        k_max: int = 10,
+        name: str | None = None,
+        confidence_level: float | None = 0.95,
+        n_resamples: int = 1000,
+        ties: str | None = None,
+        replace_undefined_by: float | str | None = None,
+        relevance_level: float | None = None,
+        random_state: Any = None,
+        ax: Any = None,
+        curve_kwargs: Mapping | list[Mapping] | None = None,
+        band_kwargs: Mapping | None = None,
+    ) -> MetricAtKDisplay:
+        """Plot metric@k against k from scores.
+
+        Parameters
+        ----------
+        y_true, group
+            Labels and query ids, as in every metric function.
+        y_score : array-like, or mapping of str to array-like, or DataFrame
+            One model's scores (an array, 1-D or 2-D), or several models' scores by
+            name. A DataFrame means several models, one per column (as in
+            :func:`compare`); a single model's 2-D scores must be an array.
+        metric : str, default="ndcg"
+            A metric name as in :func:`evaluate` without the cutoff, e.g. ``"ndcg"``,
+            ``"ndcg(gain=exponential)"``, ``"p"``, ``"recall"``, ``"map"``.
+        k_max : int >= 1, default=10
+            The largest cutoff; k runs over 1..k_max.
+        name : str, default=None
+            Name of a single model (``"model"`` when None).
+        confidence_level : float in (0, 1) or None, default=0.95
+            Level of the percentile bootstrap band over queries (queries resampled
+            jointly for all k and models); None draws no band.
+        n_resamples : int >= 1, default=1000
+            Bootstrap resamples of the band.
+        ties, replace_undefined_by, relevance_level : default=None
+            As in :func:`evaluate`. Queries that are skipped (or NaN) are left out
+            of the mean and of the band.
+        random_state : int, numpy Generator or RandomState, or None, default=None
+            Seeds the band's resampling.
+        ax, curve_kwargs, band_kwargs
+            As in :meth:`plot`.
+
+        Returns
+        -------
+        display : MetricAtKDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_rank_metrics import MetricAtKDisplay
+        >>> y_true = [2, 0, 1, 0, 1, 0]
+        >>> qid = [1, 1, 1, 2, 2, 2]
+        >>> display = MetricAtKDisplay.from_predictions(
+        ...     y_true, {"a": [3, 2, 1, 1, 2, 3], "b": [1, 2, 3, 3, 2, 1]}, qid,
+        ...     metric="recall", k_max=3, confidence_level=None)
+        >>> display.values["a"].tolist()  # R@1, R@2, R@3 of model a
+        [0.25, 0.75, 1.0]
+        """
+        function_name = f"{cls.__name__}.from_predictions"
+        check_parameter(function_name, "k_max", k_max, [Interval(int, 1, None)])
+        check_parameter(
+            function_name,
+            "confidence_level",
+            confidence_level,
+            [Interval(float, 0, 1, closed="neither"), NONE],
+        )
+        check_parameter(function_name, "n_resamples", n_resamples, [Interval(int, 1, None)])
+        check_settings(
+            function_name,
+            ties=ties,
+            replace_undefined_by=replace_undefined_by,
+            relevance_level=relevance_level,
+        )
+        base = parse_metric(_without_cutoff(metric, function_name), function_name=function_name)
+        if not base.info.takes_k:
+            raise ValueError(
+                f"The 'metric' parameter of {function_name} must take a cutoff k; "
+                f"{metric!r} does not."
+            )
+        scores = model_scores(y_score, name, function_name)
+        ks = np.arange(1, k_max + 1)
+        specs = [parse_metric(f"{metric}@{k}", function_name=function_name) for k in ks]
+        shared = {
+            "ties": ties,
+            "replace_undefined_by": replace_undefined_by,
+            "relevance_level": relevance_level,
+        }
+        _, values = per_query_values(
+            y_true, scores, group, specs, shared=shared, function_name=function_name
+        )
+        n_models, n_k, n_queries = values.shape
+        columns = values.reshape(n_models * n_k, n_queries).T
+        if confidence_level is None:
+            # a column without any value (every query skipped) has mean NaN, silently
+            with warnings.catch_warnings(), np.errstate(invalid="ignore"):
+                warnings.simplefilter("ignore", RuntimeWarning)
+                means = (
+                    np.nanmean(columns, axis=0) if n_queries else np.full(n_models * n_k, np.nan)
+                )
+            low = high = None
+        else:
+            rng = as_generator(random_state, function_name)
+            means, low, high = mean_intervals(
+                columns, n_resamples, confidence_level, BOOTSTRAP_METHODS[0], rng
+            )
+        models = list(scores)
+
+        def by_model(flat: np.ndarray | None) -> dict[str, np.ndarray] | None:
+            if flat is None:
+                return None
+            return {model: flat.reshape(n_models, n_k)[m] for m, model in enumerate(models)}
+
+        display = cls(
+            k=ks,
+            values=by_model(means),
+            ci_low=by_model(low),
+            ci_high=by_model(high),
+            metric=str(base),
+            confidence_level=confidence_level,
+        )
+        return display.plot(ax=ax, curve_kwargs=curve_kwargs, band_kwargs=band_kwargs)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: Any,
+        y: Any,
+        group: Any = None,
+        *,
+        response_method: str = "auto",
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> MetricAtKDisplay:
+        """Plot metric@k against k for one fitted estimator or a dict of them.
+
+        Parameters
+        ----------
+        estimator : estimator or mapping of str to estimator
+            Fitted model(s); the score of a row comes from ``response_method`` as in
+            :func:`make_ranking_scorer`.
+        X : array-like or DataFrame
+            Features of the rows.
+        y : array-like
+            Relevance labels.
+        group : array-like, default=None
+            Query id of every row.
+        response_method : {"auto", "predict", "predict_proba", "decision_function"}
+            Where scores come from (``"auto"``: ``predict`` for regressors and
+            rankers, the positive-class probability or expected grade for classifiers).
+        name : str, default=None
+            Label of a single estimator (its class name when None).
+        **kwargs
+            The keywords of :meth:`from_predictions`.
+
+        Returns
+        -------
+        display : MetricAtKDisplay
+        """
+        function_name = f"{cls.__name__}.from_estimator"
+        scores = estimator_scores(estimator, X, response_method, name, function_name)
+        return cls.from_predictions(y, scores, group, **kwargs)
+
+
+def _without_cutoff(metric: Any, function_name: str) -> str:
+    if not isinstance(metric, str):
+        raise TypeError(
+            f"The 'metric' parameter of {function_name} must be a metric name (str) such as "
+            f"'ndcg'. Got {metric!r} instead."
+        )
+    if "@" in metric:
+        raise ValueError(
+            f"The 'metric' parameter of {function_name} names the metric without a cutoff "
+            f"(the display varies k); got {metric!r}. Use e.g. 'ndcg' with k_max=10."
+        )
+    return metric
+

@@ -1,0 +1,433 @@
+"""Per-query plots: the distribution of a metric over queries, and the per-query
+difference between two models sorted by size ("which queries got better")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ._display import (
+    axes,
+    check_settings,
+    estimator_scores,
+    model_scores,
+    per_item,
+    plot_names,
+)
+from ._model_values import per_query_values
+from ._param_validation import Options, check_parameter
+from ._registry import parse_metric
+
+_KINDS = ("hist", "ecdf")
+
+
+def _metric_values(
+    y_true: Any,
+    scores: dict[str, Any],
+    group: Any,
+    metric: Any,
+    settings: dict[str, Any],
+    function_name: str,
+) -> tuple[str, np.ndarray, np.ndarray]:
+    """(canonical metric name, query ids, values of shape (n_models, n_queries))."""
+    if not isinstance(metric, str):
+        raise TypeError(
+            f"The 'metric' parameter of {function_name} must be a metric name (str) such as "
+            f"'ndcg@10'. Got {metric!r} instead."
+        )
+    check_settings(function_name, **settings)
+    spec = parse_metric(metric, function_name=function_name)
+    query_ids, values = per_query_values(
+        y_true, scores, group, [spec], shared=settings, function_name=function_name
+    )
+    return metric, query_ids, values[:, 0, :]
+
+
+class PerQueryMetricDisplay:
+    """Distribution of a metric over queries (histogram or ECDF), one or several models.
+
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`.
+
+    Parameters
+    ----------
+    values : dict of str to ndarray
+        Per-query values of every model (queries left out by the undefined-query
+        policy are not included).
+    metric : str
+        Metric name, for the axis label.
+    kind : {"hist", "ecdf"}, default="hist"
+        Default kind of :meth:`plot`.
+
+    Attributes
+    ----------
+    ax_ : matplotlib Axes
+    figure_ : matplotlib Figure
+    artists_ : list
+        Per model: the ``BarContainer`` of its histogram, or the ``Line2D`` of its ECDF
+        (x data: the sorted values; y data: ``i / n``).
+
+    See Also
+    --------
+    MetricAtKDisplay, PerQueryDifferenceDisplay, evaluate
+    """
+
+    def __init__(self, *, values: Mapping[str, Any], metric: str, kind: str = "hist") -> None:
+        self.values = {name: np.asarray(v, dtype=np.float64) for name, v in values.items()}
+        self.metric = metric
+        self.kind = kind
+
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        kind: str | None = None,
+        bins: Any = 10,
+        name: str | list[str] | None = None,
+        plot_kwargs: Mapping | list[Mapping] | None = None,
+    ) -> PerQueryMetricDisplay:
+        """Draw the histogram or the ECDF of every model's per-query values.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure when None.
+        kind : {"hist", "ecdf"}, default=None
+            The stored kind when None.
+        bins : int or sequence, default=10
+            Histogram bins (``numpy.histogram_bin_edges``), computed once over all
+            models' values so that every model uses the same edges.
+        name : str or list of str, default=None
+            Legend labels; the model names when None.
+        plot_kwargs : dict or list of dict, default=None
+            Keywords of ``ax.hist`` / ``ax.step`` for every model (a dict) or each (a
+            list). Several histograms are drawn over each other, half transparent.
+
+        Returns
+        -------
+        display : PerQueryMetricDisplay
+        """
+        caller = f"{type(self).__name__}.plot"
+        kind = self.kind if kind is None else kind
+        check_parameter(caller, "kind", kind, [Options(*_KINDS)])
+        self.ax_, self.figure_ = axes(ax, caller)
+        models = list(self.values)
+        labels = plot_names(name, models, caller)
+        kwargs_list = per_item(plot_kwargs, models, "plot_kwargs", caller)
+        self.artists_ = []
+        if kind == "hist":
+            pooled = np.concatenate([self.values[model] for model in models])
+            edges = np.histogram_bin_edges(pooled, bins=bins)
+            alpha = 0.5 if len(models) > 1 else 1.0
+            for model, label, kwargs in zip(models, labels, kwargs_list, strict=True):
+                kwargs = {"alpha": alpha, "label": label, **kwargs}
+                _, _, container = self.ax_.hist(self.values[model], bins=edges, **kwargs)
+                self.artists_.append(container)
+            ylabel = "queries"
+        else:
+            for model, label, kwargs in zip(models, labels, kwargs_list, strict=True):
+                x = np.sort(self.values[model])
+                y = np.arange(1, len(x) + 1) / max(len(x), 1)
+                kwargs = {"where": "post", "label": label, **kwargs}
+                (line,) = self.ax_.step(x, y, **kwargs)
+                self.artists_.append(line)
+            ylabel = "share of queries <= value"
+        self.ax_.set(xlabel=f"{self.metric} per query", ylabel=ylabel)
+        self.ax_.legend()
+        return self
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        group: Any = None,
+        *,
+        metric: str = "ndcg@10",
+        kind: str = "hist",
+        bins: Any = 10,
+        name: str | None = None,
+        ties: str | None = None,
+        replace_undefined_by: float | str | None = None,
+        relevance_level: float | None = None,
+        ax: Any = None,
+        plot_kwargs: Mapping | list[Mapping] | None = None,
+    ) -> PerQueryMetricDisplay:
+        """Plot the per-query distribution of a metric from scores.
+
+        Parameters
+        ----------
+        y_true, group
+            Labels and query ids, as in every metric function.
+        y_score : array-like, or mapping of str to array-like, or DataFrame
+            One model's scores (an array, 1-D or 2-D), or several models' scores by
+            name. A DataFrame means several models, one per column (as in
+            :func:`compare`); a single model's 2-D scores must be an array.
+        metric : str, default="ndcg@10"
+            A metric name as in :func:`evaluate`.
+        kind : {"hist", "ecdf"}, default="hist"
+        bins : int or sequence, default=10
+        name : str, default=None
+            Name of a single model (``"model"`` when None).
+        ties, replace_undefined_by, relevance_level : default=None
+            As in :func:`evaluate`; skipped (or NaN) queries are not plotted.
+        ax, plot_kwargs
+            As in :meth:`plot`.
+
+        Returns
+        -------
+        display : PerQueryMetricDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_rank_metrics import PerQueryMetricDisplay
+        >>> display = PerQueryMetricDisplay.from_predictions(
+        ...     [1, 0, 0, 1], [0.9, 0.1, 0.8, 0.2], [1, 1, 2, 2], metric="mrr", kind="ecdf")
+        >>> display.artists_[0].get_xdata().tolist()  # sorted reciprocal ranks
+        [0.5, 1.0]
+        """
+        function_name = f"{cls.__name__}.from_predictions"
+        check_parameter(function_name, "kind", kind, [Options(*_KINDS)])
+        scores = model_scores(y_score, name, function_name)
+        settings = {
+            "ties": ties,
+            "replace_undefined_by": replace_undefined_by,
+            "relevance_level": relevance_level,
+        }
+        metric, _, values = _metric_values(y_true, scores, group, metric, settings, function_name)
+        display = cls(
+            values={model: row[~np.isnan(row)] for model, row in zip(scores, values, strict=True)},
+            metric=metric,
+            kind=kind,
+        )
+        return display.plot(ax=ax, bins=bins, plot_kwargs=plot_kwargs)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: Any,
+        y: Any,
+        group: Any = None,
+        *,
+        response_method: str = "auto",
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> PerQueryMetricDisplay:
+        """Plot the per-query distribution for one fitted estimator or a dict of them.
+
+        ``estimator``, ``X``, ``y``, ``group``, ``response_method`` and ``name`` as in
+        :meth:`MetricAtKDisplay.from_estimator`; ``**kwargs`` are those of
+        :meth:`from_predictions`.
+        """
+        function_name = f"{cls.__name__}.from_estimator"
+        scores = estimator_scores(estimator, X, response_method, name, function_name)
+        return cls.from_predictions(y, scores, group, **kwargs)
+
+
+class PerQueryDifferenceDisplay:
+    """Per-query difference of a metric between a model and a baseline, sorted by size.
+
+    One bar per query, from the largest improvement (left) to the largest loss
+    (right): which queries got better, and by how much.
+
+    Parameters
+    ----------
+    differences : ndarray of shape (n_queries,)
+        ``metric(model) - metric(baseline)`` per query, sorted in decreasing order.
+    query_ids : ndarray of shape (n_queries,)
+        The query of each difference (same order).
+    metric : str
+    name, baseline_name : str
+        Labels of the two models.
+
+    Attributes
+    ----------
+    n_better, n_worse, n_tied : int
+        Queries where the model is better than, worse than, equal to the baseline.
+    ax_ : matplotlib Axes
+    figure_ : matplotlib Figure
+    bars_ : matplotlib BarContainer
+        One bar per query; bar ``i`` has height ``differences[i]``.
+
+    See Also
+    --------
+    compare : whether the mean difference is significant.
+    """
+
+    def __init__(
+        self,
+        *,
+        differences: Any,
+        query_ids: Any,
+        metric: str,
+        name: str = "model",
+        baseline_name: str = "baseline",
+    ) -> None:
+        self.differences = np.asarray(differences, dtype=np.float64)
+        self.query_ids = np.asarray(query_ids)
+        self.metric = metric
+        self.name = name
+        self.baseline_name = baseline_name
+        self.n_better = int(np.count_nonzero(self.differences > 0))
+        self.n_worse = int(np.count_nonzero(self.differences < 0))
+        self.n_tied = int(np.count_nonzero(self.differences == 0))
+
+    def plot(
+        self, ax: Any = None, *, colors: tuple[str, str, str] = ("tab:green", "tab:gray", "tab:red")
+    ) -> PerQueryDifferenceDisplay:
+        """Draw one bar per query (better / tied / worse coloured by ``colors``).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure when None.
+        colors : tuple of three colours, default=("tab:green", "tab:gray", "tab:red")
+            For queries where the model is better, tied, worse.
+
+        Returns
+        -------
+        display : PerQueryDifferenceDisplay
+        """
+        self.ax_, self.figure_ = axes(ax, f"{type(self).__name__}.plot")
+        sign = np.sign(self.differences).astype(int)
+        palette = np.array(list(colors), dtype=object)[1 - sign]
+        positions = np.arange(1, len(self.differences) + 1)
+        self.bars_ = self.ax_.bar(
+            positions, self.differences, width=1.0, color=list(palette), linewidth=0
+        )
+        self.ax_.axhline(0.0, color="black", linewidth=0.8)
+        self.ax_.set_xlim(0.5, len(self.differences) + 0.5)
+        self.ax_.set(
+            xlabel="queries, sorted by difference",
+            ylabel=f"{self.metric}: {self.name} - {self.baseline_name}",
+            title=(
+                f"{self.name} vs {self.baseline_name}\nbetter on {self.n_better}, worse on "
+                f"{self.n_worse}, tied on {self.n_tied} of {len(self.differences)} queries"
+            ),
+        )
+        return self
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        y_score_baseline: Any,
+        group: Any = None,
+        *,
+        metric: str = "ndcg@10",
+        name: str = "model",
+        baseline_name: str = "baseline",
+        ties: str | None = None,
+        replace_undefined_by: float | str | None = None,
+        relevance_level: float | None = None,
+        ax: Any = None,
+    ) -> PerQueryDifferenceDisplay:
+        """Plot the sorted per-query difference between two models' scores.
+
+        Parameters
+        ----------
+        y_true, group
+            Labels and query ids, as in every metric function.
+        y_score, y_score_baseline : array-like
+            Scores of the model and of the baseline, row by row.
+        metric : str, default="ndcg@10"
+            A metric name as in :func:`evaluate`.
+        name, baseline_name : str
+            Labels of the two models.
+        ties, replace_undefined_by, relevance_level : default=None
+            As in :func:`evaluate`; a query skipped (or NaN) for either model is left
+            out.
+        ax : matplotlib Axes, default=None
+
+        Returns
+        -------
+        display : PerQueryDifferenceDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_rank_metrics import PerQueryDifferenceDisplay
+        >>> y_true, qid = [1, 0, 0, 1, 1, 0], [1, 1, 2, 2, 3, 3]
+        >>> display = PerQueryDifferenceDisplay.from_predictions(
+        ...     y_true, [2, 1, 1, 2, 1, 2], [1, 2, 1, 2, 2, 1], qid, metric="mrr")
+        >>> display.differences.tolist(), (display.n_better, display.n_worse)
+        ([0.5, 0.0, -0.5], (1, 1))
+        """
+        function_name = f"{cls.__name__}.from_predictions"
+        for parameter, label in (("name", name), ("baseline_name", baseline_name)):
+            if not isinstance(label, str):
+                raise TypeError(
+                    f"The {parameter!r} parameter of {function_name} must be a str. Got "
+                    f"{label!r} instead."
+                )
+        if name == baseline_name:
+            raise ValueError(
+                f"The 'name' and 'baseline_name' parameters of {function_name} must differ; "
+                f"both are {name!r}."
+            )
+        scores = {name: y_score, baseline_name: y_score_baseline}
+        settings = {
+            "ties": ties,
+            "replace_undefined_by": replace_undefined_by,
+            "relevance_level": relevance_level,
+        }
+        metric, query_ids, values = _metric_values(
+            y_true, scores, group, metric, settings, function_name
+        )
+        differences = values[0] - values[1]
+        kept = np.flatnonzero(~np.isnan(differences))
+        order = kept[np.argsort(-differences[kept], kind="stable")]
+        display = cls(
+            differences=differences[order],
+            query_ids=query_ids[order],
+            metric=metric,
+            name=name,
+            baseline_name=baseline_name,
+        )
+        return display.plot(ax=ax)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        baseline_estimator: Any,
+        X: Any,
+        y: Any,
+        group: Any = None,
+        *,
+        response_method: str = "auto",
+        name: str | None = None,
+        baseline_name: str | None = None,
+        **kwargs: Any,
+    ) -> PerQueryDifferenceDisplay:
+        """Plot the sorted per-query difference between two fitted estimators.
+
+        The labels default to the estimators' class names (``"baseline"`` for the
+        baseline when both have the same class). ``**kwargs`` are those of
+        :meth:`from_predictions`.
+        """
+        function_name = f"{cls.__name__}.from_estimator"
+        if isinstance(estimator, Mapping) or isinstance(baseline_estimator, Mapping):
+            raise TypeError(
+                f"{function_name} compares two single estimators: 'estimator' and "
+                "'baseline_estimator' must not be mappings."
+            )
+        (name, y_score), = estimator_scores(
+            estimator, X, response_method, name, function_name
+        ).items()
+        if baseline_name is None:
+            baseline_name = type(baseline_estimator).__name__
+            if baseline_name == name:
+                baseline_name = "baseline"
+        (baseline_name, y_score_baseline), = estimator_scores(
+            baseline_estimator, X, response_method, baseline_name, function_name
+        ).items()
+        return cls.from_predictions(
+            y, y_score, y_score_baseline, group, name=name, baseline_name=baseline_name, **kwargs
+        )

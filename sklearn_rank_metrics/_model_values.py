@@ -1,0 +1,108 @@
+"""Per-query values of several models from one set of labels and query ids.
+
+The shared input layer of :func:`compare` and the displays: one sort per model
+(:func:`rank_groups`), then every metric's kernel and the undefined-query policy,
+as in :func:`evaluate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._aggregate import apply_policy
+from ._evaluate import _metric_settings
+from ._grouping import rank_groups
+from ._registry import MetricSpec
+
+
+def score_mapping(scores: Any, function_name: str, *, min_models: int = 1) -> dict[str, Any]:
+    """``{model name: scores}`` from a mapping or a pandas DataFrame (one column per model)."""
+    if hasattr(scores, "columns") and hasattr(scores, "__getitem__"):
+        scores = {column: scores[column] for column in scores.columns}
+    if not isinstance(scores, Mapping):
+        raise TypeError(
+            f"The 'scores' parameter of {function_name} must be a mapping from model name "
+            f"to scores (e.g. {{'bm25': s1, 'ltr': s2}}); got {type(scores).__name__} instead."
+        )
+    names = list(scores)
+    bad = [name for name in names if not isinstance(name, str)]
+    if bad:
+        raise TypeError(
+            f"The model names (keys of 'scores') of {function_name} must be str; got {bad[0]!r}."
+        )
+    if len(names) < min_models:
+        raise ValueError(
+            f"The 'scores' parameter of {function_name} must hold at least {min_models} "
+            f"model(s); got {len(names)}."
+        )
+    return dict(scores)
+
+
+def metric_names(metrics: Any, function_name: str) -> list[str]:
+    """The metric names as a non-empty list without duplicates."""
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise ValueError(
+            f"The 'metrics' parameter of {function_name} must name at least one metric."
+        )
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(
+            f"The 'metrics' parameter of {function_name} names {duplicates} more than once."
+        )
+    return names
+
+
+def _check_shapes(y_true: Any, scores: dict[str, Any], function_name: str) -> None:
+    """Every model's scores have the shape of ``y_true`` (the error names the model)."""
+    expected = np.shape(getattr(y_true, "to_numpy", lambda: y_true)())
+    for name, values in scores.items():
+        shape = np.shape(getattr(values, "to_numpy", lambda v=values: v)())
+        if shape != expected:
+            raise ValueError(
+                f"The scores of model {name!r} passed to {function_name} have shape {shape}, "
+                f"but y_true has shape {expected}; every model must score every row."
+            )
+
+
+def per_query_values(
+    y_true: Any,
+    scores: dict[str, Any],
+    group: Any,
+    specs: Sequence[MetricSpec],
+    *,
+    shared: dict[str, Any],
+    function_name: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-query values of every metric for every model: one sort per model.
+
+    Returns
+    -------
+    query_ids : ndarray of shape (n_queries,)
+    values : ndarray of shape (n_models, n_metrics, n_queries)
+        NaN where a query is skipped (``replace_undefined_by="skip"``) or NaN.
+    """
+    _check_shapes(y_true, scores, function_name)
+    settings = [_metric_settings(spec, shared) for spec in specs]
+    query_ids = None
+    values = None
+    for m, y_score in enumerate(scores.values()):
+        ranked = rank_groups(y_true, y_score, group, function_name=function_name)
+        if values is None:
+            query_ids = ranked.query_ids
+            values = np.empty((len(scores), len(specs), ranked.n_queries))
+        for j, (spec, (kernel_params, policy)) in enumerate(zip(specs, settings, strict=True)):
+            name = spec.info.function.__name__
+            result = spec.info.per_query(ranked, function_name=name, **kernel_params)
+            if result.weight is not None:
+                raise ValueError(
+                    f"The 'metrics' parameter of {function_name} must name metrics that "
+                    "weight every query equally (e.g. not hit_rate with average='micro', nor "
+                    "gauc with query_weight='rows'/'positives': use their uniform form). Got "
+                    f"{str(spec)!r}, which weights queries unequally, instead."
+                )
+            values[m, j], _, _ = apply_policy(result, ranked, policy, name)
+    return query_ids, values
