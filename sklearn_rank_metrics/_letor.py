@@ -1,0 +1,308 @@
+"""LETOR / SVMlight files with query ids: :func:`read_letor`."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+
+from ._param_validation import NONE, Interval, validate_params
+from ._ranking_data import RankingData, check_path, is_path, source_name
+from ._scorer import response_values
+from ._trec import FLOAT_RE, INT_RE
+
+# a data line (not blank, not a comment) whose comment holds "docid = X"
+_DOCID_RE = re.compile(r"^[ \t]*[^#\s][^#\n]*#[^\n]*?\bdocid\s*=\s*(\S+)", re.MULTILINE)
+
+
+def _letor_line_problem(fields: list[str], need_qid: bool) -> str | None:
+    """What the SVMlight loader would reject in one line (its comment removed)."""
+    label = fields[0]
+    if not FLOAT_RE.fullmatch(label):
+        return f"the label must be a finite number; got {label!r}"
+    rest = fields[1:]
+    if rest and rest[0].startswith("qid:"):
+        if not INT_RE.fullmatch(rest[0][4:]):
+            return f"the query id must be an integer; got {rest[0]!r}"
+        rest = rest[1:]
+    elif need_qid:
+        return (
+            "no 'qid:' field after the label (for a file whose query sizes are in a "
+            "separate .query / .group file, pass group_sizes=)"
+        )
+    previous = -1
+    for token in rest:
+        index, colon, value = token.partition(":")
+        if not colon or not INT_RE.fullmatch(index) or int(index) < 0:
+            return f"expected 'index:value' with an integer index >= 0; got {token!r}"
+        try:
+            float(value)
+        except ValueError:
+            return f"the value of feature {index} is not a number: {value!r}"
+        if int(index) <= previous:
+            return f"feature indices must increase along the line; got {index} after {previous}"
+        previous = int(index)
+    return None
+
+
+def _open_maybe_compressed(path: Any) -> Any:
+    """The file as bytes, decompressed by suffix as scikit-learn's loader does."""
+    suffix = Path(path).suffix
+    if suffix == ".gz":
+        return gzip.open(path, "rb")
+    if suffix == ".bz2":
+        return bz2.open(path, "rb")
+    return open(path, "rb")
+
+
+def _letor_error(path: Any, need_qid: bool, error: Exception | None = None) -> ValueError:
+    """The first bad line of an SVMlight file, as an error (error path only)."""
+    name = source_name(path)
+    with _open_maybe_compressed(path) as handle:
+        for line_number, raw in enumerate(handle, start=1):
+            fields = raw.split(b"#", 1)[0].decode("utf-8", errors="replace").split()
+            if not fields:
+                continue
+            problem = _letor_line_problem(fields, need_qid)
+            if problem is not None:
+                return ValueError(f"{name}, line {line_number}: {problem}.")
+    return ValueError(f"{name}: {error}" if error is not None else f"{name}: unreadable.")
+
+
+def _number_lines_error(
+    path: Any, kind: str, expected: int, what: str, owner: str, error: Exception | None
+) -> ValueError:
+    """The first bad line of a one-number-per-line file (error path only)."""
+    name = source_name(path)
+    count, line_number = 0, 0
+    with _open_maybe_compressed(path) as handle:
+        for line_number, raw in enumerate(handle, start=1):
+            fields = raw.decode("utf-8", errors="replace").split()
+            if not fields:
+                continue
+            if len(fields) != 1:
+                return ValueError(
+                    f"{name}, line {line_number}: expected one {what} per line; "
+                    f"got {len(fields)} fields."
+                )
+            text = fields[0]
+            if kind == "int":
+                if not INT_RE.fullmatch(text) or int(text) < 1:
+                    return ValueError(
+                        f"{name}, line {line_number}: a query size must be an integer >= 1; "
+                        f"got {text!r}."
+                    )
+            elif not FLOAT_RE.fullmatch(text) or not np.isfinite(float(text)):
+                return ValueError(
+                    f"{name}, line {line_number}: a {what} must be a finite number; got {text!r}."
+                )
+            count += int(text) if kind == "int" else 1
+            if count > expected:
+                return ValueError(
+                    f"{name}, line {line_number}: more {what}s than the {expected} rows of {owner}."
+                )
+    if count < expected:
+        place = f"line {line_number}" if line_number else "an empty file"
+        return ValueError(
+            f"{name}, {place}: the file ends with {what}s for {count} rows, but "
+            f"{owner} has {expected} rows."
+        )
+    return ValueError(f"{name}: {error}")
+
+
+def _read_number_lines(path: Any, kind: str, expected: int, what: str, owner: str) -> np.ndarray:
+    """A file of one number per line (predictions, or query sizes with ``kind="int"``)."""
+    dtype = np.int64 if kind == "int" else np.float64
+    values = None
+    error: Exception | None = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "input contained no data"
+            values = np.loadtxt(path, dtype=dtype, comments=None, ndmin=1)
+    except ValueError as caught:
+        error = caught
+    if values is not None and values.ndim == 1:
+        total = int(values.sum()) if kind == "int" else len(values)
+        valid = np.all(values >= 1) if kind == "int" else np.all(np.isfinite(values))
+        if valid and total == expected:
+            return values
+    raise _number_lines_error(path, kind, expected, what, owner, error)
+
+
+def _letor_doc_ids(path: Any, n_rows: int) -> np.ndarray | None:
+    """``#docid = X`` of every data line, or None when a line has none."""
+    with _open_maybe_compressed(path) as handle:
+        text = handle.read().decode("utf-8", errors="replace")
+    found = _DOCID_RE.findall(text)
+    return np.array(found, dtype=str) if len(found) == n_rows and n_rows else None
+
+
+def _array_scores(scores: Any, n_rows: int, name: str) -> np.ndarray:
+    try:
+        values = np.array(scores, dtype=np.float64)  # a copy: inputs are never modified
+    except (TypeError, ValueError):
+        raise TypeError(
+            "The 'scores' parameter of read_letor must be a file path or an array of "
+            f"numbers; got {type(scores).__name__}."
+        ) from None
+    if values.ndim != 1 or len(values) != n_rows:
+        raise ValueError(
+            f"read_letor: scores must hold one value per row of {name} ({n_rows}); "
+            f"got shape {values.shape}."
+        )
+    bad = np.flatnonzero(np.isnan(values))
+    if len(bad):
+        raise ValueError(f"read_letor: scores must not be NaN; got NaN at row {bad[0]}.")
+    return values
+
+
+def _letor_groups(group_sizes: Any, n_rows: int, name: str) -> np.ndarray:
+    """Query index of every row from per-query sizes (a file or an array)."""
+    if is_path(group_sizes):
+        check_path(group_sizes, "group_sizes", "read_letor")
+        sizes = _read_number_lines(group_sizes, "int", n_rows, "query size", name)
+    else:
+        sizes = np.asarray(group_sizes)
+        if sizes.ndim != 1 or sizes.dtype.kind not in "iu":
+            raise TypeError(
+                "The 'group_sizes' parameter of read_letor must be a file path or a 1-D "
+                f"array of ints; got {type(group_sizes).__name__} of dtype {sizes.dtype}."
+            )
+        bad = np.flatnonzero(sizes < 1)
+        if len(bad):
+            raise ValueError(
+                f"read_letor: group_sizes must be >= 1; got {sizes[bad[0]]} at position {bad[0]}."
+            )
+        if int(sizes.sum()) != n_rows:
+            raise ValueError(
+                f"read_letor: group_sizes add up to {int(sizes.sum())} rows, but {name} "
+                f"has {n_rows}."
+            )
+    return np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+
+
+@validate_params({"n_features": [Interval(int, 1, None), NONE]})
+def read_letor(
+    path: str | os.PathLike,
+    *,
+    scores: Any = None,
+    model: Any = None,
+    n_features: int | None = None,
+    group_sizes: Any = None,
+) -> RankingData:
+    """Read a LETOR / SVMlight file with ``qid:`` fields, and optionally score it.
+
+    Each line is ``label qid:<int> index:value ... [# comment]``, as in LETOR 3.0/4.0,
+    MSLR-WEB, Yahoo! LTR and the files of LightGBM, XGBoost and RankLib. The file is
+    read by scikit-learn's ``load_svmlight_file(query_id=True)``, whose rules apply
+    (feature indices increase along a line; 1-based files are detected as with
+    ``zero_based="auto"``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The SVMlight file.
+    scores : str, os.PathLike or array-like of shape (n_rows,), default=None
+        The model's scores: a predictions file with one number per line in row order
+        (what LightGBM and XGBoost ``predict`` write), or an array.
+    model : estimator, default=None
+        A fitted estimator that scores ``X``: ``predict`` for regressors and rankers,
+        the positive-class probability (or expected grade) for classifiers.
+        Not together with ``scores``.
+    n_features : int, default=None
+        Number of feature columns of ``X``; None takes ``model.n_features_in_`` when
+        a model is given, else the largest index in the file.
+    group_sizes : str, os.PathLike or array-like of int, default=None
+        For files without ``qid:`` (LightGBM's ``.query`` / XGBoost's ``.group``
+        layout): the number of rows of each query in row order, as such a file or
+        an array. The query ids are then ``0, 1, ...``.
+
+    Returns
+    -------
+    data : RankingData
+        ``y_true`` (labels), ``y_score`` (None without ``scores`` and ``model``),
+        ``group`` (int64 query ids), ``X`` (CSR features), ``doc_id`` (the
+        ``#docid = X`` comments when every line has one, else None), ``source``.
+
+    Raises
+    ------
+    ValueError
+        A line the loader rejects, a line without ``qid:`` (unless ``group_sizes`` is
+        given), a predictions file with a non-number or the wrong number of lines:
+        the message names the file and the line.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from sklearn_rank_metrics import ndcg_score, read_letor
+    >>> folder = tempfile.mkdtemp()
+    >>> letor = os.path.join(folder, "test.txt")
+    >>> with open(letor, "w") as f:
+    ...     _ = f.write("2 qid:1 1:0.5 #docid = a\\n0 qid:1 1:0.1 #docid = b\\n"
+    ...                 "1 qid:2 1:0.3 #docid = c\\n0 qid:2 1:0.7 #docid = d\\n")
+    >>> data = read_letor(letor, scores=[0.9, 0.1, 0.2, 0.8])
+    >>> data.y_true.tolist(), data.group.tolist(), data.doc_id.tolist()
+    ([2.0, 0.0, 1.0, 0.0], [1, 1, 2, 2], ['a', 'b', 'c', 'd'])
+    >>> round(ndcg_score(*data), 4)  # query 1 perfect, query 2: 1 / log2(3)
+    0.8155
+    """
+    check_path(path, "path", "read_letor")
+    name = source_name(path)
+    if scores is not None and model is not None:
+        raise ValueError("read_letor takes scores or model, not both.")
+    if model is not None and n_features is None:
+        n_features = getattr(model, "n_features_in_", None)
+    need_qid = group_sizes is None
+    try:
+        X, y_true, qid = load_svmlight_file(
+            os.fspath(path), n_features=n_features, dtype=np.float64, query_id=True
+        )
+    except ValueError as error:
+        raise _letor_error(path, need_qid, error) from error
+    n_rows = len(y_true)
+    if n_rows == 0:
+        raise ValueError(f"{name} holds no data line.")
+    if not np.all(np.isfinite(y_true)):
+        raise _letor_error(path, need_qid)
+    if need_qid:
+        if len(qid) != n_rows:
+            raise _letor_error(path, need_qid)
+        group = np.asarray(qid, dtype=np.int64)
+    else:
+        if len(qid):
+            raise ValueError(
+                f"read_letor: {name} has 'qid:' fields and group_sizes is given; give the "
+                "query ids one way only."
+            )
+        group = _letor_groups(group_sizes, n_rows, name)
+
+    if is_path(scores):
+        check_path(scores, "scores", "read_letor")
+        y_score = _read_number_lines(scores, "float", n_rows, "prediction", name)
+        name = f"{name} + {source_name(scores)}"
+    elif scores is not None:
+        y_score = _array_scores(scores, n_rows, name)
+    elif model is not None:
+        y_score = np.array(response_values(model, X), dtype=np.float64)
+        if y_score.shape != (n_rows,):
+            raise ValueError(
+                f"read_letor: the model gave scores of shape {y_score.shape} for the "
+                f"{n_rows} rows of {name}."
+            )
+    else:
+        y_score = None
+    return RankingData(
+        np.asarray(y_true, dtype=np.float64),
+        y_score,
+        group,
+        doc_id=_letor_doc_ids(path, n_rows),
+        X=X,
+        source=name,
+    )

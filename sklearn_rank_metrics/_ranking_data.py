@@ -1,0 +1,91 @@
+"""What every reader returns: :class:`RankingData`, and the path checks readers share."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def is_path(value: Any) -> bool:
+    """A file path: str or os.PathLike."""
+    return isinstance(value, (str, os.PathLike))
+
+
+def source_name(path: Any) -> str:
+    """The path as text, for messages."""
+    return os.fspath(path)
+
+
+@dataclass(frozen=True, eq=False)
+class RankingData:
+    """Flat ranking rows read from a file or from Python objects.
+
+    Unpacks as ``y_true, y_score, group = data``, so ``ndcg_score(*data)`` works.
+
+    Attributes
+    ----------
+    y_true : ndarray of shape (n_rows,), float64
+        Relevance label of every row.
+    y_score : ndarray of shape (n_rows,), float64, or None
+        Score of every row (higher ranks earlier; ``-inf``: judged but not returned),
+        or None when the source has no scores.
+    group : ndarray of shape (n_rows,)
+        Query (or user) id of every row: int64 for LETOR, the ids as given otherwise.
+    doc_id : ndarray of shape (n_rows,) or None
+        Document (or item) id of every row, where the format has them.
+    X : scipy.sparse.csr_matrix or None
+        LETOR features, else None.
+    n_dropped_queries : int
+        TREC: queries of the run without qrels, dropped as trec_eval drops them.
+    source : str or None
+        The file name(s) the rows come from.
+    """
+
+    y_true: np.ndarray
+    y_score: np.ndarray | None
+    group: np.ndarray
+    doc_id: np.ndarray | None = None
+    X: Any = None
+    n_dropped_queries: int = 0
+    source: str | None = None
+
+    def __post_init__(self) -> None:
+        n_rows = len(self.y_true)
+        for name in ("y_score", "group", "doc_id"):
+            value = getattr(self, name)
+            if value is not None and len(value) != n_rows:
+                raise ValueError(
+                    f"RankingData: {name} has {len(value)} rows but y_true has {n_rows}."
+                )
+
+    def __iter__(self) -> Any:
+        return iter((self.y_true, self.y_score, self.group))
+
+    def __repr__(self) -> str:
+        try:
+            n_queries = len(np.unique(self.group))
+        except TypeError:  # ids of mixed types
+            n_queries = len(set(self.group.tolist()))
+        parts = [f"n_rows={len(self.y_true)}", f"n_queries={n_queries}"]
+        if self.y_score is None:
+            parts.append("y_score=None")
+        if self.n_dropped_queries:
+            parts.append(f"n_dropped_queries={self.n_dropped_queries}")
+        if self.source is not None:
+            parts.append(f"source={self.source!r}")
+        return f"RankingData({', '.join(parts)})"
+
+
+def check_path(path: Any, argument: str, function_name: str) -> None:
+    if not is_path(path):
+        raise TypeError(
+            f"The {argument!r} parameter of {function_name} must be a file path (str or "
+            f"os.PathLike); got {type(path).__name__}."
+        )
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{function_name}: the file {source_name(path)!r} does not exist.")
+

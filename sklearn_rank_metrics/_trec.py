@@ -1,0 +1,519 @@
+"""TREC qrels and run files, and the nested dicts of pytrec_eval and ranx, as flat rows.
+
+A qrels line is ``query iteration docno label`` (4 fields, label an integer); a run
+line is ``query Q0 docno rank score tag`` (6 fields; trec_eval ignores the rank and
+the tag, and so do we). Fields are separated by whitespace; blank lines are skipped.
+
+Files are read with ``pandas.read_csv`` when pandas is installed and with a plain
+Python reader otherwise; both apply the same rules, and on any problem the Python
+reader runs to name the first bad line. A document that appears twice in one query
+is an error (trec_eval and pytrec_eval refuse it too); nothing is repaired silently.
+
+:func:`join_trec` turns qrels + run into flat rows in the order that makes
+``ties="input"`` reproduce trec_eval. The public readers :func:`read_trec`,
+:func:`read_trec_qrels` and :func:`read_trec_run` are at the end of this module and
+are re-exported by ``_readers.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._param_validation import BOOLEAN, validate_params
+from ._ranking_data import RankingData, is_path, source_name
+
+# the text of a number as the readers accept it: no "nan", "inf", "1_000" or hex
+_INT_PATTERN = r"[+-]?\d+"
+_FLOAT_PATTERN = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+INT_RE = re.compile(_INT_PATTERN)
+FLOAT_RE = re.compile(_FLOAT_PATTERN)
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_INT64_MAX = 2**63 - 1
+
+# kind -> (number of fields, index of the docno, index of the value, what the value is)
+_LAYOUT = {
+    "qrels": (4, 2, 3, "an integer relevance label"),
+    "run": (6, 2, 4, "a finite score"),
+}
+_LINE_FORMAT = {
+    "qrels": "query iteration docno label",
+    "run": "query Q0 docno rank score tag",
+}
+
+
+@dataclass(frozen=True)
+class TrecTable:
+    """One qrels or run as flat columns: query id, docno, label (int64) or score (float64)."""
+
+    query: np.ndarray
+    doc: np.ndarray
+    value: np.ndarray
+    source: str
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _line_problem(fields: list[str], kind: str) -> str | None:
+    """What is wrong with one non-blank line, or None."""
+    n_fields, _, value_index, what = _LAYOUT[kind]
+    if len(fields) != n_fields:
+        return (
+            f"expected {n_fields} fields ({_LINE_FORMAT[kind]}), got {len(fields)}: "
+            f"{' '.join(fields)!r}"
+        )
+    text = fields[value_index]
+    if kind == "qrels":
+        if not INT_RE.fullmatch(text) or abs(int(text)) > _INT64_MAX:
+            return f"the label must be {what}; got {text!r}"
+        return None
+    if not FLOAT_RE.fullmatch(text) or not abs(float(text)) <= _FLOAT32_MAX:
+        return (
+            f"the score must be {what} (at most {_FLOAT32_MAX:.4g} in absolute value, "
+            f"as trec_eval reads scores in single precision); got {text!r}"
+        )
+    return None
+
+
+def _scan_trec_file(path: Any, kind: str) -> TrecTable:
+    """Plain Python reader: the reference rules, and the first bad line in the error."""
+    name = source_name(path)
+    _, doc_index, value_index, _ = _LAYOUT[kind]
+    queries: list[str] = []
+    docs: list[str] = []
+    values: list[str] = []
+    first_line: dict[tuple[str, str], int] = {}
+    with open(path, "rb") as handle:
+        for line_number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise ValueError(f"{name}, line {line_number}: not UTF-8 text ({error}).") from None
+            fields = line.split()
+            if not fields:
+                continue
+            problem = _line_problem(fields, kind)
+            if problem is not None:
+                raise ValueError(f"{name}, line {line_number}: {problem}.")
+            key = (fields[0], fields[doc_index])
+            if key in first_line:
+                raise ValueError(
+                    f"{name}, line {line_number}: document {key[1]!r} of query {key[0]!r} "
+                    f"appears twice (first on line {first_line[key]})."
+                )
+            first_line[key] = line_number
+            queries.append(fields[0])
+            docs.append(fields[doc_index])
+            values.append(fields[value_index])
+    dtype = np.int64 if kind == "qrels" else np.float64
+    return TrecTable(
+        np.array(queries, dtype=str),
+        np.array(docs, dtype=str),
+        np.array([int(v) if kind == "qrels" else float(v) for v in values], dtype=dtype),
+        name,
+    )
+
+
+def _read_trec_file_pandas(path: Any, kind: str, pd: Any) -> TrecTable | None:
+    """The vectorised reader; None when anything is off (the scanner then names it)."""
+    n_fields, doc_index, value_index, _ = _LAYOUT[kind]
+    dtype = np.int64 if kind == "qrels" else np.float64
+    # scores are parsed by the C reader; labels are text first, as pandas would take
+    # "1.0" for the integer 1 where trec_eval's parsers want an integer
+    value_dtype = object if kind == "qrels" else dtype
+    try:
+        frame = pd.read_csv(
+            path,
+            sep=r"\s+",
+            header=None,
+            dtype={i: value_dtype if i == value_index else object for i in range(n_fields)},
+            na_filter=False,
+            quoting=csv.QUOTE_NONE,
+            encoding="utf-8",
+            engine="c",
+        )
+    except pd.errors.EmptyDataError:
+        empty = np.array([], dtype=object)
+        return TrecTable(empty, empty, np.array([], dtype=dtype), source_name(path))
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, TypeError, OverflowError):
+        return None
+    if frame.shape[1] != n_fields or frame[value_index].dtype != value_dtype:
+        return None
+    text_columns = [i for i in range(n_fields) if i != value_index]
+    if bool((frame[text_columns] == "").to_numpy().any()):
+        return None
+    if kind == "qrels":
+        labels = frame[value_index]
+        if not bool(labels.str.fullmatch(_INT_PATTERN).all()):
+            return None
+        try:
+            values = labels.astype(np.int64).to_numpy()
+        except (OverflowError, ValueError):
+            return None
+    else:
+        values = frame[value_index].to_numpy()
+        if not bool(np.all(np.abs(values) <= _FLOAT32_MAX)):
+            return None
+    if bool(frame.duplicated([0, doc_index]).any()):
+        return None
+    return TrecTable(
+        frame[0].to_numpy(dtype=object),
+        frame[doc_index].to_numpy(dtype=object),
+        values,
+        source_name(path),
+    )
+
+
+def read_trec_file(path: Any, kind: str) -> TrecTable:
+    """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file into flat columns."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"The TREC {kind} file {source_name(path)!r} does not exist.")
+    try:
+        import pandas as pd
+    except ImportError:
+        return _scan_trec_file(path, kind)
+    table = _read_trec_file_pandas(path, kind, pd)
+    if table is not None:
+        return table
+    _scan_trec_file(path, kind)  # raises, naming the first bad line
+    raise ValueError(  # pragma: no cover - the two readers disagree
+        f"{source_name(path)}: pandas could not read this TREC {kind} file, but no bad "
+        "line was found; please report this file."
+    )
+
+
+# --------------------------------------------------------------------------- dicts
+
+
+def _dict_table(nested: Any, kind: str, argument: str) -> TrecTable:
+    """Validate a nested ``{query: {docno: value}}`` dict and flatten it."""
+    if not isinstance(nested, Mapping):
+        raise TypeError(
+            f"{argument} must be a file path or a dict {{query: {{docno: value}}}}; "
+            f"got {type(nested).__name__}."
+        )
+    query_names: list[str] = []
+    counts: list[int] = []
+    docs: list[str] = []
+    values: list[np.ndarray] = []
+    for query, ranking in nested.items():
+        if not isinstance(query, str):
+            raise TypeError(f"{argument}: query ids must be str; got {query!r}.")
+        if not isinstance(ranking, Mapping):
+            raise TypeError(
+                f"{argument}[{query!r}] must be a dict {{docno: value}}; "
+                f"got {type(ranking).__name__}."
+            )
+        names = list(ranking)
+        bad = next((doc for doc in names if not isinstance(doc, str)), None)
+        if bad is not None:
+            raise TypeError(f"{argument}[{query!r}]: docnos must be str; got {bad!r}.")
+        given = list(ranking.values())
+        numbers = np.asarray(given)
+        if len(numbers) and numbers.dtype.kind not in ("iu" if kind == "qrels" else "iuf"):
+            position = _first_wrong_type(given, kind)
+            expected = "an int label" if kind == "qrels" else "a number"
+            raise TypeError(
+                f"{argument}[{query!r}][{names[position]!r}] must be {expected}; "
+                f"got {given[position]!r}."
+            )
+        if kind == "run" and len(numbers):
+            floats = numbers.astype(np.float64)
+            wrong = np.flatnonzero(~(np.abs(floats) <= _FLOAT32_MAX))
+            if len(wrong):
+                raise ValueError(
+                    f"{argument}[{query!r}][{names[wrong[0]]!r}] must be a finite score (at "
+                    f"most {_FLOAT32_MAX:.4g} in absolute value); got {given[wrong[0]]!r}."
+                )
+        query_names.append(query)
+        counts.append(len(names))
+        docs.extend(names)
+        values.append(numbers)
+    dtype = np.int64 if kind == "qrels" else np.float64
+    return TrecTable(
+        np.repeat(np.array(query_names, dtype=str), counts),
+        np.array(docs, dtype=str),
+        np.concatenate(values).astype(dtype) if values else np.array([], dtype=dtype),
+        f"the {argument} dict",
+    )
+
+
+def _first_wrong_type(values: list, kind: str) -> int:
+    for position, value in enumerate(values):
+        is_bool = isinstance(value, (bool, np.bool_))
+        if kind == "qrels":
+            ok = isinstance(value, (int, np.integer)) and not is_bool
+        else:
+            ok = isinstance(value, (int, float, np.integer, np.floating)) and not is_bool
+        if not ok:
+            return position
+    return 0  # pragma: no cover - only called when a value has the wrong type
+
+
+def trec_table(source: Any, kind: str, argument: str) -> TrecTable:
+    """A qrels or run from a file path or a nested dict."""
+    if is_path(source):
+        return read_trec_file(source, kind)
+    return _dict_table(source, kind, argument)
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``0..n-1`` in sorted id order, and the sorted distinct ids (object array).
+
+    pandas' hash-based factorize when pandas is there, else ``np.unique``; ids are str,
+    so both sort by code point (the byte order of UTF-8, trec_eval's ``strcmp``).
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        uniques, codes = np.unique(values, return_inverse=True)
+        return codes.reshape(-1), uniques.astype(object)
+    codes, uniques = pd.factorize(values)
+    uniques = np.asarray(uniques, dtype=object)
+    order = np.argsort(uniques.astype(str), kind="stable")  # faster than sorting objects
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return rank[codes], uniques[order]
+
+
+def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
+    """``{query: {docno: value}}``, queries sorted, docnos in their input order."""
+    if len(table.query) == 0:
+        return {}
+    codes, queries = factorize(table.query)
+    order = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[order], np.arange(len(queries)))
+    ends = np.append(starts[1:], len(order))
+    docs = table.doc[order].tolist()
+    values = table.value[order].tolist()
+    return {
+        query: dict(zip(docs[start:end], values[start:end], strict=True))
+        for query, start, end in zip(queries.tolist(), starts, ends, strict=True)
+    }
+
+
+# --------------------------------------------------------------------------- join
+
+
+@dataclass(frozen=True)
+class JoinedRows:
+    y_true: np.ndarray
+    y_score: np.ndarray
+    group: np.ndarray
+    doc_id: np.ndarray
+    n_dropped_queries: int
+
+
+def join_trec(
+    qrels: TrecTable, run: TrecTable, *, keep_unretrieved_queries: bool, single_precision: bool
+) -> JoinedRows:
+    """Flat rows of qrels + run, sorted by query, then docno descending.
+
+    Run rows take their qrels label (0 when unjudged); qrels rows missing from the run
+    get score ``-inf``. Queries only in the run are dropped and counted; queries only
+    in the qrels are kept (all rows ``-inf``) when ``keep_unretrieved_queries``.
+    """
+    n_qrels = len(qrels.query)
+    query_code, query_ids = factorize(np.concatenate([qrels.query, run.query]))
+    qrels_query, run_query = query_code[:n_qrels], query_code[n_qrels:]
+    in_qrels = np.zeros(len(query_ids), dtype=bool)
+    in_qrels[qrels_query] = True
+    in_run = np.zeros(len(query_ids), dtype=bool)
+    in_run[run_query] = True
+    n_dropped = int(np.count_nonzero(in_run & ~in_qrels))
+    kept = in_qrels & (in_run | keep_unretrieved_queries)
+
+    doc_code, doc_ids = factorize(np.concatenate([qrels.doc, run.doc]))
+    key = query_code.astype(np.int64) * max(len(doc_ids), 1) + doc_code
+    qrels_key, run_key = key[:n_qrels], key[n_qrels:]
+
+    # the qrels label of every run row (0 when the document is not judged)
+    run_label = np.zeros(len(run_key), dtype=np.int64)
+    if n_qrels:
+        sorter = np.argsort(qrels_key)
+        position = np.searchsorted(qrels_key, run_key, sorter=sorter)
+        position = sorter[np.minimum(position, n_qrels - 1)]
+        judged = qrels_key[position] == run_key
+        run_label[judged] = qrels.value[position[judged]]
+
+    run_rows = kept[run_query]
+    unretrieved = kept[qrels_query] & ~np.isin(qrels_key, run_key)
+    scores = run.value[run_rows]
+    if single_precision:
+        scores = scores.astype(np.float32).astype(np.float64)
+    y_true = np.concatenate([run_label[run_rows], qrels.value[unretrieved]]).astype(np.float64)
+    y_score = np.concatenate([scores, np.full(np.count_nonzero(unretrieved), -np.inf)])
+    rows_query = np.concatenate([run_query[run_rows], qrels_query[unretrieved]])
+    rows_doc = np.concatenate([doc_code[n_qrels:][run_rows], doc_code[:n_qrels][unretrieved]])
+    order = np.lexsort((-rows_doc, rows_query))
+    return JoinedRows(
+        y_true[order],
+        y_score[order],
+        query_ids[rows_query[order]],
+        doc_ids[rows_doc[order]],
+        n_dropped,
+    )
+
+
+# --------------------------------------------------------------------------- public
+
+
+def read_trec_qrels(path_or_dict: Any) -> dict[str, dict[str, int]]:
+    """Read TREC qrels into the nested dict ``{query: {docno: label}}``.
+
+    Parameters
+    ----------
+    path_or_dict : str, os.PathLike or dict
+        A qrels file, one ``query iteration docno label`` line per judgement (fields
+        separated by whitespace, the label an integer, blank lines skipped), or a
+        nested dict, which is validated and copied.
+
+    Returns
+    -------
+    qrels : dict of str to dict of str to int
+        Queries in sorted order, documents in file order; the format of
+        ``pytrec_eval.parse_qrel`` and ``ranx.Qrels.to_dict``.
+
+    Raises
+    ------
+    ValueError
+        A line without exactly 4 fields, a label that is not an integer, or a document
+        judged twice in one query; the message names the file and the line.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import read_trec_qrels
+    >>> read_trec_qrels({"q1": {"d1": 2, "d2": 0}})
+    {'q1': {'d1': 2, 'd2': 0}}
+    """
+    return to_nested_dict(trec_table(path_or_dict, "qrels", "qrels"))
+
+
+def read_trec_run(path_or_dict: Any) -> dict[str, dict[str, float]]:
+    """Read a TREC run into the nested dict ``{query: {docno: score}}``.
+
+    Parameters
+    ----------
+    path_or_dict : str, os.PathLike or dict
+        A run file, one ``query Q0 docno rank score tag`` line per retrieved document
+        (6 fields; the rank and tag are ignored, as trec_eval ignores them), or a
+        nested dict, which is validated and copied.
+
+    Returns
+    -------
+    run : dict of str to dict of str to float
+        Queries in sorted order, documents in file order, scores as written (double
+        precision); the format of ``pytrec_eval.parse_run`` and ``ranx.Run.to_dict``.
+
+    Raises
+    ------
+    ValueError
+        A line without exactly 6 fields, a score that is not a finite number (at most
+        about 3.4e38 in absolute value: trec_eval reads scores in single precision),
+        or a document listed twice in one query; the message names the file and line.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import read_trec_run
+    >>> read_trec_run({"q1": {"d1": 0.5, "d2": 1.5}})
+    {'q1': {'d1': 0.5, 'd2': 1.5}}
+    """
+    return to_nested_dict(trec_table(path_or_dict, "run", "run"))
+
+
+@validate_params({"keep_unretrieved_queries": [BOOLEAN], "single_precision": [BOOLEAN]})
+def read_trec(
+    qrels: Any,
+    run: Any,
+    *,
+    keep_unretrieved_queries: bool = False,
+    single_precision: bool = True,
+) -> RankingData:
+    """Join TREC qrels and a run into flat rows that reproduce trec_eval.
+
+    Every judged or retrieved document of a query becomes one row:
+
+    * a run document takes its qrels label, or 0 when it is not in the qrels (labels
+      are kept as written; trec_eval allows negative ones, which the gain-based
+      metrics reject);
+    * a qrels document missing from the run gets the score ``-inf`` (judged, not
+      returned: it counts toward recall, the AP denominator and the ideal DCG);
+    * a query only in the run is dropped and counted in ``n_dropped_queries``, as
+      trec_eval ignores it;
+    * a query only in the qrels is dropped, as trec_eval does by default, unless
+      ``keep_unretrieved_queries=True`` (trec_eval ``-c``): its rows are all ``-inf``
+      and every metric counts it as 0.
+
+    Parameters
+    ----------
+    qrels : str, os.PathLike or dict
+        A qrels file or ``{query: {docno: label}}`` (see :func:`read_trec_qrels`).
+    run : str, os.PathLike or dict
+        A run file or ``{query: {docno: score}}`` (see :func:`read_trec_run`).
+    keep_unretrieved_queries : bool, default=False
+        Keep the queries of the qrels that the run does not answer (trec_eval ``-c``).
+    single_precision : bool, default=True
+        Round the scores to single precision, as trec_eval does, so that scores equal
+        in float32 tie exactly as in trec_eval. ``False`` keeps the scores as written.
+
+    Returns
+    -------
+    data : RankingData
+        ``y_true`` (labels), ``y_score``, ``group`` (query ids, str), ``doc_id``
+        (docnos, str), ``n_dropped_queries`` and ``source``. Rows are sorted by query,
+        then docno descending: trec_eval breaks score ties by docno descending, so
+        ``ties="input"`` in the metrics reproduces trec_eval's ranking exactly.
+
+    Raises
+    ------
+    ValueError
+        A malformed file (naming the file and line), or no query left to evaluate.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import mean_average_precision_score, read_trec
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}, "q2": {"d9": 1}}
+    >>> run = {"q1": {"d1": 0.75, "d2": 0.5, "d4": 0.5}, "q3": {"d1": 1.0}}
+    >>> data = read_trec(qrels, run)
+    >>> data
+    RankingData(n_rows=4, n_queries=1, n_dropped_queries=1,
+                source='the qrels dict + the run dict')
+    >>> data.doc_id.tolist(), data.y_true.tolist(), data.y_score.tolist()
+    (['d4', 'd3', 'd2', 'd1'], [0.0, 1.0, 0.0, 1.0], [0.5, -inf, 0.5, 0.75])
+    >>> mean_average_precision_score(*data, ties="input")  # (1/1 + 0) / 2 relevant
+    0.5
+    >>> mean_average_precision_score(*read_trec(qrels, run, keep_unretrieved_queries=True),
+    ...                              ties="input")  # q2 counts as 0
+    0.25
+    """
+    qrels_table = trec_table(qrels, "qrels", "qrels")
+    run_table = trec_table(run, "run", "run")
+    source = f"{qrels_table.source} + {run_table.source}"
+    rows = join_trec(
+        qrels_table,
+        run_table,
+        keep_unretrieved_queries=keep_unretrieved_queries,
+        single_precision=single_precision,
+    )
+    if len(rows.y_true) == 0:
+        raise ValueError(
+            f"read_trec: no query of {run_table.source} ({len(np.unique(run_table.query))} "
+            f"queries) is in {qrels_table.source} ({len(np.unique(qrels_table.query))} "
+            "queries), so there is nothing to evaluate."
+        )
+
+    return RankingData(
+        rows.y_true,
+        rows.y_score,
+        rows.group,
+        doc_id=rows.doc_id,
+        n_dropped_queries=rows.n_dropped_queries,
+        source=source,
+    )

@@ -1,0 +1,751 @@
+"""Tests of the readers (``sklearn_rank_metrics/_readers.py`` and ``_trec.py``).
+
+Every expected value comes from another tool or from arithmetic written here:
+
+* TREC: ``pytrec_eval`` (trec_eval) evaluates the same qrels and run files, and our
+  metrics on the reader's rows must give the same per-query values and means;
+* LETOR: scikit-learn's ``load_svmlight_file(query_id=True)`` and the real sample
+  read by ``tests/lambdarank.py``;
+* tables: hand-written arrays;
+* recommender lists: ``apk``/``mapk`` in the style of ``ml_metrics``, the NDCG@5 of
+  the Airbnb new-user-bookings competition and recall@k, all written out below.
+
+Malformed input must raise with the file name and the right line number.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import re
+import subprocess
+import sys
+import textwrap
+
+import lambdarank
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+from sklearn.datasets import load_svmlight_file
+from sklearn.linear_model import LinearRegression, Ridge
+
+from sklearn_rank_metrics import (
+    evaluate,
+    mean_average_precision_score,
+    mean_reciprocal_rank_score,
+    ndcg_score,
+    recall_at_k_score,
+)
+from sklearn_rank_metrics._readers import (
+    RankingData,
+    read_letor,
+    read_recommendations,
+    read_table,
+    read_trec,
+    read_trec_qrels,
+    read_trec_run,
+)
+
+
+def write(path, text):
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return path
+
+
+def where(path, line):
+    """The start of an error message that names ``path`` and ``line``."""
+    return re.escape(f"{path}, line {line}:")
+
+
+# ---------------------------------------------------------------------------
+# TREC
+# ---------------------------------------------------------------------------
+
+# q1: a three-way score tie mixing labels (trec_eval breaks it by docno descending,
+#     and "d10" < "d2" < "d3" as bytes), a run document missing from the qrels (d9),
+#     an unretrieved graded document (d11);
+# q2: 1.0 and 1.00000001 are equal in single precision, as trec_eval compares them;
+# q3: only in the qrels; q4: no relevant document; q8, q9: only in the run.
+# Queries are interleaved, separators mix spaces and tabs, blank lines are skipped.
+QRELS = """
+q1 0 d1 2
+q1 0 d2 1
+q2 0 d5 1
+q1 0 d3 0
+q1\t0\td10 1
+q1 0 d11 3
+q2 0 d6 0
+
+q2 0 d7 2
+q3 0 a 1
+q3 0 b 0
+q4 0 x 0
+q4 0 y 0
+q5 0 d1 1
+"""
+RUN = """
+q1 Q0 d2 1 0.5 sys
+q5 Q0 d2 1 7 sys
+q1 Q0 d3 2 0.5 sys
+q1 Q0 d10 3 0.5 sys
+q1 Q0 d9 4 0.25 sys
+q1 Q0 d1 5 0.125 sys
+q2 Q0 d6 1 1.0 sys
+q2 Q0 d5 2 1.00000001 sys
+q2   Q0   d7 3 -2.5e-1 sys
+q9 Q0 d1 1 3 sys
+
+q4 Q0 y 1 3 sys
+q4 Q0 z 2 2 sys
+q5 Q0 d1 2 7 sys
+q8 Q0 d1 1 3 sys
+"""
+TREC_MEASURES = {"map", "ndcg", "ndcg_cut", "P", "recall", "recip_rank"}
+
+
+@pytest.fixture
+def trec_files(tmp_path):
+    return write(tmp_path / "test.qrels", QRELS), write(tmp_path / "test.run", RUN)
+
+
+def our_name(measure):
+    """trec_eval's measure name -> ours in ``evaluate``."""
+    fixed = {"map": "map", "ndcg": "ndcg", "recip_rank": "mrr"}
+    if measure in fixed:
+        return fixed[measure]
+    base, k = measure.rsplit("_", 1)
+    return {"ndcg_cut": "ndcg", "P": "p", "recall": "recall"}[base] + f"@{k}"
+
+
+def lines(path):
+    """The non-blank lines of a file (pytrec_eval's parsers do not skip blank lines)."""
+    return [line for line in path.read_text().splitlines() if line.strip()]
+
+
+def trec_eval_values(qrels_path, run_path):
+    qrels = pytrec_eval.parse_qrel(lines(qrels_path))
+    run = pytrec_eval.parse_run(lines(run_path))
+    tool = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES).evaluate(run)
+    return qrels, run, tool
+
+
+def our_values(data, measures):
+    table = evaluate(*data, metrics=[our_name(m) for m in measures], ties="input", per_query=True)
+    return {
+        m: dict(zip(table["query"], table[our_name(m)], strict=True)) for m in measures
+    }, evaluate(*data, metrics=[our_name(m) for m in measures], ties="input")
+
+
+def test_trec_equals_pytrec_eval(trec_files):
+    qrels, run, tool = trec_eval_values(*trec_files)
+    measures = sorted(next(iter(tool.values())))
+    assert {"map", "ndcg", "recip_rank", "P_5", "recall_10", "ndcg_cut_20"} <= set(measures)
+    data = read_trec(*trec_files)
+    assert sorted(tool) == ["q1", "q2", "q4", "q5"]  # trec_eval: queries in both files
+    assert sorted(np.unique(data.group)) == sorted(tool)
+    assert data.n_dropped_queries == len(set(run) - set(qrels)) == 2
+    per_query, means = our_values(data, measures)
+    for measure in measures:
+        expected = {q: values[measure] for q, values in tool.items()}
+        np.testing.assert_allclose(
+            [per_query[measure][q] for q in sorted(expected)],
+            [expected[q] for q in sorted(expected)],
+            rtol=1e-12,
+            atol=1e-12,
+            err_msg=measure,
+        )
+        mean = pytrec_eval.compute_aggregated_measure(measure, list(expected.values()))
+        assert means[our_name(measure)] == pytest.approx(mean, rel=1e-12, abs=1e-12)
+
+
+def test_trec_keep_unretrieved_queries_is_trec_eval_c(trec_files):
+    qrels, _, tool = trec_eval_values(*trec_files)
+    measures = sorted(next(iter(tool.values())))
+    data = read_trec(*trec_files, keep_unretrieved_queries=True)
+    assert sorted(np.unique(data.group)) == sorted(qrels) == ["q1", "q2", "q3", "q4", "q5"]
+    assert data.n_dropped_queries == 2
+    q3 = data.group == "q3"
+    assert np.all(data.y_score[q3] == -np.inf) and sorted(data.doc_id[q3]) == ["a", "b"]
+    per_query, means = our_values(data, measures)
+    for measure in measures:
+        assert per_query[measure]["q3"] == 0.0
+        for q, values in tool.items():
+            assert per_query[measure][q] == pytest.approx(values[measure], rel=1e-12, abs=1e-12)
+        # trec_eval -c: the mean over every query of the qrels, absent ones counting 0
+        c_mean = sum(values[measure] for values in tool.values()) / len(qrels)
+        assert means[our_name(measure)] == pytest.approx(c_mean, rel=1e-12, abs=1e-12)
+
+
+def test_trec_rows_by_hand(trec_files):
+    data = read_trec(*trec_files)
+    q1, q2 = data.group == "q1", data.group == "q2"
+    # docno descending; labels from the qrels, 0 for d9; d11 judged but not returned
+    assert data.doc_id[q1].tolist() == ["d9", "d3", "d2", "d11", "d10", "d1"]
+    assert data.y_true[q1].tolist() == [0, 0, 1, 3, 1, 2]
+    assert data.y_score[q1].tolist() == [0.25, 0.5, 0.5, -np.inf, 0.5, 0.125]
+    assert data.doc_id[q2].tolist() == ["d7", "d6", "d5"]
+    assert data.y_score[q2].tolist() == [-0.25, 1.0, 1.0]  # 1.00000001 in single precision
+    assert data.y_true.dtype == data.y_score.dtype == np.float64
+    assert data.source == f"{trec_files[0]} + {trec_files[1]}"
+    assert list(data) == [data.y_true, data.y_score, data.group]
+
+
+def test_trec_tie_order_and_precision_matter(trec_files):
+    # the checks above would fail without the docno order or the single precision
+    _, _, tool = trec_eval_values(*trec_files)
+    data = read_trec(*trec_files)
+    q1, q2 = data.group == "q1", data.group == "q2"
+    trec_map = tool["q1"]["map"]
+    assert mean_average_precision_score(data.y_true[q1], data.y_score[q1], ties="input") == (
+        pytest.approx(trec_map, rel=1e-12)
+    )
+    assert mean_average_precision_score(data.y_true[q1], data.y_score[q1]) != pytest.approx(
+        trec_map, rel=1e-6
+    )
+    flipped = np.flatnonzero(q1)[::-1]
+    assert mean_average_precision_score(
+        data.y_true[flipped], data.y_score[flipped], ties="input"
+    ) != pytest.approx(trec_map, rel=1e-6)
+    double = read_trec(*trec_files, single_precision=False)
+    assert tool["q2"]["recip_rank"] == 0.5
+    assert mean_reciprocal_rank_score(data.y_true[q2], data.y_score[q2], ties="input") == 0.5
+    assert mean_reciprocal_rank_score(double.y_true[q2], double.y_score[q2], ties="input") == 1.0
+
+
+def test_trec_dicts_give_the_same_rows_as_files(trec_files):
+    qrels, run, _ = trec_eval_values(*trec_files)
+    from_files = read_trec(*trec_files, keep_unretrieved_queries=True)
+    from_dicts = read_trec(dict(qrels), dict(run), keep_unretrieved_queries=True)
+    for name in ("y_true", "y_score", "group", "doc_id"):
+        np.testing.assert_array_equal(getattr(from_dicts, name), getattr(from_files, name))
+    assert from_dicts.n_dropped_queries == 2
+    assert from_dicts.source == "the qrels dict + the run dict"
+
+
+def test_read_trec_qrels_and_run_equal_pytrec_eval_parsers(trec_files):
+    qrels, run, _ = trec_eval_values(*trec_files)
+    assert read_trec_qrels(trec_files[0]) == qrels
+    assert read_trec_run(trec_files[1]) == run
+    assert read_trec_qrels(qrels) == qrels and read_trec_qrels(qrels) is not qrels
+    assert read_trec_run(run) == run
+
+
+def test_trec_without_pandas_reads_the_same(trec_files, monkeypatch):
+    with_pandas = read_trec(*trec_files)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    without = read_trec(*trec_files)
+    for name in ("y_true", "y_score", "group", "doc_id"):
+        np.testing.assert_array_equal(getattr(without, name), getattr(with_pandas, name))
+    assert read_trec_run(trec_files[1]) == pytrec_eval.parse_run(lines(trec_files[1]))
+
+
+def test_trec_empty_run_with_keep_unretrieved_queries(trec_files, tmp_path):
+    empty = write(tmp_path / "empty.run", "")
+    data = read_trec(trec_files[0], empty, keep_unretrieved_queries=True)
+    assert np.all(data.y_score == -np.inf) and len(data.y_true) == 13
+    assert evaluate(*data, metrics=["map", "ndcg@10"]) == {"map": 0.0, "ndcg@10": 0.0}
+    with pytest.raises(ValueError, match="no query of .*empty.run.*nothing to evaluate"):
+        read_trec(trec_files[0], empty)
+
+
+def test_trec_inputs_are_not_modified():
+    qrels, run = {"q": {"a": 1, "b": 0}}, {"q": {"a": 0.5, "c": 0.25}}
+    read_trec(qrels, run)
+    assert qrels == {"q": {"a": 1, "b": 0}} and run == {"q": {"a": 0.5, "c": 0.25}}
+
+
+GOOD_QRELS = "q1 0 d1 1\nq1 0 d2 0\n"
+GOOD_RUN = "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.25 s\n"
+# (which file, its text, bad line, part of the message)
+MALFORMED_TREC = [
+    ("qrels", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3\n", 3, "expected 4 fields"),
+    ("qrels", "q1 0 d1 1\n\nq1 0 d2 0\nq1 0 d3 1 extra\n", 4, "expected 4 fields"),
+    ("qrels", "q1 0 d1 1 x\nq1 0 d2 0 x\n", 1, "expected 4 fields"),
+    ("qrels", "q1 0 d1 1\nq1 0 d2 1.0\n", 2, "must be an integer"),
+    ("qrels", "q1 0 d1 high\n", 1, "must be an integer"),
+    ("qrels", "q1 0 d1 1\nq2 0 d1 0\nq1 0 d1 0\n", 3, "appears twice \\(first on line 1\\)"),
+    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.25\n", 2, "expected 6 fields"),
+    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 abc s\n", 2, "must be a finite score"),
+    ("run", "q1 Q0 d1 1 nan s\n", 1, "must be a finite score"),
+    ("run", "q1 Q0 d1 1 0.5 s\n\n\nq1 Q0 d2 2 1e39 s\n", 4, "single precision"),
+    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.5 s\nq1 Q0 d1 3 0.1 s\n", 3, "appears twice"),
+    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.5 s\nq1 Q0 d3 3 0.1 s t\n", 3, "expected 6"),
+]
+
+
+@pytest.mark.parametrize("use_pandas", [True, False])
+@pytest.mark.parametrize(("kind", "text", "line", "message"), MALFORMED_TREC)
+def test_malformed_trec_files(tmp_path, monkeypatch, use_pandas, kind, text, line, message):
+    if not use_pandas:
+        monkeypatch.setitem(sys.modules, "pandas", None)
+    qrels = write(tmp_path / "a.qrels", text if kind == "qrels" else GOOD_QRELS)
+    run = write(tmp_path / "a.run", text if kind == "run" else GOOD_RUN)
+    bad = qrels if kind == "qrels" else run
+    with pytest.raises(ValueError, match=where(bad, line) + ".*" + message):
+        read_trec(qrels, run)
+    reader = read_trec_qrels if kind == "qrels" else read_trec_run
+    with pytest.raises(ValueError, match=where(bad, line)):
+        reader(bad)
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "error", "message"),
+    [
+        ({1: {"d": 1}}, {"q": {"d": 1.0}}, TypeError, "query ids must be str"),
+        ({"q": {2: 1}}, {"q": {"d": 1.0}}, TypeError, "docnos must be str"),
+        ({"q": {"d": 1.5}}, {"q": {"d": 1.0}}, TypeError, r"qrels\['q'\]\['d'\] must be an int"),
+        ({"q": {"d": True}}, {"q": {"d": 1.0}}, TypeError, "must be an int"),
+        ({"q": ["d"]}, {"q": {"d": 1.0}}, TypeError, r"qrels\['q'\] must be a dict"),
+        ({"q": {"d": 1}}, {"q": {"d": "high"}}, TypeError, r"run\['q'\]\['d'\] must be a number"),
+        ({"q": {"d": 1}}, {"q": {"d": float("nan")}}, ValueError, "must be a finite score"),
+        ({"q": {"d": 1}}, [("q", "d", 1.0)], TypeError, "run must be a file path or a dict"),
+        ({"q": {"d": 1}}, {"p": {"d": 1.0}}, ValueError, "nothing to evaluate"),
+    ],
+)
+def test_malformed_trec_dicts(qrels, run, error, message):
+    with pytest.raises(error, match=message):
+        read_trec(qrels, run)
+
+
+def test_read_trec_parameters(trec_files):
+    with pytest.raises(TypeError, match="'keep_unretrieved_queries' parameter of read_trec"):
+        read_trec(*trec_files, keep_unretrieved_queries="yes")
+    with pytest.raises(FileNotFoundError, match="missing.run"):
+        read_trec(trec_files[0], trec_files[0].parent / "missing.run")
+
+
+# ---------------------------------------------------------------------------
+# LETOR / SVMlight
+# ---------------------------------------------------------------------------
+
+LETOR = """
+# a LETOR 4.0 style file; qids are not sorted
+2 qid:10 1:0.5 3:1.5 #docid = GX-1 inc = 0.5
+0 qid:10 2:0.25 #docid = GX-2
+
+1 qid:3 1:1 2:2 3:3 # docid = GX-3 prob = 0.1
+0 qid:3 3:0.5 #docid=GX-4
+"""
+
+
+@pytest.fixture
+def letor_file(tmp_path):
+    return write(tmp_path / "test.letor", LETOR)
+
+
+def test_letor_equals_sklearn_loader(letor_file, tmp_path):
+    X, y, qid = load_svmlight_file(str(letor_file), query_id=True)
+    predictions = write(tmp_path / "test.pred", "0.1\n0.9\n-0.5\n2e-1\n")
+    data = read_letor(letor_file, scores=predictions)
+    np.testing.assert_array_equal(data.y_true, y)
+    np.testing.assert_array_equal(data.group, qid)
+    np.testing.assert_array_equal(data.X.toarray(), X.toarray())
+    # by hand
+    assert data.y_true.tolist() == [2, 0, 1, 0] and data.group.tolist() == [10, 10, 3, 3]
+    assert data.group.dtype == np.int64
+    assert data.doc_id.tolist() == ["GX-1", "GX-2", "GX-3", "GX-4"]
+    assert data.y_score.tolist() == [0.1, 0.9, -0.5, 0.2]
+    assert data.X.toarray().tolist() == [[0.5, 0, 1.5], [0, 0.25, 0], [1, 2, 3], [0, 0, 0.5]]
+    assert str(letor_file) in data.source and str(predictions) in data.source
+    # NDCG by hand: both queries put their one relevant row second
+    assert ndcg_score(*data) == pytest.approx(1 / math.log2(3))
+
+
+def test_letor_without_scores_and_with_an_array(letor_file):
+    data = read_letor(letor_file)
+    assert data.y_score is None and data.y_true.tolist() == [2, 0, 1, 0]
+    scores = [3.0, 1.0, 2.0, 4.0]
+    data = read_letor(letor_file, scores=scores)
+    assert data.y_score.tolist() == scores
+    data.y_score[0] = -1.0
+    assert scores[0] == 3.0
+
+
+def test_letor_with_a_fitted_model(letor_file):
+    rng = np.random.default_rng(0)
+    model = LinearRegression().fit(rng.random((20, 5)), rng.random(20))
+    data = read_letor(letor_file, model=model)
+    X, _, _ = load_svmlight_file(str(letor_file), query_id=True, n_features=5)
+    assert data.X.shape == (4, 5)  # n_features from the model
+    np.testing.assert_allclose(data.y_score, model.predict(X.toarray()), rtol=1e-12)
+
+
+def test_letor_compressed(letor_file, tmp_path):
+    packed = tmp_path / "test.letor.gz"
+    packed.write_bytes(gzip.compress(letor_file.read_bytes()))
+    data = read_letor(packed)
+    assert data.doc_id.tolist() == ["GX-1", "GX-2", "GX-3", "GX-4"]
+    assert data.group.tolist() == [10, 10, 3, 3]
+    bad = tmp_path / "bad.letor.gz"
+    bad.write_bytes(gzip.compress(b"1 qid:1 1:1\n0 qid:1 1:x\n"))
+    with pytest.raises(ValueError, match=where(bad, 2)):
+        read_letor(bad)
+
+
+def test_letor_doc_id_none_unless_every_line_has_one(tmp_path):
+    path = write(tmp_path / "a.txt", "1 qid:1 1:1 #docid = a\n0 qid:1 1:2 # no id\n")
+    assert read_letor(path).doc_id is None
+
+
+def test_real_sample_equals_lambdarank_loader():
+    X, y, qid, _ = lambdarank.load("test")
+    folder = lambdarank.DATA_DIR
+    data = read_letor(folder / "rank.test", group_sizes=folder / "rank.test.query", n_features=300)
+    np.testing.assert_array_equal(data.y_true, y)
+    np.testing.assert_array_equal(data.group, qid)
+    np.testing.assert_array_equal(data.X.toarray(), X)
+    assert data.doc_id is None
+    # a model fitted on the training split scores the CSR rows as the dense ones
+    X_train, y_train, _, _ = lambdarank.load("train")
+    ridge = Ridge(alpha=1.0).fit(X_train, y_train)
+    scored = read_letor(
+        folder / "rank.test",
+        group_sizes=np.loadtxt(folder / "rank.test.query", dtype=int),
+        model=ridge,
+    )
+    np.testing.assert_allclose(scored.y_score, ridge.predict(X), rtol=1e-10, atol=1e-12)
+
+
+MALFORMED_LETOR = [
+    ("2 qid:1 1:0.5\n0 1:0.2\n", 2, "no 'qid:' field"),
+    ("# header\n\n2 qid:1 1:0.5\n0 qid:1 1:abc\n", 4, "feature 1 is not a number"),
+    ("2 qid:1 1:0.5\nhigh qid:1 1:1\n", 2, "label must be a finite number"),
+    ("2 qid:1 1:0.5\nnan qid:1 1:1\n", 2, "label must be a finite number"),
+    ("2 qid:1 1:0.5\n1 qid:1 1:1\n0 qid:1 3:1 2:1\n", 3, "indices must increase"),
+    ("2 qid:1 1:0.5\n0 qid:a 1:1\n", 2, "query id must be an integer"),
+    ("2 qid:1 1:0.5 x\n", 1, "expected 'index:value'"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "message"), MALFORMED_LETOR)
+def test_malformed_letor(tmp_path, text, line, message):
+    path = write(tmp_path / "bad.letor", text)
+    with pytest.raises(ValueError, match=where(path, line) + ".*" + message):
+        read_letor(path)
+
+
+MALFORMED_PREDICTIONS = [
+    ("0.1\n0.2\n0.3\n", 3, "ends with predictions for 3 rows, but .* has 4"),
+    ("0.1\n0.2\n0.3\n0.4\n0.5\n", 5, "more predictions than the 4 rows"),
+    ("0.1\nabc\n0.3\n0.4\n", 2, "must be a finite number; got 'abc'"),
+    ("0.1\n0.2\nnan\n0.4\n", 3, "must be a finite number; got 'nan'"),
+    ("0.1 0.2\n0.3 0.4\n", 1, "one prediction per line; got 2 fields"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "message"), MALFORMED_PREDICTIONS)
+def test_malformed_predictions(letor_file, tmp_path, text, line, message):
+    predictions = write(tmp_path / "bad.pred", text)
+    with pytest.raises(ValueError, match=where(predictions, line) + ".*" + message):
+        read_letor(letor_file, scores=predictions)
+
+
+def test_letor_argument_errors(letor_file, tmp_path):
+    with pytest.raises(ValueError, match="scores or model, not both"):
+        read_letor(letor_file, scores=[1, 2, 3, 4], model=LinearRegression())
+    with pytest.raises(ValueError, match=r"one value per row .*\(4\)"):
+        read_letor(letor_file, scores=[1, 2, 3])
+    with pytest.raises(ValueError, match="NaN at row 2"):
+        read_letor(letor_file, scores=[1, 2, np.nan, 4])
+    with pytest.raises(ValueError, match="'qid:' fields and group_sizes"):
+        read_letor(letor_file, group_sizes=[2, 2])
+    no_qid = write(tmp_path / "plain.txt", "1 1:1\n0 1:2\n1 1:3\n")
+    assert read_letor(no_qid, group_sizes=[2, 1]).group.tolist() == [0, 0, 1]
+    with pytest.raises(ValueError, match="add up to 2 rows, but .* has 3"):
+        read_letor(no_qid, group_sizes=[1, 1])
+    sizes = write(tmp_path / "plain.query", "2\n0\n")
+    with pytest.raises(ValueError, match=where(sizes, 2) + ".*integer >= 1"):
+        read_letor(no_qid, group_sizes=sizes)
+    sizes = write(tmp_path / "plain.query", "2\n\n")
+    with pytest.raises(ValueError, match=where(sizes, 2) + ".*sizes for 2 rows, but .* 3"):
+        read_letor(no_qid, group_sizes=sizes)
+    with pytest.raises(ValueError, match="'n_features' parameter of read_letor"):
+        read_letor(letor_file, n_features=0)
+    with pytest.raises(FileNotFoundError, match="nothing.txt"):
+        read_letor(tmp_path / "nothing.txt")
+
+
+# ---------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------
+
+TABLE = pd.DataFrame(
+    {
+        "query": ["007", "007", "7", "7", "7"],
+        "doc": ["a", "b", "a", "c", "d"],
+        "label": [2, 0, 1, 0, 3],
+        "pred": [0.5, 0.25, -np.inf, 1.5, 0.75],
+        "other": ["x", "y", "z", "w", "v"],
+    }
+)
+COLUMNS = {"y_true": "label", "y_score": "pred", "group": "query", "doc_id": "doc"}
+
+
+def check_table_rows(data):
+    assert data.y_true.tolist() == [2, 0, 1, 0, 3]
+    assert data.y_score.tolist() == [0.5, 0.25, -np.inf, 1.5, 0.75]
+    assert data.group.tolist() == ["007", "007", "7", "7", "7"]  # ids are not numbers
+    assert data.doc_id.tolist() == ["a", "b", "a", "c", "d"]
+    assert data.y_true.dtype == data.y_score.dtype == np.float64
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".csv.gz", ".parquet"])
+def test_table_files(tmp_path, suffix):
+    path = tmp_path / f"table{suffix}"
+    if suffix == ".parquet":
+        TABLE.to_parquet(path)
+    else:
+        TABLE.to_csv(path, sep="\t" if suffix == ".tsv" else ",", index=False)
+    data = read_table(path, **COLUMNS)
+    check_table_rows(data)
+    assert data.source == str(path)
+
+
+def test_table_frame_and_defaults(tmp_path):
+    frame = TABLE.copy()
+    check_table_rows(read_table(frame, **COLUMNS))
+    pd.testing.assert_frame_equal(frame, TABLE)
+    numbered = pd.DataFrame({"y_true": [1, 0], "y_score": [0.5, 0.25], "group": [7, 7]})
+    assert read_table(numbered).group.dtype == np.int64  # frame ids keep their dtype
+    renamed = TABLE.rename(columns={"label": "y_true", "query": "group"})
+    data = read_table(renamed, y_score=None)
+    assert data.y_score is None and data.doc_id is None
+    assert data.y_true.tolist() == [2, 0, 1, 0, 3]
+    # blank lines at the end of a CSV are ignored
+    path = tmp_path / "t.csv"
+    path.write_text("y_true,y_score,group\n1,0.5,q\n0,0.25,q\n\n\n")
+    assert read_table(path).y_true.tolist() == [1, 0]
+
+
+def test_table_missing_column(tmp_path):
+    path = tmp_path / "t.csv"
+    TABLE.to_csv(path, index=False)
+    message = re.escape(f"{path} has no column 'score'") + ".*'y_score'.*'query', 'doc', 'label'"
+    with pytest.raises(ValueError, match=message):
+        read_table(path, y_true="label", y_score="score", group="query")
+    with pytest.raises(ValueError, match="the DataFrame has no column 'y_true'"):
+        read_table(TABLE)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("y_true,y_score,group\n1,0.5,q\n,0.2,q\n", 3, "column 'y_true' .*finite number"),
+        ("y_true,y_score,group\n1,0.5,q\n0,0.2,q\n1,abc,q\n", 4, "got 'abc'"),
+        ("y_true,y_score,group\n1,0.5,q\n\n1,0.2,q\n", 3, "finite number"),
+        ("y_true,y_score,group\n1,0.5,q\n0,NaN,q\n", 3, "y_score.*not NaN"),
+        ("y_true,y_score,group\n1,0.5,q\n0,0.3,\n", 3, "column 'group'.*missing"),
+        ("y_true,y_score,group\n1,0.5,q\ninf,0.3,q\n", 3, "y_true.*finite"),
+    ],
+)
+def test_malformed_csv(tmp_path, text, line, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=where(path, line) + ".*" + message):
+        read_table(path)
+
+
+def test_malformed_parquet_and_frame(tmp_path):
+    frame = pd.DataFrame(
+        {"y_true": [1.0, 0.0, 2.0], "y_score": [0.1, 0.2, np.nan], "group": [1, 1, 2]},
+        index=["a", "b", "c"],
+    )
+    path = tmp_path / "bad.parquet"
+    frame.to_parquet(path)
+    with pytest.raises(ValueError, match=re.escape(f"{path}, row 2:") + ".*not NaN"):
+        read_table(path)
+    with pytest.raises(ValueError, match=re.escape("the DataFrame, row 2 (index 'c'):")):
+        read_table(frame)
+    other = tmp_path / "bad.parquet.bak"
+    other.write_bytes(path.read_bytes())
+    with pytest.raises(ValueError, match="suffix"):
+        read_table(other)
+
+
+def test_table_optional_dependencies(tmp_path, monkeypatch):
+    path = tmp_path / "t.parquet"
+    TABLE.to_parquet(path)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    with pytest.raises(ImportError, match=re.escape("sklearn-rank-metrics[parquet]")):
+        read_table(path, **COLUMNS)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=re.escape("pip install sklearn-rank-metrics[pandas]")):
+        read_table(path, **COLUMNS)
+
+
+def test_modules_import_and_read_trec_without_pandas(trec_files):
+    code = textwrap.dedent(
+        f"""
+        import sys
+        sys.modules["pandas"] = None
+        sys.modules["pyarrow"] = None
+        from sklearn_rank_metrics._readers import read_trec
+        print(read_trec({str(trec_files[0])!r}, {str(trec_files[1])!r}).y_true.tolist())
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == str(read_trec(*trec_files).y_true.tolist())
+
+
+# ---------------------------------------------------------------------------
+# Recommender lists
+# ---------------------------------------------------------------------------
+
+
+def apk(actual, predicted, k):
+    """Average precision at k as ``ml_metrics.apk`` computes it."""
+    predicted = predicted[:k]
+    score, hits = 0.0, 0
+    for i, item in enumerate(predicted):
+        if item in actual and item not in predicted[:i]:
+            hits += 1
+            score += hits / (i + 1.0)
+    if not actual:
+        return 0.0
+    return score / min(len(actual), k)
+
+
+def mapk(actual, predicted, k):
+    return float(np.mean([apk(a, p, k) for a, p in zip(actual, predicted, strict=True)]))
+
+
+# user -> (recommended, relevant): hits early and late, a user with no relevant item,
+# one with no recommendation, one whose relevant items are mostly not recommended
+RECOMMENDED = {
+    "u1": ["a", "b", "c", "d", "e", "f"],
+    "u2": ["x", "a", "y"],
+    "u3": ["m", "n"],
+    "u4": [],
+    "u5": ["p", "q", "r", "s"],
+}
+RELEVANT = {
+    "u1": ["b", "e", "z"],
+    "u2": ["x", "y"],
+    "u3": [],
+    "u4": ["a", "b"],
+    "u5": ["s", "t", "w", "v", "o", "p"],
+}
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 10])
+def test_recommendations_mapk_equals_ml_metrics_style(k):
+    users = list(RELEVANT)
+    actual = [RELEVANT[u] for u in users]
+    predicted = [RECOMMENDED[u] for u in users]
+    expected = mapk(actual, predicted, k)
+    for data in (
+        read_recommendations(RECOMMENDED, RELEVANT),
+        read_recommendations(predicted, [set(a) for a in actual]),
+    ):
+        got = mean_average_precision_score(*data, k=k, denominator="min(k,n_relevant)")
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    assert expected > 0
+
+
+@pytest.mark.parametrize("k", [1, 2, 4, 6])
+def test_recommendations_recall_by_hand(k):
+    expected = []
+    for user, relevant in RELEVANT.items():
+        hits = len(set(RECOMMENDED[user][:k]) & set(relevant))
+        expected.append(hits / len(relevant) if relevant else 0.0)
+    data = read_recommendations(RECOMMENDED, RELEVANT)
+    assert recall_at_k_score(*data, k=k) == pytest.approx(np.mean(expected), rel=1e-12)
+
+
+def test_recommendations_airbnb_ndcg_at_5():
+    # one destination per user, five guesses in order; a miss scores 0
+    countries = ["US", "FR", "NDF", "IT", "GB", "ES", "other"]
+    rng = np.random.default_rng(1)
+    guesses = [list(rng.choice(countries, 5, replace=False)) for _ in range(40)]
+    truth = [str(rng.choice(countries)) for _ in range(40)]
+    expected = [
+        1.0 / math.log2(1 + guess.index(t) + 1) if t in guess else 0.0
+        for guess, t in zip(guesses, truth, strict=True)
+    ]
+    assert 0 < expected.count(0.0) < 40 and len(set(expected)) > 3
+    data = read_recommendations(guesses, [{t} for t in truth])
+    assert np.unique(data.group).tolist() == list(range(40))  # users are positions
+    assert ndcg_score(*data, k=5) == pytest.approx(np.mean(expected), rel=1e-12)
+
+
+def test_recommendations_rows_by_hand_with_grades():
+    data = read_recommendations(
+        {"u1": ["a", "b", "c"], "u2": ["z"]}, {"u1": {"c": 3, "d": 1, "a": 0}, "u2": set()}
+    )
+    assert data.group.tolist() == ["u1"] * 4 + ["u2"]
+    assert data.doc_id.tolist() == ["a", "b", "c", "d", "z"]
+    assert data.y_true.tolist() == [0, 0, 3, 1, 0]
+    assert data.y_score.tolist() == [3, 2, 1, -np.inf, 1]
+    # NDCG@3 of u1 by hand (linear gain): DCG = 3 / log2(4); ideal = 3 + 1 / log2(3)
+    u1 = data.group == "u1"
+    expected = (3 / math.log2(4)) / (3 + 1 / math.log2(3))
+    assert ndcg_score(data.y_true[u1], data.y_score[u1], k=3) == pytest.approx(expected)
+
+
+def test_recommendations_other_containers():
+    top = np.array([[3, 1, 2], [5, 4, 6]])  # a 2-D array of item ids, one row per user
+    data = read_recommendations(top, [{1}, {6: 2, 7: 1}])
+    assert data.group.tolist() == [0, 0, 0, 1, 1, 1, 1]
+    assert data.doc_id.tolist() == [3, 1, 2, 5, 4, 6, 7] and data.doc_id.dtype == np.int64
+    assert data.y_true.tolist() == [0, 1, 0, 0, 0, 2, 1]
+    series = pd.Series({"u1": ["a", "b"], "u2": ["c"]})
+    data = read_recommendations(series, {"u2": ["c"], "u1": {"b"}})
+    assert data.group.tolist() == ["u2", "u1", "u1"]  # the order of `relevant`
+    assert data.y_true.tolist() == [1, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("recommended", "relevant", "error", "message"),
+    [
+        (
+            {"u1": ["a"], "u2": ["a", "b", "c", "b"]},
+            {"u1": {"a"}, "u2": {"b"}},
+            ValueError,
+            "user 'u2' has item 'b' twice .* positions 1 and 3",
+        ),
+        ({"u1": ["a"]}, {"u1": ["a", "a"]}, ValueError, "user 'u1' lists a relevant item more"),
+        ([["a"], ["b"]], [{"a"}], ValueError, "recommended has 2 users and relevant has 1"),
+        (
+            {"u1": ["a"], "u2": ["b"]},
+            {"u1": {"a"}, "u3": {"b"}},
+            ValueError,
+            r"1 only in recommended \(e.g. \['u2'\]\), 1 only in relevant \(e.g. \['u3'\]\)",
+        ),
+        ({"u1": ["a"]}, [{"a"}], TypeError, "both be mappings"),
+        ({"u1": "abc"}, {"u1": {"a"}}, TypeError, "user 'u1' must be an ordered sequence"),
+        ({"u1": {"a", "b"}}, {"u1": {"a"}}, TypeError, "ordered sequence"),
+        ([["US", "FR"]], ["US"], TypeError, "wrap a single item"),
+        ({"u1": ["a"]}, {"u1": {"a": float("nan")}}, ValueError, "grade of item 'a'"),
+        ({"u1": ["a"]}, {"u1": {"a": "high"}}, TypeError, "grade of item 'a'"),
+        ({"u1": ["a"], "u2": []}, {"u1": {"a"}, "u2": set()}, ValueError, "user 'u2' has no"),
+        ([], [], ValueError, "no user"),
+        ([[["a"]]], [{"a"}], TypeError, "hashable"),
+    ],
+)
+def test_malformed_recommendations(recommended, relevant, error, message):
+    with pytest.raises(error, match=message):
+        read_recommendations(recommended, relevant)
+
+
+def test_recommendation_inputs_are_not_modified():
+    recommended, relevant = {"u": ["a", "b"]}, {"u": {"b": 2}}
+    read_recommendations(recommended, relevant)
+    assert recommended == {"u": ["a", "b"]} and relevant == {"u": {"b": 2}}
+
+
+# ---------------------------------------------------------------------------
+# RankingData
+# ---------------------------------------------------------------------------
+
+
+def test_ranking_data_unpacks_and_checks_lengths():
+    data = RankingData(np.array([1.0, 0.0, 2.0]), None, np.array(["a", "a", "b"]), source="f")
+    y_true, y_score, group = data
+    assert y_score is None and group.tolist() == ["a", "a", "b"]
+    assert repr(data) == "RankingData(n_rows=3, n_queries=2, y_score=None, source='f')"
+    with pytest.raises(ValueError, match="group has 2 rows but y_true has 3"):
+        RankingData(np.zeros(3), np.zeros(3), np.zeros(2))
