@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 
 from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._compare import compare
 from ._evaluate import DEFAULT_METRICS, MetricDetail, evaluate_details
-from ._param_validation import BOOLEAN, NONE, Interval, validate_params
+from ._param_validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 
 _COLUMNS = ("mean", "std_err", "n_queries", "n_undefined", "n_skipped")
 _HEADERS = ("mean", "std err", "queries", "undefined", "skipped")
@@ -37,7 +38,7 @@ def standard_error(detail: MetricDetail) -> float:
     return float(math.sqrt(spread) / weights.sum())
 
 
-def _summary(detail: MetricDetail) -> dict[str, float | int]:
+def summarize(detail: MetricDetail) -> dict[str, float | int]:
     n_skipped = int(detail.skipped.sum())
     return {
         "mean": detail.mean,
@@ -55,6 +56,8 @@ def _summary(detail: MetricDetail) -> dict[str, float | int]:
         "relevance_level": RELEVANCE_LEVEL,
         "digits": [Interval(int, 0, None)],
         "output_dict": [BOOLEAN],
+        "baseline": [InstanceOf(str, "a model name (str)"), NONE],
+        "n_resamples": [Interval(int, 1, None)],
     }
 )
 def ranking_report(
@@ -69,6 +72,9 @@ def ranking_report(
     sample_weight: Any = None,
     digits: int = 4,
     output_dict: bool = False,
+    baseline: str | None = None,
+    n_resamples: int = 10_000,
+    random_state: Any = None,
 ) -> str | dict:
     """Build a text report of ranking metrics, like scikit-learn's ``classification_report``.
 
@@ -109,6 +115,17 @@ def ranking_report(
         Return a dict instead of text: ``{metric: {"mean", "std_err", "n_queries",
         "n_undefined", "n_skipped"}}`` for one model, ``{model: {metric: {...}}}``
         for several.
+    baseline : str or None, default=None
+        With several models: also compare every other model with this one on the
+        same queries (:func:`compare`: mean per-query difference, percentile and BCa
+        bootstrap intervals, paired t-test and randomisation-test p-values). The text
+        report gets a second table; in the dict, each other model's metric entry gets
+        ``compare``'s columns (``mean_difference``, ``ci_low_percentile``, ...,
+        ``p_value_permutation``).
+    n_resamples : int, default=10_000
+        Resamples of the comparison (with ``baseline``).
+    random_state : int, numpy Generator or RandomState, or None, default=None
+        Seeds the comparison's resampling (with ``baseline``).
 
     Returns
     -------
@@ -144,6 +161,16 @@ def ranking_report(
         models = {str(name): scores for name, scores in y_score.items()}
     else:
         models = {None: y_score}
+    if baseline is not None and (None in models or len(models) < 2):
+        raise ValueError(
+            "The 'baseline' parameter of ranking_report needs 'y_score' to be a mapping of "
+            "at least two models' scores."
+        )
+    if baseline is not None and sample_weight is not None:
+        raise ValueError(
+            "The 'baseline' comparison of ranking_report weights every query equally; "
+            "it cannot be combined with 'sample_weight'."
+        )
     summaries: dict[Any, dict[str, dict[str, float | int]]] = {}
     for name, scores in models.items():
         details = evaluate_details(
@@ -155,13 +182,44 @@ def ranking_report(
             sample_weight=sample_weight,
             function_name="ranking_report",
         )
-        summaries[name] = {metric: _summary(d) for metric, d in details.metrics.items()}
+        summaries[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
+    comparison = None
+    if baseline is not None:
+        comparison = compare(
+            y_true,
+            models,
+            group,
+            metrics=list(next(iter(summaries.values()))),
+            baseline=baseline,
+            n_resamples=n_resamples,
+            random_state=random_state,
+            **shared,
+        )
     if output_dict:
+        if comparison is not None:
+            _add_comparison(summaries, comparison)
         return summaries[None] if None in summaries else summaries
-    return _format(summaries, digits)
+    text = format_report(summaries, digits)
+    if comparison is not None:
+        text += f"\n\nPaired comparison with {baseline!r} (differences: model - baseline):\n\n"
+        text += str(comparison)
+    return text
 
 
-def _format(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
+def _add_comparison(summaries: dict, comparison: Any) -> None:
+    """Each compared model's metric entry gets the comparison's columns."""
+    columns = comparison._columns
+    skip = {"metric", "model_a", "model_b", "n_queries", "mean_a", "mean_b"}
+    for row, (metric, model) in enumerate(
+        zip(columns["metric"], columns["model_a"], strict=True)
+    ):
+        entry = summaries[model][metric]
+        for name, values in columns.items():
+            if name not in skip:
+                entry[name] = float(values[row])
+
+
+def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
     """Right-aligned columns; a model column only when there are several models."""
     several = None not in summaries
     metric_names = list(next(iter(summaries.values())))

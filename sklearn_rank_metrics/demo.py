@@ -1,52 +1,85 @@
-"""A short demonstration on synthetic data: ``python -m sklearn_rank_metrics.demo``.
+"""A short demonstration: ``python -m sklearn_rank_metrics.demo`` (or ``rank-metrics demo``).
 
-Builds queries whose graded labels depend on a few features, fits a scikit-learn
-regressor on some queries, and prints ranking metrics on the other queries for the
-model and for a random ranking.
+1. Makes synthetic queries with :func:`make_ranking` (graded labels that depend on
+   a few features).
+2. Tunes a scikit-learn regressor with ``GridSearchCV`` over ``GroupKFold``, scored by
+   mean NDCG@10 over the queries of each fold.
+3. Prints :func:`ranking_report` for the tuned model against a random ranking on
+   held-out queries.
+4. Writes those scores to a CSV file and evaluates it with the command line.
 """
 
 from __future__ import annotations
 
+import tempfile
+import time
+from pathlib import Path
+
 import numpy as np
-from sklearn.ensemble import GradientBoostingRegressor
-from sklearn.model_selection import GroupShuffleSplit
+import sklearn
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.model_selection import GridSearchCV, GroupKFold, GroupShuffleSplit
 
-from . import evaluate
+from . import make_ranking, make_ranking_scorer, ranking_report
+from ._cli import main as cli_main
 
-METRICS = ["ndcg@10", "map", "mrr@10", "p@5", "recall@10", "err@10", "gauc"]
-
-
-def _synthetic_queries(n_queries: int, docs_per_query: int, seed: int):
-    """Features, graded labels 0..4 driven by a linear signal plus noise, query ids."""
-    rng = np.random.default_rng(seed)
-    n_rows = n_queries * docs_per_query
-    features = rng.normal(size=(n_rows, 8))
-    signal = features[:, :3] @ np.array([1.0, 0.6, 0.3]) + rng.normal(0.0, 0.8, n_rows)
-    labels = np.digitize(signal, np.quantile(signal, [0.5, 0.75, 0.9, 0.97]))
-    query_ids = np.repeat(np.arange(n_queries), docs_per_query)
-    return features, labels.astype(float), query_ids
+METRICS = ["ndcg@10", "map", "mrr@10", "p@5", "recall@10"]
 
 
 def main() -> None:
-    features, labels, query_ids = _synthetic_queries(n_queries=300, docs_per_query=30, seed=0)
-    train, test = next(
-        GroupShuffleSplit(test_size=0.3, random_state=0).split(features, labels, query_ids)
+    """Run the demonstration and print what each step does."""
+    started = time.perf_counter()
+    X, y, qid = make_ranking(
+        n_queries=300, docs_per_query=(10, 40), n_features=10, noise=1.5, random_state=0
     )
-    model = GradientBoostingRegressor(n_estimators=100, max_depth=3, random_state=0)
-    model.fit(features[train], labels[train])
-    rankings = {
-        "model": model.predict(features[test]),
+    train, test = next(GroupShuffleSplit(test_size=0.3, random_state=0).split(X, y, qid))
+    print(
+        f"make_ranking: {len(np.unique(qid))} queries, {len(y)} rows, labels 0..4; "
+        f"{len(np.unique(qid[test]))} queries held out\n"
+    )
+
+    search = GridSearchCV(
+        HistGradientBoostingRegressor(max_iter=60, random_state=0),
+        {"max_depth": [2, 4], "learning_rate": [0.05, 0.2]},
+        cv=GroupKFold(3),  # whole queries per fold
+        scoring=make_ranking_scorer("ndcg@10"),  # mean NDCG@10 over each fold's queries
+    )
+    # metadata routing sends the query ids to GroupKFold and to the scorer; the context
+    # keeps scikit-learn's global configuration unchanged
+    with sklearn.config_context(enable_metadata_routing=True):
+        search.fit(X[train], y[train], groups=qid[train])
+    print("GridSearchCV(HistGradientBoostingRegressor, cv=GroupKFold(3), scoring=ndcg@10)")
+    for params, score in zip(
+        search.cv_results_["params"], search.cv_results_["mean_test_score"], strict=True
+    ):
+        best = "  <- best" if params == search.best_params_ else ""
+        print(f"  {params}  ndcg@10 {score:.4f}{best}")
+
+    scores = {
+        "tuned model": search.predict(X[test]),
         "random": np.random.default_rng(1).random(len(test)),
     }
-    n_queries = len(np.unique(query_ids[test]))
-    print(f"{n_queries} held-out queries, {len(test)} rows, labels 0..4\n")
-    print(f"{'metric':>10s}" + "".join(f"{name:>10s}" for name in rankings))
-    results = {
-        name: evaluate(labels[test], scores, query_ids[test], metrics=METRICS)
-        for name, scores in rankings.items()
-    }
-    for metric in METRICS:
-        print(f"{metric:>10s}" + "".join(f"{results[name][metric]:10.4f}" for name in rankings))
+    print("\nranking_report on the held-out queries:\n")
+    print(ranking_report(y[test], scores, qid[test], metrics=METRICS))
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "held_out.csv"
+        _write_csv(path, qid[test], y[test], scores)
+        arguments = [
+            "evaluate", "--table", str(path), "--group", "qid", "--y-true", "label",
+            "--y-score", "tuned model", "--y-score", "random", "--metrics", "ndcg@10", "map",
+        ]
+        shown = " ".join(f"'{a}'" if " " in a else a for a in arguments)
+        print(f"\nThe same scores as a CSV file, from the command line:\n$ rank-metrics {shown}")
+        cli_main(arguments)
+    print(f"\n(demo ran in {time.perf_counter() - started:.1f} s)")
+
+
+def _write_csv(path: Path, qid: np.ndarray, label: np.ndarray, scores: dict) -> None:
+    columns = {"qid": qid, "label": label, **scores}
+    header = ",".join(columns)
+    rows = np.column_stack([np.asarray(column, dtype=np.float64) for column in columns.values()])
+    np.savetxt(path, rows, delimiter=",", header=header, comments="", fmt="%.17g")
 
 
 if __name__ == "__main__":

@@ -130,3 +130,47 @@ def test_errors():
         ranking_report([1, 0], [0.2, 0.1], metrics=["map", "map"])
     with pytest.raises(ValueError, match="y_score"):
         ranking_report([1, 0], [0.2, np.nan], [0, 0])
+
+
+def test_baseline_adds_the_paired_comparison():
+    y_true, y_score, group = _data(3)
+    rng = np.random.default_rng(4)
+    models = {"model": y_score, "noisy": y_score + rng.normal(0, 0.3, len(y_score))}
+    report = ranking_report(
+        y_true, models, group, metrics=["ndcg@10", "map"], baseline="noisy",
+        n_resamples=500, random_state=0, output_dict=True,
+    )
+    # only the compared model gets the comparison; the baseline's entry is unchanged
+    assert "mean_difference" not in report["noisy"]["map"]
+    for metric, name in (("ndcg@10", "ndcg"), ("map", "map")):
+        params = {"k": 10} if name == "ndcg" else {}
+        _, ours = reference_mean(name, y_true, y_score, group, **params)
+        _, theirs = reference_mean(name, y_true, models["noisy"], group, **params)
+        entry = report["model"][metric]
+        assert entry["mean_difference"] == pytest.approx(np.mean(ours - theirs), abs=1e-12)
+        assert entry["p_value_t"] == pytest.approx(stats.ttest_rel(ours, theirs).pvalue)
+        assert entry["ci_low_percentile"] < entry["mean_difference"] < entry[
+            "ci_high_percentile"
+        ]
+        assert 0 < entry["p_value_permutation"] <= 1
+    text = ranking_report(
+        y_true, models, group, metrics=["ndcg@10", "map"], baseline="noisy",
+        n_resamples=500, random_state=0,
+    )
+    assert "Paired comparison with 'noisy'" in text
+    comparison_lines = text.split("Paired comparison", 1)[1].splitlines()[3:]
+    assert [line.split()[:3] for line in comparison_lines] == [
+        ["ndcg@10", "model", "noisy"],
+        ["map", "model", "noisy"],
+    ]
+
+
+def test_baseline_errors():
+    y_true, y_score, group = _data(3)
+    with pytest.raises(ValueError, match="needs 'y_score' to be a mapping"):
+        ranking_report(y_true, y_score, group, baseline="model")
+    with pytest.raises(ValueError, match="cannot be combined with 'sample_weight'"):
+        ranking_report(y_true, {"a": y_score, "b": -y_score}, group, baseline="b",
+                       sample_weight=np.ones(len(y_true)))
+    with pytest.raises(ValueError, match="'baseline' parameter of compare must be one of"):
+        ranking_report(y_true, {"a": y_score, "b": -y_score}, group, baseline="c")

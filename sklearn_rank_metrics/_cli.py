@@ -1,0 +1,384 @@
+"""The command line: ``python -m sklearn_rank_metrics`` / ``rank-metrics``.
+
+``evaluate`` reads a table, a LETOR file with predictions, or TREC qrels with one or
+more runs, and prints :func:`ranking_report` as text, JSON or CSV; ``demo`` runs the
+demonstration. Bad input exits with status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import json
+import math
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ._evaluate import DEFAULT_METRICS, evaluate_details
+from ._report import format_report, summarize
+
+PROGRAM = "rank-metrics"
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the package's one-line error (usage errors also exit 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _BadInput(f"{message} (see '{self.prog} --help')")
+
+
+class _BadInput(Exception):
+    """Input the command cannot use; reported in one line, exit status 2."""
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROGRAM,
+        description=textwrap.fill(
+            "Ranking metrics over query groups (NDCG, MAP, MRR, P@k, recall@k, ERR, "
+            "per-query AUC) for files: a CSV/TSV/Parquet table, a LETOR/SVMlight file "
+            "with predictions, or TREC qrels with runs.",
+            width=79,
+            break_on_hyphens=False,
+        ),
+        epilog=(
+            "Examples:\n"
+            "  rank-metrics evaluate --table results.csv --group qid --y-true label "
+            "--y-score model_a --y-score model_b\n"
+            "  rank-metrics evaluate --letor test.txt --predictions preds.txt "
+            "--metrics ndcg@10 map\n"
+            "  rank-metrics evaluate --qrels qrels.txt --run bm25.run --run dense.run "
+            "--format json\n"
+            "  rank-metrics demo\n"
+            "Exit status: 0 on success, 2 on bad input or arguments (one line on stderr)."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="evaluate rankings read from files and print a report",
+        description=textwrap.fill(
+            "Evaluate one or several rankings of the same queries and print, for every "
+            "metric and run, the mean over queries, its standard error, and the number "
+            "of queries evaluated, undefined (no relevant row) and skipped. Give exactly "
+            "one of --table, --letor or --qrels.",
+            width=79,
+            break_on_hyphens=False,
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sources = evaluate.add_argument_group("input (exactly one of --table, --letor, --qrels)")
+    sources.add_argument(
+        "--table",
+        metavar="PATH",
+        help="CSV (.csv), TSV (.tsv) or Parquet (.parquet, needs the 'parquet' extra) table "
+        "with one row per (query, document)",
+    )
+    sources.add_argument("--y-true", default="y_true", metavar="COLUMN",
+                         help="--table: the relevance label column (default: y_true)")
+    sources.add_argument("--y-score", action="append", metavar="COLUMN",
+                         help="--table: a score column; repeat for several runs side by "
+                         "side (default: y_score)")
+    sources.add_argument("--group", default="group", metavar="COLUMN",
+                         help="--table: the query id column (default: group)")
+    sources.add_argument(
+        "--letor",
+        metavar="PATH",
+        help="LETOR / SVMlight file with 'qid:' (labels and query ids)",
+    )
+    sources.add_argument("--predictions", action="append", metavar="PATH",
+                         help="--letor: a predictions file, one score per line in the "
+                         "file's row order; repeat for several runs")
+    sources.add_argument("--qrels", metavar="PATH",
+                         help="TREC qrels file: 'query 0 document relevance' per line")
+    sources.add_argument("--run", action="append", metavar="PATH",
+                         help="--qrels: a TREC run file 'query Q0 document rank score tag'; "
+                         "repeat for several runs")
+    sources.add_argument(
+        "-c", "--keep-unretrieved-queries", action="store_true",
+        help="--qrels: keep queries that are in the qrels but not in a run (they score 0), "
+        "like trec_eval -c; by default only queries in both are evaluated and queries "
+        "only in a run are dropped and counted",
+    )
+
+    options = evaluate.add_argument_group("metrics and output")
+    options.add_argument(
+        "--metrics", nargs="+", default=list(DEFAULT_METRICS), metavar="NAME",
+        help="metric names as in evaluate(): ndcg, ndcg@k, dcg@k, cg@k, err@k, map, map@k, "
+        "mrr, mrr@k, p@k, recall@k, f1@k, fbeta@k, hit_rate@k, gauc, with parameters as "
+        "'name(param=value)@k' (default: %(default)s)",
+    )
+    options.add_argument("--ties", choices=["average", "input", "optimistic", "pessimistic"],
+                         help="how tied scores are ranked (default: each metric's own, "
+                         "'average': the expectation over all tie orders)")
+    options.add_argument("--replace-undefined-by", metavar="POLICY",
+                         help="queries where a metric is undefined (no relevant row): "
+                         "0, 1, nan, skip or raise (default: each metric's own)")
+    options.add_argument("--relevance-level", type=float, metavar="LEVEL",
+                         help="binary metrics call a row relevant when its label is >= LEVEL "
+                         "(default: label > 0)")
+    options.add_argument("--format", choices=["text", "json", "csv"], default="text",
+                         help="report format on stdout (default: text)")
+    options.add_argument("--digits", type=int, default=4, help="digits in the text report")
+    options.add_argument("--per-query", metavar="PATH",
+                         help="also write every query's value of every metric and run to "
+                         "this CSV file")
+
+    commands.add_parser(
+        "demo",
+        help="fit a model on synthetic data, tune it, report it against a random ranking",
+        description="Run the demonstration (python -m sklearn_rank_metrics.demo).",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (also used by the console script)."""
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "demo":
+            from .demo import main as demo_main
+
+            demo_main()
+            return 0
+        _evaluate_command(args, sys.stdout)
+    except _BadInput as error:
+        _fail(str(error))
+        return EXIT_BAD_INPUT
+    except (ValueError, TypeError, KeyError, OSError, ImportError) as error:
+        _fail(_one_line(error))
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def _fail(message: str) -> None:
+    print(f"{PROGRAM}: error: {message}", file=sys.stderr)
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    if isinstance(error, OSError) and error.filename is not None:
+        text = f"{error.strerror or text}: {error.filename}"
+    return " ".join(text.split())
+
+
+def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """Labels, query ids, ``{run name: scores}`` and facts about the source."""
+    chosen = [name for name in ("table", "letor", "qrels") if getattr(args, name)]
+    if len(chosen) != 1:
+        raise _BadInput("give exactly one of --table, --letor, --qrels")
+    source = chosen[0]
+    for option, owner in (("y_score", "table"), ("predictions", "letor"), ("run", "qrels")):
+        if getattr(args, option) and source != owner:
+            raise _BadInput(f"--{option.replace('_', '-')} goes with --{owner}")
+    if args.keep_unretrieved_queries and source != "qrels":
+        raise _BadInput("--keep-unretrieved-queries goes with --qrels")
+
+    from ._readers import read_letor, read_table, read_trec
+
+    facts: dict[str, Any] = {}
+    if source == "table":
+        columns = args.y_score or ["y_score"]
+        runs = {}
+        for column in columns:
+            with _progress(f"reading {args.table}"):
+                data = read_table(
+                    args.table, y_true=args.y_true, y_score=column, group=args.group
+                )
+            runs[column] = data.y_score
+        facts["source"] = args.table
+    elif source == "letor":
+        if not args.predictions:
+            raise _BadInput("--letor needs at least one --predictions file")
+        runs = {}
+        for name, path in _run_names(args.predictions).items():
+            with _progress(f"reading {args.letor} with {path}"):
+                data = read_letor(args.letor, scores=path)
+            runs[name] = data.y_score
+        facts["source"] = args.letor
+    else:
+        if not args.run:
+            raise _BadInput("--qrels needs at least one --run file")
+        runs = {}
+        for name, path in _run_names(args.run).items():
+            with _progress(f"reading {args.qrels} and {path}"):
+                data = read_trec(
+                    args.qrels, path, keep_unretrieved_queries=args.keep_unretrieved_queries
+                )
+            runs[name] = data
+            facts.setdefault("n_dropped_queries", {})[name] = data.n_dropped_queries
+        facts["source"] = args.qrels
+        return None, runs, facts
+    return data, runs, facts
+
+
+def _run_names(paths: Sequence[str]) -> dict[str, str]:
+    """Short names for runs: file names, or whole paths when file names repeat."""
+    names = [Path(path).name for path in paths]
+    if len(set(names)) < len(names):
+        names = list(paths)
+    if len(set(names)) < len(names):
+        raise _BadInput(f"the same file is given twice: {sorted(paths)}")
+    return dict(zip(names, paths, strict=True))
+
+
+def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
+    settings = {
+        "ties": args.ties,
+        "replace_undefined_by": _policy(args.replace_undefined_by),
+        "relevance_level": args.relevance_level,
+    }
+    data, runs, facts = _load_runs(args)
+    results: dict[str, dict[str, Any]] = {}
+    per_query: dict[str, Any] = {}
+    query_counts: dict[str, int] = {}
+    for name, scores in runs.items():
+        # TREC runs each bring their own rows (the union of the run and the qrels)
+        run_data = scores if data is None else data
+        y_score = scores.y_score if data is None else scores
+        details = evaluate_details(
+            run_data.y_true,
+            y_score,
+            run_data.group,
+            metrics=args.metrics,
+            shared=settings,
+            sample_weight=None,
+            function_name="rank-metrics evaluate",
+        )
+        results[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
+        per_query[name] = details
+        query_counts[name] = len(set(run_data.group.tolist()))
+    if args.per_query:
+        _write_per_query(args.per_query, per_query)
+    _print_report(out, args, results, facts, query_counts)
+
+
+def _policy(text: str | None) -> float | str | None:
+    if text is None or text in ("skip", "raise"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise _BadInput(
+            f"--replace-undefined-by must be 0, 1, nan, skip or raise; got {text!r}"
+        ) from None
+
+
+def _print_report(
+    out: TextIO,
+    args: argparse.Namespace,
+    results: dict[str, dict[str, Any]],
+    facts: dict[str, Any],
+    query_counts: dict[str, int],
+) -> None:
+    if args.format == "json":
+        document = {
+            "source": facts["source"],
+            "n_queries": query_counts,
+            "n_dropped_queries": facts.get("n_dropped_queries"),
+            "results": results,
+        }
+        out.write(json.dumps(_json_safe(document), indent=2) + "\n")
+        return
+    if args.format == "csv":
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["run", "metric", "mean", "std_err", "n_queries", "n_undefined",
+                         "n_skipped"])
+        for run, by_metric in results.items():
+            for metric, stats in by_metric.items():
+                writer.writerow([run, metric, *(_cell(value) for value in stats.values())])
+        return
+    lines = [f"{facts['source']}: " + ", ".join(
+        f"{name}: {count} queries" for name, count in query_counts.items()
+    )]
+    for name, count in (facts.get("n_dropped_queries") or {}).items():
+        if count:
+            lines.append(f"{name}: {count} queries only in the run were dropped (as trec_eval)")
+    out.write("\n".join(lines) + "\n\n")
+    # the text table comes from ranking_report's own formatter, from the same numbers
+    summaries = {None: next(iter(results.values()))} if len(results) == 1 else results
+    out.write(format_report(summaries, args.digits) + "\n")
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+def _json_safe(value: Any) -> Any:
+    """NaN becomes null (JSON has no NaN)."""
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _write_per_query(path: str, per_query: dict[str, Any]) -> None:
+    """One row per (run, query): run, query, then one column per metric."""
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        first = next(iter(per_query.values()))
+        metrics = list(first.metrics)
+        writer.writerow(["run", "query", *metrics])
+        for run, details in per_query.items():
+            columns = [details.metrics[metric].values for metric in metrics]
+            for position, query in enumerate(details.query_ids.tolist()):
+                writer.writerow(
+                    [run, query, *(_cell(float(column[position])) for column in columns)]
+                )
+
+
+@contextlib.contextmanager
+def _progress(
+    what: str,
+    *,
+    stream: TextIO | None = None,
+    delay: float = 2.0,
+    interval: float = 1.0,
+    force: bool = False,
+) -> Iterator[None]:
+    """Show ``what ... N s`` on stderr while a step runs longer than ``delay`` seconds.
+
+    Only on a terminal (or with ``force``), so piped output and logs stay clean.
+    """
+    stream = sys.stderr if stream is None else stream
+    if not (force or getattr(stream, "isatty", lambda: False)()):
+        yield
+        return
+    done = threading.Event()
+    started = time.perf_counter()
+    shown = []
+
+    def show() -> None:
+        if done.wait(delay):
+            return
+        while True:
+            stream.write(f"\r{what} ... {time.perf_counter() - started:.0f} s")
+            stream.flush()
+            shown.append(True)
+            if done.wait(interval):
+                return
+
+    thread = threading.Thread(target=show, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        if shown:
+            stream.write(f"\r{what} ... done in {time.perf_counter() - started:.1f} s\n")
+            stream.flush()

@@ -1,0 +1,248 @@
+"""The command line, run as a subprocess and in-process, against the library calls."""
+
+import csv
+import io
+import json
+import math
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics import evaluate, make_ranking, ranking_report
+from sklearn_rank_metrics._cli import _progress, main
+
+METRICS = ["ndcg@10", "map", "mrr@10", "p@5", "recall@10"]
+
+
+def run_cli(*arguments):
+    """``python -m sklearn_rank_metrics ...`` in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "sklearn_rank_metrics", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def assert_same_report(from_cli, expected):
+    """JSON numbers (NaN as null) equal the library's dict."""
+    assert list(from_cli) == list(expected)
+    for metric, stats in expected.items():
+        for key, value in stats.items():
+            got = from_cli[metric][key]
+            if isinstance(value, float) and math.isnan(value):
+                assert got is None
+            else:
+                assert got == pytest.approx(value, rel=0, abs=1e-12), (metric, key)
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """A CSV with a query column, labels and two models' scores (30% tied)."""
+    X, y, qid = make_ranking(60, (3, 25), 4, shuffle=True, random_state=0)
+    rng = np.random.default_rng(0)
+    good = np.round(X[:, :3].sum(axis=1), 1)
+    noise = rng.random(len(y))
+    path = tmp_path_factory.mktemp("cli") / "scores.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["query", "grade", "good model", "noise"])
+        for row in zip(qid, y, good, noise, strict=True):
+            writer.writerow([f"q{row[0]}", *(repr(float(v)) for v in row[1:])])
+    return path, y, good, noise, np.array([f"q{q}" for q in qid])
+
+
+def test_table_json_equals_ranking_report(table):
+    path, y, good, noise, qid = table
+    result = run_cli(
+        "evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+        "--y-score", "good model", "--y-score", "noise", "--format", "json",
+        "--metrics", *METRICS,
+    )
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["n_queries"] == {"good model": 60, "noise": 60}
+    for name, scores in (("good model", good), ("noise", noise)):
+        expected = ranking_report(y, scores, qid, metrics=METRICS, output_dict=True)
+        assert_same_report(document["results"][name], expected)
+    # the good model is far better than noise (the data has a planted signal)
+    results = document["results"]
+    assert results["good model"]["ndcg@10"]["mean"] > results["noise"]["ndcg@10"]["mean"] + 0.2
+
+
+def test_text_and_csv_formats_carry_the_same_numbers(table, capsys):
+    path, y, good, _, qid = table
+    common = ["evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+              "--y-score", "good model", "--metrics", "ndcg@10", "gauc"]
+    expected = ranking_report(y, good, qid, metrics=["ndcg@10", "gauc"], output_dict=True)
+
+    assert main([*common, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(row["run"], row["metric"]) for row in rows] == [
+        ("good model", "ndcg@10"), ("good model", "gauc")
+    ]
+    for row in rows:
+        stats = expected[row["metric"]]
+        assert float(row["mean"]) == stats["mean"]  # repr round-trips
+        assert float(row["std_err"]) == stats["std_err"]
+        assert int(row["n_skipped"]) == stats["n_skipped"]
+
+    assert main([*common, "--digits", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "60 queries" in text.splitlines()[0]
+    table_lines = [line.split() for line in text.splitlines() if line.startswith(("ndcg", "gauc"))]
+    assert [line[0] for line in table_lines] == ["ndcg@10", "gauc"]
+    for line in table_lines:
+        assert float(line[1]) == pytest.approx(expected[line[0]]["mean"], abs=5e-4)
+
+
+def test_per_query_csv_equals_evaluate(table, tmp_path, capsys):
+    path, y, good, noise, qid = table
+    out = tmp_path / "per_query.csv"
+    assert main(["evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+                 "--y-score", "good model", "--y-score", "noise", "--metrics", "ndcg@10",
+                 "map", "--per-query", str(out), "--replace-undefined-by", "skip"]) == 0
+    capsys.readouterr()
+    rows = list(csv.DictReader(open(out)))
+    assert len(rows) == 120
+    for name, scores in (("good model", good), ("noise", noise)):
+        expected = evaluate(y, scores, qid, metrics=["ndcg@10", "map"], per_query=True,
+                            replace_undefined_by="skip")
+        got = [row for row in rows if row["run"] == name]
+        assert [row["query"] for row in got] == list(expected["query"])
+        for metric in ("ndcg@10", "map"):
+            values = np.array([float(row[metric]) for row in got])
+            np.testing.assert_array_equal(values, np.asarray(expected[metric]))
+
+
+def test_letor_with_predictions(tmp_path):
+    letor = tmp_path / "test.txt"
+    letor.write_text(
+        "2 qid:1 1:0.5 2:1\n0 qid:1 1:0.1\n1 qid:1 2:0.3\n"
+        "0 qid:7 1:1\n1 qid:7 1:2\n"
+    )
+    predictions = tmp_path / "model.txt"
+    predictions.write_text("0.9\n0.8\n0.1\n0.3\n0.7\n")
+    result = run_cli("evaluate", "--letor", str(letor), "--predictions", str(predictions),
+                     "--metrics", "mrr", "p@1", "ndcg@2", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)["results"]["model.txt"]
+    # by hand: query 1 ranks labels (2, 0, 1), query 7 ranks (1, 0)
+    assert document["mrr"]["mean"] == 1.0
+    assert document["p@1"]["mean"] == 1.0
+    ideal_1 = 2 + 1 / math.log2(3)  # linear gains 2 then 1, discount log2(rank + 1)
+    dcg_1 = 2 + 0 / math.log2(3)
+    assert document["ndcg@2"]["mean"] == pytest.approx((dcg_1 / ideal_1 + 1.0) / 2, abs=1e-12)
+
+
+QRELS = """\
+1 0 d1 2
+1 0 d2 0
+1 0 d3 1
+1 0 d9 1
+2 0 d4 1
+2 0 d5 0
+3 0 d8 1
+"""
+RUN = """\
+1 Q0 d1 1 3.0 run
+1 Q0 d2 2 2.0 run
+1 Q0 d7 3 1.0 run
+1 Q0 d3 4 0.5 run
+2 Q0 d5 1 2.0 run
+2 Q0 d4 2 1.0 run
+4 Q0 d6 1 1.0 run
+"""
+
+
+def test_trec_runs_match_pytrec_eval(tmp_path):
+    import pytrec_eval
+
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "system.run"
+    qrels_path.write_text(QRELS)
+    run_path.write_text(RUN)
+    for keep in (False, True):
+        flag = ["-c"] if keep else []
+        result = run_cli("evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+                         "--metrics", "map", "ndcg", "p@5", "--format", "json", *flag)
+        assert result.returncode == 0, result.stderr
+        document = json.loads(result.stdout)
+        assert document["n_dropped_queries"] == {"system.run": 1}  # query 4: run only
+        got = document["results"]["system.run"]
+        qrels = pytrec_eval.parse_qrel(io.StringIO(QRELS))
+        run = pytrec_eval.parse_run(io.StringIO(RUN))
+        per_query = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg", "P_5"}).evaluate(run)
+        n_queries = 3 if keep else 2  # query 3 is only in the qrels: 0 with -c (trec_eval -c)
+        for ours, theirs in (("map", "map"), ("ndcg", "ndcg"), ("p@5", "P_5")):
+            expected = sum(values[theirs] for values in per_query.values()) / n_queries
+            assert got[ours]["mean"] == pytest.approx(expected, abs=1e-12), (ours, keep)
+            assert got[ours]["n_queries"] == n_queries
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["evaluate"], "exactly one of --table, --letor, --qrels"),
+        (["evaluate", "--table", "missing.csv"], "missing.csv"),
+        (["evaluate", "--qrels", "q.txt"], "--qrels needs at least one --run"),
+        (["evaluate", "--letor", "x.txt"], "--letor needs at least one --predictions"),
+        (["evaluate", "--table", "t.csv", "--run", "r"], "--run goes with --qrels"),
+        (["evaluate", "--table", "t.csv", "--format", "xml"], "invalid choice: 'xml'"),
+        (["evaluate", "--table", "t.csv", "--replace-undefined-by", "zero"],
+         "--replace-undefined-by must be"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        ([], "the following arguments are required: COMMAND"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(arguments, message, capsys):
+    assert main(arguments) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rank-metrics: error: ")
+    assert message in lines[0]
+
+
+def test_bad_file_content_exits_2_naming_the_file(table, tmp_path):
+    path = table[0]
+    result = run_cli("evaluate", "--table", str(path), "--group", "query", "--y-true",
+                     "grade", "--y-score", "no such column")
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert "no such column" in result.stderr and "scores.csv" in result.stderr
+    bad_metric = run_cli("evaluate", "--table", str(path), "--group", "query", "--y-true",
+                         "grade", "--y-score", "noise", "--metrics", "ndgc@10")
+    assert bad_metric.returncode == 2 and "ndgc" in bad_metric.stderr
+    assert len(bad_metric.stderr.splitlines()) == 1
+
+
+def test_help_lists_every_option():
+    result = run_cli("evaluate", "--help")
+    assert result.returncode == 0
+    for option in ("--table", "--y-true", "--y-score", "--group", "--letor", "--predictions",
+                   "--qrels", "--run", "--keep-unretrieved-queries", "--metrics", "--ties",
+                   "--replace-undefined-by", "--relevance-level", "--format", "--digits",
+                   "--per-query"):
+        assert option in result.stdout
+    top = run_cli("--help")
+    assert "evaluate" in top.stdout and "demo" in top.stdout and "Exit status" in top.stdout
+
+
+def test_progress_shows_elapsed_time_only_for_slow_steps():
+    stream = io.StringIO()
+    with _progress("reading big.txt", stream=stream, delay=0.05, interval=0.05, force=True):
+        time.sleep(0.3)
+    text = stream.getvalue()
+    assert "reading big.txt ... " in text and text.endswith("s\n") and "done in" in text
+    quiet = io.StringIO()
+    with _progress("reading small.txt", stream=quiet, delay=5.0, force=True):
+        pass
+    assert quiet.getvalue() == ""
+    # not a terminal and not forced: nothing, however slow
+    piped = io.StringIO()
+    with _progress("reading big.txt", stream=piped, delay=0.0, interval=0.01):
+        time.sleep(0.05)
+    assert piped.getvalue() == ""
