@@ -14,15 +14,41 @@ from ._binary_metrics import (
     precision_at_k_score,
     recall_at_k_score,
 )
+from ._compare import ComparisonResult, compare
 from ._datasets import make_ranking
+from ._display import MetricAtKDisplay
+from ._display_per_query import PerQueryDifferenceDisplay, PerQueryMetricDisplay
 from ._evaluate import evaluate
 from ._gain_metrics import dcg_score, expected_reciprocal_rank_score, ndcg_score
 from ._ranker import GroupedRanker
+from ._readers import (
+    RankingData,
+    read_letor,
+    read_recommendations,
+    read_table,
+    read_trec,
+    read_trec_qrels,
+    read_trec_run,
+)
 from ._report import ranking_report
+from ._sampled import (
+    SampledRanks,
+    sampled_metric_estimate,
+    sampled_metric_table,
+    sampled_rank_distribution,
+    sampled_ranks,
+)
 from ._scorer import make_ranking_scorer, make_ranking_scorers
 
 __all__ = [
+    "ComparisonResult",
     "GroupedRanker",
+    "MetricAtKDisplay",
+    "PerQueryDifferenceDisplay",
+    "PerQueryMetricDisplay",
+    "RankingData",
+    "SampledRanks",
+    "compare",
     "dcg_score",
     "evaluate",
     "expected_reciprocal_rank_score",
@@ -37,7 +63,17 @@ __all__ = [
     "ndcg_score",
     "precision_at_k_score",
     "ranking_report",
+    "read_letor",
+    "read_recommendations",
+    "read_table",
+    "read_trec",
+    "read_trec_qrels",
+    "read_trec_run",
     "recall_at_k_score",
+    "sampled_metric_estimate",
+    "sampled_metric_table",
+    "sampled_rank_distribution",
+    "sampled_ranks",
 ]
 
 __version__ = "0.1.0.dev0"
