@@ -121,6 +121,14 @@ def _scan_trec_file(path: Any, kind: str) -> TrecTable:
     )
 
 
+def _all_integer_text(values: np.ndarray) -> bool:
+    """Every entry is an optional sign and digits (``_INT_PATTERN``), checked in C."""
+    text = np.asarray(values, dtype=str)
+    unsigned = np.char.lstrip(text, "+-")
+    one_sign_at_most = np.char.str_len(text) - np.char.str_len(unsigned) <= 1
+    return bool(np.all(np.char.isdigit(unsigned) & one_sign_at_most))
+
+
 def _read_trec_file_pandas(path: Any, kind: str, pd: Any) -> TrecTable | None:
     """The vectorised reader; None when anything is off (the scanner then names it)."""
     n_fields, doc_index, value_index, _ = _LAYOUT[kind]
@@ -146,12 +154,12 @@ def _read_trec_file_pandas(path: Any, kind: str, pd: Any) -> TrecTable | None:
         return None
     if frame.shape[1] != n_fields or frame[value_index].dtype != value_dtype:
         return None
-    text_columns = [i for i in range(n_fields) if i != value_index]
-    if bool((frame[text_columns] == "").to_numpy().any()):
+    # whitespace separates fields, so only a short line leaves one empty: the last
+    if bool((frame[n_fields - 1] == "").to_numpy().any()):
         return None
     if kind == "qrels":
         labels = frame[value_index]
-        if not bool(labels.str.fullmatch(_INT_PATTERN).all()):
+        if not _all_integer_text(labels.to_numpy()):
             return None
         try:
             values = labels.astype(np.int64).to_numpy()
@@ -335,16 +343,19 @@ def join_trec(
     qrels_key, run_key = key[:n_qrels], key[n_qrels:]
 
     # the qrels label of every run row (0 when the document is not judged)
+    # and, the other way round, which qrels rows the run retrieved
     run_label = np.zeros(len(run_key), dtype=np.int64)
+    retrieved = np.zeros(n_qrels, dtype=bool)
     if n_qrels:
         sorter = np.argsort(qrels_key)
         position = np.searchsorted(qrels_key, run_key, sorter=sorter)
         position = sorter[np.minimum(position, n_qrels - 1)]
         judged = qrels_key[position] == run_key
         run_label[judged] = qrels.value[position[judged]]
+        retrieved[position[judged]] = True
 
     run_rows = kept[run_query]
-    unretrieved = kept[qrels_query] & ~np.isin(qrels_key, run_key)
+    unretrieved = kept[qrels_query] & ~retrieved
     scores = run.value[run_rows]
     if single_precision:
         scores = scores.astype(np.float32).astype(np.float64)

@@ -1,0 +1,129 @@
+"""Time the file readers against what users run today, on generated files.
+
+- TREC: a run of ``--queries`` x 100 lines and qrels judging 20 documents a query.
+  Ours: ``read_trec(qrels, run)`` (parse both files, join them into flat rows in
+  trec_eval's order). Peers: ``pytrec_eval.parse_qrel`` + ``parse_run`` (nested
+  dicts, no join) and ranx ``Qrels.from_file`` + ``Run.from_file``.
+- Table: the same rows as a CSV file. Ours: ``read_table``; lower bound:
+  ``pandas.read_csv`` of the same three columns alone.
+
+Calls alternate (ours, peer, ours, ...); medians and ratios to ours are printed.
+
+    python benchmarks/bench_readers.py [--queries 10000] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sklearn_rank_metrics import read_table, read_trec
+
+
+def write_files(folder: Path, n_queries: int, seed: int = 0) -> tuple[Path, Path, Path]:
+    rng = np.random.default_rng(seed)
+    docs = 100
+    query = np.repeat(np.arange(n_queries), docs)
+    doc = np.tile(np.arange(docs), n_queries)
+    score = rng.random(len(query))
+    rank = np.tile(np.arange(1, docs + 1), n_queries)
+    run = folder / "system.run"
+    with open(run, "w") as handle:
+        handle.writelines(
+            f"q{q} Q0 d{q}_{d} {r} {s:.6f} system\n"
+            for q, d, r, s in zip(
+                query.tolist(), doc.tolist(), rank.tolist(), score.tolist(), strict=True
+            )
+        )
+    judged = rng.random(len(query)) < 0.2
+    label = rng.integers(0, 3, len(query))
+    qrels = folder / "qrels.txt"
+    with open(qrels, "w") as handle:
+        handle.writelines(
+            f"q{q} 0 d{q}_{d} {g}\n"
+            for q, d, g in zip(
+                query[judged].tolist(), doc[judged].tolist(), label[judged].tolist(), strict=True
+            )
+        )
+    table = folder / "scores.csv"
+    with open(table, "w") as handle:
+        handle.write("qid,label,score\n")
+        handle.writelines(
+            f"q{q},{g},{s!r}\n"
+            for q, g, s in zip(
+                query.tolist(), (label * judged).tolist(), score.tolist(), strict=True
+            )
+        )
+    return qrels, run, table
+
+
+def peers(qrels: Path, run: Path, table: Path) -> dict:
+    import pandas as pd
+
+    calls = {
+        "read_trec (ours)": lambda: read_trec(qrels, run),
+        "read_table (ours)": lambda: read_table(
+            table, y_true="label", y_score="score", group="qid"
+        ),
+        "pandas.read_csv (lower bound)": lambda: pd.read_csv(table),
+    }
+    try:
+        import pytrec_eval
+
+        def pytrec() -> tuple:
+            with open(qrels) as q, open(run) as r:
+                return pytrec_eval.parse_qrel(q), pytrec_eval.parse_run(r)
+
+        calls["pytrec_eval.parse_qrel + parse_run"] = pytrec
+    except ImportError:
+        print("pytrec_eval not installed: skipped")
+    try:
+        from ranx import Qrels, Run
+
+        calls["ranx Qrels.from_file + Run.from_file"] = lambda: (
+            Qrels.from_file(str(qrels), kind="trec"),
+            Run.from_file(str(run), kind="trec"),
+        )
+    except ImportError:
+        print("ranx not installed: skipped")
+    return calls
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=int, default=10_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, run, table = write_files(Path(folder), args.queries)
+        calls = peers(qrels, run, table)
+        for call in calls.values():  # warm-up: imports, numba
+            call()
+        times: dict[str, list[float]] = {name: [] for name in calls}
+        for _ in range(args.repeats):
+            for name, call in calls.items():
+                start = time.perf_counter()
+                call()
+                times[name].append(time.perf_counter() - start)
+        sizes = {path.name: path.stat().st_size / 2**20 for path in (qrels, run, table)}
+    n_lines = args.queries * 100
+    print(
+        f"{n_lines:,} run lines ({sizes['system.run']:.0f} MB), "
+        f"{sizes['qrels.txt']:.1f} MB of qrels, CSV {sizes['scores.csv']:.0f} MB; "
+        f"median of {args.repeats}"
+    )
+    ours = {"trec": statistics.median(times["read_trec (ours)"]),
+            "table": statistics.median(times["read_table (ours)"])}
+    for name, values in times.items():
+        median = statistics.median(values)
+        base = ours["table"] if ("csv" in name or "table" in name) else ours["trec"]
+        print(f"  {name:<40s} {median:6.2f} s   ({median / base:.2f}x ours)")
+
+
+if __name__ == "__main__":
+    main()
