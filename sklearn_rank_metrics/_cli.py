@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from ._compare import compare
 from ._evaluate import DEFAULT_METRICS, evaluate_details
 from ._report import format_report, summarize
 
@@ -133,6 +134,17 @@ def _build_parser() -> argparse.ArgumentParser:
     options.add_argument("--per-query", metavar="PATH",
                          help="also write every query's value of every metric and run to "
                          "this CSV file")
+    options.add_argument(
+        "--baseline", metavar="RUN",
+        help="--table/--letor with several runs: compare every other run with this one on "
+        "the same queries (mean difference, percentile and BCa bootstrap intervals, paired "
+        "t-test and randomisation test; text and json formats)",
+    )
+    options.add_argument("--resamples", type=int, default=10_000, metavar="N",
+                         help="--baseline: bootstrap resamples and random sign patterns "
+                         "(default: %(default)s)")
+    options.add_argument("--seed", type=int, default=0,
+                         help="--baseline: seed of the resampling (default: %(default)s)")
 
     commands.add_parser(
         "demo",
@@ -261,7 +273,37 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
         query_counts[name] = len(set(run_data.group.tolist()))
     if args.per_query:
         _write_per_query(args.per_query, per_query)
+    if args.baseline is not None:
+        facts["comparison"] = _compare_runs(args, data, runs, settings)
     _print_report(out, args, results, facts, query_counts)
+
+
+def _compare_runs(
+    args: argparse.Namespace, data: Any, runs: dict[str, Any], settings: dict[str, Any]
+) -> Any:
+    """compare() of every run against --baseline; runs must share their rows."""
+    if data is None:
+        raise _BadInput(
+            "--baseline needs runs on the same rows (--table or --letor); TREC runs "
+            "retrieve different documents"
+        )
+    if args.format == "csv":
+        raise _BadInput("--baseline prints its comparison with --format text or json")
+    if args.baseline not in runs:
+        raise _BadInput(f"--baseline {args.baseline!r} is not one of the runs {list(runs)}")
+    if len(runs) < 2:
+        raise _BadInput("--baseline needs at least two runs")
+    with _progress(f"comparing runs ({args.resamples:,} resamples)"):
+        return compare(
+            data.y_true,
+            runs,
+            data.group,
+            metrics=args.metrics,
+            baseline=args.baseline,
+            n_resamples=args.resamples,
+            random_state=args.seed,
+            **settings,
+        )
 
 
 def _policy(text: str | None) -> float | str | None:
@@ -289,6 +331,12 @@ def _print_report(
             "n_dropped_queries": facts.get("n_dropped_queries"),
             "results": results,
         }
+        if "comparison" in facts:
+            columns = facts["comparison"]._columns
+            document["comparison"] = [
+                {name: _json_value(values[row]) for name, values in columns.items()}
+                for row in range(len(columns["metric"]))
+            ]
         out.write(json.dumps(_json_safe(document), indent=2) + "\n")
         return
     if args.format == "csv":
@@ -309,12 +357,23 @@ def _print_report(
     # the text table comes from ranking_report's own formatter, from the same numbers
     summaries = {None: next(iter(results.values()))} if len(results) == 1 else results
     out.write(format_report(summaries, args.digits) + "\n")
+    if "comparison" in facts:
+        out.write(
+            f"\nPaired comparison with {args.baseline!r} (differences: run - baseline):\n\n"
+            f"{facts['comparison']}\n"
+        )
 
 
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         return "nan" if math.isnan(value) else repr(value)
     return str(value)
+
+
+def _json_value(value: Any) -> Any:
+    """A table cell as a JSON value (NumPy scalars to Python, NaN to null)."""
+    value = value.item() if hasattr(value, "item") else value
+    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 def _json_safe(value: Any) -> Any:

@@ -225,7 +225,7 @@ def test_help_lists_every_option():
     for option in ("--table", "--y-true", "--y-score", "--group", "--letor", "--predictions",
                    "--qrels", "--run", "--keep-unretrieved-queries", "--metrics", "--ties",
                    "--replace-undefined-by", "--relevance-level", "--format", "--digits",
-                   "--per-query"):
+                   "--per-query", "--baseline", "--resamples", "--seed"):
         assert option in result.stdout
     top = run_cli("--help")
     assert "evaluate" in top.stdout and "demo" in top.stdout and "Exit status" in top.stdout
@@ -246,3 +246,53 @@ def test_progress_shows_elapsed_time_only_for_slow_steps():
     with _progress("reading big.txt", stream=piped, delay=0.0, interval=0.01):
         time.sleep(0.05)
     assert piped.getvalue() == ""
+
+
+def test_baseline_comparison_equals_compare(table, capsys):
+    from sklearn_rank_metrics import compare
+
+    path, y, good, noise, qid = table
+    assert main(["evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+                 "--y-score", "good model", "--y-score", "noise", "--baseline", "noise",
+                 "--metrics", "ndcg@10", "map", "--resamples", "500", "--seed", "3",
+                 "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["comparison"]
+    expected = compare(y, {"good model": good, "noise": noise}, qid, metrics=["ndcg@10", "map"],
+                       baseline="noise", n_resamples=500, random_state=3).table
+    assert [(row["metric"], row["model_a"], row["model_b"]) for row in rows] == [
+        ("ndcg@10", "good model", "noise"), ("map", "good model", "noise")
+    ]
+    for position, row in enumerate(rows):
+        for column in ("mean_difference", "ci_low_bca", "ci_high_percentile", "p_value_t",
+                       "p_value_permutation"):
+            assert row[column] == pytest.approx(float(expected[column][position]), abs=1e-12)
+    assert main(["evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+                 "--y-score", "good model", "--y-score", "noise", "--baseline", "noise",
+                 "--metrics", "ndcg@10", "--resamples", "200"]) == 0
+    text = capsys.readouterr().out
+    assert "Paired comparison with 'noise'" in text
+    assert text.strip().splitlines()[-1].split()[:3] == ["ndcg@10", "good", "model"]
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--baseline", "other"], "--baseline 'other' is not one of the runs"),
+        (["--baseline", "noise", "--format", "csv"], "with --format text or json"),
+    ],
+)
+def test_baseline_errors(table, extra, message, capsys):
+    path = table[0]
+    assert main(["evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+                 "--y-score", "good model", "--y-score", "noise", *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_baseline_refuses_trec_runs(tmp_path, capsys):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "a.run").write_text(RUN)
+    (tmp_path / "b.run").write_text(RUN)
+    assert main(["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
+                 str(tmp_path / "a.run"), "--run", str(tmp_path / "b.run"),
+                 "--baseline", "b.run"]) == 2
+    assert "TREC runs retrieve different documents" in capsys.readouterr().err

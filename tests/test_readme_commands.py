@@ -70,3 +70,9 @@ def test_first_command_installs_and_runs_the_demo_in_a_clean_environment(tmp_pat
     assert tuned and random
     # tuned model beats random ranking on NDCG@10 in the report and in the CLI's report
     assert float(tuned[0][3]) > float(random[0][1]) + 0.2
+    # the install also put the console script in the new environment
+    script = subprocess.run(
+        [str(checkout / ".venv" / "bin" / "rank-metrics"), "evaluate", "--help"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert script.returncode == 0 and "--qrels" in script.stdout
