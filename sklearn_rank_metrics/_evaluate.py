@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -146,8 +147,13 @@ def evaluate_details(
     shared: dict[str, Any],
     sample_weight: Any,
     function_name: str,
+    means: bool = True,
 ) -> EvaluationDetails:
-    """Validate, sort once, and compute every metric's per-query values and mean."""
+    """Validate, sort once, and compute every metric's per-query values and mean.
+
+    ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
+    that combine the per-query values of several calls themselves.
+    """
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ValueError(
@@ -170,7 +176,11 @@ def evaluate_details(
         per_query_values, weights, skipped = apply_policy(
             values, ranked, policy, metric_function
         )
-        mean = weighted_mean(per_query_values, weights, skipped, metric_function)
+        mean = (
+            weighted_mean(per_query_values, weights, skipped, metric_function)
+            if means
+            else math.nan
+        )
         undefined = np.asarray(values.undefined, dtype=np.float64) > 0
         results[name] = MetricDetail(per_query_values, weights, undefined, skipped, mean)
     return EvaluationDetails(ranked.query_ids, results)

@@ -1,0 +1,175 @@
+"""What each Dask partition runs: the in-memory kernels on all of its queries at once.
+
+Everything here takes and returns plain pandas / NumPy objects and never imports Dask,
+so worker processes only unpickle these functions and a :class:`PartitionPlan`.
+A partition holds *whole* queries (the caller guarantees it, by a shuffle or a check),
+so :func:`~sklearn_rank_metrics._grouping.rank_groups` sees every row of each of its
+queries, and the per-query values are exactly those of the in-memory ``evaluate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._evaluate import evaluate_details
+
+# One row of per-partition sums per metric: these columns, in this order.
+STATISTICS = ("weighted_sum", "weight", "n_kept", "n_skipped", "n_nan")
+ROW_ORDER_COLUMN = "__sklearn_rank_metrics_row__"
+_PARTITION_BITS = 32  # row position within a partition: < 2**32 rows per partition
+
+
+@dataclass(frozen=True)
+class PartitionPlan:
+    """What every partition computes; plain values only, so that it pickles.
+
+    Attributes
+    ----------
+    metrics : tuple of str
+        Metric names as the user wrote them (parsed again in each partition: a
+        parsed spec holds a ``MappingProxyType``, which does not pickle).
+    shared : tuple of (str, object) pairs
+        ``ties``, ``replace_undefined_by`` and ``relevance_level`` for every metric.
+    y_true, y_score, group, sample_weight : column labels
+        ``group`` is read from the index when ``group_on_index``.
+    group_on_index : bool
+    row_order : bool
+        Whether the frame carries :data:`ROW_ORDER_COLUMN` (the input row order,
+        needed by ``ties="input"`` after a shuffle moved the rows).
+    function_name : str
+        Name used in error messages.
+    """
+
+    metrics: tuple[str, ...]
+    shared: tuple[tuple[str, Any], ...]
+    y_true: Any
+    y_score: Any
+    group: Any
+    sample_weight: Any
+    group_on_index: bool
+    row_order: bool
+    function_name: str
+
+    def statistic_columns(self) -> list[str]:
+        return [f"{index}:{name}" for index in range(len(self.metrics)) for name in STATISTICS]
+
+
+def add_row_order(frame: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
+    """Append the input row order as one int64 key: partition number, then position.
+
+    Comparing keys compares (partition, position) lexicographically, which is the
+    row order of the whole Dask DataFrame, without a pass to count partition lengths.
+    """
+    number = 0 if partition_info is None else int(partition_info["number"])
+    key = np.arange(len(frame), dtype=np.int64)
+    key += np.int64(number) << _PARTITION_BITS
+    return frame.assign(**{ROW_ORDER_COLUMN: key})
+
+
+def group_range(series: pd.Series | pd.Index) -> tuple[int, Any, Any]:
+    """Number of rows, smallest and largest query id of one partition's group column."""
+    if len(series) == 0:
+        return 0, None, None
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = pd.Series(np.asarray(series.unique()))
+    return len(series), series.min(), series.max()
+
+
+def ranges_are_disjoint(ranges: Sequence[tuple[int, Any, Any]]) -> bool:
+    """Whether the ``[low, high]`` id ranges of the non-empty partitions do not overlap.
+
+    Disjoint ranges prove that no query id occurs in two partitions. Overlapping
+    ranges prove nothing (hash-partitioned data overlaps), and the caller shuffles.
+    """
+    spans = [(low, high) for n_rows, low, high in ranges if n_rows]
+    try:
+        if any(pd.isna(low) or pd.isna(high) for low, high in spans):
+            return False
+        spans.sort(key=lambda span: span[0])
+        return all(left[1] < right[0] for left, right in zip(spans[:-1], spans[1:], strict=True))
+    except TypeError:  # ids that cannot be compared (e.g. ints and strings)
+        return False
+
+
+def _group_of(frame: pd.DataFrame, plan: PartitionPlan) -> pd.Series | pd.Index:
+    return frame.index if plan.group_on_index else frame[plan.group]
+
+
+def partition_details(
+    frame: pd.DataFrame, plan: PartitionPlan
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """Query ids and, per metric, (values, weights, skipped) of one partition's queries.
+
+    The same steps as the in-memory ``evaluate_details`` (one validation and sort
+    by :func:`rank_groups`, each metric's vectorised kernel, the undefined-query
+    policy) without the per-partition mean: the mean is formed once, from the sums
+    of every partition.
+    """
+    if plan.row_order:
+        order = np.argsort(frame[ROW_ORDER_COLUMN].to_numpy(), kind="stable")
+        frame = frame.iloc[order]
+    weights = None if plan.sample_weight is None else frame[plan.sample_weight]
+    try:
+        details = evaluate_details(
+            frame[plan.y_true],
+            frame[plan.y_score],
+            _group_of(frame, plan),
+            metrics=list(plan.metrics),
+            shared=dict(plan.shared),
+            sample_weight=weights,
+            function_name=plan.function_name,
+            means=False,
+        )
+    except (TypeError, ValueError) as error:
+        kind = TypeError if isinstance(error, TypeError) else ValueError
+        raise kind(
+            f"{error} [Raised in one partition of the Dask DataFrame: row numbers and "
+            "query counts refer to that partition.]"
+        ) from None
+    results = [
+        (detail.values, detail.weights, detail.skipped) for detail in details.metrics.values()
+    ]
+    return details.query_ids, results
+
+
+def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
+    """One row of sums per partition: for each metric, over the queries not skipped,
+    ``sum(w * v)`` (NaN values left out), ``sum(w)``, their count, the number of
+    skipped queries and the number of NaN values (the ``nan`` policy).
+    """
+    statistics = np.zeros(len(plan.metrics) * len(STATISTICS))
+    if len(frame):
+        _, results = partition_details(frame, plan)
+        for index, (values, weights, skipped) in enumerate(results):
+            kept = ~skipped
+            kept_values, kept_weights = values[kept], weights[kept]
+            is_nan = np.isnan(kept_values)
+            start = index * len(STATISTICS)
+            statistics[start : start + len(STATISTICS)] = (
+                np.dot(kept_values[~is_nan], kept_weights[~is_nan]),
+                kept_weights.sum(),
+                kept.sum(),
+                skipped.sum(),
+                is_nan.sum(),
+            )
+    return pd.DataFrame([statistics], columns=plan.statistic_columns())
+
+
+def partition_table(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
+    """Per-query values of one partition: a ``query`` column (the partition's ids,
+    sorted, in the dtype of the group column) and one float column per metric."""
+    group_dtype = _group_of(frame, plan).dtype
+    if len(frame) == 0:
+        columns = {"query": pd.Series([], dtype=group_dtype)}
+        columns.update({name: pd.Series([], dtype=np.float64) for name in plan.metrics})
+        return pd.DataFrame(columns)
+    query_ids, results = partition_details(frame, plan)
+    columns = {"query": pd.Series(query_ids).astype(group_dtype)}
+    for name, (values, _, _) in zip(plan.metrics, results, strict=True):
+        columns[name] = pd.Series(values, dtype=np.float64)
+    return pd.DataFrame(columns)

@@ -1,0 +1,386 @@
+"""Ranking metrics on a Dask DataFrame, computed where the data lives.
+
+:func:`evaluate` returns the same ``{name: mean}`` mapping as the in-memory
+:func:`sklearn_rank_metrics.evaluate`, and :func:`evaluate_per_query` a Dask DataFrame
+of per-query values. No row is collected to one process: each partition runs the
+vectorised in-memory kernels on all of its queries at once and returns a few sums per
+metric; the means are formed from those sums.
+
+All rows of a query must sit in one partition. When that is not known, the rows are
+shuffled by query id (hash partitioning) first; see the Notes of :func:`evaluate` for
+what that and the check that may avoid it cost.
+
+Needs the ``dask`` extra: ``pip install sklearn-rank-metrics[dask]``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+try:
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+except ImportError as error:  # pragma: no cover - exercised without the extra only
+    raise ImportError(
+        "sklearn_rank_metrics.dask needs Dask (dask[dataframe], distributed) and pandas: "
+        f"pip install sklearn-rank-metrics[dask] ({error})"
+    ) from error
+
+from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._dask_partitions import (
+    STATISTICS,
+    PartitionPlan,
+    add_row_order,
+    group_range,
+    partition_sums,
+    partition_table,
+    ranges_are_disjoint,
+)
+from ._evaluate import DEFAULT_METRICS, _metric_settings
+from ._param_validation import BOOLEAN, NONE, Options, validate_params
+from ._registry import parse_metric
+
+__all__ = ["evaluate", "evaluate_per_query"]
+
+_CONSTRAINTS = {
+    "ties": [*TIES, NONE],
+    "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
+    "relevance_level": RELEVANCE_LEVEL,
+    "partitioned_by_query": [BOOLEAN, Options("auto")],
+}
+
+
+@validate_params({**_CONSTRAINTS, "compute": [BOOLEAN]})
+def evaluate(
+    ddf: Any,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    *,
+    y_true: Any = "y_true",
+    y_score: Any = "y_score",
+    group: Any = "group",
+    sample_weight: Any = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    partitioned_by_query: bool | str = "auto",
+    compute: bool = True,
+) -> Any:
+    """Mean of several ranking metrics over the queries of a Dask DataFrame.
+
+    The result equals :func:`sklearn_rank_metrics.evaluate` on the same rows held in
+    memory (up to floating-point summation order, about 1e-15), for every metric
+    name and setting.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        One row per (query, document) pair.
+    metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+        Metric names as in :func:`sklearn_rank_metrics.evaluate` (``"ndcg@10"``,
+        ``"map(denominator=min(k,n_relevant))@10"``, ``"gauc"``, ...).
+    y_true, y_score : column label, default="y_true", "y_score"
+        Columns of relevance labels and model scores.
+    group : column label, default="group"
+        Column of query ids (ints, strings or categorical), or the name of the index.
+    sample_weight : column label or None, default=None
+        Column of query weights: one per row, constant within each query.
+    ties, replace_undefined_by, relevance_level : default=None
+        As in :func:`sklearn_rank_metrics.evaluate`: applied to every metric that has
+        the parameter, unless its name sets it. ``ties="input"`` follows the row
+        order of ``ddf`` (partition by partition), which the shuffle keeps through an
+        int64 row key. ``replace_undefined_by="raise"`` raises a ValueError naming an
+        undefined query, from the partition where it was found (the in-memory
+        version names the smallest undefined id; here it may be another one).
+    partitioned_by_query : bool or "auto", default="auto"
+        Whether every query's rows already sit in one partition. ``True``: trusted,
+        no shuffle (a query split over partitions would count as several queries).
+        ``False``: always shuffle by query. ``"auto"``: no shuffle when one pass over
+        the group column (or index) shows that the partitions' ``[min, max]`` id
+        ranges do not overlap (data written or ``set_index``-ed by query); otherwise
+        shuffle. Known divisions alone are not trusted: ``read_parquet`` with
+        ``calculate_divisions=True`` reports them even when a query straddles two
+        files. The check runs when this function is called, also with
+        ``compute=False``.
+    compute : bool, default=True
+        ``False`` returns a :class:`dask.delayed.Delayed` whose result is the
+        mapping; pass several to one :func:`dask.compute` (or ``Client.compute``) to
+        evaluate them in one pass over shared inputs.
+
+    Returns
+    -------
+    scores : dict or dask.delayed.Delayed
+        Each metric name, as given, mapped to a float.
+
+    See Also
+    --------
+    evaluate_per_query : The per-query values as a Dask DataFrame.
+    sklearn_rank_metrics.evaluate : The in-memory version.
+
+    Notes
+    -----
+    Each partition :math:`p` runs the in-memory kernels on all of its queries at once
+    and returns, per metric, over its queries :math:`q` not skipped by
+    ``replace_undefined_by="skip"``: :math:`S_p = \\sum_q w_q v_q`,
+    :math:`W_p = \\sum_q w_q`, the number of such queries, of skipped queries and of
+    NaN values. A tree reduction adds them, and
+
+    .. math::
+
+        \\text{mean} = \\frac{\\sum_p S_p}{\\sum_p W_p}
+
+    is exactly the in-memory weighted mean. As there, a NaN value (the ``nan``
+    policy) makes the mean NaN, and with no weight left the mean is NaN with a
+    ``UserWarning`` (emitted where the final task runs when ``compute=False``).
+
+    Costs, for :math:`n` rows in :math:`P` partitions:
+
+    - *already partitioned*: one read of the needed columns; each partition sorts
+      its rows once, O((n/P) log(n/P)), and sends :math:`5 \\times` (number of
+      metrics) floats to the reduction.
+    - *the ``"auto"`` check*: one extra read of the group column only (three values
+      per partition reach the client).
+    - *the shuffle*: every row of the needed columns (query id, label, score, weight,
+      plus an int64 row key when a metric uses ``ties="input"``) crosses the network
+      once (17-40 bytes per row for numeric columns), and is buffered on the workers
+      (p2p: on local disk) while the shuffle runs. ``set_index`` would cost more (a
+      quantile pass and a sort); hash partitioning is enough here.
+
+    Examples
+    --------
+    >>> import dask
+    >>> import dask.dataframe as dd
+    >>> import pandas as pd
+    >>> from sklearn_rank_metrics.dask import evaluate
+    >>> frame = pd.DataFrame({
+    ...     "qid": [1, 2, 1, 2, 1, 2],
+    ...     "label": [2, 0, 0, 1, 1, 0],
+    ...     "score": [0.9, 0.3, 0.8, 0.7, 0.1, 0.2],
+    ... })
+    >>> ddf = dd.from_pandas(frame, npartitions=3, sort=False)
+    >>> with dask.config.set(scheduler="threads"):
+    ...     evaluate(ddf, ["mrr", "p@1", "recall@2"], y_true="label", y_score="score",
+    ...              group="qid")
+    {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
+    """
+    names = _metric_names(metrics)
+    prepared, plan = _prepare(
+        ddf,
+        names,
+        columns={"y_true": y_true, "y_score": y_score, "group": group},
+        sample_weight=sample_weight,
+        shared=(
+            ("ties", ties),
+            ("replace_undefined_by", replace_undefined_by),
+            ("relevance_level", relevance_level),
+        ),
+        partitioned_by_query=partitioned_by_query,
+    )
+    meta = pd.DataFrame({column: pd.Series([], dtype=float) for column in plan.statistic_columns()})
+    totals = prepared.map_partitions(partition_sums, plan, meta=meta, clear_divisions=True).sum()
+    if not compute:
+        return dask.delayed(_means, pure=True)(totals, plan)
+    return _means(totals.compute(), plan, stacklevel=4)
+
+
+@validate_params(_CONSTRAINTS)
+def evaluate_per_query(
+    ddf: Any,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    *,
+    y_true: Any = "y_true",
+    y_score: Any = "y_score",
+    group: Any = "group",
+    sample_weight: Any = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    partitioned_by_query: bool | str = "auto",
+) -> Any:
+    """Per-query values of several ranking metrics, as a lazy Dask DataFrame.
+
+    Parameters are those of :func:`evaluate` (without ``compute``).
+
+    Returns
+    -------
+    table : dask.dataframe.DataFrame
+        A ``query`` column (in the dtype of the group column) and one float64
+        column per metric name; NaN where a query was skipped by
+        ``replace_undefined_by="skip"`` or undefined under ``nan``. One row per
+        query, sorted by query id within each partition, not across partitions;
+        the index restarts at 0 in each partition and divisions are unknown. After
+        sorting by ``query`` it equals ``sklearn_rank_metrics.evaluate(...,
+        per_query=True)``. Only the ``"auto"`` check (see :func:`evaluate`) runs
+        now; the values are computed when the result is.
+
+    See Also
+    --------
+    evaluate : The means, combined from per-partition sums.
+
+    Examples
+    --------
+    >>> import dask
+    >>> import dask.dataframe as dd
+    >>> import pandas as pd
+    >>> from sklearn_rank_metrics.dask import evaluate_per_query
+    >>> frame = pd.DataFrame({
+    ...     "group": [1, 1, 2, 2], "y_true": [0, 1, 1, 0], "y_score": [0.9, 0.1, 0.5, 0.5],
+    ... })
+    >>> table = evaluate_per_query(dd.from_pandas(frame, npartitions=2), ["mrr", "p@1"])
+    >>> with dask.config.set(scheduler="threads"):
+    ...     print(table.compute().sort_values("query").to_string(index=False))
+     query  mrr  p@1
+         1 0.50  0.0
+         2 0.75  0.5
+    """
+    names = _metric_names(metrics)
+    prepared, plan = _prepare(
+        ddf,
+        names,
+        columns={"y_true": y_true, "y_score": y_score, "group": group},
+        sample_weight=sample_weight,
+        shared=(
+            ("ties", ties),
+            ("replace_undefined_by", replace_undefined_by),
+            ("relevance_level", relevance_level),
+        ),
+        partitioned_by_query=partitioned_by_query,
+    )
+    meta = partition_table(prepared._meta, plan)
+    return prepared.map_partitions(partition_table, plan, meta=meta, clear_divisions=True)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _metric_names(metrics: Any) -> list[str]:
+    """The metric names, checked here so that a bad name fails before any task runs."""
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise ValueError("The 'metrics' parameter of evaluate must name at least one metric.")
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"The 'metrics' parameter of evaluate names {duplicates} more than once.")
+    for name in names:
+        parse_metric(name)
+    return names
+
+
+def _check_column(ddf: Any, parameter: str, column: Any, *, index_allowed: bool) -> bool:
+    """Whether ``column`` names the index (only for ``group``); error if it names nothing."""
+    if column in ddf.columns:
+        return False
+    if index_allowed and column is not None and column == ddf.index.name:
+        return True
+    listed = ", ".join(repr(name) for name in list(ddf.columns)[:20])
+    more = ", ..." if len(ddf.columns) > 20 else ""
+    index = f"; its index is named {ddf.index.name!r}" if ddf.index.name is not None else ""
+    raise ValueError(
+        f"The {parameter!r} parameter of evaluate names column {column!r}, which the Dask "
+        f"DataFrame does not have. Its columns are {listed}{more}{index}."
+    )
+
+
+def _needs_row_order(names: list[str], shared: dict[str, Any]) -> bool:
+    """Whether some metric orders tied rows by input order (``ties="input"``)."""
+    return any(
+        _metric_settings(parse_metric(name), shared)[0].get("ties") == "input" for name in names
+    )
+
+
+def _prepare(
+    ddf: Any,
+    names: list[str],
+    *,
+    columns: dict[str, Any],
+    sample_weight: Any,
+    shared: tuple[tuple[str, Any], ...],
+    partitioned_by_query: bool | str,
+) -> tuple[Any, PartitionPlan]:
+    """Check the columns, keep only those needed, and shuffle by query if needed."""
+    if not isinstance(ddf, dd.DataFrame):
+        raise TypeError(
+            "The 'ddf' parameter of evaluate must be a dask.dataframe.DataFrame; got "
+            f"{type(ddf).__name__}. For data in memory use sklearn_rank_metrics.evaluate, "
+            "or wrap a pandas DataFrame with dask.dataframe.from_pandas."
+        )
+    group = columns["group"]
+    group_on_index = _check_column(ddf, "group", group, index_allowed=True)
+    for parameter in ("y_true", "y_score"):
+        _check_column(ddf, parameter, columns[parameter], index_allowed=False)
+    if sample_weight is not None:
+        _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
+    value_columns = [columns["y_true"], columns["y_score"]]
+    if sample_weight is not None:
+        value_columns.append(sample_weight)
+    value_columns = list(dict.fromkeys(value_columns))
+
+    if partitioned_by_query == "auto":
+        shuffle = not _ranges_are_disjoint(ddf, group, on_index=group_on_index)
+    else:
+        shuffle = not partitioned_by_query
+    if group_on_index and shuffle:  # the index becomes a column, shuffled as one
+        ddf = ddf.reset_index()
+        group_on_index = False
+    if group_on_index:
+        prepared = ddf[value_columns]
+    else:
+        prepared = ddf[list(dict.fromkeys([group, *value_columns]))]
+    row_order = shuffle and _needs_row_order(names, dict(shared))
+    if row_order:
+        prepared = prepared.map_partitions(add_row_order)
+    if shuffle:
+        prepared = prepared.shuffle(on=group)
+    plan = PartitionPlan(
+        metrics=tuple(names),
+        shared=shared,
+        y_true=columns["y_true"],
+        y_score=columns["y_score"],
+        group=group,
+        sample_weight=sample_weight,
+        group_on_index=group_on_index,
+        row_order=row_order,
+        function_name="evaluate",
+    )
+    return prepared, plan
+
+
+def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> bool:
+    """One pass over the group column (or index): are the partitions' id ranges disjoint?
+
+    Known divisions are not trusted instead: ``read_parquet(calculate_divisions=True)``
+    reports the files' minima as divisions even when a boundary id occurs in two files.
+    """
+    if ddf.npartitions == 1:
+        return True
+    parts = (ddf.index if on_index else ddf[group]).to_delayed()
+    ranges = dask.compute(*[dask.delayed(group_range)(part) for part in parts])
+    return ranges_are_disjoint(ranges)
+
+
+def _means(totals: pd.Series, plan: PartitionPlan, stacklevel: int = 2) -> dict[str, float]:
+    """Each metric's weighted mean from the summed per-partition statistics."""
+    if float(totals["0:n_kept"]) + float(totals["0:n_skipped"]) == 0:
+        raise ValueError("y_true of evaluate is empty; at least one row is needed.")
+    result: dict[str, float] = {}
+    for index, name in enumerate(plan.metrics):
+        weighted_sum, weight, _, _, n_nan = (
+            float(totals[f"{index}:{statistic}"]) for statistic in STATISTICS
+        )
+        if n_nan > 0:
+            result[name] = math.nan
+        elif weight == 0:
+            metric_function = parse_metric(name).info.function.__name__
+            warnings.warn(
+                f"{metric_function}: no query is left to average (all were skipped or have "
+                "weight 0); returning nan.",
+                UserWarning,
+                stacklevel=stacklevel,
+            )
+            result[name] = math.nan
+        else:
+            result[name] = weighted_sum / weight
+    return result

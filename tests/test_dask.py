@@ -1,0 +1,501 @@
+"""sklearn_rank_metrics.dask against the in-memory evaluate, on scattered and partitioned data.
+
+The reference is :func:`sklearn_rank_metrics.evaluate` on the same rows in memory
+(itself checked against trec_eval, scikit-learn and others elsewhere), plus a few
+values written as arithmetic. Most tests use the threaded scheduler; one module-scoped
+``LocalCluster`` of two worker processes runs the distributed case (p2p shuffle).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import subprocess
+import sys
+import warnings
+
+import dask
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+import pytest
+from dask.delayed import Delayed
+from distributed import Client, LocalCluster
+
+from sklearn_rank_metrics import evaluate as evaluate_in_memory
+from sklearn_rank_metrics._dask_partitions import (
+    ROW_ORDER_COLUMN,
+    PartitionPlan,
+    add_row_order,
+    partition_table,
+    ranges_are_disjoint,
+)
+from sklearn_rank_metrics._registry import METRICS, parse_metric
+from sklearn_rank_metrics.dask import evaluate, evaluate_per_query
+
+# one name per registered metric, plus variants with other parameters
+ALL_METRICS = [
+    "ndcg@10",
+    "ndcg(gain=exponential,discount=max(1,log(rank)))@5",
+    "dcg@10",
+    "cg@5",
+    "err@10",
+    "map",
+    "map(denominator=min(k,n_relevant))@10",
+    "mrr@10",
+    "p@5",
+    "p(denominator=min(k,n_retrieved))@5",
+    "recall@10",
+    "f1@5",
+    "fbeta(beta=2.0)@5",
+    "hit_rate@3",
+    "hit_rate(average=micro)@3",
+    "gauc",
+    "gauc(query_weight=positives)",
+]
+POLICIES = [0.0, 1.0, math.nan, "skip"]
+TIES = ["average", "input", "optimistic", "pessimistic"]
+TOLERANCE = 1e-12
+
+
+@pytest.fixture(autouse=True)
+def threaded_scheduler(request):
+    if "cluster_client" in request.fixturenames:
+        yield
+        return
+    with dask.config.set(scheduler="threads"):
+        yield
+
+
+def make_frame(seed: int = 0, n_queries: int = 120, shuffle_rows: bool = True) -> pd.DataFrame:
+    """Queries of 1 to 30 rows, graded labels, many tied scores, some ``-inf`` scores,
+    queries without a relevant row and one-class queries, a per-query weight."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 31, n_queries)
+    group = np.repeat(rng.permutation(10 * n_queries)[:n_queries] + 1000, sizes)
+    n_rows = len(group)
+    y_true = rng.integers(0, 4, n_rows).astype(np.float64)
+    y_true[rng.random(n_rows) < 0.4] = 0.0
+    query_kind = rng.integers(0, 6, n_queries)
+    kind = np.repeat(query_kind, sizes)
+    y_true[kind == 0] = 0.0  # no relevant row: undefined
+    y_true[kind == 1] = np.maximum(y_true[kind == 1], 1.0)  # one class: gauc undefined
+    y_score = np.round(rng.normal(size=n_rows), 1)  # many ties
+    y_score[rng.random(n_rows) < 0.05] = -np.inf
+    weight = np.repeat(rng.integers(0, 4, n_queries).astype(np.float64), sizes)
+    frame = pd.DataFrame(
+        {"qid": group, "label": y_true, "score": y_score, "weight": weight, "other": 1}
+    )
+    if shuffle_rows:
+        frame = frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    return frame
+
+
+def in_memory(frame: pd.DataFrame, metrics=ALL_METRICS, *, weighted=False, **params):
+    return evaluate_in_memory(
+        frame["label"],
+        frame["score"],
+        frame["qid"],
+        metrics=metrics,
+        sample_weight=frame["weight"] if weighted else None,
+        **params,
+    )
+
+
+def on_dask(ddf, metrics=ALL_METRICS, *, weighted=False, **params):
+    return evaluate(
+        ddf,
+        metrics,
+        y_true="label",
+        y_score="score",
+        group="qid",
+        sample_weight="weight" if weighted else None,
+        **params,
+    )
+
+
+def assert_same_means(got: dict, expected: dict) -> None:
+    assert list(got) == list(expected)
+    for name in expected:
+        assert type(got[name]) is float, name
+        if math.isnan(expected[name]):
+            assert math.isnan(got[name]), name
+        else:
+            assert got[name] == pytest.approx(expected[name], rel=0, abs=TOLERANCE), name
+
+
+def assert_same_table(got: pd.DataFrame, expected: pd.DataFrame) -> None:
+    got = got.sort_values("query").reset_index(drop=True)
+    assert list(got.columns) == list(expected.columns)
+    assert np.array_equal(
+        np.asarray(got["query"], dtype=object), np.asarray(expected["query"], dtype=object)
+    )
+    for name in expected.columns[1:]:
+        assert got[name].dtype == np.float64
+        np.testing.assert_allclose(got[name], expected[name], rtol=0, atol=TOLERANCE)
+
+
+def is_shuffled(table) -> bool:
+    return any("Rearrange" in type(node).__name__ for node in table.expr.walk())
+
+
+def scattered(frame: pd.DataFrame, npartitions: int = 7):
+    """Rows of each query spread over many partitions (the frame is in random order)."""
+    return dd.from_pandas(frame, npartitions=npartitions, sort=False)
+
+
+def test_metric_list_covers_the_registry():
+    assert {parse_metric(name).info.name for name in ALL_METRICS} == set(METRICS)
+
+
+def test_scattered_queries_really_span_partitions():
+    frame = make_frame()
+    ddf = scattered(frame)
+    per_partition = ddf.map_partitions(lambda part: part[["qid"]].drop_duplicates()).compute()
+    assert per_partition["qid"].duplicated().sum() > 50
+    assert is_shuffled(
+        evaluate_per_query(ddf, ["map"], y_true="label", y_score="score", group="qid")
+    )
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("policy", POLICIES, ids=["0", "1", "nan", "skip"])
+def test_scattered_equals_in_memory(ties, policy):
+    frame = make_frame(seed=1)
+    got = on_dask(scattered(frame), ties=ties, replace_undefined_by=policy)
+    expected = in_memory(frame, ties=ties, replace_undefined_by=policy)
+    assert_same_means(got, expected)
+    if policy != "skip" and not (isinstance(policy, float) and math.isnan(policy)):
+        assert all(not math.isnan(value) for value in got.values())
+
+
+@pytest.mark.parametrize("policy", POLICIES, ids=["0", "1", "nan", "skip"])
+def test_sample_weight_and_relevance_level(policy):
+    frame = make_frame(seed=2)
+    params = {"replace_undefined_by": policy, "relevance_level": 2}
+    got = on_dask(scattered(frame, 5), weighted=True, **params)
+    expected = in_memory(frame, weighted=True, **params)
+    assert_same_means(got, expected)
+    if isinstance(policy, float) and math.isnan(policy):
+        assert all(math.isnan(value) for value in got.values())  # every metric has undefined
+        return
+    unweighted = in_memory(frame, **params)
+    assert all(not math.isnan(value) for value in got.values())
+    assert any(not math.isclose(expected[name], unweighted[name]) for name in expected)
+
+
+def test_mean_by_hand():
+    # query 1: relevant row at rank 2 -> RR 1/2; query 2: rank 1 -> RR 1; query 3: no
+    # relevant row. Weights 1, 3, 5: skip -> (0.5 + 3) / 4, zero -> (0.5 + 3 + 0) / 9.
+    frame = pd.DataFrame(
+        {
+            "qid": [3, 1, 2, 1, 3, 2],
+            "label": [0, 1, 1, 0, 0, 0],
+            "score": [0.2, 0.4, 0.9, 0.8, 0.1, 0.3],
+            "weight": [5.0, 1.0, 3.0, 1.0, 5.0, 3.0],
+        }
+    )
+    ddf = dd.from_pandas(frame, npartitions=3, sort=False)
+    skip = on_dask(ddf, ["mrr"], weighted=True, replace_undefined_by="skip")
+    zero = on_dask(ddf, ["mrr"], weighted=True, replace_undefined_by=0.0)
+    assert skip["mrr"] == pytest.approx(3.5 / 4, abs=1e-15)
+    assert zero["mrr"] == pytest.approx(3.5 / 9, abs=1e-15)
+
+
+def test_raise_policy_names_an_undefined_query():
+    frame = make_frame(seed=3)
+    undefined = set(frame.groupby("qid")["label"].max().loc[lambda s: s == 0].index)
+    assert undefined
+    with pytest.raises(ValueError, match="is undefined for query") as error:
+        on_dask(scattered(frame), ["map"], replace_undefined_by="raise")
+    named = re.search(r"for query (?:np\.int64\()?(\d+)", str(error.value)).group(1)
+    assert int(named) in undefined
+    assert "partition of the Dask DataFrame" in str(error.value)
+    defined = frame[~frame["qid"].isin(undefined)]
+    got = on_dask(scattered(defined), ["map", "ndcg@10"], replace_undefined_by="raise")
+    assert_same_means(got, in_memory(defined, ["map", "ndcg@10"], replace_undefined_by="raise"))
+
+
+def test_already_partitioned_by_index_divisions():
+    frame = make_frame(seed=4)
+    ddf = dd.from_pandas(frame.set_index("qid"), npartitions=6)
+    assert ddf.known_divisions
+    table = evaluate_per_query(ddf, ALL_METRICS, y_true="label", y_score="score", group="qid")
+    assert not is_shuffled(table)
+    assert_same_table(table.compute(), in_memory(frame, per_query=True))
+    # ties="input" follows the row order of the Dask DataFrame (here: after its sort)
+    got = on_dask(ddf, weighted=True, ties="input")
+    in_dask_order = ddf.compute().reset_index()
+    assert_same_means(got, in_memory(in_dask_order, weighted=True, ties="input"))
+
+
+def test_already_partitioned_by_disjoint_id_ranges_and_by_the_user():
+    frame = make_frame(seed=5, shuffle_rows=False)  # rows of a query contiguous
+    ids = frame["qid"].to_numpy()
+    # one partition per id range, no query split: "auto" proves it and skips the shuffle
+    bounds = np.quantile(np.unique(ids), [0.25, 0.5, 0.75])
+    parts = np.searchsorted(bounds, ids)
+    ranged = dd.from_map(lambda i: frame[parts == i], range(4))
+    table = evaluate_per_query(ranged, ALL_METRICS, y_true="label", y_score="score", group="qid")
+    assert not is_shuffled(table)
+    assert_same_table(table.compute(), in_memory(frame, per_query=True))
+    # hash-like partitions (overlapping ranges): "auto" shuffles, True trusts the user
+    hashed = dd.from_map(lambda i: frame[ids % 4 == i].sample(frac=1.0, random_state=i), range(4))
+    auto = evaluate_per_query(hashed, ["map"], y_true="label", y_score="score", group="qid")
+    trusted = evaluate_per_query(
+        hashed, ["map"], y_true="label", y_score="score", group="qid", partitioned_by_query=True
+    )
+    assert is_shuffled(auto) and not is_shuffled(trusted)
+    expected = in_memory(frame)
+    assert_same_means(on_dask(hashed), expected)
+    assert_same_means(on_dask(hashed, partitioned_by_query=True), expected)
+    assert_same_means(on_dask(hashed, partitioned_by_query=False), expected)
+
+
+def test_auto_shuffles_sorted_data_whose_queries_straddle_partitions():
+    frame = make_frame(seed=6, shuffle_rows=False).sort_values("qid", kind="stable")
+    ddf = dd.from_pandas(frame.reset_index(drop=True), npartitions=7, sort=False)
+    table = evaluate_per_query(ddf, ["map"], y_true="label", y_score="score", group="qid")
+    assert is_shuffled(table)  # neighbouring partitions share their boundary query
+    assert_same_means(on_dask(ddf), in_memory(frame))
+    # trusting a wrong claim splits those queries, and the numbers change
+    wrong = on_dask(ddf, ["ndcg@10"], partitioned_by_query=True)
+    assert wrong["ndcg@10"] != pytest.approx(in_memory(frame, ["ndcg@10"])["ndcg@10"], abs=1e-9)
+
+
+# dask's read_parquet(index=...) calls set_index(inplace=True), deprecated in pandas 3
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.set_index:DeprecationWarning")
+def test_parquet_divisions_with_a_query_in_two_files_are_not_trusted(tmp_path):
+    # read_parquet(calculate_divisions=True) reports strictly increasing divisions
+    # although the boundary query of each file continues in the next file
+    frame = make_frame(seed=14, shuffle_rows=False).sort_values("qid", kind="stable")
+    ids = np.unique(frame["qid"])
+    for index, (low, high) in enumerate([(0, 40), (39, 80), (79, len(ids))]):
+        part = frame[frame["qid"].isin(ids[low:high])]
+        if index:  # the first id of this file keeps only some of its rows here
+            first = part.index[part["qid"] == ids[low]]
+            part = part.drop(first[: len(first) // 2])
+        part.to_parquet(tmp_path / f"part-{index}.parquet", index=False)
+    ddf = dd.read_parquet(tmp_path, index="qid", calculate_divisions=True)
+    assert ddf.known_divisions
+    assert list(ddf.divisions) == sorted(set(ddf.divisions))
+    stored = ddf.compute().reset_index()
+    assert stored.groupby("qid").size().sum() == len(stored)
+    table = evaluate_per_query(ddf, ["map"], y_true="label", y_score="score", group="qid")
+    assert is_shuffled(table)
+    assert_same_means(on_dask(ddf, ties="input"), in_memory(stored, ties="input"))
+
+
+@pytest.mark.parametrize("policy", [0.0, "skip"])
+def test_per_query_equals_in_memory_table(policy):
+    frame = make_frame(seed=7)
+    table = evaluate_per_query(
+        scattered(frame),
+        ALL_METRICS,
+        y_true="label",
+        y_score="score",
+        group="qid",
+        ties="input",
+        replace_undefined_by=policy,
+    )
+    assert isinstance(table, dd.DataFrame)
+    expected = in_memory(frame, ties="input", replace_undefined_by=policy, per_query=True)
+    got = table.compute()
+    assert len(got) == frame["qid"].nunique()
+    assert_same_table(got, expected)
+    if policy == "skip":
+        assert got["map"].isna().sum() == expected["map"].isna().sum() > 0
+
+
+def test_empty_partitions():
+    frame = make_frame(seed=8)
+    ids = np.sort(frame["qid"].unique())
+    low, high = ids[len(ids) // 4], ids[3 * len(ids) // 4]
+    keep = (frame["qid"] < low) | (frame["qid"] > high)
+    filtered = dd.from_pandas(frame.set_index("qid"), npartitions=8)
+    filtered = filtered.map_partitions(lambda part: part[(part.index < low) | (part.index > high)])
+    assert filtered.known_divisions
+    lengths = filtered.map_partitions(len).compute().to_list()
+    assert 0 in lengths and sum(lengths) == keep.sum()
+    assert_same_means(on_dask(filtered), in_memory(frame[keep]))
+    table = evaluate_per_query(
+        filtered, ["map", "gauc"], y_true="label", y_score="score", group="qid"
+    ).compute()
+    assert_same_table(table, in_memory(frame[keep], ["map", "gauc"], per_query=True))
+    with_empty = dd.from_map(lambda i: frame.iloc[:0] if i % 2 else frame[i::8], range(8))
+    assert_same_means(
+        on_dask(with_empty), in_memory(pd.concat([frame[i::8] for i in (0, 2, 4, 6)]))
+    )
+    everything = scattered(frame)
+    nothing = everything[everything["label"] > 99]
+    with pytest.raises(ValueError, match="y_true of evaluate is empty"):
+        on_dask(nothing)
+
+
+@pytest.mark.parametrize("kind", ["str", "object", "category", "unknown category", "index"])
+def test_string_and_categorical_ids(kind):
+    frame = make_frame(seed=9)
+    frame["qid"] = "q" + frame["qid"].astype(str)
+    expected_means = in_memory(frame)
+    expected_table = in_memory(frame, ["map", "ndcg@10"], per_query=True)
+    if kind == "object":
+        frame["qid"] = frame["qid"].astype(object)
+    if kind.endswith("category"):
+        frame["qid"] = frame["qid"].astype("category")
+    if kind == "index":
+        ddf = dd.from_pandas(frame.set_index("qid"), npartitions=5)
+    else:
+        ddf = scattered(frame, 5)
+    if kind == "unknown category":
+        ddf = ddf.assign(qid=ddf["qid"].cat.as_unknown())
+    assert_same_means(on_dask(ddf), expected_means)
+    table = evaluate_per_query(
+        ddf, ["map", "ndcg@10"], y_true="label", y_score="score", group="qid"
+    ).compute()
+    if kind.endswith("category"):
+        assert isinstance(table["query"].dtype, pd.CategoricalDtype)
+    assert_same_table(table.assign(query=table["query"].astype(str)), expected_table)
+
+
+def test_compute_false_returns_a_delayed_for_one_pass():
+    frame = make_frame(seed=10)
+    ddf = scattered(frame)
+    lazy_a = on_dask(ddf, ["ndcg@10", "map"], compute=False)
+    lazy_b = on_dask(ddf, ["gauc"], compute=False, partitioned_by_query=False)
+    assert isinstance(lazy_a, Delayed)
+    got_a, got_b = dask.compute(lazy_a, lazy_b)
+    assert_same_means(got_a, in_memory(frame, ["ndcg@10", "map"]))
+    assert_same_means(got_b, in_memory(frame, ["gauc"]))
+
+
+def test_no_query_left_warns_like_in_memory():
+    frame = make_frame(seed=11)
+    frame["label"] = 0.0
+    with pytest.warns(UserWarning, match="no query is left to average"):
+        expected = in_memory(frame, ["map"], replace_undefined_by="skip")
+    with pytest.warns(UserWarning, match="mean_average_precision_score: no query is left"):
+        got = on_dask(scattered(frame), ["map"], replace_undefined_by="skip")
+    assert math.isnan(got["map"]) and math.isnan(expected["map"])
+    # a partition with no kept query must not warn when the global mean is defined
+    frame = make_frame(seed=11).sort_values("qid")
+    frame.loc[frame["qid"] < frame["qid"].median(), "label"] = 0.0
+    ddf = dd.from_pandas(frame.set_index("qid"), npartitions=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = on_dask(ddf, ["map"], replace_undefined_by="skip")
+    assert_same_means(got, in_memory(frame, ["map"], replace_undefined_by="skip"))
+
+
+def test_errors():
+    frame = make_frame(seed=12)
+    ddf = scattered(frame, 3)
+    with pytest.raises(TypeError, match="'ddf' parameter .* dask.dataframe.DataFrame"):
+        evaluate(frame, ["map"])
+    with pytest.raises(ValueError, match=r"'y_score' parameter .* 'y_score'.*'qid', 'label'"):
+        evaluate(ddf, ["map"], y_true="label", group="qid")
+    with pytest.raises(ValueError, match="'group' parameter of evaluate names column 'query'"):
+        evaluate_per_query(ddf, ["map"], y_true="label", y_score="score", group="query")
+    with pytest.raises(ValueError, match="'sample_weight' parameter .* 'w'"):
+        evaluate(ddf, y_true="label", y_score="score", group="qid", sample_weight="w")
+    with pytest.raises(ValueError, match="'ties' parameter of evaluate"):
+        on_dask(ddf, ties="random")
+    with pytest.raises(ValueError, match="'partitioned_by_query' parameter of evaluate"):
+        on_dask(ddf, partitioned_by_query="yes")
+    with pytest.raises(TypeError, match="'compute' parameter of evaluate"):
+        on_dask(ddf, compute="no")
+    with pytest.raises(ValueError, match="Unknown metric 'ndgc@10'"):
+        on_dask(ddf, ["ndgc@10"])
+    with pytest.raises(ValueError, match="names \\['map'\\] more than once"):
+        on_dask(ddf, ["map", "map"])
+    with pytest.raises(ValueError, match="at least one metric"):
+        on_dask(ddf, [])
+    bad = frame.copy()
+    bad.loc[5, "score"] = np.nan
+    with pytest.raises(ValueError, match="y_score of evaluate must not be NaN.*one partition"):
+        on_dask(scattered(bad, 3))
+    bad = frame.copy()
+    bad.loc[bad["qid"] == bad.loc[0, "qid"], "weight"] = [1.0] + [2.0] * (
+        (bad["qid"] == bad.loc[0, "qid"]).sum() - 1
+    )
+    if (bad["qid"] == bad.loc[0, "qid"]).sum() > 1:
+        with pytest.raises(ValueError, match="constant within each query"):
+            on_dask(scattered(bad, 3), weighted=True)
+
+
+def test_row_order_key_restores_input_order_for_input_ties():
+    # The partition function sorts rows back by the key before ranking, so a shuffle
+    # that reorders tied rows cannot change ties="input". All scores tie; in input
+    # order the relevant row is 4th (RR 1/4, P@1 0), in reversed order 1st (RR 1, P@1 1).
+    frame = pd.DataFrame(
+        {"qid": [1, 1, 1, 1], "label": [0.0, 0.0, 0.0, 2.0], "score": [0.5, 0.5, 0.5, 0.5]}
+    )
+    keyed = add_row_order(frame, partition_info={"number": 3})
+    assert keyed[ROW_ORDER_COLUMN].to_list() == [(3 << 32) + i for i in range(4)]
+    plan = PartitionPlan(
+        metrics=("mrr", "p@1"),
+        shared=(("ties", "input"),),
+        y_true="label",
+        y_score="score",
+        group="qid",
+        sample_weight=None,
+        group_on_index=False,
+        row_order=True,
+        function_name="evaluate",
+    )
+    reversed_rows = keyed.iloc[::-1]
+    table = partition_table(reversed_rows, plan)
+    assert table[["mrr", "p@1"]].to_numpy().tolist() == [[0.25, 0.0]]
+    table = partition_table(reversed_rows, dataclasses.replace(plan, row_order=False))
+    assert table[["mrr", "p@1"]].to_numpy().tolist() == [[1.0, 1.0]]
+
+
+def test_ranges_are_disjoint():
+    assert ranges_are_disjoint([(3, 1, 4), (0, None, None), (2, 5, 9)])
+    assert ranges_are_disjoint([(2, 5, 9), (3, 1, 4)])
+    assert not ranges_are_disjoint([(3, 1, 5), (2, 5, 9)])
+    assert not ranges_are_disjoint([(3, "a", "c"), (2, "b", "d")])
+    assert ranges_are_disjoint([(3, "a", "b"), (2, "c", "d")])
+    assert not ranges_are_disjoint([(3, 1, 2), (2, "c", "d")])
+
+
+def test_importing_the_package_does_not_import_dask_and_missing_dask_is_explained():
+    code = (
+        "import sys; import sklearn_rank_metrics; assert 'dask' not in sys.modules\n"
+        "sys.modules['dask'] = None\n"
+        "try:\n    import sklearn_rank_metrics.dask\n"
+        "except ImportError as error:\n    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert "pip install sklearn-rank-metrics[dask]" in result.stdout
+
+
+@pytest.fixture(scope="module")
+def cluster_client():
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+def test_local_cluster_of_two_processes(cluster_client):
+    frame = make_frame(seed=13, n_queries=300)
+    ddf = scattered(frame, 8)
+    for ties in ("input", "average"):
+        got = on_dask(ddf, weighted=True, ties=ties, replace_undefined_by="skip")
+        assert_same_means(
+            got, in_memory(frame, weighted=True, ties=ties, replace_undefined_by="skip")
+        )
+    table = evaluate_per_query(
+        ddf, ALL_METRICS, y_true="label", y_score="score", group="qid", ties="input"
+    )
+    assert_same_table(table.compute(), in_memory(frame, ties="input", per_query=True))
+    workers = cluster_client.run(lambda: __import__("os").getpid())
+    assert len(set(workers.values())) == 2
+    lazy = on_dask(ddf, ["gauc"], compute=False)
+    assert_same_means(cluster_client.compute(lazy).result(), in_memory(frame, ["gauc"]))
