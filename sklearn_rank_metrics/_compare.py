@@ -18,8 +18,8 @@ import numpy as np
 from scipy import stats
 
 from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
-from ._evaluate import _table
-from ._model_values import metric_names, per_query_values, score_mapping
+from ._evaluate import _table, metric_names
+from ._model_values import per_query_values, score_mapping
 from ._param_validation import NONE, Interval, Options, validate_params
 from ._registry import parse_metric
 from ._resampling import (

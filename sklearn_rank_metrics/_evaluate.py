@@ -138,6 +138,21 @@ class EvaluationDetails:
     metrics: dict[str, MetricDetail]
 
 
+def metric_names(metrics: str | Sequence[str], function_name: str) -> list[str]:
+    """The metric names as a non-empty list without duplicates."""
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise ValueError(
+            f"The 'metrics' parameter of {function_name} must name at least one metric."
+        )
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(
+            f"The 'metrics' parameter of {function_name} names {duplicates} more than once."
+        )
+    return names
+
+
 def evaluate_details(
     y_true: Any,
     y_score: Any,
@@ -154,16 +169,7 @@ def evaluate_details(
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
     that combine the per-query values of several calls themselves.
     """
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError(
-            f"The 'metrics' parameter of {function_name} must name at least one metric."
-        )
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise ValueError(
-            f"The 'metrics' parameter of {function_name} names {duplicates} more than once."
-        )
+    names = metric_names(metrics, function_name)
     specs = [parse_metric(name) for name in names]
     ranked = rank_groups(
         y_true, y_score, group, sample_weight=sample_weight, function_name=function_name

@@ -41,21 +41,6 @@ def score_mapping(scores: Any, function_name: str, *, min_models: int = 1) -> di
     return dict(scores)
 
 
-def metric_names(metrics: Any, function_name: str) -> list[str]:
-    """The metric names as a non-empty list without duplicates."""
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError(
-            f"The 'metrics' parameter of {function_name} must name at least one metric."
-        )
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise ValueError(
-            f"The 'metrics' parameter of {function_name} names {duplicates} more than once."
-        )
-    return names
-
-
 def _check_shapes(y_true: Any, scores: dict[str, Any], function_name: str) -> None:
     """Every model's scores have the shape of ``y_true`` (the error names the model)."""
     expected = np.shape(getattr(y_true, "to_numpy", lambda: y_true)())
