@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ._compare import compare
-from ._evaluate import DEFAULT_METRICS, evaluate_details
-from ._report import format_report, summarize
+from ._evaluate import evaluate_details
+from ._report import REPORT_METRICS, format_report, summarize
 
 PROGRAM = "rank-metrics"
 EXIT_BAD_INPUT = 2
@@ -114,7 +114,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     options = evaluate.add_argument_group("metrics and output")
     options.add_argument(
-        "--metrics", nargs="+", default=list(DEFAULT_METRICS), metavar="NAME",
+        "--metrics", nargs="+", default=list(REPORT_METRICS), metavar="NAME",
         help="metric names as in evaluate(): ndcg, ndcg@k, dcg@k, cg@k, err@k, map, map@k, "
         "mrr, mrr@k, p@k, recall@k, f1@k, fbeta@k, hit_rate@k, gauc, with parameters as "
         "'name(param=value)@k' (default: %(default)s)",

@@ -10,9 +10,11 @@ import numpy as np
 
 from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
 from ._compare import compare
-from ._evaluate import DEFAULT_METRICS, MetricDetail, evaluate_details
+from ._evaluate import MetricDetail, evaluate_details
 from ._param_validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 
+# the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
+REPORT_METRICS = ("ndcg@10", "map", "mrr", "p@10", "recall@10")
 _COLUMNS = ("mean", "std_err", "n_queries", "n_undefined", "n_skipped")
 _HEADERS = ("mean", "std err", "queries", "undefined", "skipped")
 
@@ -65,7 +67,7 @@ def ranking_report(
     y_score: Any,
     group: Any = None,
     *,
-    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    metrics: str | Sequence[str] = REPORT_METRICS,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
@@ -103,7 +105,7 @@ def ranking_report(
     y_score : array-like or mapping of str to array-like
         Scores of one model, or a mapping ``name -> scores`` of several models on the
         same rows, reported side by side (grouped by metric).
-    metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+    metrics : str or sequence of str, default=("ndcg@10", "map", "mrr", "p@10", "recall@10")
         Metric names as in :func:`evaluate`.
     ties, replace_undefined_by, relevance_level : default=None
         Applied to every metric that has the parameter, as in :func:`evaluate`.

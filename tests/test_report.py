@@ -174,3 +174,12 @@ def test_baseline_errors():
                        sample_weight=np.ones(len(y_true)))
     with pytest.raises(ValueError, match="'baseline' parameter of compare must be one of"):
         ranking_report(y_true, {"a": y_score, "b": -y_score}, group, baseline="c")
+
+
+def test_default_metrics_are_the_issue_list():
+    # ndcg@10, map, mrr (whole ranking), p@10, recall@10; mrr differs from mrr@10 here
+    y_true = [0] * 12 + [1]
+    y_score = list(range(13, 0, -1))  # the relevant row is ranked 13th
+    report = ranking_report(y_true, y_score, [0] * 13, output_dict=True)
+    assert list(report) == ["ndcg@10", "map", "mrr", "p@10", "recall@10"]
+    assert report["mrr"]["mean"] == pytest.approx(1 / 13)
