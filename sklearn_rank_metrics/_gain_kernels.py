@@ -125,13 +125,16 @@ def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
     """Rows per (query, integer label) when labels are small ints, else None (cached)."""
 
     def compute() -> np.ndarray | None:
-        labels = ranked.labels
+        labels = ranked.labels  # >= 0: checked before any graded kernel runs
         top = labels.max()
-        if top >= _MAX_LEVELS or np.any(labels != np.floor(labels)):
+        if top >= _MAX_LEVELS:
+            return None
+        small = labels.astype(np.int8)  # exact for integers in [0, 64)
+        if np.any(small != labels):
             return None
         n_levels = int(top) + 1
-        cell = ranked.query_of_row * n_levels
-        np.add(cell, labels, out=cell, casting="unsafe")  # integral labels: exact
+        cell = np.multiply(ranked.query_of_row, n_levels)
+        cell += small
         counts = np.bincount(cell, minlength=ranked.n_queries * n_levels)
         return counts.reshape(ranked.n_queries, n_levels)
 

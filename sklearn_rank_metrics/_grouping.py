@@ -348,6 +348,14 @@ def _check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -
 
 
 def _check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
+    # A finite sum proves every value finite (a NaN or an infinity would propagate);
+    # only when it is not (or overflows) are the rows scanned for the first bad one.
+    # The same for NaN scores, where -inf and +inf are allowed and may sum to NaN.
+    with np.errstate(over="ignore", invalid="ignore"):
+        label_sum = np.add.reduce(y_true, axis=None)
+        score_sum = np.add.reduce(y_score, axis=None)
+    if np.isfinite(label_sum) and not np.isnan(score_sum):
+        return
     bad = _first_bad(~np.isfinite(y_true))
     if bad is not None:
         raise ValueError(
@@ -517,8 +525,11 @@ def _query_weights(
 
 def _sort_by_query_then_score(
     codes: np.ndarray, scores: np.ndarray, rows_per_query: np.ndarray, contiguous: bool
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Row order by (query, score descending); the order inside tie blocks is arbitrary.
+
+    Also the 0-based rank of every sorted row within its query when the sort yields it
+    for free (the padded path), else None.
 
     Queries already contiguous (codes sorted) and of similar sizes: one argsort of
     each query's scores at once, along the rows of a padded (query, position) matrix.
@@ -527,7 +538,7 @@ def _sort_by_query_then_score(
     """
     n_queries = len(rows_per_query)
     if n_queries <= 1:
-        return np.argsort(-scores)
+        return np.argsort(-scores), None
     widest = int(rows_per_query.max())
     if contiguous and widest * n_queries <= 2 * len(scores):
         return _argsort_within_contiguous_queries(scores, rows_per_query, widest)
@@ -540,37 +551,42 @@ def _sort_by_query_then_score(
         order = order[step]
         if shift + 16 < n_bits:
             codes_in_order = codes_in_order[step]
-    return order
+    return order, None
 
 
 def _argsort_within_contiguous_queries(
     scores: np.ndarray, rows_per_query: np.ndarray, widest: int
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """Descending score order inside each contiguous query, via a padded 2-D argsort.
 
     Query ``q`` fills row ``q`` of a ``(n_queries, widest)`` matrix of negated scores.
     The padding is ``+inf`` (NaN padding would leave NumPy's SIMD sort); padded cells
     are told apart from real ``-inf`` scores by their column, not by their place.
+    Returns the order and the rank of each sorted row (its column in the matrix).
     """
     n_queries = len(rows_per_query)
     starts = np.zeros(n_queries, dtype=np.intp)
     np.cumsum(rows_per_query[:-1], out=starts[1:])
+    rank_of_column = np.arange(widest)
     if widest * n_queries == len(scores):  # all queries have the same size
         columns = np.argsort(-scores.reshape(n_queries, widest), axis=1)
         columns += starts[:, None]
-        return columns.reshape(-1)
+        return columns.reshape(-1), np.tile(rank_of_column, n_queries)
+    # the cells of real rows are each query's first columns; a boolean-mask assignment
+    # fills them in row-major order, which is the rows' own order
+    filled = rank_of_column < rows_per_query[:, None]
     keys = np.full((n_queries, widest), -np.inf)
-    shift = np.arange(0, n_queries * widest, widest, dtype=np.intp) - starts
-    position = np.arange(len(scores), dtype=np.intp)
-    position += np.repeat(shift, rows_per_query)
-    keys.reshape(-1)[position] = scores
-    del position
+    keys[filled] = scores
     np.negative(keys, out=keys)  # descending scores; the padding becomes +inf
     columns = np.argsort(keys, axis=1)
     del keys
+    # A real -inf score ties with the padding, so the sorted real cells are told by
+    # their column; taken in row-major order, those of row q have the ranks
+    # 0 .. rows_per_query[q] - 1, the pattern of ``filled``.
     real = columns < rows_per_query[:, None]
     columns += starts[:, None]
-    return columns[real]
+    rank = np.broadcast_to(rank_of_column, filled.shape)[filled]
+    return columns[real], rank
 
 
 def rank_groups(
@@ -613,12 +629,14 @@ def rank_groups(
 
     rows_per_query = np.bincount(codes, minlength=n_queries)
     contiguous = bool(np.all(codes[1:] >= codes[:-1]))
-    order = _sort_by_query_then_score(codes, scores_flat, rows_per_query, contiguous)
+    order, rank = _sort_by_query_then_score(codes, scores_flat, rows_per_query, contiguous)
     # Contiguous queries stay in place; otherwise the sorted codes are a repeat.
     codes_sorted = codes if contiguous else np.repeat(np.arange(n_queries), rows_per_query)
     offsets = np.zeros(n_queries + 1, dtype=np.intp)
     np.cumsum(rows_per_query, out=offsets[1:])
-    rank = np.arange(len(order)) - np.repeat(offsets[:-1], rows_per_query)
+    if rank is None:
+        rank = np.arange(len(order))
+        rank -= np.repeat(offsets[:-1], rows_per_query)
     scores_sorted = scores_flat[order]
     unretrieved = scores_flat == -np.inf
     n_retrieved = rows_per_query.copy()
