@@ -40,7 +40,7 @@ from ._dask_partitions import (
     partition_table,
     ranges_are_disjoint,
 )
-from ._evaluate import DEFAULT_METRICS, _metric_settings
+from ._evaluate import DEFAULT_METRICS, _metric_settings, metric_names
 from ._param_validation import BOOLEAN, NONE, Options, validate_params
 from ._registry import parse_metric
 
@@ -258,12 +258,7 @@ def evaluate_per_query(
 
 def _metric_names(metrics: Any) -> list[str]:
     """The metric names, checked here so that a bad name fails before any task runs."""
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError("The 'metrics' parameter of evaluate must name at least one metric.")
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise ValueError(f"The 'metrics' parameter of evaluate names {duplicates} more than once.")
+    names = metric_names(metrics, "evaluate")
     for name in names:
         parse_metric(name)
     return names
