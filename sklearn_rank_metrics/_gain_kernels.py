@@ -228,6 +228,9 @@ def expected_reciprocal_rank(
     that starts within the cutoff.
     """
     arrangement = ranked.arrangement(ties)
+    rows = ranked.cutoff_rows(k)
+    if rows is not None and arrangement.singletons:
+        return _err_of_cutoff_rows(ranked, arrangement.labels, rows, max_grade)
     keep = 1.0 - stop_probability(arrangement.labels, max_grade)
     log_keep = np.log(keep)
     cumulative = np.concatenate(([0.0], np.cumsum(log_keep)))
@@ -258,6 +261,25 @@ def expected_reciprocal_rank(
             after[random_rows[inside]] = subset_means[owner[inside], row_offset[inside] + 1]
     contributions = survive_before_block * (before - after) / (ranked.rank + 1) * in_cut
     return ranked.query_sum(contributions)
+
+
+def _err_of_cutoff_rows(
+    ranked: RankedGroups, labels: np.ndarray, rows: np.ndarray, max_grade: float
+) -> np.ndarray:
+    """ERR@k without ties from the rows within the cutoff only.
+
+    ``rows`` holds each query's first ``depth`` sorted rows, consecutively, so the
+    compact row ``i`` at rank ``r`` has its query's first row at ``i - r``: the
+    probability of reaching it is ``exp(L[i] - L[i - r])`` with ``L`` the running
+    sum of ``log(1 - R)`` over the compact rows.
+    """
+    rank = ranked.rank[rows]
+    stop = stop_probability(labels[rows], max_grade)
+    cumulative = np.zeros(len(rows) + 1)
+    np.cumsum(np.log1p(-stop), out=cumulative[1:])
+    position = np.arange(len(rows))
+    reach = np.exp(cumulative[position] - cumulative[position - rank])
+    return ranked.query_sum_at(reach * stop / (rank + 1), rows)
 
 
 def _subset_product_means(

@@ -290,8 +290,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_gain_kernels",
             "_label_level_counts",
-            "labels = ranked.labels\n",
-            "labels = np.where(ranked.scores > -np.inf, ranked.labels, 0.0)\n",
+            "labels = ranked.labels  # >= 0",
+            "labels = np.where(ranked.scores > -np.inf, ranked.labels, 0.0)  # >= 0",
         ),
         Edit(
             "_gain_kernels",
