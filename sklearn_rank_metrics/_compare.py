@@ -21,7 +21,6 @@ from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
 from ._evaluate import _table, metric_names
 from ._model_values import per_query_values, score_mapping
 from ._param_validation import NONE, Interval, Options, validate_params
-from ._registry import parse_metric
 from ._resampling import (
     BOOTSTRAP_METHODS,
     as_generator,
@@ -339,7 +338,6 @@ def compare(
     pairs = _pairs(models, baseline)
     methods = _methods(method)
     names = metric_names(metrics, function_name)
-    specs = [parse_metric(name, function_name=function_name) for name in names]
     rng = as_generator(random_state, function_name)
     shared = {
         "ties": ties,
@@ -347,7 +345,7 @@ def compare(
         "relevance_level": relevance_level,
     }
     query_ids, values = per_query_values(
-        y_true, scores, group, specs, shared=shared, function_name=function_name
+        y_true, scores, group, names, shared=shared, function_name=function_name
     )
     n_models, n_metrics, n_queries = values.shape
 

@@ -322,14 +322,14 @@ class MetricAtKDisplay:
             )
         scores = model_scores(y_score, name, function_name)
         ks = np.arange(1, k_max + 1)
-        specs = [parse_metric(f"{metric}@{k}", function_name=function_name) for k in ks]
+        names = [f"{metric}@{k}" for k in ks]
         shared = {
             "ties": ties,
             "replace_undefined_by": replace_undefined_by,
             "relevance_level": relevance_level,
         }
         _, values = per_query_values(
-            y_true, scores, group, specs, shared=shared, function_name=function_name
+            y_true, scores, group, names, shared=shared, function_name=function_name
         )
         n_models, n_k, n_queries = values.shape
         columns = values.reshape(n_models * n_k, n_queries).T

@@ -18,7 +18,6 @@ from ._display import (
 )
 from ._model_values import per_query_values
 from ._param_validation import Options, check_parameter
-from ._registry import parse_metric
 
 _KINDS = ("hist", "ecdf")
 
@@ -38,9 +37,8 @@ def _metric_values(
             f"'ndcg@10'. Got {metric!r} instead."
         )
     check_settings(function_name, **settings)
-    spec = parse_metric(metric, function_name=function_name)
     query_ids, values = per_query_values(
-        y_true, scores, group, [spec], shared=settings, function_name=function_name
+        y_true, scores, group, [metric], shared=settings, function_name=function_name
     )
     return metric, query_ids, values[:, 0, :]
 

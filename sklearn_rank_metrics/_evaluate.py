@@ -120,7 +120,9 @@ class MetricDetail:
     ``values`` holds NaN where a query was skipped (or where the policy is ``nan``),
     ``weights`` the query weights (``sample_weight`` times any metric weight),
     ``undefined`` the queries where the metric is undefined in at least one tie order,
-    ``skipped`` those left out of the mean, and ``mean`` the weighted mean.
+    ``skipped`` those left out of the mean, ``mean`` the weighted mean, and
+    ``weights_queries`` whether the metric itself weights queries unequally (e.g.
+    micro-averaged hit rate), beyond ``sample_weight``.
     """
 
     values: np.ndarray
@@ -128,6 +130,7 @@ class MetricDetail:
     undefined: np.ndarray
     skipped: np.ndarray
     mean: float
+    weights_queries: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,7 +173,7 @@ def evaluate_details(
     that combine the per-query values of several calls themselves.
     """
     names = metric_names(metrics, function_name)
-    specs = [parse_metric(name) for name in names]
+    specs = [parse_metric(name, function_name=function_name) for name in names]
     ranked = rank_groups(
         y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
     )
@@ -188,7 +191,9 @@ def evaluate_details(
             else math.nan
         )
         undefined = np.asarray(values.undefined, dtype=np.float64) > 0
-        results[name] = MetricDetail(per_query_values, weights, undefined, skipped, mean)
+        results[name] = MetricDetail(
+            per_query_values, weights, undefined, skipped, mean, values.weight is not None
+        )
     return EvaluationDetails(ranked.query_ids, results)
 
 

@@ -1,8 +1,8 @@
 """Per-query values of several models from one set of labels and query ids.
 
-The shared input layer of :func:`compare` and the displays: one sort per model
-(:func:`rank_groups`), then every metric's kernel and the undefined-query policy,
-as in :func:`evaluate`.
+The shared input layer of :func:`compare` and the displays: the per-query values of
+:func:`evaluate` (one sort per model, every metric's kernel, the undefined-query
+policy), stacked for all models.
 """
 
 from __future__ import annotations
@@ -12,10 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._aggregate import apply_policy
-from ._evaluate import _metric_settings
-from ._grouping import rank_groups
-from ._registry import MetricSpec
+from ._evaluate import evaluate_details
 
 
 def score_mapping(scores: Any, function_name: str, *, min_models: int = 1) -> dict[str, Any]:
@@ -57,12 +54,12 @@ def per_query_values(
     y_true: Any,
     scores: dict[str, Any],
     group: Any,
-    specs: Sequence[MetricSpec],
+    metrics: Sequence[str],
     *,
     shared: dict[str, Any],
     function_name: str,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per-query values of every metric for every model: one sort per model.
+    """Per-query values of every metric for every model: one ``evaluate_details`` each.
 
     Returns
     -------
@@ -71,23 +68,29 @@ def per_query_values(
         NaN where a query is skipped (``replace_undefined_by="skip"``) or NaN.
     """
     _check_shapes(y_true, scores, function_name)
-    settings = [_metric_settings(spec, shared) for spec in specs]
     query_ids = None
     values = None
     for m, y_score in enumerate(scores.values()):
-        ranked = rank_groups(y_true, y_score, group, function_name=function_name)
+        details = evaluate_details(
+            y_true,
+            y_score,
+            group,
+            metrics=metrics,
+            shared=shared,
+            sample_weight=None,
+            function_name=function_name,
+            means=False,
+        )
         if values is None:
-            query_ids = ranked.query_ids
-            values = np.empty((len(scores), len(specs), ranked.n_queries))
-        for j, (spec, (kernel_params, policy)) in enumerate(zip(specs, settings, strict=True)):
-            name = spec.info.function.__name__
-            result = spec.info.per_query(ranked, function_name=name, **kernel_params)
-            if result.weight is not None:
+            query_ids = details.query_ids
+            values = np.empty((len(scores), len(details.metrics), len(query_ids)))
+        for j, (name, detail) in enumerate(details.metrics.items()):
+            if detail.weights_queries:
                 raise ValueError(
                     f"The 'metrics' parameter of {function_name} must name metrics that "
                     "weight every query equally (e.g. not hit_rate with average='micro', nor "
                     "gauc with query_weight='rows'/'positives': use their uniform form). Got "
-                    f"{str(spec)!r}, which weights queries unequally, instead."
+                    f"{name!r}, which weights queries unequally, instead."
                 )
-            values[m, j], _, _ = apply_policy(result, ranked, policy, name)
+            values[m, j] = detail.values
     return query_ids, values
