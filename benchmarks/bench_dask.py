@@ -26,12 +26,9 @@ The two results are compared value by value.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import json
 import os
-import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +37,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import machine_lines  # benchmarks/machine.py
 
 HERE = Path(__file__).resolve().parent
 METRICS = ["ndcg@10", "map", "mrr@10", "p@10", "recall@10"]
@@ -199,33 +197,10 @@ def machine() -> list[str]:
     import pandas as pd
     import pyarrow
 
-    import sklearn_rank_metrics
-
-    cpu = "unknown"
-    with contextlib.suppress(OSError):
-        found = re.search(r"^model name\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.M)
-        cpu = found.group(1).strip() if found else cpu
-    ram = "unknown"
-    with contextlib.suppress(OSError, AttributeError):
-        found = re.search(r"^MemTotal:\s+(\d+) kB", Path("/proc/meminfo").read_text(), re.M)
-        ram = f"{int(found.group(1)) / 2**20:.1f} GiB"
-    commit = "unknown"
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        commit = subprocess.run(
-            ["git", "-C", str(HERE), "describe", "--always", "--dirty"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-    return [
-        f"- CPU: {cpu}; {os.cpu_count()} logical cores; RAM {ram}",
-        f"- OS: {platform.platform()}",
-        f"- Python {platform.python_version()}, NumPy {np.__version__}, pandas {pd.__version__}, "
-        f"pyarrow {pyarrow.__version__}, dask {dask.__version__}, distributed "
-        f"{distributed.__version__}, sklearn_rank_metrics {sklearn_rank_metrics.__version__} "
-        f"(git {commit})",
-    ]
+    return machine_lines(
+        f"pandas {pd.__version__}, pyarrow {pyarrow.__version__}, dask {dask.__version__}, "
+        f"distributed {distributed.__version__}"
+    )
 
 
 def seconds_list(result: dict) -> str:

@@ -27,7 +27,6 @@ import importlib
 import json
 import math
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -48,8 +47,8 @@ from typing import Any
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
+from machine import machine_lines  # noqa: E402  (benchmarks/machine.py)
 
-import sklearn_rank_metrics  # noqa: E402
 from sklearn_rank_metrics import (  # noqa: E402
     evaluate,
     expected_reciprocal_rank_score,
@@ -1228,40 +1227,7 @@ LIMITS = {"single": 1.5, "evaluate": 2.5, "ties": 1.2, "bytes_per_row": 64}
 
 def machine() -> list[str]:
     """Markdown lines that describe the machine and the software versions."""
-    cpu = "unknown"
-    with contextlib.suppress(OSError):
-        found = re.search(r"^model name\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.M)
-        cpu = found.group(1).strip() if found else cpu
-    ram = "unknown"
-    with contextlib.suppress(OSError, AttributeError):
-        found = re.search(r"^MemTotal:\s+(\d+) kB", Path("/proc/meminfo").read_text(), re.M)
-        ram = f"{int(found.group(1)) / 2**20:.1f} GiB"
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
-    commit = "unknown"
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        commit = subprocess.run(
-            ["git", "-C", str(HERE), "describe", "--always", "--dirty"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-    # NumPy asks for transparent huge pages on large arrays; with defrag=madvise the
-    # kernel may compact memory inside the page fault, which shows up as system time
-    # and as slow outliers of NumPy-heavy calls at 10M rows (not of the boosters' C++)
-    hugepages = "unknown"
-    with contextlib.suppress(OSError):
-        folder = Path("/sys/kernel/mm/transparent_hugepage")
-        hugepages = (
-            f"enabled {(folder / 'enabled').read_text().strip()}, "
-            f"defrag {(folder / 'defrag').read_text().strip()}"
-        )
-    lines = [
-        f"- CPU: {cpu}; {os.cpu_count()} logical cores ({usable} usable); RAM {ram}",
-        f"- OS: {platform.platform()}; transparent huge pages: {hugepages}",
-        f"- Python {platform.python_version()}, NumPy {np.__version__}, "
-        f"sklearn_rank_metrics {sklearn_rank_metrics.__version__} (git {commit})",
-    ]
+    lines = machine_lines()
     versions = []
     for module, distribution in PEER_DISTRIBUTIONS.items():
         try:
