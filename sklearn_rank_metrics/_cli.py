@@ -332,11 +332,7 @@ def _print_report(
             "results": results,
         }
         if "comparison" in facts:
-            columns = facts["comparison"]._columns
-            document["comparison"] = [
-                {name: _json_value(values[row]) for name, values in columns.items()}
-                for row in range(len(columns["metric"]))
-            ]
+            document["comparison"] = facts["comparison"].records()
         out.write(json.dumps(_json_safe(document), indent=2) + "\n")
         return
     if args.format == "csv":
@@ -370,16 +366,12 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _json_value(value: Any) -> Any:
-    """A table cell as a JSON value (NumPy scalars to Python, NaN to null)."""
-    value = value.item() if hasattr(value, "item") else value
-    return None if isinstance(value, float) and math.isnan(value) else value
-
-
 def _json_safe(value: Any) -> Any:
     """NaN becomes null (JSON has no NaN)."""
     if isinstance(value, dict):
         return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(item) for item in value]
     if isinstance(value, float) and math.isnan(value):
         return None
     return value

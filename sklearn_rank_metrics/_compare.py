@@ -76,6 +76,12 @@ class ComparisonResult:
     def __str__(self) -> str:
         return format_comparison(self._columns, self.confidence_level, self.methods)
 
+    def records(self) -> list[dict[str, Any]]:
+        """The table as one dict per comparison, with plain Python values."""
+        columns = {name: np.asarray(values).tolist() for name, values in self._columns.items()}
+        n_rows = len(columns.get("metric", ()))
+        return [{name: values[row] for name, values in columns.items()} for row in range(n_rows)]
+
 
 def _format_number(value: float, p_value: bool = False) -> str:
     if math.isnan(value):

@@ -210,15 +210,10 @@ def ranking_report(
 
 def _add_comparison(summaries: dict, comparison: Any) -> None:
     """Each compared model's metric entry gets the comparison's columns."""
-    columns = comparison._columns
-    skip = {"metric", "model_a", "model_b", "n_queries", "mean_a", "mean_b"}
-    for row, (metric, model) in enumerate(
-        zip(columns["metric"], columns["model_a"], strict=True)
-    ):
-        entry = summaries[model][metric]
-        for name, values in columns.items():
-            if name not in skip:
-                entry[name] = float(values[row])
+    shown = {"metric", "model_a", "model_b", "n_queries", "mean_a", "mean_b"}
+    for record in comparison.records():
+        entry = summaries[record["model_a"]][record["metric"]]
+        entry.update({name: value for name, value in record.items() if name not in shown})
 
 
 def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:

@@ -638,3 +638,20 @@ def test_bad_scores_name_the_model():
         compare(y_true, [scores["a"], scores["b"]], group)
     with pytest.raises(TypeError, match="model names"):
         compare(y_true, {1: scores["a"], 2: scores["b"]}, group)
+
+
+def test_records_are_the_table_rows():
+    y_true, group, scores = make_data(30, seed=5)
+    result = compare(y_true, scores, group, metrics=["ndcg@10", "map"], n_resamples=200,
+                     random_state=0)
+    table = result.table
+    records = result.records()
+    assert len(records) == len(table["metric"]) == 2 * 3  # 2 metrics x 3 pairs
+    for row, record in enumerate(records):
+        assert set(record) == set(table.keys() if isinstance(table, dict) else table.columns)
+        for name, value in record.items():
+            expected = table[name][row]
+            if isinstance(value, float) and np.isnan(value):
+                assert np.isnan(expected)
+            else:
+                assert value == expected and not isinstance(value, np.generic)
