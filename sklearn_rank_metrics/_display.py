@@ -48,10 +48,11 @@ def axes(ax: Any, caller: str) -> tuple[Any, Any]:
     return ax, ax.figure
 
 
-def check_settings(function_name: str, **settings: Any) -> None:
-    """The declared checks of the shared metric settings (ties, policy, level)."""
+def check_settings(function_name: str, **settings: Any) -> dict[str, Any]:
+    """The shared metric settings (ties, policy, level), checked, as one dict."""
     for name, value in settings.items():
         check_parameter(function_name, name, value, _PARAMETERS[name])
+    return settings
 
 
 def model_scores(y_score: Any, name: str | None, function_name: str) -> dict[str, Any]:
@@ -308,7 +309,7 @@ class MetricAtKDisplay:
             [Interval(float, 0, 1, closed="neither"), NONE],
         )
         check_parameter(function_name, "n_resamples", n_resamples, [Interval(int, 1, None)])
-        check_settings(
+        shared = check_settings(
             function_name,
             ties=ties,
             replace_undefined_by=replace_undefined_by,
@@ -323,11 +324,6 @@ class MetricAtKDisplay:
         scores = model_scores(y_score, name, function_name)
         ks = np.arange(1, k_max + 1)
         names = [f"{metric}@{k}" for k in ks]
-        shared = {
-            "ties": ties,
-            "replace_undefined_by": replace_undefined_by,
-            "relevance_level": relevance_level,
-        }
         _, values = per_query_values(
             y_true, scores, group, names, shared=shared, function_name=function_name
         )

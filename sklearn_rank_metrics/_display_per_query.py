@@ -36,7 +36,6 @@ def _metric_values(
             f"The 'metric' parameter of {function_name} must be a metric name (str) such as "
             f"'ndcg@10'. Got {metric!r} instead."
         )
-    check_settings(function_name, **settings)
     query_ids, values = per_query_values(
         y_true, scores, group, [metric], shared=settings, function_name=function_name
     )
@@ -190,11 +189,12 @@ class PerQueryMetricDisplay:
         function_name = f"{cls.__name__}.from_predictions"
         check_parameter(function_name, "kind", kind, [Options(*_KINDS)])
         scores = model_scores(y_score, name, function_name)
-        settings = {
-            "ties": ties,
-            "replace_undefined_by": replace_undefined_by,
-            "relevance_level": relevance_level,
-        }
+        settings = check_settings(
+            function_name,
+            ties=ties,
+            replace_undefined_by=replace_undefined_by,
+            relevance_level=relevance_level,
+        )
         metric, _, values = _metric_values(y_true, scores, group, metric, settings, function_name)
         display = cls(
             values={model: row[~np.isnan(row)] for model, row in zip(scores, values, strict=True)},
@@ -370,11 +370,12 @@ class PerQueryDifferenceDisplay:
                 f"both are {name!r}."
             )
         scores = {name: y_score, baseline_name: y_score_baseline}
-        settings = {
-            "ties": ties,
-            "replace_undefined_by": replace_undefined_by,
-            "relevance_level": relevance_level,
-        }
+        settings = check_settings(
+            function_name,
+            ties=ties,
+            replace_undefined_by=replace_undefined_by,
+            relevance_level=relevance_level,
+        )
         metric, query_ids, values = _metric_values(
             y_true, scores, group, metric, settings, function_name
         )
