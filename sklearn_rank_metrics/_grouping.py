@@ -2,10 +2,12 @@
 
 :func:`rank_groups` is the single entry point that turns user input into a
 :class:`RankedGroups`: the rows sorted by query, then by score descending, with
-query offsets and the tie blocks. The order inside a block of tied rows is left
-arbitrary by the sort; the ``ties`` modes that need it ("input", "optimistic",
-"pessimistic") restore it from the input row index, so results never depend on it.
-Every metric kernel reads that structure; nothing else sorts rows by score.
+query offsets and the tie blocks. The sort (:mod:`._sorting`) keeps the rows of a
+block of tied scores in input order, except on its argsort fallback, where the order
+inside a block is arbitrary; ``ties="input"`` then restores it from the input row
+index, and ``"optimistic"``/``"pessimistic"`` reorder every block by label, so results
+never depend on it. Every metric kernel reads that structure; nothing else sorts rows
+by score.
 
 :meth:`RankedGroups.arrangement` gives the view a kernel needs for one ``ties``
 mode: the labels in rank order and the *blocks* of rows whose order is random.
@@ -22,6 +24,8 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+
+from ._sorting import sort_by_query_then_score
 
 TIES_MODES = ("average", "input", "optimistic", "pessimistic")
 
@@ -146,6 +150,9 @@ class RankedGroups:
         ``y_true`` (float64) in input order, for error messages that name a row.
     two_dimensional : bool
         Whether the input was scikit-learn's 2-D ``(n_queries, n_docs)`` form.
+    input_order_in_ties : bool
+        Whether tied rows of a query are already in input order (the sort guarantees
+        it except on its argsort fallback).
     """
 
     query_ids: np.ndarray
@@ -159,6 +166,7 @@ class RankedGroups:
     query_weight: np.ndarray
     input_labels: np.ndarray
     two_dimensional: bool
+    input_order_in_ties: bool = False
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -256,7 +264,7 @@ class RankedGroups:
         has_ties = first_rows is not None
         if ties == "average" and has_ties:
             arrangement = Arrangement(self.labels, first_rows)
-        elif has_ties:
+        elif has_ties and not (ties == "input" and self.input_order_in_ties):
             arrangement = Arrangement(self.labels[self._order_within_tie_blocks(first_rows, ties)])
         else:
             arrangement = Arrangement(self.labels)
@@ -266,9 +274,9 @@ class RankedGroups:
     def _order_within_tie_blocks(self, first_rows: np.ndarray, ties: str) -> np.ndarray:
         """Permutation of the sorted rows that fixes the order inside tie blocks.
 
-        The score sort is not stable (it is faster), so tied rows are put back in
-        input order here, and for the bounds first sorted by label; only rows of
-        blocks with more than one row are touched.
+        Tied rows are put in input order (needed after the sort's argsort fallback,
+        which is not stable), and for the bounds first sorted by label; only rows
+        of blocks with more than one row are touched.
         """
         blocks = Arrangement(self.labels, first_rows)
         tied = np.flatnonzero(blocks.block_size > 1)
@@ -416,6 +424,18 @@ def _factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] 
 
 def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
     """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
+    codes, ids, _ = _factorize_groups_with_sizes(group, n_rows, function_name)
+    return codes, ids
+
+
+def _factorize_groups_with_sizes(
+    group: Any, n_rows: int, function_name: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """:func:`_factorize_groups`, plus the rows per query when ids are already sorted.
+
+    The third item is None unless the integer ids are non-decreasing, in which case
+    the codes are contiguous and the sizes come with them for free.
+    """
     dtype = getattr(group, "dtype", None)
     if dtype is not None and getattr(dtype, "name", "") == "category":
         categorical = getattr(group, "array", group)
@@ -459,16 +479,16 @@ def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.n
                 f"got dtype {ids_array.dtype}."
             )
         if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
-            starts = np.empty(len(ids_array), dtype=bool)
-            starts[0] = True
-            np.not_equal(ids_array[1:], ids_array[:-1], out=starts[1:])
-            codes = np.cumsum(starts, dtype=np.intp)
-            codes -= 1
-            return codes, ids_array[starts]
+            starts = np.flatnonzero(ids_array[1:] != ids_array[:-1])
+            starts += 1
+            starts = np.concatenate(([0], starts))
+            sizes = np.diff(starts, append=len(ids_array))
+            codes = np.repeat(np.arange(len(starts)), sizes)
+            return codes, ids_array[starts], sizes
         if ids_array.dtype.kind in "biu" and len(ids_array):
             dense = _factorize_dense_integers(ids_array)
             if dense is not None:
-                return dense
+                return dense + (None,)
         try:
             ids, codes = np.unique(ids_array, return_inverse=True)
         except TypeError:
@@ -476,7 +496,7 @@ def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.n
                 f"group of {function_name} mixes query ids that cannot be compared "
                 "(e.g. ints and strings)."
             ) from None
-    return codes.reshape(-1), ids
+    return codes.reshape(-1), ids, None
 
 
 def _query_weights(
@@ -523,72 +543,6 @@ def _query_weights(
     return reference
 
 
-def _sort_by_query_then_score(
-    codes: np.ndarray, scores: np.ndarray, rows_per_query: np.ndarray, contiguous: bool
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Row order by (query, score descending); the order inside tie blocks is arbitrary.
-
-    Also the 0-based rank of every sorted row within its query when the sort yields it
-    for free (the padded path), else None.
-
-    Queries already contiguous (codes sorted) and of similar sizes: one argsort of
-    each query's scores at once, along the rows of a padded (query, position) matrix.
-    Otherwise one unstable (SIMD) argsort of all scores, then a stable LSD radix sort
-    of the query codes in 16-bit digits, which keeps the score order inside each query.
-    """
-    n_queries = len(rows_per_query)
-    if n_queries <= 1:
-        return np.argsort(-scores), None
-    widest = int(rows_per_query.max())
-    if contiguous and widest * n_queries <= 2 * len(scores):
-        return _argsort_within_contiguous_queries(scores, rows_per_query, widest)
-    order = np.argsort(-scores)
-    codes_in_order = codes[order]
-    n_bits = max(int(n_queries - 1).bit_length(), 1)
-    for shift in range(0, n_bits, 16):
-        digit = (codes_in_order >> shift).astype(np.uint16)  # keeps the low 16 bits
-        step = np.argsort(digit, kind="stable")
-        order = order[step]
-        if shift + 16 < n_bits:
-            codes_in_order = codes_in_order[step]
-    return order, None
-
-
-def _argsort_within_contiguous_queries(
-    scores: np.ndarray, rows_per_query: np.ndarray, widest: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Descending score order inside each contiguous query, via a padded 2-D argsort.
-
-    Query ``q`` fills row ``q`` of a ``(n_queries, widest)`` matrix of negated scores.
-    The padding is ``+inf`` (NaN padding would leave NumPy's SIMD sort); padded cells
-    are told apart from real ``-inf`` scores by their column, not by their place.
-    Returns the order and the rank of each sorted row (its column in the matrix).
-    """
-    n_queries = len(rows_per_query)
-    starts = np.zeros(n_queries, dtype=np.intp)
-    np.cumsum(rows_per_query[:-1], out=starts[1:])
-    rank_of_column = np.arange(widest)
-    if widest * n_queries == len(scores):  # all queries have the same size
-        columns = np.argsort(-scores.reshape(n_queries, widest), axis=1)
-        columns += starts[:, None]
-        return columns.reshape(-1), np.tile(rank_of_column, n_queries)
-    # the cells of real rows are each query's first columns; a boolean-mask assignment
-    # fills them in row-major order, which is the rows' own order
-    filled = rank_of_column < rows_per_query[:, None]
-    keys = np.full((n_queries, widest), -np.inf)
-    keys[filled] = scores
-    np.negative(keys, out=keys)  # descending scores; the padding becomes +inf
-    columns = np.argsort(keys, axis=1)
-    del keys
-    # A real -inf score ties with the padding, so the sorted real cells are told by
-    # their column; taken in row-major order, those of row q have the ranks
-    # 0 .. rows_per_query[q] - 1, the pattern of ``filled``.
-    real = columns < rows_per_query[:, None]
-    columns += starts[:, None]
-    rank = np.broadcast_to(rank_of_column, filled.shape)[filled]
-    return columns[real], rank
-
-
 def rank_groups(
     y_true: Any,
     y_score: Any,
@@ -617,27 +571,30 @@ def rank_groups(
         n_queries, n_docs = y_true_array.shape
         codes = np.repeat(np.arange(n_queries), n_docs)
         query_ids = np.arange(n_queries)
+        rows_per_query = np.full(n_queries, n_docs)
     elif group is None:
         codes = np.zeros(len(y_true_array), dtype=np.intp)
         query_ids = np.zeros(1, dtype=np.intp)
+        rows_per_query = np.array([len(codes)])
     else:
-        codes, query_ids = _factorize_groups(group, len(y_true_array), function_name)
+        codes, query_ids, rows_per_query = _factorize_groups_with_sizes(
+            group, len(y_true_array), function_name
+        )
 
     labels_flat = y_true_array.reshape(-1)
     scores_flat = y_score_array.reshape(-1)
     n_queries = len(query_ids)
 
-    rows_per_query = np.bincount(codes, minlength=n_queries)
-    contiguous = bool(np.all(codes[1:] >= codes[:-1]))
-    order, rank = _sort_by_query_then_score(codes, scores_flat, rows_per_query, contiguous)
-    # Contiguous queries stay in place; otherwise the sorted codes are a repeat.
-    codes_sorted = codes if contiguous else np.repeat(np.arange(n_queries), rows_per_query)
+    contiguous = rows_per_query is not None or bool(np.all(codes[1:] >= codes[:-1]))
+    if rows_per_query is None:
+        rows_per_query = np.bincount(codes, minlength=n_queries)
     offsets = np.zeros(n_queries + 1, dtype=np.intp)
     np.cumsum(rows_per_query, out=offsets[1:])
-    if rank is None:
-        rank = np.arange(len(order))
-        rank -= np.repeat(offsets[:-1], rows_per_query)
-    scores_sorted = scores_flat[order]
+    order, rank, scores_sorted, input_order_in_ties = sort_by_query_then_score(
+        codes, scores_flat, offsets, contiguous
+    )
+    # Contiguous queries stay in place; otherwise the sorted codes are a repeat.
+    codes_sorted = codes if contiguous else np.repeat(np.arange(n_queries), rows_per_query)
     unretrieved = scores_flat == -np.inf
     n_retrieved = rows_per_query.copy()
     if unretrieved.any():
@@ -658,4 +615,5 @@ def rank_groups(
         query_weight=query_weight,
         input_labels=labels_flat,
         two_dimensional=two_dimensional,
+        input_order_in_ties=input_order_in_ties,
     )

@@ -180,6 +180,12 @@ MUTATIONS: dict[str, Mutation] = {
         'ties="input" keeps tied rows in reverse input order',
         Edit(
             "_grouping",
+            "RankedGroups.arrangement",
+            'elif has_ties and not (ties == "input" and self.input_order_in_ties):',
+            "elif has_ties:",
+        ),
+        Edit(
+            "_grouping",
             "RankedGroups._order_within_tie_blocks",
             "keys = [self.order[tied]]",
             "keys = [-self.order[tied]]",

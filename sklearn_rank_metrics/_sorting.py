@@ -1,0 +1,188 @@
+"""Sort rows by (query, score descending) with one value sort of packed 64-bit keys.
+
+NumPy sorts plain values several times faster than it argsorts them, so the row
+order is not found with ``argsort`` but carried inside the values being sorted.
+Each row becomes one ``uint64`` key with three fields, most significant first::
+
+    | query code | score, truncated to the bits left | position within the query |
+
+where the score field is the order-preserving bit pattern of ``-score`` (so larger
+scores come first) cut to its high bits. Sorting the keys sorts by query, then by
+score descending, then by input position: tied rows stay in input order. The row
+order is read back from the position field.
+
+Truncating the score can make two different scores of one query compare equal (a
+*false tie*). The sorted scores are then not descending inside that query; such
+queries are found with one comparison pass and re-sorted exactly by ``lexsort``.
+For float32 scores (23 mantissa bits) and every layout with at least 36 bits left
+for the score, false ties cannot occur; for float64 scores they are rare.
+
+Rows whose queries are not contiguous are first grouped, stably, by a sort of
+``(query code, row index)`` keys. Layouts that leave fewer than 32 bits for the
+score (very many queries *and* a very large one) use argsort instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_SIGN_BIT = np.uint64(1 << 63)
+_MIN_SCORE_BITS = 32
+
+
+def _bit_width(count: int) -> int:
+    """Bits needed to store the values ``0 .. count - 1``."""
+    return max(int(count) - 1, 0).bit_length()
+
+
+def _descending_score_keys(scores: np.ndarray) -> np.ndarray:
+    """``uint64`` keys whose ascending order is the descending order of ``scores``.
+
+    The IEEE-754 bit pattern ``b`` of ``y = -score`` orders like ``y`` as an unsigned
+    integer once negative values have all their bits flipped and non-negative ones
+    their sign bit set: ``b ^ ((b >> 63) | sign bit)`` with an arithmetic shift.
+    ``y`` is computed as ``0.0 - score``, which is ``+0.0`` for both zeros, so
+    ``-0.0`` and ``+0.0`` tie, as they compare.
+    """
+    negated = np.subtract(0.0, scores)
+    bits = negated.view(np.int64)
+    keys = bits >> 63  # -1 (all ones) for negative values, else 0
+    unsigned = keys.view(np.uint64)
+    unsigned |= _SIGN_BIT
+    unsigned ^= negated.view(np.uint64)
+    return unsigned
+
+
+def sort_by_query_then_score(
+    codes: np.ndarray,
+    scores: np.ndarray,
+    offsets: np.ndarray,
+    contiguous: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Row order by (query, score descending) and the 0-based rank of each sorted row.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_rows,)
+        Query code ``0 .. n_queries - 1`` of every row.
+    scores : ndarray of shape (n_rows,)
+        Float64 scores, without NaN.
+    offsets : ndarray of shape (n_queries + 1,)
+        Query ``q`` owns sorted rows ``offsets[q]:offsets[q + 1]``.
+    contiguous : bool
+        Whether ``codes`` is non-decreasing (every query's rows are together).
+
+    Returns
+    -------
+    order : ndarray of shape (n_rows,)
+        Input row of every sorted row.
+    rank : ndarray of shape (n_rows,)
+        Position of every sorted row within its query.
+    sorted_scores : ndarray of shape (n_rows,)
+        ``scores[order]``.
+    input_order_in_ties : bool
+        Whether rows of equal score within a query are in input order (always, except
+        on the argsort fallback).
+    """
+    n_rows = len(scores)
+    n_queries = len(offsets) - 1
+    rows_per_query = np.diff(offsets)
+    position_bits = _bit_width(int(rows_per_query.max()))
+    query_bits = _bit_width(n_queries)
+    score_bits = 64 - query_bits - position_bits
+    if score_bits < _MIN_SCORE_BITS or n_rows >= 1 << 32:
+        order, rank = _argsort_then_radix(codes, scores, offsets)
+        return order, rank, scores[order], False
+
+    row_start = np.repeat(offsets[:-1], rows_per_query)
+    rank = np.arange(n_rows, dtype=np.intp)
+    rank -= row_start
+    if contiguous:
+        grouped = None
+        grouped_scores = scores
+    else:
+        grouped = _group_rows_stably(codes, n_rows)
+        grouped_scores = scores[grouped]
+    if position_bits == 0:  # one row per query
+        order = np.arange(n_rows, dtype=np.intp)
+        sorted_scores = grouped_scores
+    else:
+        keys = _descending_score_keys(grouped_scores)
+        keys >>= np.uint64(query_bits + position_bits)
+        keys <<= np.uint64(position_bits)
+        keys |= rank.view(np.uint64)
+        if query_bits:
+            query_field = np.arange(n_queries, dtype=np.uint64)
+            query_field <<= np.uint64(64 - query_bits)
+            keys |= np.repeat(query_field, rows_per_query)
+        keys.sort()
+        keys &= np.uint64((1 << position_bits) - 1)
+        order = keys.view(np.intp)
+        order += row_start
+        del keys, row_start
+        sorted_scores = _fix_false_ties(order, grouped_scores, rank, offsets)
+    if grouped is None:
+        return order, rank, sorted_scores, True
+    return grouped[order], rank, sorted_scores, True
+
+
+def _group_rows_stably(codes: np.ndarray, n_rows: int) -> np.ndarray:
+    """Input rows ordered by query code, keeping input order within each query."""
+    row_bits = _bit_width(n_rows)
+    keys = codes.astype(np.uint64)
+    keys <<= np.uint64(row_bits)
+    keys |= np.arange(n_rows, dtype=np.uint64)
+    keys.sort()
+    keys &= np.uint64((1 << row_bits) - 1)
+    return keys.view(np.intp)
+
+
+def _fix_false_ties(
+    order: np.ndarray, scores: np.ndarray, rank: np.ndarray, offsets: np.ndarray
+) -> np.ndarray:
+    """Re-sort, in place, the queries whose truncated scores hid a difference.
+
+    Inside a run of equal truncated scores the rows are in position order; the run
+    is correctly sorted exactly when its full scores do not increase along it, so a
+    query needs re-sorting exactly when its sorted scores increase somewhere.
+    Returns ``scores[order]`` for the corrected order.
+    """
+    sorted_scores = scores[order]
+    rising = np.flatnonzero(sorted_scores[1:] > sorted_scores[:-1])
+    rising += 1
+    rising = rising[rank[rising] > 0]  # a rise across a query boundary is expected
+    if not len(rising):
+        return sorted_scores
+    queries = np.unique(np.searchsorted(offsets, rising, side="right") - 1)
+    sizes = offsets[queries + 1] - offsets[queries]
+    rows = np.arange(int(sizes.sum()), dtype=np.intp)
+    rows += np.repeat(offsets[queries] - np.cumsum(sizes) + sizes, sizes)
+    query_of_row = np.repeat(np.arange(len(queries)), sizes)
+    resorted = np.lexsort((order[rows], -sorted_scores[rows], query_of_row))
+    order[rows] = order[rows[resorted]]
+    sorted_scores[rows] = sorted_scores[rows[resorted]]
+    return sorted_scores
+
+
+def _argsort_then_radix(
+    codes: np.ndarray, scores: np.ndarray, offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fallback: one (SIMD) argsort of all scores, then a stable radix sort of the codes.
+
+    The LSD radix sort works in 16-bit digits and keeps the score order inside each
+    query. The order inside tie blocks is arbitrary.
+    """
+    n_queries = len(offsets) - 1
+    order = np.argsort(-scores)
+    if n_queries > 1:
+        codes_in_order = codes[order]
+        n_bits = max(int(n_queries - 1).bit_length(), 1)
+        for shift in range(0, n_bits, 16):
+            digit = (codes_in_order >> shift).astype(np.uint16)  # keeps the low 16 bits
+            step = np.argsort(digit, kind="stable")
+            order = order[step]
+            if shift + 16 < n_bits:
+                codes_in_order = codes_in_order[step]
+    rank = np.arange(len(order), dtype=np.intp)
+    rank -= np.repeat(offsets[:-1], np.diff(offsets))
+    return order, rank

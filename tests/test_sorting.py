@@ -1,0 +1,146 @@
+"""The packed-key sort: exact (query, score descending, input row) order in every case.
+
+The reference is ``np.lexsort`` on the full float64 scores, which never truncates.
+"""
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics import _sorting
+from sklearn_rank_metrics._sorting import sort_by_query_then_score
+
+
+def _reference_order(codes, scores):
+    rows = np.arange(len(scores))
+    return np.lexsort((rows, -scores, codes))
+
+
+def _sort(codes, scores):
+    n_queries = int(codes.max()) + 1
+    sizes = np.bincount(codes, minlength=n_queries)
+    offsets = np.concatenate(([0], np.cumsum(sizes)))
+    contiguous = bool(np.all(codes[1:] >= codes[:-1]))
+    return sort_by_query_then_score(codes, scores, offsets, contiguous), offsets
+
+
+def _check(codes, scores, *, input_order_in_ties=True):
+    (order, rank, sorted_scores, in_input_order), offsets = _sort(codes, scores)
+    expected = _reference_order(codes, scores)
+    if input_order_in_ties:
+        assert in_input_order
+        np.testing.assert_array_equal(order, expected)
+    else:
+        # the fallback leaves tied rows in arbitrary order: same query and score sequence
+        np.testing.assert_array_equal(codes[order], codes[expected])
+        np.testing.assert_array_equal(scores[order], scores[expected])
+        assert sorted(order) == list(range(len(scores)))
+    np.testing.assert_array_equal(sorted_scores, scores[order])
+    expected_rank = np.arange(len(scores)) - np.repeat(offsets[:-1], np.diff(offsets))
+    np.testing.assert_array_equal(rank, expected_rank)
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+@pytest.mark.parametrize("seed", range(5))
+def test_random_scores_with_ties_match_lexsort(seed, shuffled):
+    rng = np.random.default_rng(seed)
+    n_rows = 3000
+    codes = np.sort(rng.integers(0, 40, n_rows))
+    codes = np.unique(codes, return_inverse=True)[1]
+    scores = rng.normal(size=n_rows)
+    tied = rng.random(n_rows) < 0.4
+    scores[tied] = np.round(scores[tied] * 2) / 2
+    if shuffled:
+        permutation = rng.permutation(n_rows)
+        codes, scores = codes[permutation], scores[permutation]
+    _check(codes, scores)
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_false_ties_from_truncated_scores_are_resorted(shuffled):
+    # 300 rows per query need 9 position bits and 4 queries 2 query bits, so the
+    # lowest 11 bits of each score key are cut: scores one to a few ulps apart
+    # become equal keys and must be put back in exact order.
+    rng = np.random.default_rng(0)
+    n_queries, per_query = 4, 300
+    codes = np.repeat(np.arange(n_queries), per_query)
+    ulps = rng.integers(0, 50, n_queries * per_query)
+    scores = np.nextafter(1.0, 2.0) + ulps * np.spacing(1.0)
+    scores[::7] = -scores[::7]  # negative scores too
+    truncated = _sorting._descending_score_keys(scores) >> np.uint64(11)
+    assert len(np.unique(truncated)) < len(np.unique(scores)) / 10  # really false ties
+    if shuffled:
+        permutation = rng.permutation(len(scores))
+        codes, scores = codes[permutation], scores[permutation]
+    _check(codes, scores)
+
+
+def test_false_ties_in_some_queries_only():
+    # one query has scores an ulp apart, the others are well separated
+    rng = np.random.default_rng(1)
+    codes = np.repeat(np.arange(6), 200)
+    scores = rng.normal(size=1200)
+    scores[400:600] = 3.0 + rng.integers(0, 20, 200) * np.spacing(3.0)
+    _check(codes, scores)
+
+
+def test_signed_zeros_tie_and_keep_input_order():
+    codes = np.zeros(6, dtype=np.intp)
+    scores = np.array([-0.0, 0.0, 1.0, -0.0, -1.0, 0.0])
+    (order, *_), _ = _sort(codes, scores)
+    np.testing.assert_array_equal(order, [2, 0, 1, 3, 5, 4])
+
+
+def test_infinite_scores_sort_at_the_ends():
+    codes = np.repeat([0, 1], 4)
+    scores = np.array([-np.inf, 1.0, np.inf, -np.inf, 0.5, -np.inf, -5.0, np.inf])
+    (order, *_), _ = _sort(codes, scores)
+    np.testing.assert_array_equal(order, [2, 1, 0, 3, 7, 4, 6, 5])
+
+
+def test_extreme_finite_and_subnormal_scores():
+    tiny = np.nextafter(0.0, 1.0)
+    scores = np.array([np.finfo(float).max, -np.finfo(float).max, tiny, -tiny, 0.0, 1e-310])
+    _check(np.zeros(len(scores), dtype=np.intp), scores)
+
+
+def test_one_row_queries_and_one_query():
+    rng = np.random.default_rng(2)
+    scores = rng.normal(size=500)
+    _check(np.arange(500), scores)
+    _check(np.zeros(500, dtype=np.intp), scores)
+    _check(rng.permutation(500), scores)
+
+
+def test_layout_without_enough_score_bits_falls_back_to_argsort():
+    # 2**17 queries (17 bits) and one query of 2**15 + 1 rows (16 bits) leave 31
+    # score bits, fewer than the 32 the packed sort needs.
+    rng = np.random.default_rng(3)
+    big = 2**15 + 1
+    codes = np.concatenate((np.zeros(big, dtype=np.intp), np.arange(1, 2**17)))
+    scores = np.round(rng.normal(size=len(codes)), 1)
+    (_, _, _, in_input_order), _ = _sort(codes, scores)
+    assert not in_input_order
+    _check(codes, scores, input_order_in_ties=False)
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_forced_fallback_matches_the_packed_sort(monkeypatch, shuffled):
+    rng = np.random.default_rng(4)
+    codes = np.sort(rng.integers(0, 30, 2000))
+    codes = np.unique(codes, return_inverse=True)[1]
+    scores = np.round(rng.normal(size=2000), 1)
+    if shuffled:
+        permutation = rng.permutation(2000)
+        codes, scores = codes[permutation], scores[permutation]
+    monkeypatch.setattr(_sorting, "_MIN_SCORE_BITS", 65)
+    _check(codes, scores, input_order_in_ties=False)
+
+
+def test_inputs_are_not_modified():
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 10, 400)
+    scores = rng.normal(size=400)
+    codes_copy, scores_copy = codes.copy(), scores.copy()
+    _sort(codes, scores)
+    np.testing.assert_array_equal(codes, codes_copy)
+    np.testing.assert_array_equal(scores, scores_copy)
