@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
-from ._grouping import Arrangement, RankedGroups
+from ._grouping import Arrangement, RankedGroups, segment_sums
 
 
 def relevance(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
@@ -26,12 +26,19 @@ def relevance(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
     return relevant.astype(np.float64)
 
 
-def n_relevant(ranked: RankedGroups, relevance_level: float | None) -> np.ndarray:
-    """Relevant rows per query, the unretrieved (``-inf``) ones included."""
-    return ranked.cached(
-        ("n_relevant", relevance_level),
-        lambda: ranked.query_sum(relevance(ranked.labels, relevance_level)),
-    )
+def n_relevant(
+    ranked: RankedGroups, relevance_level: float | None, relevant: np.ndarray | None = None
+) -> np.ndarray:
+    """Relevant rows per query, the unretrieved (``-inf``) ones included.
+
+    ``relevant``, when given, is :func:`relevance` of every sorted row, already computed.
+    """
+    if relevant is None:
+        return ranked.cached(
+            ("n_relevant", relevance_level),
+            lambda: ranked.query_sum(relevance(ranked.labels, relevance_level)),
+        )
+    return ranked.cached(("n_relevant", relevance_level), lambda: ranked.query_sum(relevant))
 
 
 @dataclass(frozen=True)
@@ -78,9 +85,9 @@ def expected_hits(
             relevant = relevance(arrangement.labels, relevance_level)
             return ranked.query_sum(arrangement.block_mean_per_row(relevant))
         if arrangement.singletons:
-            return ranked.query_sum_at(relevance(arrangement.labels[rows], relevance_level), rows)
+            return ranked.cutoff_sum(relevance(arrangement.labels[rows], relevance_level), k)
         relevant = relevance(arrangement.labels, relevance_level)
-        return ranked.query_sum_at(arrangement.block_mean_at(relevant, rows), rows)
+        return ranked.cutoff_sum(arrangement.block_mean_at(relevant, rows), k)
 
     return ranked.cached(("expected_hits", ties, k, relevance_level), compute)
 
@@ -152,18 +159,24 @@ def _average_precision_without_ties(
     relevance_level: float | None,
     denominator: str,
 ) -> np.ndarray:
-    """AP@k of fixed orders: ``sum over relevant rows i <= k of hits@i / i``, divided."""
+    """AP@k of fixed orders: ``sum over relevant rows i <= k of hits@i / i``, divided.
+
+    ``hits@i`` is a running sum of the relevance over the compact cutoff rows, less
+    its value before the query's first row.
+    """
+    first = np.cumsum(cut.length)
+    first -= cut.length  # first compact row of each query
     hits_through = np.cumsum(cut.relevant)
-    first = np.cumsum(cut.length) - cut.length  # first compact row of each query
     hits_before_query = np.concatenate(([0.0], hits_through))[first]
-    hits_through -= hits_before_query[cut.query]
-    precision_sum = np.bincount(
-        cut.query, weights=cut.relevant * hits_through / (cut.rank + 1), minlength=ranked.n_queries
-    )
+    hits_through -= np.repeat(hits_before_query, cut.length)
+    hits_through *= cut.relevant
+    hits_through /= cut.rank + 1
+    precision_sum = segment_sums(hits_through, cut.length)
     if denominator == "n_relevant_in_top_k":
-        limit = np.bincount(cut.query, weights=cut.relevant, minlength=ranked.n_queries)
+        limit = segment_sums(cut.relevant, cut.length)
     else:
-        limit = n_relevant(ranked, relevance_level)
+        every_row = ranked.cutoff_rows(k) is None
+        limit = n_relevant(ranked, relevance_level, cut.relevant if every_row else None)
         if denominator == "min(k,n_relevant)" and k is not None:
             limit = np.minimum(limit, k)
     return safe_divide(precision_sum, limit)
@@ -297,11 +310,11 @@ def roc_auc(
     n_positive = ranked.query_sum(positive)
     n_negative = ranked.n_rows_per_query - n_positive
     if arrangement.singletons:
-        # pairs won = n_pos n_neg - sum over positive rows of the negatives above them
-        negatives_through = np.cumsum(1.0 - positive)
-        negatives_before_query = np.concatenate(([0.0], negatives_through))[ranked.offsets[:-1]]
-        negatives_above = ranked.query_sum(positive * negatives_through)
-        negatives_above -= n_positive * negatives_before_query
+        # pairs won = n_pos n_neg - sum over positive rows of the negatives above them;
+        # the j-th positive (0-based) at 0-based rank i has i - j negatives above it
+        positive *= ranked.rank
+        negatives_above = ranked.query_sum(positive)
+        negatives_above -= n_positive * (n_positive - 1) / 2
         pairs_won = n_positive * n_negative - negatives_above
         return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative
     negative = 1.0 - positive

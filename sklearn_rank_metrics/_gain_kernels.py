@@ -111,7 +111,7 @@ def expected_dcg(
     discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)
     if rows is None:
         return ranked.query_sum(positional_gain * discounts[ranked.rank] * ranked.in_cutoff(k))
-    return ranked.query_sum_at(positional_gain * discounts[ranked.rank[rows]], rows)
+    return ranked.cutoff_sum(positional_gain * discounts[ranked.rank[rows]], k)
 
 
 def _sorted_descending_within_queries(values: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -230,7 +230,7 @@ def expected_reciprocal_rank(
     arrangement = ranked.arrangement(ties)
     rows = ranked.cutoff_rows(k)
     if rows is not None and arrangement.singletons:
-        return _err_of_cutoff_rows(ranked, arrangement.labels, rows, max_grade)
+        return _err_of_cutoff_rows(ranked, arrangement.labels, k, max_grade)
     keep = 1.0 - stop_probability(arrangement.labels, max_grade)
     log_keep = np.log(keep)
     cumulative = np.concatenate(([0.0], np.cumsum(log_keep)))
@@ -264,22 +264,23 @@ def expected_reciprocal_rank(
 
 
 def _err_of_cutoff_rows(
-    ranked: RankedGroups, labels: np.ndarray, rows: np.ndarray, max_grade: float
+    ranked: RankedGroups, labels: np.ndarray, k: int | None, max_grade: float
 ) -> np.ndarray:
     """ERR@k without ties from the rows within the cutoff only.
 
-    ``rows`` holds each query's first ``depth`` sorted rows, consecutively, so the
+    The cutoff rows hold each query's first ``depth`` sorted rows, consecutively, so the
     compact row ``i`` at rank ``r`` has its query's first row at ``i - r``: the
     probability of reaching it is ``exp(L[i] - L[i - r])`` with ``L`` the running
     sum of ``log(1 - R)`` over the compact rows.
     """
+    rows = ranked.cutoff_rows(k)
     rank = ranked.rank[rows]
     stop = stop_probability(labels[rows], max_grade)
     cumulative = np.zeros(len(rows) + 1)
     np.cumsum(np.log1p(-stop), out=cumulative[1:])
     position = np.arange(len(rows))
     reach = np.exp(cumulative[position] - cumulative[position - rank])
-    return ranked.query_sum_at(reach * stop / (rank + 1), rows)
+    return ranked.cutoff_sum(reach * stop / (rank + 1), k)
 
 
 def _subset_product_means(

@@ -213,11 +213,15 @@ class RankedGroups:
 
         return self.cached(("cutoff_rows", k), compute)
 
-    def query_sum_at(self, values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
-        """Per-query sum of ``values`` given at sorted ``rows`` (all rows when None)."""
-        if rows is None:
+    def cutoff_sum(self, values: np.ndarray, k: int | None) -> np.ndarray:
+        """Per-query sum of ``values`` given at the rows of :meth:`cutoff_rows` ``(k)``.
+
+        Those rows come query by query, ``depth(k)`` of them per query, so the sums
+        are segment sums (all rows when ``cutoff_rows(k)`` is None).
+        """
+        if self.cutoff_rows(k) is None:
             return self.query_sum(values)
-        return np.bincount(self.query_of_row[rows], weights=values, minlength=self.n_queries)
+        return segment_sums(values, self.depth(k))
 
     def straddles_cutoff(self, ties: str, k: int | None) -> np.ndarray:
         """Whether each row belongs to a block that starts within the cutoff and ends after it.
@@ -294,6 +298,17 @@ class RankedGroups:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+
+def segment_sums(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Sums of consecutive segments of ``values`` of the given lengths (0 for empty ones)."""
+    starts = np.cumsum(lengths)
+    starts -= lengths
+    sums = np.zeros(len(lengths))
+    filled = lengths > 0
+    if len(values):
+        sums[filled] = np.add.reduceat(values, starts[filled])
+    return sums
 
 
 # --------------------------------------------------------------------------- inputs

@@ -35,22 +35,39 @@ def _bit_width(count: int) -> int:
     return max(int(count) - 1, 0).bit_length()
 
 
-def _descending_score_keys(scores: np.ndarray) -> np.ndarray:
+def _descending_score_keys(scores: np.ndarray, scratch: np.ndarray) -> np.ndarray:
     """``uint64`` keys whose ascending order is the descending order of ``scores``.
 
     The IEEE-754 bit pattern ``b`` of ``y = -score`` orders like ``y`` as an unsigned
     integer once negative values have all their bits flipped and non-negative ones
     their sign bit set: ``b ^ ((b >> 63) | sign bit)`` with an arithmetic shift.
     ``y`` is computed as ``0.0 - score``, which is ``+0.0`` for both zeros, so
-    ``-0.0`` and ``+0.0`` tie, as they compare.
+    ``-0.0`` and ``+0.0`` tie, as they compare. ``scratch`` is an ``int64`` buffer
+    of the same length, overwritten.
     """
     negated = np.subtract(0.0, scores)
-    bits = negated.view(np.int64)
-    keys = bits >> 63  # -1 (all ones) for negative values, else 0
-    unsigned = keys.view(np.uint64)
-    unsigned |= _SIGN_BIT
-    unsigned ^= negated.view(np.uint64)
-    return unsigned
+    np.right_shift(negated.view(np.int64), 63, out=scratch)  # all ones if negative, else 0
+    flip = scratch.view(np.uint64)
+    flip |= _SIGN_BIT
+    keys = negated.view(np.uint64)
+    keys ^= flip
+    return keys
+
+
+def _query_and_position(rows_per_query: np.ndarray, query_shift: int, out: np.ndarray) -> None:
+    """Fill ``out`` (uint64) with ``(query << query_shift) + position within the query``.
+
+    One running sum: consecutive rows of a query differ by 1, and the first row of
+    query ``q`` follows the last row of query ``q - 1`` by
+    ``2**query_shift - (rows_per_query[q - 1] - 1)``.
+    """
+    out.fill(1)
+    out[0] = 0
+    if len(rows_per_query) > 1:
+        query_starts = np.cumsum(rows_per_query[:-1])
+        steps = np.uint64(1 << query_shift) - rows_per_query[:-1].astype(np.uint64)
+        out[query_starts] = steps + np.uint64(1)
+    np.cumsum(out, out=out)
 
 
 def sort_by_query_then_score(
@@ -68,7 +85,7 @@ def sort_by_query_then_score(
     scores : ndarray of shape (n_rows,)
         Float64 scores, without NaN.
     offsets : ndarray of shape (n_queries + 1,)
-        Query ``q`` owns sorted rows ``offsets[q]:offsets[q + 1]``.
+        Query ``q`` owns sorted rows ``offsets[q]:offsets[q + 1]``; no query is empty.
     contiguous : bool
         Whether ``codes`` is non-decreasing (every query's rows are together).
 
@@ -94,32 +111,33 @@ def sort_by_query_then_score(
         order, rank = _argsort_then_radix(codes, scores, offsets)
         return order, rank, scores[order], False
 
-    row_start = np.repeat(offsets[:-1], rows_per_query)
-    rank = np.arange(n_rows, dtype=np.intp)
-    rank -= row_start
     if contiguous:
         grouped = None
         grouped_scores = scores
     else:
         grouped = _group_rows_stably(codes, n_rows)
         grouped_scores = scores[grouped]
+    fields = np.empty(n_rows, dtype=np.int64)
     if position_bits == 0:  # one row per query
         order = np.arange(n_rows, dtype=np.intp)
         sorted_scores = grouped_scores
+        fields.fill(0)
+        rank = fields
     else:
-        keys = _descending_score_keys(grouped_scores)
+        keys = _descending_score_keys(grouped_scores, fields)
         keys >>= np.uint64(query_bits + position_bits)
         keys <<= np.uint64(position_bits)
-        keys |= rank.view(np.uint64)
-        if query_bits:
-            query_field = np.arange(n_queries, dtype=np.uint64)
-            query_field <<= np.uint64(64 - query_bits)
-            keys |= np.repeat(query_field, rows_per_query)
+        query_and_position = fields.view(np.uint64)
+        _query_and_position(rows_per_query, 64 - query_bits, query_and_position)
+        keys |= query_and_position
+        position_mask = np.uint64((1 << position_bits) - 1)
+        query_and_position &= position_mask
+        rank = fields
         keys.sort()
-        keys &= np.uint64((1 << position_bits) - 1)
+        keys &= position_mask
         order = keys.view(np.intp)
-        order += row_start
-        del keys, row_start
+        order += np.repeat(offsets[:-1], rows_per_query)
+        del keys
         sorted_scores = _fix_false_ties(order, grouped_scores, rank, offsets)
     if grouped is None:
         return order, rank, sorted_scores, True
