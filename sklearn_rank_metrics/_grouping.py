@@ -135,8 +135,9 @@ class RankedGroups:
         Input row index of every sorted row.
     labels : ndarray of shape (n_rows,)
         ``y_true`` (float64) in sorted order (arbitrary order inside tie blocks).
-    scores : ndarray of shape (n_rows,)
-        ``y_score`` (float64) in sorted order.
+    tie_first_rows : ndarray of shape (n_blocks,) or None
+        First sorted row of every run of equal scores within a query; None when no
+        two rows of a query tie. (The sorted scores themselves are not kept.)
     query_of_row : ndarray of shape (n_rows,)
         Query index of every sorted row.
     rank : ndarray of shape (n_rows,)
@@ -159,7 +160,7 @@ class RankedGroups:
     offsets: np.ndarray
     order: np.ndarray
     labels: np.ndarray
-    scores: np.ndarray
+    tie_first_rows: np.ndarray | None
     query_of_row: np.ndarray
     rank: np.ndarray
     n_retrieved: np.ndarray
@@ -243,21 +244,8 @@ class RankedGroups:
         )
 
     def tie_block_first_row(self) -> np.ndarray | None:
-        """First sorted row of every run of equal scores within a query; None without ties.
-
-        Cached. Tie-free input (every row its own block) allocates no per-row index.
-        """
-
-        def compute() -> np.ndarray | None:
-            starts = np.empty(len(self.scores), dtype=bool)
-            starts[0] = True
-            np.not_equal(self.scores[1:], self.scores[:-1], out=starts[1:])
-            starts[self.offsets[1:-1]] = True
-            if starts.all():
-                return None
-            return np.flatnonzero(starts)
-
-        return self.cached("tie_blocks", compute)
+        """First sorted row of every run of equal scores within a query; None without ties."""
+        return self.tie_first_rows
 
     def arrangement(self, ties: str) -> Arrangement:
         """The rank order and random-order blocks for one ``ties`` mode (cached)."""
@@ -558,6 +546,20 @@ def _query_weights(
     return reference
 
 
+def _tie_block_first_rows(sorted_scores: np.ndarray, offsets: np.ndarray) -> np.ndarray | None:
+    """First row of every run of equal scores within a query; None when there is no tie.
+
+    Tie-free input (every row its own block) allocates no per-row index.
+    """
+    starts = np.empty(len(sorted_scores), dtype=bool)
+    starts[0] = True
+    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=starts[1:])
+    starts[offsets[1:-1]] = True
+    if starts.all():
+        return None
+    return np.flatnonzero(starts)
+
+
 def rank_groups(
     y_true: Any,
     y_score: Any,
@@ -608,23 +610,26 @@ def rank_groups(
     order, rank, scores_sorted, input_order_in_ties = sort_by_query_then_score(
         codes, scores_flat, offsets, contiguous
     )
-    # Contiguous queries stay in place; otherwise the sorted codes are a repeat.
-    codes_sorted = codes if contiguous else np.repeat(np.arange(n_queries), rows_per_query)
+    tie_first_rows = _tie_block_first_rows(scores_sorted, offsets)
+    del scores_sorted
     unretrieved = scores_flat == -np.inf
     n_retrieved = rows_per_query.copy()
     if unretrieved.any():
         n_retrieved -= np.bincount(codes[unretrieved], minlength=n_queries)
+    # Contiguous queries stay in place; otherwise the sorted codes are a repeat.
+    if not contiguous:
+        codes = np.repeat(np.arange(n_queries), rows_per_query)
 
     query_weight = _query_weights(
-        sample_weight, codes_sorted, order, offsets, n_queries, two_dimensional, function_name
+        sample_weight, codes, order, offsets, n_queries, two_dimensional, function_name
     )
     return RankedGroups(
         query_ids=query_ids,
         offsets=offsets,
         order=order,
         labels=labels_flat[order],
-        scores=scores_sorted,
-        query_of_row=codes_sorted.astype(np.intp, copy=False),
+        tie_first_rows=tie_first_rows,
+        query_of_row=codes.astype(np.intp, copy=False),
         rank=rank,
         n_retrieved=n_retrieved,
         query_weight=query_weight,
