@@ -314,10 +314,16 @@ def _subset_product_means(
 def _merge_subset_means(
     left: np.ndarray, left_size: np.ndarray, right: np.ndarray, right_size: np.ndarray, degree: int
 ) -> np.ndarray:
+    """Subset means of the unions; only degrees up to the largest union size are computed.
+
+    A d-subset exists only for ``d <= size``, so the columns past the largest size
+    stay 0: early merges of small parts cost O(size**2) per row, not O(degree**2).
+    """
     merged = np.zeros_like(left)
-    d = np.arange(degree + 1)
+    top = min(degree, int((left_size + right_size).max()))
+    d = np.arange(top + 1)
     log_total = log_comb((left_size + right_size)[:, None], d[None, :])
-    for a in range(degree + 1):
+    for a in range(min(degree, int(left_size.max())) + 1):
         with np.errstate(invalid="ignore"):  # -inf - -inf where d exceeds both sizes
             log_weight = (
                 log_comb(left_size, a)[:, None]
@@ -325,5 +331,5 @@ def _merge_subset_means(
                 - log_total[:, a:]
             )
         weight = np.exp(np.where(np.isfinite(log_weight), log_weight, -np.inf))
-        merged[:, a:] += weight * left[:, a, None] * right[:, : degree + 1 - a]
+        merged[:, a : top + 1] += weight * left[:, a, None] * right[:, : top + 1 - a]
     return merged
