@@ -27,18 +27,18 @@ def relevance(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
 
 
 def n_relevant(
-    ranked: RankedGroups, relevance_level: float | None, relevant: np.ndarray | None = None
+    ranked: RankedGroups, relevance_level: float | None, known: np.ndarray | None = None
 ) -> np.ndarray:
-    """Relevant rows per query, the unretrieved (``-inf``) ones included.
+    """Relevant rows per query, the unretrieved (``-inf``) ones included (cached).
 
-    ``relevant``, when given, is :func:`relevance` of every sorted row, already computed.
+    ``known``, when given, is that count already computed by the caller.
     """
-    if relevant is None:
-        return ranked.cached(
-            ("n_relevant", relevance_level),
-            lambda: ranked.query_sum(relevance(ranked.labels, relevance_level)),
-        )
-    return ranked.cached(("n_relevant", relevance_level), lambda: ranked.query_sum(relevant))
+    return ranked.cached(
+        ("n_relevant", relevance_level),
+        lambda: ranked.query_sum(relevance(ranked.labels, relevance_level))
+        if known is None
+        else known,
+    )
 
 
 @dataclass(frozen=True)
@@ -161,22 +161,25 @@ def _average_precision_without_ties(
 ) -> np.ndarray:
     """AP@k of fixed orders: ``sum over relevant rows i <= k of hits@i / i``, divided.
 
-    ``hits@i`` is a running sum of the relevance over the compact cutoff rows, less
-    its value before the query's first row.
+    ``hits@i`` is a running sum of the relevance over the compact cutoff rows that
+    restarts at each query: the first row of a query also subtracts the previous
+    (non-empty) query's total.
     """
+    hits_in_cutoff = segment_sums(cut.relevant, cut.length)
+    hits_through = cut.relevant.copy()
+    filled = np.flatnonzero(cut.length)
     first = np.cumsum(cut.length)
     first -= cut.length  # first compact row of each query
-    hits_through = np.cumsum(cut.relevant)
-    hits_before_query = np.concatenate(([0.0], hits_through))[first]
-    hits_through -= np.repeat(hits_before_query, cut.length)
+    hits_through[first[filled[1:]]] -= hits_in_cutoff[filled[:-1]]
+    np.cumsum(hits_through, out=hits_through)
     hits_through *= cut.relevant
     hits_through /= cut.rank + 1
     precision_sum = segment_sums(hits_through, cut.length)
     if denominator == "n_relevant_in_top_k":
-        limit = segment_sums(cut.relevant, cut.length)
+        limit = hits_in_cutoff
     else:
         every_row = ranked.cutoff_rows(k) is None
-        limit = n_relevant(ranked, relevance_level, cut.relevant if every_row else None)
+        limit = n_relevant(ranked, relevance_level, hits_in_cutoff if every_row else None)
         if denominator == "min(k,n_relevant)" and k is not None:
             limit = np.minimum(limit, k)
     return safe_divide(precision_sum, limit)

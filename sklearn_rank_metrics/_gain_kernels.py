@@ -110,7 +110,8 @@ def expected_dcg(
         positional_gain = arrangement.block_mean_at(gains, rows)
     discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)
     if rows is None:
-        return ranked.query_sum(positional_gain * discounts[ranked.rank] * ranked.in_cutoff(k))
+        # no cutoff rows listed: every row is within the cutoff
+        return ranked.query_sum(positional_gain * discounts[ranked.rank])
     return ranked.cutoff_sum(positional_gain * discounts[ranked.rank[rows]], k)
 
 
