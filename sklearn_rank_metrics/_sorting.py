@@ -28,6 +28,7 @@ import numpy as np
 
 _SIGN_BIT = np.uint64(1 << 63)
 _MIN_SCORE_BITS = 32
+_CHUNK_ROWS = 1 << 15
 
 
 def _bit_width(count: int) -> int:
@@ -35,22 +36,39 @@ def _bit_width(count: int) -> int:
     return max(int(count) - 1, 0).bit_length()
 
 
-def _descending_score_keys(scores: np.ndarray, scratch: np.ndarray) -> np.ndarray:
-    """``uint64`` keys whose ascending order is the descending order of ``scores``.
+def _packed_keys(
+    scores: np.ndarray, query_and_position: np.ndarray, query_bits: int, position_bits: int
+) -> np.ndarray:
+    """The sort keys ``query | truncated descending score | position``, as ``uint64``.
 
     The IEEE-754 bit pattern ``b`` of ``y = -score`` orders like ``y`` as an unsigned
     integer once negative values have all their bits flipped and non-negative ones
     their sign bit set: ``b ^ ((b >> 63) | sign bit)`` with an arithmetic shift.
     ``y`` is computed as ``0.0 - score``, which is ``+0.0`` for both zeros, so
-    ``-0.0`` and ``+0.0`` tie, as they compare. ``scratch`` is an ``int64`` buffer
-    of the same length, overwritten.
+    ``-0.0`` and ``+0.0`` tie, as they compare. That key loses its lowest
+    ``query_bits + position_bits`` bits, moves up by ``position_bits`` and takes the
+    query and position fields. The work runs in cache-sized chunks (a fixed number
+    of them, not one per query), so each row is read from memory once.
     """
-    negated = np.subtract(0.0, scores)
-    np.right_shift(negated.view(np.int64), 63, out=scratch)  # all ones if negative, else 0
-    flip = scratch.view(np.uint64)
-    flip |= _SIGN_BIT
-    keys = negated.view(np.uint64)
-    keys ^= flip
+    n_rows = len(scores)
+    keys = np.empty(n_rows, dtype=np.uint64)
+    negated = keys.view(np.float64)
+    flip = np.empty(min(n_rows, _CHUNK_ROWS), dtype=np.int64)
+    flip_bits = flip.view(np.uint64)
+    drop = np.uint64(query_bits + position_bits)
+    lift = np.uint64(position_bits)
+    for start in range(0, n_rows, _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, n_rows)
+        chunk = keys[start:stop]
+        chunk_flip = flip[: stop - start]
+        np.subtract(0.0, scores[start:stop], out=negated[start:stop])
+        np.right_shift(chunk.view(np.int64), 63, out=chunk_flip)  # all ones if negative
+        chunk_flip_bits = flip_bits[: stop - start]
+        chunk_flip_bits |= _SIGN_BIT
+        chunk ^= chunk_flip_bits
+        chunk >>= drop
+        chunk <<= lift
+        chunk |= query_and_position[start:stop]
     return keys
 
 
@@ -124,24 +142,34 @@ def sort_by_query_then_score(
         fields.fill(0)
         rank = fields
     else:
-        keys = _descending_score_keys(grouped_scores, fields)
-        keys >>= np.uint64(query_bits + position_bits)
-        keys <<= np.uint64(position_bits)
         query_and_position = fields.view(np.uint64)
         _query_and_position(rows_per_query, 64 - query_bits, query_and_position)
-        keys |= query_and_position
+        keys = _packed_keys(grouped_scores, query_and_position, query_bits, position_bits)
         position_mask = np.uint64((1 << position_bits) - 1)
         query_and_position &= position_mask
         rank = fields
         keys.sort()
         keys &= position_mask
         order = keys.view(np.intp)
-        order += np.repeat(offsets[:-1], rows_per_query)
+        _add_query_starts(order, rank)
         del keys
         sorted_scores = _fix_false_ties(order, grouped_scores, rank, offsets)
     if grouped is None:
         return order, rank, sorted_scores, True
     return grouped[order], rank, sorted_scores, True
+
+
+def _add_query_starts(position: np.ndarray, rank: np.ndarray) -> None:
+    """Turn positions within queries into row indices, in place: add ``i - rank[i]``.
+
+    Row ``i`` (rank ``rank[i]`` in its query) belongs to the query starting at row
+    ``i - rank[i]``. Runs in cache-sized chunks, like :func:`_packed_keys`.
+    """
+    for start in range(0, len(position), _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, len(position))
+        chunk = position[start:stop]
+        chunk -= rank[start:stop]
+        chunk += np.arange(start, stop, dtype=np.intp)
 
 
 def _group_rows_stably(codes: np.ndarray, n_rows: int) -> np.ndarray:

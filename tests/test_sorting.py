@@ -66,8 +66,8 @@ def test_false_ties_from_truncated_scores_are_resorted(shuffled):
     ulps = rng.integers(0, 50, n_queries * per_query)
     scores = np.nextafter(1.0, 2.0) + ulps * np.spacing(1.0)
     scores[::7] = -scores[::7]  # negative scores too
-    truncated = _sorting._descending_score_keys(scores, np.empty(len(scores), np.int64))
-    truncated >>= np.uint64(11)
+    no_fields = np.zeros(len(scores), dtype=np.uint64)
+    truncated = _sorting._packed_keys(scores, no_fields, 2, 9)
     assert len(np.unique(truncated)) < len(np.unique(scores)) / 10  # really false ties
     if shuffled:
         permutation = rng.permutation(len(scores))
