@@ -66,8 +66,9 @@ def apply_policy(
             skipped = undefined
         elif math.isnan(replace_undefined_by):
             values[undefined] = np.nan
-        else:
-            values[undefined] += share[undefined] * float(replace_undefined_by)
+        elif replace_undefined_by:
+            # defined queries have share 0, so the whole array can take the product
+            values += share * float(replace_undefined_by)
     return values, weights, skipped
 
 

@@ -123,7 +123,7 @@ _MAX_LEVELS = 64
 
 
 def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
-    """Rows per (query, integer label) when labels are small ints, else None (cached)."""
+    """Rows per (integer label, query) when labels are small ints, else None (cached)."""
 
     def compute() -> np.ndarray | None:
         labels = ranked.labels  # >= 0: checked before any graded kernel runs
@@ -134,10 +134,10 @@ def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
         if np.any(small != labels):
             return None
         n_levels = int(top) + 1
-        cell = np.multiply(ranked.query_of_row, n_levels)
-        cell += small
+        cell = np.multiply(small, ranked.n_queries, dtype=np.intp)
+        cell += ranked.query_of_row
         counts = np.bincount(cell, minlength=ranked.n_queries * n_levels)
-        return counts.reshape(ranked.n_queries, n_levels)
+        return counts.reshape(n_levels, ranked.n_queries)
 
     return ranked.cached("label_level_counts", compute)
 
@@ -169,17 +169,22 @@ def ideal_dcg(
             weights = weights * (ranked.rank < k)
         return ranked.query_sum(gains * weights)
     level_gains = gain_values(
-        np.arange(counts.shape[1], dtype=np.float64), gain, function_name, ranked.input_labels
+        np.arange(len(counts), dtype=np.float64), gain, function_name, ranked.input_labels
     )
-    best_first = np.argsort(-level_gains, kind="stable")
-    counts = counts[:, best_first]
-    end = np.cumsum(counts, axis=1)
-    start = end - counts
     cumulative = np.concatenate(([0.0], np.cumsum(discounts)))
-    if k is not None:
-        end = np.minimum(end, k)
-        start = np.minimum(start, k)
-    return (cumulative[end] - cumulative[start]) @ level_gains[best_first]
+    limit = len(discounts) if k is None else min(k, len(discounts))
+    best = np.zeros(ranked.n_queries)
+    start = np.zeros(ranked.n_queries, dtype=np.intp)
+    end = np.empty_like(start)
+    # one level at a time, best gain first; levels with gain 0 add nothing
+    for level in np.argsort(-level_gains, kind="stable"):
+        if level_gains[level] <= 0:
+            break
+        np.add(start, counts[level], out=end)
+        np.minimum(end, limit, out=end)
+        best += level_gains[level] * (cumulative[end] - cumulative[start])
+        start, end = end, start
+    return best
 
 
 def ideal_dcg_of_top_k(

@@ -297,14 +297,14 @@ MUTATIONS: dict[str, Mutation] = {
             "_gain_kernels",
             "_label_level_counts",
             "labels = ranked.labels  # >= 0",
-            "labels = np.where(ranked.scores > -np.inf, ranked.labels, 0.0)  # >= 0",
+            "labels = np.where(ranked.in_cutoff(None), ranked.labels, 0.0)  # >= 0",
         ),
         Edit(
             "_gain_kernels",
             "ideal_dcg",
             "gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)",
             "gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)"
-            " * (ranked.scores > -np.inf)",
+            " * ranked.in_cutoff(None)",
         ),
     ),
     "ideal_dcg_sorted_ascending": _m(
@@ -312,8 +312,11 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_gain_kernels",
             "ideal_dcg",
-            'best_first = np.argsort(-level_gains, kind="stable")',
-            'best_first = np.argsort(level_gains, kind="stable")',
+            'for level in np.argsort(-level_gains, kind="stable"):',
+            # ascending among the positive gains; the zero gains still come last
+            "for level in np.argsort(\n"
+            '        np.where(level_gains > 0, level_gains, np.inf), kind="stable"\n'
+            "    ):",
         ),
         Edit(
             "_gain_kernels",
@@ -359,7 +362,7 @@ MUTATIONS: dict[str, Mutation] = {
             "n_relevant",
             "ranked.query_sum(relevance(ranked.labels, relevance_level))",
             "ranked.query_sum(\n"
-            "            relevance(ranked.labels, relevance_level) * (ranked.scores > -np.inf)\n"
+            "            relevance(ranked.labels, relevance_level) * ranked.in_cutoff(None)\n"
             "        )",
         ),
     ),

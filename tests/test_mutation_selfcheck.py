@@ -156,7 +156,10 @@ EXAMPLES = {
     "ideal_dcg_retrieved_only": _ex(
         "ndcg", 1 / (1 + 1 / LOG2_3), srm.ndcg_score, [1, 1], [0.9, -INF]
     ),
-    "ideal_dcg_sorted_ascending": _ex("ndcg", 1 / LOG2_3, srm.ndcg_score, [0, 1], [0.9, 0.1]),
+    # two positive levels in the worst order: DCG 1 + 2/log2(3), ideal 2 + 1/log2(3)
+    "ideal_dcg_sorted_ascending": _ex(
+        "ndcg", (1 + 2 / LOG2_3) / (2 + 1 / LOG2_3), srm.ndcg_score, [1, 2], [0.9, 0.1]
+    ),
     "ndcg_top_k_ideal_unsorted": _ex(
         "ndcg", 1 / LOG2_3, srm.ndcg_score, [0, 1, 0], [0.9, 0.8, 0.1], k=2, ideal="top_k"
     ),
