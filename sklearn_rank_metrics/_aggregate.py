@@ -80,10 +80,12 @@ def weighted_mean(
     A NaN value that was not skipped (the ``nan`` policy) makes the mean NaN,
     whatever its weight.
     """
-    kept = ~skipped
-    if np.isnan(values[kept]).any():
+    if skipped.any():
+        kept = ~skipped
+        values, weights = values[kept], weights[kept]
+    if np.isnan(values).any():
         return math.nan
-    total = weights[kept].sum()
+    total = weights.sum()
     if total == 0:
         warnings.warn(
             f"{function_name}: no query is left to average (all were skipped or have weight "
@@ -92,7 +94,7 @@ def weighted_mean(
             stacklevel=3,
         )
         return math.nan
-    return float(np.dot(values[kept], weights[kept]) / total)
+    return float(np.dot(values, weights) / total)
 
 
 def aggregate(
