@@ -546,20 +546,6 @@ def _query_weights(
     return reference
 
 
-def _tie_block_first_rows(sorted_scores: np.ndarray, offsets: np.ndarray) -> np.ndarray | None:
-    """First row of every run of equal scores within a query; None when there is no tie.
-
-    Tie-free input (every row its own block) allocates no per-row index.
-    """
-    starts = np.empty(len(sorted_scores), dtype=bool)
-    starts[0] = True
-    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=starts[1:])
-    starts[offsets[1:-1]] = True
-    if starts.all():
-        return None
-    return np.flatnonzero(starts)
-
-
 def rank_groups(
     y_true: Any,
     y_score: Any,
@@ -607,11 +593,9 @@ def rank_groups(
         rows_per_query = np.bincount(codes, minlength=n_queries)
     offsets = np.zeros(n_queries + 1, dtype=np.intp)
     np.cumsum(rows_per_query, out=offsets[1:])
-    order, rank, scores_sorted, input_order_in_ties = sort_by_query_then_score(
+    order, rank, tie_first_rows, input_order_in_ties = sort_by_query_then_score(
         codes, scores_flat, offsets, contiguous
     )
-    tie_first_rows = _tie_block_first_rows(scores_sorted, offsets)
-    del scores_sorted
     unretrieved = scores_flat == -np.inf
     n_retrieved = rows_per_query.copy()
     if unretrieved.any():

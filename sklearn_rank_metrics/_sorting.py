@@ -93,7 +93,7 @@ def sort_by_query_then_score(
     scores: np.ndarray,
     offsets: np.ndarray,
     contiguous: bool,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, bool]:
     """Row order by (query, score descending) and the 0-based rank of each sorted row.
 
     Parameters
@@ -113,8 +113,9 @@ def sort_by_query_then_score(
         Input row of every sorted row.
     rank : ndarray of shape (n_rows,)
         Position of every sorted row within its query.
-    sorted_scores : ndarray of shape (n_rows,)
-        ``scores[order]``.
+    tie_first_rows : ndarray of shape (n_blocks,) or None
+        First sorted row of every run of equal scores within a query; None when no
+        two rows of a query tie.
     input_order_in_ties : bool
         Whether rows of equal score within a query are in input order (always, except
         on the argsort fallback).
@@ -127,36 +128,61 @@ def sort_by_query_then_score(
     score_bits = 64 - query_bits - position_bits
     if score_bits < _MIN_SCORE_BITS or n_rows >= 1 << 32:
         order, rank = _argsort_then_radix(codes, scores, offsets)
-        return order, rank, scores[order], False
+        tie_first_rows, _ = _scan_sorted_scores(scores, order, offsets)
+        return order, rank, tie_first_rows, False
+    grouped = None if contiguous else _group_rows_stably(codes, n_rows)
+    if position_bits == 0:  # one row per query: nothing to sort, nothing tied
+        order = np.arange(n_rows, dtype=np.intp) if grouped is None else grouped
+        return order, np.zeros(n_rows, dtype=np.intp), None, True
+    grouped_scores = scores if grouped is None else scores[grouped]
+    rank = np.empty(n_rows, dtype=np.int64)
+    query_and_position = rank.view(np.uint64)
+    _query_and_position(rows_per_query, 64 - query_bits, query_and_position)
+    keys = _packed_keys(grouped_scores, query_and_position, query_bits, position_bits)
+    position_mask = np.uint64((1 << position_bits) - 1)
+    query_and_position &= position_mask
+    keys.sort()
+    keys &= position_mask
+    order = keys.view(np.intp)
+    _add_query_starts(order, rank)
+    del keys
+    tie_first_rows, rising = _scan_sorted_scores(grouped_scores, order, offsets)
+    rising = rising[rank[rising] > 0]  # a rise across a query boundary is expected
+    if len(rising):  # false ties: re-sort those queries, then find the ties again
+        _resort_queries(order, grouped_scores, rising, offsets)
+        tie_first_rows, _ = _scan_sorted_scores(grouped_scores, order, offsets)
+    if grouped is not None:
+        order = grouped[order]
+    return order, rank, tie_first_rows, True
 
-    if contiguous:
-        grouped = None
-        grouped_scores = scores
-    else:
-        grouped = _group_rows_stably(codes, n_rows)
-        grouped_scores = scores[grouped]
-    fields = np.empty(n_rows, dtype=np.int64)
-    if position_bits == 0:  # one row per query
-        order = np.arange(n_rows, dtype=np.intp)
-        sorted_scores = grouped_scores
-        fields.fill(0)
-        rank = fields
-    else:
-        query_and_position = fields.view(np.uint64)
-        _query_and_position(rows_per_query, 64 - query_bits, query_and_position)
-        keys = _packed_keys(grouped_scores, query_and_position, query_bits, position_bits)
-        position_mask = np.uint64((1 << position_bits) - 1)
-        query_and_position &= position_mask
-        rank = fields
-        keys.sort()
-        keys &= position_mask
-        order = keys.view(np.intp)
-        _add_query_starts(order, rank)
-        del keys
-        sorted_scores = _fix_false_ties(order, grouped_scores, rank, offsets)
-    if grouped is None:
-        return order, rank, sorted_scores, True
-    return grouped[order], rank, sorted_scores, True
+
+def _scan_sorted_scores(
+    scores: np.ndarray, order: np.ndarray, offsets: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """One chunked pass over ``scores[order]``: the tie runs and where scores rise.
+
+    Returns the first row of every run of equal scores within a query (None when
+    every run has one row) and the rows whose score is above the previous row's
+    (a rise, expected only at the first row of a query). ``scores[order]`` is never
+    held whole, only one cache-sized chunk at a time.
+    """
+    n_rows = len(order)
+    new_run = np.empty(n_rows, dtype=bool)
+    new_run[0] = True
+    rises = []
+    for start in range(1, n_rows, _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, n_rows)
+        chunk = scores[order[start - 1 : stop]]
+        previous, current = chunk[:-1], chunk[1:]
+        np.not_equal(current, previous, out=new_run[start:stop])
+        rise = np.flatnonzero(current > previous)
+        if len(rise):
+            rises.append(rise + start)
+    new_run[offsets[:-1]] = True
+    rising = np.concatenate(rises) if rises else np.zeros(0, dtype=np.intp)
+    if new_run.all():
+        return None, rising
+    return np.flatnonzero(new_run), rising
 
 
 def _add_query_starts(position: np.ndarray, rank: np.ndarray) -> None:
@@ -183,31 +209,22 @@ def _group_rows_stably(codes: np.ndarray, n_rows: int) -> np.ndarray:
     return keys.view(np.intp)
 
 
-def _fix_false_ties(
-    order: np.ndarray, scores: np.ndarray, rank: np.ndarray, offsets: np.ndarray
-) -> np.ndarray:
-    """Re-sort, in place, the queries whose truncated scores hid a difference.
+def _resort_queries(
+    order: np.ndarray, scores: np.ndarray, rising: np.ndarray, offsets: np.ndarray
+) -> None:
+    """Re-sort, in place and exactly, the queries holding the given ``rising`` rows.
 
     Inside a run of equal truncated scores the rows are in position order; the run
     is correctly sorted exactly when its full scores do not increase along it, so a
-    query needs re-sorting exactly when its sorted scores increase somewhere.
-    Returns ``scores[order]`` for the corrected order.
+    query needs re-sorting exactly when its sorted scores rise somewhere inside it.
     """
-    sorted_scores = scores[order]
-    rising = np.flatnonzero(sorted_scores[1:] > sorted_scores[:-1])
-    rising += 1
-    rising = rising[rank[rising] > 0]  # a rise across a query boundary is expected
-    if not len(rising):
-        return sorted_scores
     queries = np.unique(np.searchsorted(offsets, rising, side="right") - 1)
     sizes = offsets[queries + 1] - offsets[queries]
     rows = np.arange(int(sizes.sum()), dtype=np.intp)
     rows += np.repeat(offsets[queries] - np.cumsum(sizes) + sizes, sizes)
     query_of_row = np.repeat(np.arange(len(queries)), sizes)
-    resorted = np.lexsort((order[rows], -sorted_scores[rows], query_of_row))
+    resorted = np.lexsort((order[rows], -scores[order[rows]], query_of_row))
     order[rows] = order[rows[resorted]]
-    sorted_scores[rows] = sorted_scores[rows[resorted]]
-    return sorted_scores
 
 
 def _argsort_then_radix(
