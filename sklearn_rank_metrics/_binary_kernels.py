@@ -18,6 +18,7 @@ import numpy as np
 
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
 from ._grouping import Arrangement, RankedGroups, segment_sums
+from ._tie_blocks import harmonic_sums, tie_blocks
 
 
 def relevance(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
@@ -39,6 +40,23 @@ def n_relevant(
         if known is None
         else known,
     )
+
+
+def block_relevance(
+    ranked: RankedGroups, ties: str, relevance_level: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per block of a tied arrangement: ``r`` relevant rows and ``c`` in earlier blocks.
+
+    Cached per ties mode and level; also fills the ``n_relevant`` cache.
+    """
+
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        blocks = tie_blocks(ranked, ties)
+        relevant_in_block = blocks.sum(relevance(ranked.arrangement(ties).labels, relevance_level))
+        n_relevant(ranked, relevance_level, blocks.query_sum(relevant_in_block))
+        return relevant_in_block, blocks.before_in_query(relevant_in_block)
+
+    return ranked.cached(("block_relevance", ties, relevance_level), compute)
 
 
 @dataclass(frozen=True)
@@ -140,16 +158,37 @@ def average_precision(
             ranked, cutoff_relevance(ranked, arrangement, k, relevance_level), k,
             relevance_level, denominator,
         )
+    if denominator != "n_relevant_in_top_k":
+        precision_sum = _precision_sum_of_blocks(ranked, ties, k, relevance_level)
+        n_rel = n_relevant(ranked, relevance_level)
+        if denominator == "n_relevant":
+            return safe_divide(precision_sum, n_rel)
+        return safe_divide(precision_sum, n_rel if k is None else np.minimum(n_rel, k))
     counts = block_counts(ranked, ties, relevance_level)
     in_cut = ranked.in_cutoff(k)
     terms = _precision_terms(counts, ranked.rank) * in_cut
-    n_rel = n_relevant(ranked, relevance_level)
-    if denominator == "n_relevant":
-        return safe_divide(ranked.query_sum(terms), n_rel)
-    if denominator == "min(k,n_relevant)":
-        limit = n_rel if k is None else np.minimum(n_rel, k)
-        return safe_divide(ranked.query_sum(terms), limit)
     return _average_precision_over_retrieved(ranked, ties, counts, in_cut, terms, k)
+
+
+def _precision_sum_of_blocks(
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
+) -> np.ndarray:
+    """``E[sum over relevant rows i <= k of hits@i / i]`` per query, block by block.
+
+    Summing :func:`_precision_terms` over the ``T`` positions of a block within the
+    cutoff gives ``(r/m) ((c + 1) A + (r - 1)/(m - 1) B)`` with
+    ``A = sum_{t=1..T} 1/(s + t)`` and ``B = sum_{t=1..T} (t - 1)/(s + t) = T - (s + 1) A``.
+    """
+    blocks = tie_blocks(ranked, ties)
+    r, c = block_relevance(ranked, ties, relevance_level)
+    inside = blocks.inside(ranked.depth(k))
+    first_terms = harmonic_sums(blocks, inside, int(ranked.n_rows_per_query.max()))
+    later_terms = inside - (blocks.start_rank + 1.0) * first_terms
+    later_terms *= (r - 1.0) / np.maximum(blocks.size - 1.0, 1.0)
+    first_terms *= c + 1.0
+    first_terms += later_terms
+    first_terms *= r / blocks.size
+    return blocks.query_sum(first_terms)
 
 
 def _average_precision_without_ties(
@@ -241,9 +280,12 @@ def _average_precision_over_retrieved(
     return values
 
 
-def _first_relevant_block_rows(counts: BlockCounts) -> np.ndarray:
-    """Rows of the first block (in rank order) that holds a relevant row, per query."""
-    return (counts.relevant_before_block == 0) & (counts.relevant_in_block > 0)
+def _first_relevant_blocks(
+    ranked: RankedGroups, ties: str, relevance_level: float | None
+) -> np.ndarray:
+    """Index of the first block (in rank order) holding a relevant row, per query that has one."""
+    relevant_in_block, relevant_before = block_relevance(ranked, ties, relevance_level)
+    return np.flatnonzero((relevant_before == 0) & (relevant_in_block > 0))
 
 
 def reciprocal_rank(
@@ -265,15 +307,20 @@ def reciprocal_rank(
         values = np.zeros(ranked.n_queries)
         values[cut.query[first]] = 1.0 / (cut.rank[first] + 1)
         return values
-    counts = block_counts(ranked, ties, relevance_level)
-    rows = np.flatnonzero(_first_relevant_block_rows(counts) & ranked.in_cutoff(k))
-    m = counts.block_size[rows]
-    r = counts.relevant_in_block[rows]
-    t = counts.offset_in_block[rows]
+    blocks = tie_blocks(ranked, ties)
+    first = _first_relevant_blocks(ranked, ties, relevance_level)
+    inside = blocks.inside(ranked.depth(k))[first].astype(np.intp)
+    # one entry per position t = 1..T of each first relevant block within the cutoff
+    owner = np.repeat(np.arange(len(first)), inside)
+    t = np.arange(len(owner), dtype=np.float64)
+    t -= np.repeat(np.cumsum(inside) - inside, inside) - 1.0
+    block = first[owner]
+    m = blocks.size[block]
+    r = block_relevance(ranked, ties, relevance_level)[0][block]
     probability = comb_ratio(m - t, r - 1, m, r)
     return np.bincount(
-        ranked.query_of_row[rows],
-        weights=probability / (ranked.rank[rows] + 1),
+        blocks.query[block],
+        weights=probability / (blocks.start_rank[block] + t),
         minlength=ranked.n_queries,
     )
 
@@ -288,14 +335,13 @@ def hit(
     """
     if ranked.arrangement(ties).singletons:
         return (expected_hits(ranked, ties, k, relevance_level) > 0).astype(np.float64)
-    counts = block_counts(ranked, ties, relevance_level)
-    rows = np.flatnonzero(_first_relevant_block_rows(counts) & (counts.offset_in_block == 1))
-    m = counts.block_size[rows]
-    r = counts.relevant_in_block[rows]
-    depth = ranked.depth(k)[ranked.query_of_row[rows]]
-    inside = np.clip(depth - ranked.rank[rows], 0, m)
+    blocks = tie_blocks(ranked, ties)
+    first = _first_relevant_blocks(ranked, ties, relevance_level)
+    m = blocks.size[first]
+    r = block_relevance(ranked, ties, relevance_level)[0][first]
+    inside = blocks.inside(ranked.depth(k))[first]
     values = np.zeros(ranked.n_queries)
-    values[ranked.query_of_row[rows]] = 1.0 - comb_ratio(m - r, inside, m, inside)
+    values[blocks.query[first]] = 1.0 - comb_ratio(m - r, inside, m, inside)
     return values
 
 
@@ -307,6 +353,10 @@ def roc_auc(
     ``AUC = sum over positive rows of (negatives in later blocks + 1/2 negatives in
     its own block) / (n_pos n_neg)``; a tied (positive, negative) pair counts 1/2,
     its expected value over both orders. ``-inf`` rows rank last, tied together.
+    Computed as ``n_pos n_neg`` less the negatives above the positives: with the
+    ``j``-th positive (0-based) at 0-based rank ``i``, ``sum (i - j) = sum i -
+    n_pos (n_pos - 1) / 2``, and under ties each ``i`` is the expected rank, the
+    block's mid-rank ``s + (m - 1) / 2``.
     """
     arrangement = ranked.arrangement(ties)
     positive = relevance(arrangement.labels, relevance_level)
@@ -320,11 +370,15 @@ def roc_auc(
         negatives_above -= n_positive * (n_positive - 1) / 2
         pairs_won = n_positive * n_negative - negatives_above
         return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative
-    negative = 1.0 - positive
-    cumulative = np.concatenate(([0.0], np.cumsum(negative)))
-    block_end = arrangement.block_start + arrangement.block_size
-    query_end = ranked.offsets[1:][ranked.query_of_row]
-    negatives_after = cumulative[query_end] - cumulative[block_end]
-    negatives_in_block = cumulative[block_end] - cumulative[arrangement.block_start]
-    pairs_won = ranked.query_sum(positive * (negatives_after + 0.5 * negatives_in_block))
+    # the same count in expectation: a positive row's expected rank is its block's
+    # mid-rank s + (m - 1)/2, and the positives above it still number j
+    blocks = tie_blocks(ranked, ties)
+    positive_in_block = blocks.sum(positive)
+    mid_rank = blocks.size - 1.0
+    mid_rank *= 0.5
+    mid_rank += blocks.start_rank
+    mid_rank *= positive_in_block
+    negatives_above = blocks.query_sum(mid_rank)
+    negatives_above -= n_positive * (n_positive - 1) / 2
+    pairs_won = n_positive * n_negative - negatives_above
     return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative

@@ -223,8 +223,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_aggregate",
             "weighted_mean",
-            "float(np.dot(values[kept], weights[kept]) / total)",
-            "float(np.mean(values[kept]))",
+            "float(np.dot(values, weights) / total)",
+            "float(np.mean(values))",
         ),
     ),
     "skip_policy_counts_zero": _m(
@@ -238,7 +238,13 @@ MUTATIONS: dict[str, Mutation] = {
     ),
     "skipped_weights_in_total": _m(
         "the weighted mean divides by the weights of the skipped queries too",
-        Edit("_aggregate", "weighted_mean", "total = weights[kept].sum()", "total = weights.sum()"),
+        Edit(
+            "_aggregate",
+            "weighted_mean",
+            "    if skipped.any():\n",
+            "    all_weights = weights.sum()\n    if skipped.any():\n",
+        ),
+        Edit("_aggregate", "weighted_mean", "total = weights.sum()", "total = all_weights"),
     ),
     # -- DCG / NDCG / CG ----------------------------------------------------------------
     "discount_rank_plus_2": _m(
@@ -377,10 +383,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "average_precision",
-            "return safe_divide(ranked.query_sum(terms), n_rel)",
-            "return safe_divide(\n"
-            "            ranked.query_sum(terms), n_rel if k is None else np.minimum(n_rel, k)\n"
-            "        )",
+            "return safe_divide(precision_sum, n_rel)",
+            "return safe_divide(precision_sum, n_rel if k is None else np.minimum(n_rel, k))",
         ),
     ),
     "ap_min_k_ignores_k": _m(
@@ -388,8 +392,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "average_precision",
-            "limit = n_rel if k is None else np.minimum(n_rel, k)",
-            "limit = n_rel",
+            "n_rel if k is None else np.minimum(n_rel, k)",
+            "n_rel",
         ),
         Edit(
             "_binary_kernels",
@@ -414,8 +418,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "reciprocal_rank",
-            "weights=probability / (ranked.rank[rows] + 1)",
-            "weights=probability / (ranked.rank[rows] + 2)",
+            "weights=probability / (blocks.start_rank[block] + t)",
+            "weights=probability / (blocks.start_rank[block] + t + 1)",
         ),
         Edit(
             "_binary_kernels",
@@ -489,8 +493,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "hit",
-            "inside = np.clip(depth - ranked.rank[rows], 0, m)",
-            "inside = np.clip(depth + 1 - ranked.rank[rows], 0, m)",
+            "inside = blocks.inside(ranked.depth(k))[first]",
+            "inside = blocks.inside(ranked.depth(k) + 1)[first]",
         ),
         Edit(
             "_binary_kernels",
@@ -511,13 +515,9 @@ MUTATIONS: dict[str, Mutation] = {
     ),
     # -- group AUC ------------------------------------------------------------------------
     "auc_tied_pairs_count_zero": _m(
-        "AUC counts a tied (relevant, non-relevant) pair as 0 instead of 1/2",
-        Edit(
-            "_binary_kernels",
-            "roc_auc",
-            "0.5 * negatives_in_block",
-            "0.0 * negatives_in_block",
-        ),
+        "AUC counts a tied (relevant, non-relevant) pair as 0 instead of 1/2 "
+        "(a positive row takes its block's last rank, not its mid-rank)",
+        Edit("_binary_kernels", "roc_auc", "mid_rank *= 0.5", "mid_rank *= 1.0"),
     ),
     "gauc_positives_weight_uses_negatives": _m(
         'group AUC query_weight="positives" weighs queries by their negatives',
