@@ -9,11 +9,11 @@ Run (from the repository root, with the ``bench`` extra installed)::
 Every timed call goes end to end from flat NumPy arrays ``(y_true, y_score, qid)``,
 including the conversions each tool needs (data frames, padding, dicts, tensors,
 DMatrix/Dataset, sorting rows by query). In one process, the calls on one data set
-run interleaved (A B C A B C ..., each round starting one call later) and the
-tables give medians and the ratio to one ``np.argsort(y_score)`` of the same data. Peak extra memory is measured in a fresh
-subprocess per (implementation, size). A peer that is not installed, has no such
-metric, or would take too long (projected from the next smaller size) is reported
-in the tables with the reason, never dropped silently.
+run interleaved in rounds, each in a new seeded random order, and the tables give
+medians and the ratio to one ``np.argsort(y_score)`` of the same data. Peak extra
+memory is measured in a fresh subprocess per (implementation, size). A peer that is
+not installed, has no such metric, or would take too long (projected from the next
+smaller size) is reported in the tables with the reason, never dropped silently.
 """
 
 from __future__ import annotations
@@ -297,6 +297,11 @@ REFERENCES["xgb:p@10"] = (
     {"k": 10, "denominator": "min(k,n_retrieved)", "ties": "input"},
     True,
 )
+
+
+def _shuffled(tasks: list, shuffler: np.random.Generator) -> list:
+    """The tasks in a new random order (one round of interleaved calls)."""
+    return [tasks[index] for index in shuffler.permutation(len(tasks))]
 
 
 def our_calls(metric: str, data: Data, **params: Any) -> Callable[[], Any]:
@@ -1022,7 +1027,12 @@ class Bench:
                 tasks.append((result, impl, metric, call))
         wanted = {}
         gc.collect()
-        for result, impl, _, call in tasks:  # first round: also the value and the repeat count
+        # Every round runs the calls in a new (seeded) random order, so that no call
+        # always follows the same one: at 10M rows, the call right after np.lexsort
+        # pays about 0.9 s of system time for the kernel compacting the memory
+        # lexsort freed.
+        shuffler = np.random.default_rng([n_rows, len(tasks)])
+        for result, impl, _, call in _shuffled(tasks, shuffler):  # round 1: also the value
             try:
                 start = time.perf_counter()
                 value = call()
@@ -1042,11 +1052,7 @@ class Bench:
                 wanted[id(result)] = 1 if late else min(MAX_REPEATS, max(least, share))
         for round_number in range(1, max(wanted.values(), default=1)):
             gc.collect()
-            # Each round starts one call later, so that no call always follows the same
-            # one: a call right after np.lexsort at 10M rows pays for the kernel's
-            # compaction of the memory lexsort freed (about 0.9 s of system time here).
-            shift = round_number % len(tasks)
-            for result, _, _, call in tasks[shift:] + tasks[:shift]:
+            for result, _, _, call in _shuffled(tasks, shuffler):
                 if wanted.get(id(result), 0) > round_number:
                     try:
                         start = time.perf_counter()
@@ -1544,10 +1550,10 @@ class Report:
             "its numba code: *convert* (dicts, `Qrels`, `Run`, which sorts each query) and "
             "*compute* (`ranx.evaluate`).",
             "",
-            "The calls on one data set run interleaved (A B C A B C ...); from the second "
-            "round on, each round starts one call later (B C A, C A B, ...), so that no call "
-            "always follows the same one (at 10M rows, the call right after `np.lexsort` "
-            "pays for the kernel compacting the memory lexsort freed). Each cell is the "
+            "The calls on one data set run interleaved in rounds (A B C, then C A B, ...), "
+            "each round in a new seeded random order, so that no call always follows the "
+            "same one (at 10M rows, the call right after `np.lexsort` pays about 0.9 s of "
+            "system time for the kernel compacting the memory lexsort freed). Each cell is the "
             f"median of {MIN_REPEATS} to {MAX_REPEATS} calls for ours and the lower bounds "
             f"(about {self.plan.ours_seconds:g} s of calls per cell) and of 1 to "
             f"{PEER_MAX_REPEATS} for a peer (about {self.plan.peer_seconds:g} s, at least one "

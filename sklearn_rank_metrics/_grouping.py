@@ -134,7 +134,8 @@ class RankedGroups:
     order : ndarray of shape (n_rows,)
         Input row index of every sorted row.
     labels : ndarray of shape (n_rows,)
-        ``y_true`` (float64) in sorted order (arbitrary order inside tie blocks).
+        ``y_true`` (float64) in sorted order (tied rows in input order, except after
+        the sort's argsort fallback, where their order is arbitrary).
     tie_first_rows : ndarray of shape (n_blocks,) or None
         First sorted row of every run of equal scores within a query; None when no
         two rows of a query tie. (The sorted scores themselves are not kept.)
