@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
-from ._grouping import Arrangement, RankedGroups, segment_sums
+from ._grouping import Arrangement, RankedGroups
+from ._segments import segment_positions, segment_sums
 from ._tie_blocks import harmonic_sums, tie_blocks
 
 
@@ -264,7 +265,7 @@ def _average_precision_over_retrieved(
 
     n_outcomes = (np.minimum(r, inside) + 1).astype(np.intp)
     pair = np.repeat(np.arange(len(lead)), n_outcomes)
-    j = np.arange(len(pair)) - np.repeat(np.cumsum(n_outcomes) - n_outcomes, n_outcomes)
+    j = segment_positions(n_outcomes)
     probability = hypergeometric_pmf(j, m[pair], r[pair], inside[pair])
     numerator = (
         sum_full[query][pair]
@@ -312,8 +313,7 @@ def reciprocal_rank(
     inside = blocks.inside(ranked.depth(k))[first].astype(np.intp)
     # one entry per position t = 1..T of each first relevant block within the cutoff
     owner = np.repeat(np.arange(len(first)), inside)
-    t = np.arange(len(owner), dtype=np.float64)
-    t -= np.repeat(np.cumsum(inside) - inside, inside) - 1.0
+    t = segment_positions(inside) + 1.0
     block = first[owner]
     m = blocks.size[block]
     r = block_relevance(ranked, ties, relevance_level)[0][block]

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ._segments import segment_rows, segment_sums
 from ._sorting import sort_by_query_then_score
 
 TIES_MODES = ("average", "input", "optimistic", "pessimistic")
@@ -204,14 +205,9 @@ class RankedGroups:
 
         def compute() -> np.ndarray | None:
             depth = self.depth(k)
-            total = int(depth.sum())
-            if total == len(self.labels):
+            if int(depth.sum()) == len(self.labels):
                 return None
-            compact_start = np.zeros(len(depth), dtype=np.intp)
-            np.cumsum(depth[:-1], out=compact_start[1:])
-            rows = np.arange(total, dtype=np.intp)
-            rows += np.repeat(self.offsets[:-1] - compact_start, depth)
-            return rows
+            return segment_rows(self.offsets[:-1], depth)
 
         return self.cached(("cutoff_rows", k), compute)
 
@@ -244,16 +240,12 @@ class RankedGroups:
             ("block_start_rank", ties), lambda: self.rank - self.arrangement(ties).offset
         )
 
-    def tie_block_first_row(self) -> np.ndarray | None:
-        """First sorted row of every run of equal scores within a query; None without ties."""
-        return self.tie_first_rows
-
     def arrangement(self, ties: str) -> Arrangement:
         """The rank order and random-order blocks for one ``ties`` mode (cached)."""
         cached = self._cache.get(("arrangement", ties))
         if cached is not None:
             return cached
-        first_rows = self.tie_block_first_row()
+        first_rows = self.tie_first_rows
         has_ties = first_rows is not None
         if ties == "average" and has_ties:
             arrangement = Arrangement(self.labels, first_rows)
@@ -287,17 +279,6 @@ class RankedGroups:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
-
-
-def segment_sums(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Sums of consecutive segments of ``values`` of the given lengths (0 for empty ones)."""
-    starts = np.cumsum(lengths)
-    starts -= lengths
-    sums = np.zeros(len(lengths))
-    filled = lengths > 0
-    if len(values):
-        sums[filled] = np.add.reduceat(values, starts[filled])
-    return sums
 
 
 # --------------------------------------------------------------------------- inputs

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._segments import segment_positions, segment_rows
+
 _SIGN_BIT = np.uint64(1 << 63)
 _MIN_SCORE_BITS = 32
 _CHUNK_ROWS = 1 << 15
@@ -220,8 +222,7 @@ def _resort_queries(
     """
     queries = np.unique(np.searchsorted(offsets, rising, side="right") - 1)
     sizes = offsets[queries + 1] - offsets[queries]
-    rows = np.arange(int(sizes.sum()), dtype=np.intp)
-    rows += np.repeat(offsets[queries] - np.cumsum(sizes) + sizes, sizes)
+    rows = segment_rows(offsets[queries], sizes)
     query_of_row = np.repeat(np.arange(len(queries)), sizes)
     resorted = np.lexsort((order[rows], -scores[order[rows]], query_of_row))
     order[rows] = order[rows[resorted]]
@@ -246,6 +247,4 @@ def _argsort_then_radix(
             order = order[step]
             if shift + 16 < n_bits:
                 codes_in_order = codes_in_order[step]
-    rank = np.arange(len(order), dtype=np.intp)
-    rank -= np.repeat(offsets[:-1], np.diff(offsets))
-    return order, rank
+    return order, segment_positions(np.diff(offsets))

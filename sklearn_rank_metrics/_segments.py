@@ -1,0 +1,36 @@
+"""Consecutive segments of a flat array: sums, positions within a segment, row ranges.
+
+A segment list is given by its ``lengths`` (some may be 0); segment ``s`` holds the
+``lengths[s]`` elements after those of the earlier segments. Queries in sorted
+order, the compact cutoff rows and the positions of a tied block are all such lists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def segment_sums(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Sums of consecutive segments of ``values`` of the given lengths (0 for empty ones)."""
+    starts = np.cumsum(lengths)
+    starts -= lengths
+    sums = np.zeros(len(lengths))
+    filled = lengths > 0
+    if len(values):
+        sums[filled] = np.add.reduceat(values, starts[filled])
+    return sums
+
+
+def segment_positions(lengths: np.ndarray) -> np.ndarray:
+    """0-based position of every element within its segment: ``0..lengths[s] - 1`` each."""
+    lengths = np.asarray(lengths, dtype=np.intp)
+    positions = np.arange(int(lengths.sum()), dtype=np.intp)
+    positions -= np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return positions
+
+
+def segment_rows(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The rows ``starts[s] .. starts[s] + lengths[s] - 1`` of every segment, concatenated."""
+    rows = segment_positions(lengths)
+    rows += np.repeat(starts, lengths)
+    return rows
