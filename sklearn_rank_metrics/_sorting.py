@@ -30,6 +30,7 @@ from ._segments import segment_positions, segment_rows
 
 _SIGN_BIT = np.uint64(1 << 63)
 _MIN_SCORE_BITS = 32
+_MIN_ROW_FIELD_SCORE_BITS = 28
 _CHUNK_ROWS = 1 << 15
 
 
@@ -130,8 +131,10 @@ def sort_by_query_then_score(
     score_bits = 64 - query_bits - position_bits
     if score_bits < _MIN_SCORE_BITS or n_rows >= 1 << 32:
         order, rank = _argsort_then_radix(codes, scores, offsets)
-        tie_first_rows, _ = _scan_sorted_scores(scores, order, offsets)
-        return order, rank, tie_first_rows, False
+        return order, rank, _scan_sorted_scores(scores, order, offsets), False
+    row_bits = _bit_width(n_rows)
+    if not contiguous and 64 - query_bits - row_bits >= _MIN_ROW_FIELD_SCORE_BITS:
+        return _sort_with_row_field(codes, scores, offsets, query_bits, row_bits)
     grouped = None if contiguous else _group_rows_stably(codes, n_rows)
     if position_bits == 0:  # one row per query: nothing to sort, nothing tied
         order = np.arange(n_rows, dtype=np.intp) if grouped is None else grouped
@@ -144,47 +147,115 @@ def sort_by_query_then_score(
     position_mask = np.uint64((1 << position_bits) - 1)
     query_and_position &= position_mask
     keys.sort()
+    candidates = _equal_prefix_rows(keys, position_bits)
     keys &= position_mask
     order = keys.view(np.intp)
     _add_query_starts(order, rank)
     del keys
-    tie_first_rows, rising = _scan_sorted_scores(grouped_scores, order, offsets)
-    rising = rising[rank[rising] > 0]  # a rise across a query boundary is expected
-    if len(rising):  # false ties: re-sort those queries, then find the ties again
-        _resort_queries(order, grouped_scores, rising, offsets)
-        tie_first_rows, _ = _scan_sorted_scores(grouped_scores, order, offsets)
+    tie_first_rows = _tie_runs(candidates, grouped_scores, order, offsets)
     if grouped is not None:
         order = grouped[order]
     return order, rank, tie_first_rows, True
 
 
+def _sort_with_row_field(
+    codes: np.ndarray, scores: np.ndarray, offsets: np.ndarray, query_bits: int, row_bits: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, bool]:
+    """One sort of ``query | truncated score | input row`` keys, for scattered queries.
+
+    The input row index takes the place of the position field, so the rows need no
+    grouping sort first: the sorted keys hold the input rows directly.
+    """
+    n_rows = len(scores)
+    query_and_row = np.empty(n_rows, dtype=np.uint64)
+    query_shift = np.uint64(64 - query_bits)
+    for start in range(0, n_rows, _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, n_rows)
+        chunk = query_and_row[start:stop]
+        chunk[...] = codes[start:stop]
+        chunk <<= query_shift
+        chunk |= np.arange(start, stop, dtype=np.uint64)
+    keys = _packed_keys(scores, query_and_row, query_bits, row_bits)
+    del query_and_row
+    keys.sort()
+    candidates = _equal_prefix_rows(keys, row_bits)
+    keys &= np.uint64((1 << row_bits) - 1)
+    order = keys.view(np.intp)
+    rank = np.empty(n_rows, dtype=np.intp)
+    _positions_within_queries(np.diff(offsets), rank)
+    return order, rank, _tie_runs(candidates, scores, order, offsets), True
+
+
+def _positions_within_queries(rows_per_query: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out`` (intp) with each sorted row's 0-based position within its query."""
+    out.fill(1)
+    out[0] = 0
+    out[np.cumsum(rows_per_query[:-1])] = 1 - rows_per_query[:-1]
+    np.cumsum(out, out=out)
+
+
+def _equal_prefix_rows(keys: np.ndarray, field_bits: int) -> np.ndarray:
+    """Sorted rows whose key equals the previous row's in all but the low ``field_bits``.
+
+    Those rows share the query and the truncated score with the row before them:
+    the only places where two scores can be tied, or out of order (a false tie).
+    Found with one chunked pass over the keys, before any scores are gathered.
+    """
+    limit = np.uint64(1 << field_bits)
+    found = []
+    for start in range(1, len(keys), _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, len(keys))
+        differing_bits = keys[start:stop] ^ keys[start - 1 : stop - 1]
+        same = np.flatnonzero(differing_bits < limit)
+        if len(same):
+            found.append(same + start)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
+
+
+def _tie_runs(
+    candidates: np.ndarray, scores: np.ndarray, order: np.ndarray, offsets: np.ndarray
+) -> np.ndarray | None:
+    """First sorted row of every run of equal scores, after fixing any false ties.
+
+    Only the ``candidates`` (rows whose truncated score equals the previous row's)
+    can tie with the row before them or sit above it. A candidate whose full score
+    is higher than the previous row's marks a false tie; its query is re-sorted
+    exactly and its runs found again from the full scores.
+    """
+    current = scores[order[candidates]]
+    previous = scores[order[candidates - 1]]
+    new_run = np.ones(len(order), dtype=bool)
+    new_run[candidates[current == previous]] = False
+    rising = candidates[current > previous]
+    if len(rising):
+        rows, query_starts = _resort_queries(order, scores, rising, offsets)
+        sorted_scores = scores[order[rows]]
+        new_run[rows[1:]] = sorted_scores[1:] != sorted_scores[:-1]
+        new_run[query_starts] = True
+    if new_run.all():
+        return None
+    return np.flatnonzero(new_run)
+
+
 def _scan_sorted_scores(
     scores: np.ndarray, order: np.ndarray, offsets: np.ndarray
-) -> tuple[np.ndarray | None, np.ndarray]:
-    """One chunked pass over ``scores[order]``: the tie runs and where scores rise.
+) -> np.ndarray | None:
+    """First sorted row of every run of equal scores within a query (None: no ties).
 
-    Returns the first row of every run of equal scores within a query (None when
-    every run has one row) and the rows whose score is above the previous row's
-    (a rise, expected only at the first row of a query). ``scores[order]`` is never
-    held whole, only one cache-sized chunk at a time.
+    One chunked pass over ``scores[order]``, for the argsort fallback, whose keys
+    carry no scores; ``scores[order]`` is never held whole.
     """
     n_rows = len(order)
     new_run = np.empty(n_rows, dtype=bool)
     new_run[0] = True
-    rises = []
     for start in range(1, n_rows, _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, n_rows)
         chunk = scores[order[start - 1 : stop]]
-        previous, current = chunk[:-1], chunk[1:]
-        np.not_equal(current, previous, out=new_run[start:stop])
-        rise = np.flatnonzero(current > previous)
-        if len(rise):
-            rises.append(rise + start)
+        np.not_equal(chunk[1:], chunk[:-1], out=new_run[start:stop])
     new_run[offsets[:-1]] = True
-    rising = np.concatenate(rises) if rises else np.zeros(0, dtype=np.intp)
     if new_run.all():
-        return None, rising
-    return np.flatnonzero(new_run), rising
+        return None
+    return np.flatnonzero(new_run)
 
 
 def _add_query_starts(position: np.ndarray, rank: np.ndarray) -> None:
@@ -213,12 +284,14 @@ def _group_rows_stably(codes: np.ndarray, n_rows: int) -> np.ndarray:
 
 def _resort_queries(
     order: np.ndarray, scores: np.ndarray, rising: np.ndarray, offsets: np.ndarray
-) -> None:
+) -> tuple[np.ndarray, np.ndarray]:
     """Re-sort, in place and exactly, the queries holding the given ``rising`` rows.
 
-    Inside a run of equal truncated scores the rows are in position order; the run
-    is correctly sorted exactly when its full scores do not increase along it, so a
-    query needs re-sorting exactly when its sorted scores rise somewhere inside it.
+    Inside a run of equal truncated scores the rows are in position (or input row)
+    order; the run is correctly sorted exactly when its full scores do not increase
+    along it, so a query needs re-sorting exactly when its sorted scores rise
+    somewhere inside it. Returns the sorted rows of the re-sorted queries and the
+    first row of each of those queries.
     """
     queries = np.unique(np.searchsorted(offsets, rising, side="right") - 1)
     sizes = offsets[queries + 1] - offsets[queries]
@@ -226,6 +299,7 @@ def _resort_queries(
     query_of_row = np.repeat(np.arange(len(queries)), sizes)
     resorted = np.lexsort((order[rows], -scores[order[rows]], query_of_row))
     order[rows] = order[rows[resorted]]
+    return rows, offsets[queries]
 
 
 def _argsort_then_radix(

@@ -23,6 +23,20 @@ def _sort(codes, scores):
     return sort_by_query_then_score(codes, scores, offsets, contiguous), offsets
 
 
+LAYOUTS = ("contiguous", "scattered", "scattered, grouped first")
+
+
+def _arrange(layout, codes, scores, rng, monkeypatch):
+    """Rows of contiguous queries as given, or shuffled; scattered rows are sorted with
+    the input row in the key, or (forced) grouped by query first."""
+    if layout == "contiguous":
+        return codes, scores
+    if layout == "scattered, grouped first":
+        monkeypatch.setattr(_sorting, "_MIN_ROW_FIELD_SCORE_BITS", 65)
+    permutation = rng.permutation(len(scores))
+    return codes[permutation], scores[permutation]
+
+
 def _check(codes, scores, *, input_order_in_ties=True):
     (order, rank, tie_first_rows, in_input_order), offsets = _sort(codes, scores)
     expected = _reference_order(codes, scores)
@@ -47,9 +61,9 @@ def _check(codes, scores, *, input_order_in_ties=True):
     np.testing.assert_array_equal(rank, expected_rank)
 
 
-@pytest.mark.parametrize("shuffled", [False, True])
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("seed", range(5))
-def test_random_scores_with_ties_match_lexsort(seed, shuffled):
+def test_random_scores_with_ties_match_lexsort(seed, layout, monkeypatch):
     rng = np.random.default_rng(seed)
     n_rows = 3000
     codes = np.sort(rng.integers(0, 40, n_rows))
@@ -57,17 +71,15 @@ def test_random_scores_with_ties_match_lexsort(seed, shuffled):
     scores = rng.normal(size=n_rows)
     tied = rng.random(n_rows) < 0.4
     scores[tied] = np.round(scores[tied] * 2) / 2
-    if shuffled:
-        permutation = rng.permutation(n_rows)
-        codes, scores = codes[permutation], scores[permutation]
-    _check(codes, scores)
+    _check(*_arrange(layout, codes, scores, rng, monkeypatch))
 
 
-@pytest.mark.parametrize("shuffled", [False, True])
-def test_false_ties_from_truncated_scores_are_resorted(shuffled):
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_false_ties_from_truncated_scores_are_resorted(layout, monkeypatch):
     # 300 rows per query need 9 position bits and 4 queries 2 query bits, so the
-    # lowest 11 bits of each score key are cut: scores one to a few ulps apart
-    # become equal keys and must be put back in exact order.
+    # lowest 11 bits of each score key are cut (13 when the 1,200 input rows take
+    # the position field): scores one to a few ulps apart become equal keys and
+    # must be put back in exact order, with their exact ties found again.
     rng = np.random.default_rng(0)
     n_queries, per_query = 4, 300
     codes = np.repeat(np.arange(n_queries), per_query)
@@ -77,19 +89,17 @@ def test_false_ties_from_truncated_scores_are_resorted(shuffled):
     no_fields = np.zeros(len(scores), dtype=np.uint64)
     truncated = _sorting._packed_keys(scores, no_fields, 2, 9)
     assert len(np.unique(truncated)) < len(np.unique(scores)) / 10  # really false ties
-    if shuffled:
-        permutation = rng.permutation(len(scores))
-        codes, scores = codes[permutation], scores[permutation]
-    _check(codes, scores)
+    _check(*_arrange(layout, codes, scores, rng, monkeypatch))
 
 
-def test_false_ties_in_some_queries_only():
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_false_ties_in_some_queries_only(layout, monkeypatch):
     # one query has scores an ulp apart, the others are well separated
     rng = np.random.default_rng(1)
     codes = np.repeat(np.arange(6), 200)
     scores = rng.normal(size=1200)
     scores[400:600] = 3.0 + rng.integers(0, 20, 200) * np.spacing(3.0)
-    _check(codes, scores)
+    _check(*_arrange(layout, codes, scores, rng, monkeypatch))
 
 
 def test_signed_zeros_tie_and_keep_input_order():
