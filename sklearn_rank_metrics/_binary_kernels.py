@@ -19,7 +19,7 @@ import numpy as np
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
 from ._grouping import Arrangement, RankedGroups
 from ._segments import segment_positions, segment_sums
-from ._tie_blocks import harmonic_sums, tie_blocks
+from ._tie_blocks import tied_blocks
 
 
 def relevance(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
@@ -44,20 +44,35 @@ def n_relevant(
 
 
 def block_relevance(
-    ranked: RankedGroups, ties: str, relevance_level: float | None
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per block of a tied arrangement: ``r`` relevant rows and ``c`` in earlier blocks.
+    """Per block of :func:`tied_blocks` ``(k)``: ``r`` relevant rows, ``c`` before the block.
 
-    Cached per ties mode and level; also fills the ``n_relevant`` cache.
+    ``c`` counts the relevant rows of the query at the ranks before the block, which
+    are within the cutoff and the same in every order of the blocks (cached).
     """
 
     def compute() -> tuple[np.ndarray, np.ndarray]:
-        blocks = tie_blocks(ranked, ties)
-        relevant_in_block = blocks.sum(relevance(ranked.arrangement(ties).labels, relevance_level))
-        n_relevant(ranked, relevance_level, blocks.query_sum(relevant_in_block))
-        return relevant_in_block, blocks.before_in_query(relevant_in_block)
+        cut = cutoff_relevance(ranked, ranked.arrangement(ties), k, relevance_level)
+        return (
+            relevant_in_blocks(ranked, ties, k, relevance_level),
+            tied_blocks(ranked, ties, k).before_block(cut.relevant),
+        )
 
-    return ranked.cached(("block_relevance", ties, relevance_level), compute)
+    return ranked.cached(("block_relevance", ties, k, relevance_level), compute)
+
+
+def relevant_in_blocks(
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
+) -> np.ndarray:
+    """``r``, the relevant rows of each block of :func:`tied_blocks` ``(k)`` (cached)."""
+
+    def compute() -> np.ndarray:
+        blocks = tied_blocks(ranked, ties, k)
+        labels = ranked.arrangement(ties).labels[blocks.rows]
+        return blocks.sum(relevance(labels, relevance_level))
+
+    return ranked.cached(("relevant_in_blocks", ties, k, relevance_level), compute)
 
 
 @dataclass(frozen=True)
@@ -95,18 +110,18 @@ def block_counts(ranked: RankedGroups, ties: str, relevance_level: float | None)
 def expected_hits(
     ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
 ) -> np.ndarray:
-    """E[relevant rows within the cutoff]: each position holds its block's mean relevance."""
+    """E[relevant rows within the cutoff]: a tied position holds its block's mean ``r/m``."""
 
     def compute() -> np.ndarray:
         arrangement = ranked.arrangement(ties)
-        rows = ranked.cutoff_rows(k)
-        if rows is None:
-            relevant = relevance(arrangement.labels, relevance_level)
-            return ranked.query_sum(arrangement.block_mean_per_row(relevant))
-        if arrangement.singletons:
-            return ranked.cutoff_sum(relevance(arrangement.labels[rows], relevance_level), k)
-        relevant = relevance(arrangement.labels, relevance_level)
-        return ranked.cutoff_sum(arrangement.block_mean_at(relevant, rows), k)
+        relevant = cutoff_relevance(ranked, arrangement, k, relevance_level).relevant
+        if not arrangement.singletons:
+            # a position in a tied block is relevant with probability r / m
+            blocks = tied_blocks(ranked, ties, k)
+            share = block_relevance(ranked, ties, k, relevance_level)[0] / blocks.size
+            relevant = relevant.copy()
+            relevant[blocks.position] = share[blocks.owner]
+        return ranked.cutoff_sum(relevant, k)
 
     return ranked.cached(("expected_hits", ties, k, relevance_level), compute)
 
@@ -124,13 +139,18 @@ class CutoffRows:
 def cutoff_relevance(
     ranked: RankedGroups, arrangement: Arrangement, k: int | None, relevance_level: float | None
 ) -> CutoffRows:
-    """Relevance of the rows within the cutoff when every row is its own block."""
-    rows = ranked.cutoff_rows(k)
-    if rows is None:
-        labels, query, rank = arrangement.labels, ranked.query_of_row, ranked.rank
-    else:
-        labels, query, rank = arrangement.labels[rows], ranked.query_of_row[rows], ranked.rank[rows]
-    return CutoffRows(relevance(labels, relevance_level), query, rank, ranked.depth(k))
+    """Relevance of the rows within the cutoff in the arrangement's fixed order (cached)."""
+
+    def compute() -> CutoffRows:
+        rows = ranked.cutoff_rows(k)
+        if rows is None:
+            labels, query, rank = arrangement.labels, ranked.query_of_row, ranked.rank
+        else:
+            labels = arrangement.labels[rows]
+            query, rank = ranked.query_of_row[rows], ranked.rank[rows]
+        return CutoffRows(relevance(labels, relevance_level), query, rank, ranked.depth(k))
+
+    return ranked.cached(("cutoff_relevance", id(arrangement), k, relevance_level), compute)
 
 
 def _precision_terms(counts: BlockCounts, rank: np.ndarray) -> np.ndarray:
@@ -154,56 +174,35 @@ def average_precision(
 ) -> np.ndarray:
     """Expected AP@k per query for the three denominators (see ``mean_average_precision_score``)."""
     arrangement = ranked.arrangement(ties)
-    if arrangement.singletons:
-        return _average_precision_without_ties(
-            ranked, cutoff_relevance(ranked, arrangement, k, relevance_level), k,
+    if arrangement.singletons or denominator != "n_relevant_in_top_k":
+        return _average_precision_of_positions(
+            ranked, ties, cutoff_relevance(ranked, arrangement, k, relevance_level), k,
             relevance_level, denominator,
         )
-    if denominator != "n_relevant_in_top_k":
-        precision_sum = _precision_sum_of_blocks(ranked, ties, k, relevance_level)
-        n_rel = n_relevant(ranked, relevance_level)
-        if denominator == "n_relevant":
-            return safe_divide(precision_sum, n_rel)
-        return safe_divide(precision_sum, n_rel if k is None else np.minimum(n_rel, k))
     counts = block_counts(ranked, ties, relevance_level)
     in_cut = ranked.in_cutoff(k)
     terms = _precision_terms(counts, ranked.rank) * in_cut
     return _average_precision_over_retrieved(ranked, ties, counts, in_cut, terms, k)
 
 
-def _precision_sum_of_blocks(
-    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
-) -> np.ndarray:
-    """``E[sum over relevant rows i <= k of hits@i / i]`` per query, block by block.
-
-    Summing :func:`_precision_terms` over the ``T`` positions of a block within the
-    cutoff gives ``(r/m) ((c + 1) A + (r - 1)/(m - 1) B)`` with
-    ``A = sum_{t=1..T} 1/(s + t)`` and ``B = sum_{t=1..T} (t - 1)/(s + t) = T - (s + 1) A``.
-    """
-    blocks = tie_blocks(ranked, ties)
-    r, c = block_relevance(ranked, ties, relevance_level)
-    inside = blocks.inside(ranked.depth(k))
-    first_terms = harmonic_sums(blocks, inside, int(ranked.n_rows_per_query.max()))
-    later_terms = inside - (blocks.start_rank + 1.0) * first_terms
-    later_terms *= (r - 1.0) / np.maximum(blocks.size - 1.0, 1.0)
-    first_terms *= c + 1.0
-    first_terms += later_terms
-    first_terms *= r / blocks.size
-    return blocks.query_sum(first_terms)
-
-
-def _average_precision_without_ties(
+def _average_precision_of_positions(
     ranked: RankedGroups,
+    ties: str,
     cut: CutoffRows,
     k: int | None,
     relevance_level: float | None,
     denominator: str,
 ) -> np.ndarray:
-    """AP@k of fixed orders: ``sum over relevant rows i <= k of hits@i / i``, divided.
+    """AP@k as ``sum over relevant rows i <= k of hits@i / i``, divided.
 
     ``hits@i`` is a running sum of the relevance over the compact cutoff rows that
     restarts at each query: the first row of a query also subtracts the previous
-    (non-empty) query's total.
+    (non-empty) query's total. Under ``ties="average"`` the term at offset ``t``
+    (0-based) of a tied block is its expectation
+    ``(r/m) (c + 1 + t (r - 1)/(m - 1)) / (s + t + 1)``: given that the position is
+    relevant, each of the ``t`` block positions before it is relevant with
+    probability ``(r - 1)/(m - 1)``. (Not for the ``n_relevant_in_top_k`` denominator,
+    whose value is not a sum of terms.)
     """
     hits_in_cutoff = segment_sums(cut.relevant, cut.length)
     hits_through = cut.relevant.copy()
@@ -212,8 +211,24 @@ def _average_precision_without_ties(
     first -= cut.length  # first compact row of each query
     hits_through[first[filled[1:]]] -= hits_in_cutoff[filled[:-1]]
     np.cumsum(hits_through, out=hits_through)
+    tied_terms = None
+    if not ranked.arrangement(ties).singletons:
+        blocks = tied_blocks(ranked, ties, k)
+        # c: the running hits at the block's first position, less that position's own
+        start = blocks.block_position
+        c = (hits_through[start] - cut.relevant[start])[blocks.owner]
+        r = relevant_in_blocks(ranked, ties, k, relevance_level)[blocks.owner]
+        m, t = blocks.size[blocks.owner], blocks.offset
+        terms = (r - 1.0) / (m - 1.0)
+        terms *= t
+        terms += c + 1.0
+        terms *= r / m
+        terms /= blocks.start_rank[blocks.owner] + t + 1.0
+        tied_terms = (blocks.position, terms)
     hits_through *= cut.relevant
     hits_through /= cut.rank + 1
+    if tied_terms is not None:
+        hits_through[tied_terms[0]] = tied_terms[1]
     precision_sum = segment_sums(hits_through, cut.length)
     if denominator == "n_relevant_in_top_k":
         limit = hits_in_cutoff
@@ -282,47 +297,53 @@ def _average_precision_over_retrieved(
 
 
 def _first_relevant_blocks(
-    ranked: RankedGroups, ties: str, relevance_level: float | None
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
 ) -> np.ndarray:
-    """Index of the first block (in rank order) holding a relevant row, per query that has one."""
-    relevant_in_block, relevant_before = block_relevance(ranked, ties, relevance_level)
+    """The tied blocks within the cutoff that hold their query's first relevant rows.
+
+    Indices into :func:`tied_blocks` ``(k)``: blocks with ``r > 0`` and ``c = 0``.
+    A query whose first relevant row within the cutoff is not tied has the same
+    first relevant rank in every order.
+    """
+    relevant_in_block, relevant_before = block_relevance(ranked, ties, k, relevance_level)
     return np.flatnonzero((relevant_before == 0) & (relevant_in_block > 0))
 
 
 def reciprocal_rank(
     ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
 ) -> np.ndarray:
-    """Expected RR@k: ``sum_t P(first relevant at offset t) / i`` over the first relevant block.
+    """Expected RR@k: ``1 / i`` of the first relevant row within the cutoff (0 if none).
 
-    ``P(t) = C(m - t, r - 1) / C(m, r)``: the row at offset ``t`` is relevant and the
-    ``t - 1`` rows before it are not.
+    When that row is in a tied block, the block's expectation replaces it:
+    ``sum_t P(first relevant at offset t) / (s + t)`` over the block's ``T``
+    positions within the cutoff, with ``P(t) = C(m - t, r - 1) / C(m, r)`` (the row at
+    offset ``t`` is relevant and the ``t - 1`` rows before it are not).
     """
     arrangement = ranked.arrangement(ties)
+    cut = cutoff_relevance(ranked, arrangement, k, relevance_level)
+    hit_rows = np.flatnonzero(cut.relevant)
+    query = cut.query[hit_rows]
+    is_first = np.ones(len(query), dtype=bool)
+    np.not_equal(query[1:], query[:-1], out=is_first[1:])
+    first = hit_rows[is_first]
+    values = np.zeros(ranked.n_queries)
+    values[cut.query[first]] = 1.0 / (cut.rank[first] + 1)
     if arrangement.singletons:
-        cut = cutoff_relevance(ranked, arrangement, k, relevance_level)
-        hit_rows = np.flatnonzero(cut.relevant)
-        query = cut.query[hit_rows]
-        is_first = np.ones(len(query), dtype=bool)
-        np.not_equal(query[1:], query[:-1], out=is_first[1:])
-        first = hit_rows[is_first]
-        values = np.zeros(ranked.n_queries)
-        values[cut.query[first]] = 1.0 / (cut.rank[first] + 1)
         return values
-    blocks = tie_blocks(ranked, ties)
-    first = _first_relevant_blocks(ranked, ties, relevance_level)
-    inside = blocks.inside(ranked.depth(k))[first].astype(np.intp)
+    blocks = tied_blocks(ranked, ties, k)
+    first = _first_relevant_blocks(ranked, ties, k, relevance_level)
+    inside = blocks.inside[first]
     # one entry per position t = 1..T of each first relevant block within the cutoff
     owner = np.repeat(np.arange(len(first)), inside)
     t = segment_positions(inside) + 1.0
     block = first[owner]
     m = blocks.size[block]
-    r = block_relevance(ranked, ties, relevance_level)[0][block]
+    r = block_relevance(ranked, ties, k, relevance_level)[0][block]
     probability = comb_ratio(m - t, r - 1, m, r)
-    return np.bincount(
-        blocks.query[block],
-        weights=probability / (blocks.start_rank[block] + t),
-        minlength=ranked.n_queries,
+    values[blocks.query[first]] = np.bincount(
+        owner, weights=probability / (blocks.start_rank[block] + t), minlength=len(first)
     )
+    return values
 
 
 def hit(
@@ -331,16 +352,17 @@ def hit(
     """P(at least one relevant row within the cutoff), per query.
 
     Only the first block holding a relevant row matters: if ``T`` of its ``m``
-    positions are within the cutoff, ``P(hit) = 1 - C(m - r, T) / C(m, T)``.
+    positions are within the cutoff, ``P(hit) = 1 - C(m - r, T) / C(m, T)`` (1 for a
+    single row).
     """
+    values = (expected_hits(ranked, ties, k, relevance_level) > 0).astype(np.float64)
     if ranked.arrangement(ties).singletons:
-        return (expected_hits(ranked, ties, k, relevance_level) > 0).astype(np.float64)
-    blocks = tie_blocks(ranked, ties)
-    first = _first_relevant_blocks(ranked, ties, relevance_level)
+        return values
+    blocks = tied_blocks(ranked, ties, k)
+    first = _first_relevant_blocks(ranked, ties, k, relevance_level)
     m = blocks.size[first]
-    r = block_relevance(ranked, ties, relevance_level)[0][first]
-    inside = blocks.inside(ranked.depth(k))[first]
-    values = np.zeros(ranked.n_queries)
+    r = block_relevance(ranked, ties, k, relevance_level)[0][first]
+    inside = blocks.inside[first]
     values[blocks.query[first]] = 1.0 - comb_ratio(m - r, inside, m, inside)
     return values
 
@@ -356,29 +378,27 @@ def roc_auc(
     Computed as ``n_pos n_neg`` less the negatives above the positives: with the
     ``j``-th positive (0-based) at 0-based rank ``i``, ``sum (i - j) = sum i -
     n_pos (n_pos - 1) / 2``, and under ties each ``i`` is the expected rank, the
-    block's mid-rank ``s + (m - 1) / 2``.
+    block's mid-rank ``s + (m - 1) / 2``: each row of a tied block contributes
+    ``(r / m) (s + (m - 1) / 2)``.
     """
     arrangement = ranked.arrangement(ties)
     positive = relevance(arrangement.labels, relevance_level)
     n_positive = ranked.query_sum(positive)
     n_negative = ranked.n_rows_per_query - n_positive
+    # pairs won = n_pos n_neg - sum over positive rows of the negatives above them;
+    # the j-th positive (0-based) at 0-based rank i has i - j negatives above it
     if arrangement.singletons:
-        # pairs won = n_pos n_neg - sum over positive rows of the negatives above them;
-        # the j-th positive (0-based) at 0-based rank i has i - j negatives above it
         positive *= ranked.rank
-        negatives_above = ranked.query_sum(positive)
-        negatives_above -= n_positive * (n_positive - 1) / 2
-        pairs_won = n_positive * n_negative - negatives_above
-        return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative
-    # the same count in expectation: a positive row's expected rank is its block's
-    # mid-rank s + (m - 1)/2, and the positives above it still number j
-    blocks = tie_blocks(ranked, ties)
-    positive_in_block = blocks.sum(positive)
-    mid_rank = blocks.size - 1.0
-    mid_rank *= 0.5
-    mid_rank += blocks.start_rank
-    mid_rank *= positive_in_block
-    negatives_above = blocks.query_sum(mid_rank)
+    else:
+        blocks = tied_blocks(ranked, ties, None, every_row=True)
+        positive_in_block = blocks.sum(positive[blocks.rows])
+        positive *= ranked.rank
+        mid_rank = blocks.size - 1.0
+        mid_rank *= 0.5
+        mid_rank += blocks.start_rank
+        mid_rank *= positive_in_block / blocks.size
+        positive[blocks.rows] = mid_rank[blocks.owner]
+    negatives_above = ranked.query_sum(positive)
     negatives_above -= n_positive * (n_positive - 1) / 2
     pairs_won = n_positive * n_negative - negatives_above
     return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative

@@ -17,6 +17,22 @@ def log_comb(n: np.ndarray, r: np.ndarray) -> np.ndarray:
     return np.where(valid, value, -np.inf)
 
 
+def log_factorials(n_max: int) -> np.ndarray:
+    """``log(i!)`` for ``i = 0 .. n_max``: a table for :func:`log_comb_of_integers`."""
+    return gammaln(np.arange(n_max + 1) + 1.0)
+
+
+def log_comb_of_integers(n: np.ndarray, r: np.ndarray, log_factorial: np.ndarray) -> np.ndarray:
+    """``log C(n, r)`` for integer arrays from a :func:`log_factorials` table covering ``n``.
+
+    Table lookups instead of three ``gammaln`` calls; ``-inf`` where ``r < 0`` or ``r > n``.
+    """
+    valid = (r >= 0) & (r <= n)
+    r_safe = np.where(valid, r, 0)
+    value = log_factorial[n] - log_factorial[r_safe] - log_factorial[n - r_safe]
+    return np.where(valid, value, -np.inf)
+
+
 def comb_ratio(
     n_top: np.ndarray, r_top: np.ndarray, n_bottom: np.ndarray, r_bottom: np.ndarray
 ) -> np.ndarray:

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ._combinatorics import log_comb
+from ._combinatorics import log_comb_of_integers, log_factorials
 from ._grouping import RankedGroups
+from ._tie_blocks import TiedBlocks, tied_blocks
 
 GAINS = ("linear", "exponential")
 DISCOUNTS = ("log(rank+1)", "max(1,log(rank))", "none")
@@ -97,22 +98,25 @@ def expected_dcg(
     """Expected DCG@k per query: each position holds its block's mean gain.
 
     Only the rows within the cutoff are visited (plus, under ``ties="average"``, the
-    gain sums of whole tie blocks, which may reach past the cutoff).
+    other rows of a tied block that straddles the cutoff): a position of a tied
+    block with gain sum ``G`` over its ``m`` rows holds ``G / m``.
     """
     arrangement = ranked.arrangement(ties)
     rows = ranked.cutoff_rows(k)
-    if rows is not None and arrangement.singletons and not callable(gain):
-        positional_gain = gain_values(
-            arrangement.labels[rows], gain, function_name, ranked.input_labels
+    longest = int(ranked.n_rows_per_query.max())
+    discounts = discount_table(longest if k is None else min(k, longest), discount, log_base)
+    labels = arrangement.labels if rows is None else arrangement.labels[rows]
+    gains = gain_values(labels, gain, function_name, ranked.input_labels)
+    if not arrangement.singletons:
+        blocks = tied_blocks(ranked, ties, k)
+        block_gains = gain_values(
+            arrangement.labels[blocks.rows], gain, function_name, ranked.input_labels
         )
-    else:
-        gains = gain_values(arrangement.labels, gain, function_name, ranked.input_labels)
-        positional_gain = arrangement.block_mean_at(gains, rows)
-    discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)
-    if rows is None:
-        # no cutoff rows listed: every row is within the cutoff
-        return ranked.query_sum(positional_gain * discounts[ranked.rank])
-    return ranked.cutoff_sum(positional_gain * discounts[ranked.rank[rows]], k)
+        if gains is arrangement.labels:  # the linear gain is the labels themselves
+            gains = gains.copy()
+        gains[blocks.position] = (blocks.sum(block_gains) / blocks.size)[blocks.owner]
+    rank = ranked.rank if rows is None else ranked.rank[rows]
+    return ranked.cutoff_sum(gains * discounts[rank], k)
 
 
 def _sorted_descending_within_queries(values: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -234,59 +238,50 @@ def expected_reciprocal_rank(
     that starts within the cutoff.
     """
     arrangement = ranked.arrangement(ties)
-    rows = ranked.cutoff_rows(k)
-    if rows is not None and arrangement.singletons:
-        return _err_of_cutoff_rows(ranked, arrangement.labels, k, max_grade)
-    keep = 1.0 - stop_probability(arrangement.labels, max_grade)
-    log_keep = np.log(keep)
-    cumulative = np.concatenate(([0.0], np.cumsum(log_keep)))
-    query_start = ranked.offsets[:-1][ranked.query_of_row]
-    survive_before_block = np.exp(cumulative[arrangement.block_start] - cumulative[query_start])
-    in_cut = ranked.in_cutoff(k)
-
-    before = np.ones(len(keep))
-    after = keep.copy()
-    if not arrangement.singletons:
-        offset = arrangement.offset
-        block_start_rank = ranked.block_start_rank(ties)
-        depth_of_row = ranked.per_row(ranked.depth(k))
-        random_rows = np.flatnonzero(
-            (arrangement.block_size > 1) & (block_start_rank < depth_of_row)
-        )
-        if len(random_rows):
-            owner_block = arrangement.block_of_row[random_rows]
-            owners, owner = np.unique(owner_block, return_inverse=True)
-            needed = np.minimum(arrangement.block_size, depth_of_row - block_start_rank)[
-                random_rows
-            ]
-            degree = int(needed.max())
-            subset_means = _subset_product_means(keep[random_rows], owner, len(owners), degree)
-            row_offset = offset[random_rows]
-            inside = row_offset < degree
-            before[random_rows[inside]] = subset_means[owner[inside], row_offset[inside]]
-            after[random_rows[inside]] = subset_means[owner[inside], row_offset[inside] + 1]
-    contributions = survive_before_block * (before - after) / (ranked.rank + 1) * in_cut
-    return ranked.query_sum(contributions)
+    if arrangement.singletons:
+        return _err_of_cutoff_rows(ranked, arrangement.labels, k, max_grade, None)
+    return _err_of_cutoff_rows(
+        ranked, arrangement.labels, k, max_grade, tied_blocks(ranked, ties, k)
+    )
 
 
 def _err_of_cutoff_rows(
-    ranked: RankedGroups, labels: np.ndarray, k: int | None, max_grade: float
+    ranked: RankedGroups,
+    labels: np.ndarray,
+    k: int | None,
+    max_grade: float,
+    blocks: TiedBlocks | None,
 ) -> np.ndarray:
-    """ERR@k without ties from the rows within the cutoff only.
+    """ERR@k from the rows within the cutoff only (all rows when there is no cutoff).
 
     The cutoff rows hold each query's first ``depth`` sorted rows, consecutively, so the
     compact row ``i`` at rank ``r`` has its query's first row at ``i - r``: the
     probability of reaching it is ``exp(L[i] - L[i - r])`` with ``L`` the running
-    sum of ``log(1 - R)`` over the compact rows.
+    sum of ``log(1 - R)`` over the compact rows. The positions of tied ``blocks``
+    then take their expected terms ``reach(s) (e_t - e_{t+1}) / (s + t + 1)``.
     """
     rows = ranked.cutoff_rows(k)
-    rank = ranked.rank[rows]
-    stop = stop_probability(labels[rows], max_grade)
-    cumulative = np.zeros(len(rows) + 1)
+    rank = ranked.rank if rows is None else ranked.rank[rows]
+    stop = stop_probability(labels if rows is None else labels[rows], max_grade)
+    cumulative = np.zeros(len(rank) + 1)
     np.cumsum(np.log1p(-stop), out=cumulative[1:])
-    position = np.arange(len(rows))
+    position = np.arange(len(rank))
     reach = np.exp(cumulative[position] - cumulative[position - rank])
-    return ranked.cutoff_sum(reach * stop / (rank + 1), k)
+    terms = reach * stop / (rank + 1)
+    if blocks is not None and len(blocks):
+        start = blocks.block_position
+        reach_block = np.exp(cumulative[start] - cumulative[start - blocks.start_rank])
+        keep = 1.0 - stop_probability(labels[blocks.rows], max_grade)
+        sizes = blocks.size.astype(np.intp)
+        subset_means = _subset_product_means(
+            keep, np.repeat(np.arange(len(sizes)), sizes), len(sizes), int(blocks.inside.max())
+        )
+        owner, offset = blocks.owner, blocks.offset
+        expected = subset_means[owner, offset] - subset_means[owner, offset + 1]
+        expected *= reach_block[owner]
+        expected /= blocks.start_rank[owner] + offset + 1.0
+        terms[blocks.position] = expected
+    return ranked.cutoff_sum(terms, k)
 
 
 def _subset_product_means(
@@ -301,7 +296,9 @@ def _subset_product_means(
     means = np.zeros((len(values), degree + 1))
     means[:, 0] = 1.0
     means[:, 1] = values
-    sizes = np.ones(len(values))
+    sizes = np.ones(len(values), dtype=np.intp)
+    count = np.bincount(owner, minlength=n_owners)
+    log_factorial = log_factorials(int(count.max(initial=1)))
     while len(owner) > n_owners:
         first_item = np.searchsorted(owner, np.arange(n_owners))
         position = np.arange(len(owner)) - first_item[owner]
@@ -310,7 +307,7 @@ def _subset_product_means(
         left = np.flatnonzero(even & (position + 1 < count[owner]))
         right = left + 1
         means[left] = _merge_subset_means(
-            means[left], sizes[left], means[right], sizes[right], degree
+            means[left], sizes[left], means[right], sizes[right], degree, log_factorial
         )
         sizes[left] += sizes[right]
         means, sizes, owner = means[even], sizes[even], owner[even]
@@ -318,7 +315,12 @@ def _subset_product_means(
 
 
 def _merge_subset_means(
-    left: np.ndarray, left_size: np.ndarray, right: np.ndarray, right_size: np.ndarray, degree: int
+    left: np.ndarray,
+    left_size: np.ndarray,
+    right: np.ndarray,
+    right_size: np.ndarray,
+    degree: int,
+    log_factorial: np.ndarray,
 ) -> np.ndarray:
     """Subset means of the unions; only degrees up to the largest union size are computed.
 
@@ -326,16 +328,17 @@ def _merge_subset_means(
     stay 0: early merges of small parts cost O(size**2) per row, not O(degree**2).
     """
     merged = np.zeros_like(left)
-    top = min(degree, int((left_size + right_size).max()))
+    total_size = left_size + right_size
+    top = min(degree, int(total_size.max()))
     d = np.arange(top + 1)
-    log_total = log_comb((left_size + right_size)[:, None], d[None, :])
+    log_total = log_comb_of_integers(total_size[:, None], d[None, :], log_factorial)
     for a in range(min(degree, int(left_size.max())) + 1):
-        with np.errstate(invalid="ignore"):  # -inf - -inf where d exceeds both sizes
-            log_weight = (
-                log_comb(left_size, a)[:, None]
-                + log_comb(right_size[:, None], d[None, a:] - a)
-                - log_total[:, a:]
-            )
-        weight = np.exp(np.where(np.isfinite(log_weight), log_weight, -np.inf))
+        log_weight = (
+            log_comb_of_integers(left_size, np.intp(a), log_factorial)[:, None]
+            + log_comb_of_integers(right_size[:, None], d[None, a:] - a, log_factorial)
+        )
+        valid = np.isfinite(log_weight) & np.isfinite(log_total[:, a:])
+        log_weight -= np.where(valid, log_total[:, a:], 0.0)
+        weight = np.exp(np.where(valid, log_weight, -np.inf))
         merged[:, a : top + 1] += weight * left[:, a, None] * right[:, : top + 1 - a]
     return merged

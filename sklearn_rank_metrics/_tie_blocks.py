@@ -1,11 +1,17 @@
-"""One entry per block of tied rows: the block-level form of the tie-averaged kernels.
+"""The blocks of tied rows within the cutoff: where ``ties="average"`` differs from a fixed order.
 
 Under ``ties="average"`` a block of ``m`` tied rows starting at 0-based rank ``s``
-is in a random order. The expected value of a metric that is a sum of per-position
-terms is a sum over blocks of closed forms in the block's size, start and counts
-(``r`` relevant rows, ``c`` relevant rows in earlier blocks of the query, ``T``
-positions within the cutoff), so the kernels here work on arrays with one entry
-per block, plus one ``reduceat`` over the rows for the counts.
+is in a random order. The metrics are sums of per-position terms, and a term at a
+position outside every tied block does not depend on the order inside the blocks
+(it sees earlier blocks only through order-free totals: relevant rows, gain sums,
+products of ``1 - R``). So a kernel computes the terms of the fixed sorted order,
+then overwrites the terms at the positions of tied blocks with their expected
+values. The work beyond the tie-free kernel is O(rows in tied blocks).
+
+A metric with a cutoff needs only the blocks that start within it, and only their
+positions within it; the compact cutoff rows of a query are its first
+``depth = min(k, n_retrieved)`` sorted rows, so block ``b`` of query ``q`` holds
+the compact positions ``compact_start[q] + s + t`` for ``t < T``.
 """
 
 from __future__ import annotations
@@ -15,80 +21,128 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._grouping import RankedGroups
+from ._segments import segment_positions
 
 
 @dataclass(frozen=True)
-class TieBlocks:
-    """The blocks of one ``ties`` arrangement with tied rows, in rank order.
+class TiedBlocks:
+    """The blocks of two or more tied rows that start within the cutoff, in rank order.
 
     Attributes
     ----------
-    first_row : ndarray of shape (n_blocks,)
-        Sorted row index of each block's first row.
     size : ndarray of shape (n_blocks,)
-        ``m``, rows in the block (float64).
+        ``m``, rows in the block (float64), all of them, also past the cutoff.
     start_rank : ndarray of shape (n_blocks,)
-        ``s``, 0-based rank of the block's first row in its query (float64).
+        ``s``, 0-based rank of the block's first row in its query.
+    inside : ndarray of shape (n_blocks,)
+        ``T``, positions of the block within the cutoff: ``min(m, depth - s)``.
     query : ndarray of shape (n_blocks,)
         Query index of each block.
-    query_first_block : ndarray of shape (n_queries + 1,)
-        Query ``q`` owns blocks ``query_first_block[q]:query_first_block[q + 1]``.
+    rows : ndarray of shape (n_block_rows,)
+        The sorted rows of every block, block by block.
+    row_start : ndarray of shape (n_blocks,)
+        Where each block's rows start in ``rows``.
+    position : ndarray of shape (n_positions,)
+        Compact cutoff index of every block position within the cutoff, block by block.
+    owner : ndarray of shape (n_positions,)
+        Block of each of those positions.
+    offset : ndarray of shape (n_positions,)
+        ``t``, 0-based offset of each of those positions in its block.
+    block_position : ndarray of shape (n_blocks,)
+        Compact cutoff index of each block's first position.
     """
 
-    first_row: np.ndarray
     size: np.ndarray
     start_rank: np.ndarray
+    inside: np.ndarray
     query: np.ndarray
-    query_first_block: np.ndarray
+    rows: np.ndarray
+    row_start: np.ndarray
+    position: np.ndarray
+    owner: np.ndarray
+    offset: np.ndarray
+    block_position: np.ndarray
 
-    def sum(self, values: np.ndarray) -> np.ndarray:
-        """Sum of per-row ``values`` (sorted order) over each block."""
-        return np.add.reduceat(values, self.first_row)
+    def __len__(self) -> int:
+        return len(self.size)
 
-    def query_sum(self, block_values: np.ndarray) -> np.ndarray:
-        """Sum of per-block values over each query (every query has a block)."""
-        return np.add.reduceat(block_values, self.query_first_block[:-1])
+    def sum(self, values_at_rows: np.ndarray) -> np.ndarray:
+        """Sum over each block of values given at :attr:`rows`."""
+        if not len(self.size):
+            return np.zeros(0)
+        return np.add.reduceat(values_at_rows, self.row_start)
 
-    def before_in_query(self, block_values: np.ndarray) -> np.ndarray:
-        """Sum of ``block_values`` over the earlier blocks of the same query."""
-        running = np.cumsum(block_values)
-        running -= block_values
-        return running - running[self.query_first_block[:-1]][self.query]
-
-    def inside(self, depth: np.ndarray) -> np.ndarray:
-        """``T``: positions of each block within its query's cutoff ``depth``."""
-        return np.clip(depth[self.query] - self.start_rank, 0.0, self.size)
+    def before_block(self, compact_values: np.ndarray) -> np.ndarray:
+        """Sum of compact per-position values over the positions before each block."""
+        running = np.cumsum(compact_values)
+        running -= compact_values
+        return running[self.block_position] - running[self.block_position - self.start_rank]
 
 
-def tie_blocks(ranked: RankedGroups, ties: str) -> TieBlocks:
-    """The :class:`TieBlocks` of an arrangement that has tied rows (cached per mode)."""
+def tied_blocks(
+    ranked: RankedGroups, ties: str, k: int | None, *, every_row: bool = False
+) -> TiedBlocks:
+    """The :class:`TiedBlocks` of an arrangement with tied rows (cached).
 
-    def compute() -> TieBlocks:
-        first_row = ranked.arrangement(ties).block_first_row
-        size = np.diff(first_row, append=len(ranked.labels)).astype(np.float64)
-        query = ranked.query_of_row[first_row]
-        # every query starts a block, so its first block is found exactly
-        query_first_block = np.searchsorted(first_row, ranked.offsets)
-        return TieBlocks(
-            first_row=first_row,
-            size=size,
-            start_rank=ranked.rank[first_row].astype(np.float64),
+    Within the cutoff ``min(k, n_retrieved)`` of each query, whose compact rows are
+    :meth:`RankedGroups.cutoff_rows`; with ``every_row``, all rows (the ``-inf``
+    ones too) are the compact rows, as for per-query AUC.
+    """
+
+    def compute() -> TiedBlocks:
+        first_row, size, start_rank, query = _tied_runs(ranked, ties)
+        if every_row or ranked.cutoff_rows(k) is None:
+            depth = ranked.n_rows_per_query
+            compact_start = ranked.offsets[:-1]
+        else:
+            depth = ranked.depth(k)
+            compact_start = np.cumsum(depth)
+            compact_start -= depth
+        block_depth = depth[query]
+        within = np.flatnonzero(start_rank < block_depth)
+        if len(within) < len(first_row):
+            first_row, size, start_rank, query = (
+                first_row[within], size[within], start_rank[within], query[within]
+            )
+            block_depth = block_depth[within]
+        inside = np.minimum(size, block_depth - start_rank)
+        offset_in_block = segment_positions(size)
+        owner_of_row = np.repeat(np.arange(len(size)), size)
+        rows = offset_in_block + first_row[owner_of_row]
+        row_start = np.cumsum(size)
+        row_start -= size
+        block_position = compact_start[query] + start_rank
+        offset = segment_positions(inside)
+        owner = np.repeat(np.arange(len(size)), inside)
+        return TiedBlocks(
+            size=size.astype(np.float64),
+            start_rank=start_rank,
+            inside=inside,
             query=query,
-            query_first_block=query_first_block,
+            rows=rows,
+            row_start=row_start,
+            position=offset + block_position[owner],
+            owner=owner,
+            offset=offset,
+            block_position=block_position,
         )
 
-    return ranked.cached(("tie_blocks", ties), compute)
+    return ranked.cached(("tied_blocks", ties, "every row" if every_row else k), compute)
 
 
-def harmonic_sums(blocks: TieBlocks, inside: np.ndarray, longest: int) -> np.ndarray:
-    """``A = sum_{t=1..T} 1 / (s + t)`` per block, from a table of harmonic numbers.
+def _tied_runs(
+    ranked: RankedGroups, ties: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """First row, size, start rank and query of every run of two or more tied rows (cached)."""
 
-    One-position blocks take ``1 / (s + 1)`` directly, so tie-free stretches are exact.
-    """
-    harmonic = np.zeros(longest + 1)
-    np.cumsum(1.0 / np.arange(1, longest + 1), out=harmonic[1:])
-    start = blocks.start_rank.astype(np.intp)
-    sums = harmonic[start + inside.astype(np.intp)] - harmonic[start]
-    single = inside == 1
-    sums[single] = 1.0 / (blocks.start_rank[single] + 1.0)
-    return sums
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        all_first_rows = ranked.arrangement(ties).block_first_row
+        following = np.empty_like(all_first_rows)
+        following[:-1] = all_first_rows[1:]
+        following[-1] = len(ranked.labels)
+        following -= all_first_rows  # the size of every run
+        tied = np.flatnonzero(following > 1)
+        first_row = all_first_rows[tied]
+        return first_row, following[tied], ranked.rank[first_row], ranked.query_of_row[first_row]
+
+    return ranked.cached(("tied_runs", ties), compute)
