@@ -19,8 +19,9 @@ kernel formulas reduce to the plain metric.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -53,9 +54,18 @@ class Arrangement:
     All but ``labels`` are built only when a kernel asks.
     """
 
-    def __init__(self, labels: np.ndarray, block_first_row: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        labels: np.ndarray,
+        block_first_row: np.ndarray | Callable[[], np.ndarray] | None = None,
+    ) -> None:
         self.labels = labels
-        self._first_rows = block_first_row
+        self._first_rows_source = block_first_row  # or a function that builds it on demand
+
+    @cached_property
+    def _first_rows(self) -> np.ndarray | None:
+        source = self._first_rows_source
+        return source() if callable(source) else source
 
     @cached_property
     def block_of_row(self) -> np.ndarray | None:
@@ -92,7 +102,7 @@ class Arrangement:
 
     @property
     def singletons(self) -> bool:
-        return self._first_rows is None
+        return self._first_rows_source is None
 
     def block_sum(self, values: np.ndarray) -> np.ndarray:
         """Sum of ``values`` over each block, one entry per block."""
@@ -137,9 +147,10 @@ class RankedGroups:
     labels : ndarray of shape (n_rows,)
         ``y_true`` (float64) in sorted order (tied rows in input order, except after
         the sort's argsort fallback, where their order is arbitrary).
-    tie_first_rows : ndarray of shape (n_blocks,) or None
-        First sorted row of every run of equal scores within a query; None when no
-        two rows of a query tie. (The sorted scores themselves are not kept.)
+    tied_rows : ndarray of shape (n_tied,) or None
+        The sorted rows whose score equals the previous row's within the query (all
+        rows of a run of equal scores but its first), ascending; None when no two
+        rows of a query tie. (The sorted scores themselves are not kept.)
     query_of_row : ndarray of shape (n_rows,)
         Query index of every sorted row.
     rank : ndarray of shape (n_rows,)
@@ -162,7 +173,7 @@ class RankedGroups:
     offsets: np.ndarray
     order: np.ndarray
     labels: np.ndarray
-    tie_first_rows: np.ndarray | None
+    tied_rows: np.ndarray | None
     query_of_row: np.ndarray
     rank: np.ndarray
     n_retrieved: np.ndarray
@@ -240,17 +251,30 @@ class RankedGroups:
             ("block_start_rank", ties), lambda: self.rank - self.arrangement(ties).offset
         )
 
+    @property
+    def tie_first_rows(self) -> np.ndarray | None:
+        """First sorted row of every run of equal scores within a query (cached; None: no ties)."""
+        if self.tied_rows is None:
+            return None
+
+        return self.cached(
+            "tie_first_rows", partial(_run_starts, self.tied_rows, len(self.labels))
+        )
+
     def arrangement(self, ties: str) -> Arrangement:
         """The rank order and random-order blocks for one ``ties`` mode (cached)."""
         cached = self._cache.get(("arrangement", ties))
         if cached is not None:
             return cached
-        first_rows = self.tie_first_rows
-        has_ties = first_rows is not None
+        has_ties = self.tied_rows is not None
         if ties == "average" and has_ties:
-            arrangement = Arrangement(self.labels, first_rows)
+            # built on demand, from the tied rows alone (no reference back to self)
+            arrangement = Arrangement(
+                self.labels, partial(_run_starts, self.tied_rows, len(self.labels))
+            )
         elif has_ties and not (ties == "input" and self.input_order_in_ties):
-            arrangement = Arrangement(self.labels[self._order_within_tie_blocks(first_rows, ties)])
+            permutation = self._order_within_tie_blocks(self.tie_first_rows, ties)
+            arrangement = Arrangement(self.labels[permutation])
         else:
             arrangement = Arrangement(self.labels)
         self._cache[("arrangement", ties)] = arrangement
@@ -279,6 +303,13 @@ class RankedGroups:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+
+def _run_starts(tied_rows: np.ndarray, n_rows: int) -> np.ndarray:
+    """First row of every run of equal scores: every row that is not a tied row."""
+    starts_run = np.ones(n_rows, dtype=bool)
+    starts_run[tied_rows] = False
+    return np.flatnonzero(starts_run)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -575,7 +606,7 @@ def rank_groups(
         rows_per_query = np.bincount(codes, minlength=n_queries)
     offsets = np.zeros(n_queries + 1, dtype=np.intp)
     np.cumsum(rows_per_query, out=offsets[1:])
-    order, rank, tie_first_rows, input_order_in_ties = sort_by_query_then_score(
+    order, rank, tied_rows, input_order_in_ties = sort_by_query_then_score(
         codes, scores_flat, offsets, contiguous
     )
     unretrieved = scores_flat == -np.inf
@@ -594,7 +625,7 @@ def rank_groups(
         offsets=offsets,
         order=order,
         labels=labels_flat[order],
-        tie_first_rows=tie_first_rows,
+        tied_rows=tied_rows,
         query_of_row=codes.astype(np.intp, copy=False),
         rank=rank,
         n_retrieved=n_retrieved,

@@ -116,9 +116,10 @@ def sort_by_query_then_score(
         Input row of every sorted row.
     rank : ndarray of shape (n_rows,)
         Position of every sorted row within its query.
-    tie_first_rows : ndarray of shape (n_blocks,) or None
-        First sorted row of every run of equal scores within a query; None when no
-        two rows of a query tie.
+    tied_rows : ndarray of shape (n_tied,) or None
+        The sorted rows whose score equals the previous row's within the query (every
+        row of a run of equal scores but its first), ascending; None when no two rows
+        of a query tie.
     input_order_in_ties : bool
         Whether rows of equal score within a query are in input order (always, except
         on the argsort fallback).
@@ -152,10 +153,10 @@ def sort_by_query_then_score(
     order = keys.view(np.intp)
     _add_query_starts(order, rank)
     del keys
-    tie_first_rows = _tie_runs(candidates, grouped_scores, order, offsets)
+    tied_rows = _tied_rows(candidates, grouped_scores, order, offsets)
     if grouped is not None:
         order = grouped[order]
-    return order, rank, tie_first_rows, True
+    return order, rank, tied_rows, True
 
 
 def _sort_with_row_field(
@@ -183,7 +184,7 @@ def _sort_with_row_field(
     order = keys.view(np.intp)
     rank = np.empty(n_rows, dtype=np.intp)
     _positions_within_queries(np.diff(offsets), rank)
-    return order, rank, _tie_runs(candidates, scores, order, offsets), True
+    return order, rank, _tied_rows(candidates, scores, order, offsets), True
 
 
 def _positions_within_queries(rows_per_query: np.ndarray, out: np.ndarray) -> None:
@@ -212,10 +213,10 @@ def _equal_prefix_rows(keys: np.ndarray, field_bits: int) -> np.ndarray:
     return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
 
 
-def _tie_runs(
+def _tied_rows(
     candidates: np.ndarray, scores: np.ndarray, order: np.ndarray, offsets: np.ndarray
 ) -> np.ndarray | None:
-    """First sorted row of every run of equal scores, after fixing any false ties.
+    """Sorted rows whose score equals the previous row's, after fixing any false ties.
 
     Only the ``candidates`` (rows whose truncated score equals the previous row's)
     can tie with the row before them or sit above it. A candidate whose full score
@@ -224,23 +225,25 @@ def _tie_runs(
     """
     current = scores[order[candidates]]
     previous = scores[order[candidates - 1]]
-    new_run = np.ones(len(order), dtype=bool)
-    new_run[candidates[current == previous]] = False
+    tied = candidates[current == previous]
     rising = candidates[current > previous]
     if len(rising):
         rows, query_starts = _resort_queries(order, scores, rising, offsets)
         sorted_scores = scores[order[rows]]
-        new_run[rows[1:]] = sorted_scores[1:] != sorted_scores[:-1]
-        new_run[query_starts] = True
-    if new_run.all():
-        return None
-    return np.flatnonzero(new_run)
+        tied_in_rows = np.zeros(len(rows), dtype=bool)
+        np.equal(sorted_scores[1:], sorted_scores[:-1], out=tied_in_rows[1:])
+        tied_in_rows[np.searchsorted(rows, query_starts)] = False
+        # the re-sorted queries' rows replace their earlier tied rows
+        redone = np.zeros(len(order), dtype=bool)
+        redone[rows] = True
+        tied = np.sort(np.concatenate((tied[~redone[tied]], rows[tied_in_rows])))
+    return tied if len(tied) else None
 
 
 def _scan_sorted_scores(
     scores: np.ndarray, order: np.ndarray, offsets: np.ndarray
 ) -> np.ndarray | None:
-    """First sorted row of every run of equal scores within a query (None: no ties).
+    """Sorted rows whose score equals the previous row's within the query (None: no ties).
 
     One chunked pass over ``scores[order]``, for the argsort fallback, whose keys
     carry no scores; ``scores[order]`` is never held whole.
@@ -255,7 +258,7 @@ def _scan_sorted_scores(
     new_run[offsets[:-1]] = True
     if new_run.all():
         return None
-    return np.flatnonzero(new_run)
+    return np.flatnonzero(~new_run)
 
 
 def _add_query_starts(position: np.ndarray, rank: np.ndarray) -> None:

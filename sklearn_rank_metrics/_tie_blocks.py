@@ -133,16 +133,20 @@ def tied_blocks(
 def _tied_runs(
     ranked: RankedGroups, ties: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """First row, size, start rank and query of every run of two or more tied rows (cached)."""
+    """First row, size, start rank and query of every run of two or more tied rows (cached).
+
+    Only ``ties="average"`` has such runs: found from the sort's tied rows alone,
+    in O(tied rows).
+    """
 
     def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        all_first_rows = ranked.arrangement(ties).block_first_row
-        following = np.empty_like(all_first_rows)
-        following[:-1] = all_first_rows[1:]
-        following[-1] = len(ranked.labels)
-        following -= all_first_rows  # the size of every run
-        tied = np.flatnonzero(following > 1)
-        first_row = all_first_rows[tied]
-        return first_row, following[tied], ranked.rank[first_row], ranked.query_of_row[first_row]
+        # runs of consecutive tied rows; each run continues the row just before it
+        tied_rows = ranked.tied_rows
+        continues = np.zeros(len(tied_rows), dtype=bool)
+        np.equal(tied_rows[1:], tied_rows[:-1] + 1, out=continues[1:])
+        run_start = np.flatnonzero(~continues)
+        first_row = tied_rows[run_start] - 1
+        size = np.diff(run_start, append=len(tied_rows)) + 1
+        return first_row, size, ranked.rank[first_row], ranked.query_of_row[first_row]
 
     return ranked.cached(("tied_runs", ties), compute)

@@ -356,8 +356,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_gain_kernels",
             "_merge_subset_means",
-            "log_comb(left_size, a)[:, None]",
-            "log_comb(right_size, a)[:, None]",
+            "log_comb_of_integers(left_size, np.intp(a), log_factorial)[:, None]",
+            "log_comb_of_integers(right_size, np.intp(a), log_factorial)[:, None]",
         ),
     ),
     # -- MAP ----------------------------------------------------------------------------
@@ -376,28 +376,16 @@ MUTATIONS: dict[str, Mutation] = {
         'AP denominator "n_relevant" computed as min(k, n_relevant)',
         Edit(
             "_binary_kernels",
-            "_average_precision_without_ties",
+            "_average_precision_of_positions",
             'if denominator == "min(k,n_relevant)" and k is not None:',
             "if k is not None:",
-        ),
-        Edit(
-            "_binary_kernels",
-            "average_precision",
-            "return safe_divide(precision_sum, n_rel)",
-            "return safe_divide(precision_sum, n_rel if k is None else np.minimum(n_rel, k))",
         ),
     ),
     "ap_min_k_ignores_k": _m(
         'AP denominator "min(k,n_relevant)" computed as n_relevant',
         Edit(
             "_binary_kernels",
-            "average_precision",
-            "n_rel if k is None else np.minimum(n_rel, k)",
-            "n_rel",
-        ),
-        Edit(
-            "_binary_kernels",
-            "_average_precision_without_ties",
+            "_average_precision_of_positions",
             "limit = np.minimum(limit, k)",
             "limit = limit",
         ),
@@ -453,14 +441,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "expected_hits",
-            "ranked.query_sum(arrangement.block_mean_per_row(relevant))",
-            "ranked.query_sum(relevant)",
-        ),
-        Edit(
-            "_binary_kernels",
-            "expected_hits",
-            "arrangement.block_mean_at(relevant, rows)",
-            "relevant[rows]",
+            "relevant[blocks.position] = share[blocks.owner]",
+            "relevant[blocks.position] = relevant[blocks.position]",
         ),
     ),
     # -- recall ---------------------------------------------------------------------------
@@ -493,14 +475,17 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "hit",
-            "inside = blocks.inside(ranked.depth(k))[first]",
-            "inside = blocks.inside(ranked.depth(k) + 1)[first]",
+            "values = (expected_hits(ranked, ties, k, relevance_level) > 0)",
+            "values = (expected_hits(ranked, ties, k and k + 1, relevance_level) > 0)",
         ),
         Edit(
             "_binary_kernels",
             "hit",
-            "return (expected_hits(ranked, ties, k, relevance_level) > 0)",
-            "return (expected_hits(ranked, ties, k and k + 1, relevance_level) > 0)",
+            "    blocks = tied_blocks(ranked, ties, k)\n"
+            "    first = _first_relevant_blocks(ranked, ties, k, relevance_level)\n",
+            "    k = k and k + 1\n"
+            "    blocks = tied_blocks(ranked, ties, k)\n"
+            "    first = _first_relevant_blocks(ranked, ties, k, relevance_level)\n",
         ),
     ),
     "hit_rate_micro_unweighted": _m(

@@ -38,7 +38,7 @@ def _arrange(layout, codes, scores, rng, monkeypatch):
 
 
 def _check(codes, scores, *, input_order_in_ties=True):
-    (order, rank, tie_first_rows, in_input_order), offsets = _sort(codes, scores)
+    (order, rank, tied_rows, in_input_order), offsets = _sort(codes, scores)
     expected = _reference_order(codes, scores)
     if input_order_in_ties:
         assert in_input_order
@@ -48,15 +48,14 @@ def _check(codes, scores, *, input_order_in_ties=True):
         np.testing.assert_array_equal(codes[order], codes[expected])
         np.testing.assert_array_equal(scores[order], scores[expected])
         assert sorted(order) == list(range(len(scores)))
-    # runs of equal scores within a query, from the reference order
+    # rows tied with the previous row of their query, from the reference order
     sorted_scores, sorted_codes = scores[expected], codes[expected]
-    new_run = np.ones(len(scores), dtype=bool)
-    new_run[1:] = sorted_scores[1:] != sorted_scores[:-1]
-    new_run[1:] |= sorted_codes[1:] != sorted_codes[:-1]
-    if new_run.all():
-        assert tie_first_rows is None
+    tied = np.zeros(len(scores), dtype=bool)
+    tied[1:] = (sorted_scores[1:] == sorted_scores[:-1]) & (sorted_codes[1:] == sorted_codes[:-1])
+    if not tied.any():
+        assert tied_rows is None
     else:
-        np.testing.assert_array_equal(tie_first_rows, np.flatnonzero(new_run))
+        np.testing.assert_array_equal(tied_rows, np.flatnonzero(tied))
     expected_rank = np.arange(len(scores)) - np.repeat(offsets[:-1], np.diff(offsets))
     np.testing.assert_array_equal(rank, expected_rank)
 
