@@ -161,10 +161,12 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_grouping",
             "RankedGroups.arrangement",
-            "arrangement = Arrangement(self.labels, first_rows)",
             "arrangement = Arrangement(\n"
-            '                self.labels[self._order_within_tie_blocks(first_rows, "input")]\n'
-            "            )",
+            "            self.labels, partial(_run_starts, self.tied_rows, len(self.labels))\n"
+            "        )",
+            "arrangement = Arrangement(\n"
+            '            self.labels[self._order_within_tie_blocks(self.tie_first_rows, "input")]\n'
+            "        )",
         ),
     ),
     "ties_optimistic_pessimistic_swapped": _m(
