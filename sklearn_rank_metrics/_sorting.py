@@ -17,9 +17,14 @@ queries are found with one comparison pass and re-sorted exactly by ``lexsort``.
 For float32 scores (23 mantissa bits) and every layout with at least 36 bits left
 for the score, false ties cannot occur; for float64 scores they are rare.
 
-Rows whose queries are not contiguous are first grouped, stably, by a sort of
-``(query code, row index)`` keys. Layouts that leave fewer than 32 bits for the
-score (very many queries *and* a very large one) use argsort instead.
+When the rows of a query are not contiguous, the input row index takes the place
+of the position field, if that leaves at least 28 bits for the score; otherwise the
+rows are first grouped, stably, by a sort of ``(query code, row index)`` keys.
+Layouts that leave fewer than 32 bits for the score even with the position field
+(very many queries *and* a very large one) use argsort instead.
+
+Ties and false ties can only sit where a sorted key equals the previous one in its
+query and score fields, so only those rows are compared on their full scores.
 """
 
 from __future__ import annotations
