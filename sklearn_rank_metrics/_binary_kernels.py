@@ -53,7 +53,7 @@ def block_relevance(
     """
 
     def compute() -> tuple[np.ndarray, np.ndarray]:
-        cut = cutoff_relevance(ranked, ranked.arrangement(ties), k, relevance_level)
+        cut = cutoff_relevance(ranked, ties, k, relevance_level)
         return (
             relevant_in_blocks(ranked, ties, k, relevance_level),
             tied_blocks(ranked, ties, k).before_block(cut.relevant),
@@ -114,7 +114,7 @@ def expected_hits(
 
     def compute() -> np.ndarray:
         arrangement = ranked.arrangement(ties)
-        relevant = cutoff_relevance(ranked, arrangement, k, relevance_level).relevant
+        relevant = cutoff_relevance(ranked, ties, k, relevance_level).relevant
         if not arrangement.singletons:
             # a position in a tied block is relevant with probability r / m
             blocks = tied_blocks(ranked, ties, k)
@@ -137,11 +137,12 @@ class CutoffRows:
 
 
 def cutoff_relevance(
-    ranked: RankedGroups, arrangement: Arrangement, k: int | None, relevance_level: float | None
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
 ) -> CutoffRows:
-    """Relevance of the rows within the cutoff in the arrangement's fixed order (cached)."""
+    """Relevance of the rows within the cutoff in the fixed order of ``ties`` (cached)."""
 
     def compute() -> CutoffRows:
+        arrangement = ranked.arrangement(ties)
         rows = ranked.cutoff_rows(k)
         if rows is None:
             labels, query, rank = arrangement.labels, ranked.query_of_row, ranked.rank
@@ -150,7 +151,7 @@ def cutoff_relevance(
             query, rank = ranked.query_of_row[rows], ranked.rank[rows]
         return CutoffRows(relevance(labels, relevance_level), query, rank, ranked.depth(k))
 
-    return ranked.cached(("cutoff_relevance", id(arrangement), k, relevance_level), compute)
+    return ranked.cached(("cutoff_relevance", ties, k, relevance_level), compute)
 
 
 def _precision_terms(counts: BlockCounts, rank: np.ndarray) -> np.ndarray:
@@ -176,7 +177,7 @@ def average_precision(
     arrangement = ranked.arrangement(ties)
     if arrangement.singletons or denominator != "n_relevant_in_top_k":
         return _average_precision_of_positions(
-            ranked, ties, cutoff_relevance(ranked, arrangement, k, relevance_level), k,
+            ranked, ties, cutoff_relevance(ranked, ties, k, relevance_level), k,
             relevance_level, denominator,
         )
     counts = block_counts(ranked, ties, relevance_level)
@@ -320,7 +321,7 @@ def reciprocal_rank(
     offset ``t`` is relevant and the ``t - 1`` rows before it are not).
     """
     arrangement = ranked.arrangement(ties)
-    cut = cutoff_relevance(ranked, arrangement, k, relevance_level)
+    cut = cutoff_relevance(ranked, ties, k, relevance_level)
     hit_rows = np.flatnonzero(cut.relevant)
     query = cut.query[hit_rows]
     is_first = np.ones(len(query), dtype=bool)

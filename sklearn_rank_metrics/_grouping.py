@@ -116,15 +116,6 @@ class Arrangement:
             return values
         return self.block_sum(values)[self.block_of_row]
 
-    def block_mean_at(self, values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
-        """:meth:`block_mean_per_row` at the given rows only (all rows when None)."""
-        if rows is None:
-            return self.block_mean_per_row(values)
-        if self.singletons:
-            return values[rows]
-        block = self.block_of_row[rows]
-        return self.block_sum(values)[block] / self._sizes[block]
-
     def block_mean_per_row(self, values: np.ndarray) -> np.ndarray:
         """Mean of ``values`` over the block of each row: the expected value at a position."""
         if self.singletons:

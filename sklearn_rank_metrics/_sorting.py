@@ -85,14 +85,15 @@ def _query_and_position(rows_per_query: np.ndarray, query_shift: int, out: np.nd
 
     One running sum: consecutive rows of a query differ by 1, and the first row of
     query ``q`` follows the last row of query ``q - 1`` by
-    ``2**query_shift - (rows_per_query[q - 1] - 1)``.
+    ``2**query_shift - (rows_per_query[q - 1] - 1)``, modulo ``2**64``: with
+    ``query_shift = 64`` the query field vanishes and only the positions remain.
     """
     out.fill(1)
     out[0] = 0
     if len(rows_per_query) > 1:
         query_starts = np.cumsum(rows_per_query[:-1])
-        steps = np.uint64(1 << query_shift) - rows_per_query[:-1].astype(np.uint64)
-        out[query_starts] = steps + np.uint64(1)
+        steps = np.uint64((1 << query_shift) % (1 << 64) + 1)
+        out[query_starts] = steps - rows_per_query[:-1].astype(np.uint64)
     np.cumsum(out, out=out)
 
 
@@ -188,16 +189,8 @@ def _sort_with_row_field(
     keys &= np.uint64((1 << row_bits) - 1)
     order = keys.view(np.intp)
     rank = np.empty(n_rows, dtype=np.intp)
-    _positions_within_queries(np.diff(offsets), rank)
+    _query_and_position(np.diff(offsets), 64, rank.view(np.uint64))  # positions only
     return order, rank, _tied_rows(candidates, scores, order, offsets), True
-
-
-def _positions_within_queries(rows_per_query: np.ndarray, out: np.ndarray) -> None:
-    """Fill ``out`` (intp) with each sorted row's 0-based position within its query."""
-    out.fill(1)
-    out[0] = 0
-    out[np.cumsum(rows_per_query[:-1])] = 1 - rows_per_query[:-1]
-    np.cumsum(out, out=out)
 
 
 def _equal_prefix_rows(keys: np.ndarray, field_bits: int) -> np.ndarray:
