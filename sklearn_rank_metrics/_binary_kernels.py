@@ -18,61 +18,151 @@ import numpy as np
 
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
 from ._grouping import Arrangement, RankedGroups
-from ._segments import segment_positions, segment_sums
-from ._tie_blocks import tied_blocks
+from ._segments import segment_positions, segment_rows, segment_sums
+from ._tie_blocks import EVERY_ROW, cutoff_scope, tied_blocks
 
 
-def relevance(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
-    """1.0 for a relevant row (``y_true > 0``, or ``>= relevance_level``), else 0.0."""
-    relevant = labels > 0 if relevance_level is None else labels >= relevance_level
-    return relevant.astype(np.float64)
+def is_relevant(labels: np.ndarray, relevance_level: float | None) -> np.ndarray:
+    """True for a relevant row (``y_true > 0``, or ``>= relevance_level``)."""
+    return labels > 0 if relevance_level is None else labels >= relevance_level
+
+
+def sorted_relevance(
+    ranked: RankedGroups, ties: str, relevance_level: float | None
+) -> np.ndarray:
+    """:func:`is_relevant` of every row, in the rank order of ``ties`` (cached).
+
+    Gathered as booleans from the input order, so a metric that needs only the
+    relevance never builds the float labels in sorted order.
+    """
+    return ranked.cached(
+        ("sorted_relevance", _rank_order_key(ranked, ties), relevance_level),
+        lambda: ranked.in_rank_order(is_relevant(ranked.input_labels, relevance_level), ties),
+    )
+
+
+def _rank_order_key(ranked: RankedGroups, ties: str) -> str:
+    """``ties``, or ``"sorted"`` for every mode whose rank order is the sorted order."""
+    return ties if ranked.arrangement(ties).permutation is not None else "sorted"
+
+
+@dataclass(frozen=True)
+class RelevantRows:
+    """The relevant rows among the rows each query ranks, in rank order.
+
+    Those rows are the first ``depth[q]`` rows of each query ``q``: ``min(k,
+    n_retrieved)`` for a cutoff ``k``, or every row. Numbered query after query they
+    are the *compact* rows; query ``q``'s start at ``compact_start[q]``, as in
+    :class:`~._tie_blocks.TiedBlocks`. A binary metric gains only at relevant rows, so
+    its tie-free kernel costs O(relevant rows), not O(rows).
+    """
+
+    position: np.ndarray  # compact index of every relevant row, ascending
+    query: np.ndarray  # its query
+    rank: np.ndarray  # its 0-based rank in the query
+    count: np.ndarray  # relevant rows per query
+    first: np.ndarray  # per query: index (into ``position``) of its first relevant row
+
+
+def relevant_rows(
+    ranked: RankedGroups,
+    ties: str,
+    k: int | None,
+    relevance_level: float | None,
+    *,
+    every_row: bool = False,
+) -> RelevantRows:
+    """The :class:`RelevantRows` within the cutoff ``k`` (cached).
+
+    With ``every_row``, all rows are ranked (the ``-inf`` ones too), as for
+    per-query AUC.
+    """
+
+    scope = cutoff_scope(ranked, k, every_row)
+
+    def compute() -> RelevantRows:
+        relevant = sorted_relevance(ranked, ties, relevance_level)
+        if scope == EVERY_ROW:
+            depth = ranked.n_rows_per_query
+        else:
+            depth = ranked.depth(k)
+            relevant = relevant[ranked.cutoff_rows(k)]
+        position = np.flatnonzero(relevant)
+        count = segment_sums(relevant, depth, dtype=np.intp)
+        first = np.cumsum(count)
+        first -= count
+        compact_start = np.cumsum(depth)
+        compact_start -= depth
+        query = np.repeat(np.arange(ranked.n_queries), count)
+        return RelevantRows(position, query, position - compact_start[query], count, first)
+
+    key = ("relevant_rows", _rank_order_key(ranked, ties), scope, relevance_level)
+    return ranked.cached(key, compute)
 
 
 def n_relevant(
     ranked: RankedGroups, relevance_level: float | None, known: np.ndarray | None = None
 ) -> np.ndarray:
-    """Relevant rows per query, the unretrieved (``-inf``) ones included (cached).
+    """Relevant rows per query (float), the unretrieved (``-inf``) ones included (cached).
 
     ``known``, when given, is that count already computed by the caller.
     """
-    return ranked.cached(
-        ("n_relevant", relevance_level),
-        lambda: ranked.query_sum(relevance(ranked.labels, relevance_level))
-        if known is None
-        else known,
-    )
+
+    def compute() -> np.ndarray:
+        if known is not None:
+            return known.astype(np.float64)
+        every_row = relevant_rows(ranked, "average", None, relevance_level, every_row=True)
+        return every_row.count.astype(np.float64)
+
+    return ranked.cached(("n_relevant", relevance_level), compute)
+
+
+def relevant_in_tied_blocks(
+    ranked: RankedGroups,
+    ties: str,
+    k: int | None,
+    relevance_level: float | None,
+    *,
+    every_row: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per block of :func:`tied_blocks`, the relevant rows at its positions (cached).
+
+    They are ``position[lo:hi]`` of :func:`relevant_rows` (same ``k``, ``every_row``),
+    in the fixed sorted order.
+    """
+
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        blocks = tied_blocks(ranked, ties, k, every_row=every_row)
+        position = relevant_rows(ranked, ties, k, relevance_level, every_row=every_row).position
+        lo = np.searchsorted(position, blocks.block_position)
+        hi = np.searchsorted(position, blocks.block_position + blocks.inside)
+        return lo, hi
+
+    key = ("relevant_in_tied_blocks", ties, cutoff_scope(ranked, k, every_row), relevance_level)
+    return ranked.cached(key, compute)
 
 
 def block_relevance(
     ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per block of :func:`tied_blocks` ``(k)``: ``r`` relevant rows, ``c`` before the block.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per block of :func:`tied_blocks` ``(k)``: ``r``, ``c`` and the fixed order's hits in it.
 
-    ``c`` counts the relevant rows of the query at the ranks before the block, which
-    are within the cutoff and the same in every order of the blocks (cached).
+    ``r`` counts the relevant rows of the block (also past the cutoff); ``c`` the
+    relevant rows of the query at the ranks before the block, which are within the
+    cutoff and the same in every order of the blocks; the third item the relevant
+    rows the fixed sorted order puts at the block's positions within the cutoff
+    (all as float, cached).
     """
 
-    def compute() -> tuple[np.ndarray, np.ndarray]:
-        cut = cutoff_relevance(ranked, ties, k, relevance_level)
-        return (
-            relevant_in_blocks(ranked, ties, k, relevance_level),
-            tied_blocks(ranked, ties, k).before_block(cut.relevant),
-        )
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        blocks = tied_blocks(ranked, ties, k)
+        first = relevant_rows(ranked, ties, k, relevance_level).first
+        lo, hi = relevant_in_tied_blocks(ranked, ties, k, relevance_level)
+        in_block = blocks.sum(sorted_relevance(ranked, ties, relevance_level)[blocks.rows])
+        before = (lo - first[blocks.query]).astype(np.float64)
+        return in_block, before, (hi - lo).astype(np.float64)
 
     return ranked.cached(("block_relevance", ties, k, relevance_level), compute)
-
-
-def relevant_in_blocks(
-    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
-) -> np.ndarray:
-    """``r``, the relevant rows of each block of :func:`tied_blocks` ``(k)`` (cached)."""
-
-    def compute() -> np.ndarray:
-        blocks = tied_blocks(ranked, ties, k)
-        labels = ranked.arrangement(ties).labels[blocks.rows]
-        return blocks.sum(relevance(labels, relevance_level))
-
-    return ranked.cached(("relevant_in_blocks", ties, k, relevance_level), compute)
 
 
 @dataclass(frozen=True)
@@ -88,11 +178,11 @@ class BlockCounts:
 
 
 def block_counts(ranked: RankedGroups, ties: str, relevance_level: float | None) -> BlockCounts:
-    """Block statistics shared by AP, RR and hit rate (cached per ties mode and level)."""
+    """Block statistics for the ``n_relevant_in_top_k`` AP under ties (cached per mode, level)."""
 
     def compute() -> BlockCounts:
         arrangement: Arrangement = ranked.arrangement(ties)
-        relevant = relevance(arrangement.labels, relevance_level)
+        relevant = sorted_relevance(ranked, ties, relevance_level).astype(np.float64)
         cumulative = np.concatenate(([0.0], np.cumsum(relevant)))
         query_start = ranked.offsets[:-1][ranked.query_of_row]
         return BlockCounts(
@@ -110,48 +200,25 @@ def block_counts(ranked: RankedGroups, ties: str, relevance_level: float | None)
 def expected_hits(
     ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
 ) -> np.ndarray:
-    """E[relevant rows within the cutoff]: a tied position holds its block's mean ``r/m``."""
+    """E[relevant rows within the cutoff]: a tied position holds its block's mean ``r/m``.
+
+    The fixed order's count, less the relevant rows it puts at the ``T`` positions of
+    each tied block within the cutoff, plus ``T r / m`` for the block.
+    """
 
     def compute() -> np.ndarray:
-        arrangement = ranked.arrangement(ties)
-        relevant = cutoff_relevance(ranked, ties, k, relevance_level).relevant
-        if not arrangement.singletons:
+        hits = relevant_rows(ranked, ties, k, relevance_level).count.astype(np.float64)
+        if not ranked.arrangement(ties).singletons:
             # a position in a tied block is relevant with probability r / m
             blocks = tied_blocks(ranked, ties, k)
-            share = block_relevance(ranked, ties, k, relevance_level)[0] / blocks.size
-            relevant = relevant.copy()
-            relevant[blocks.position] = share[blocks.owner]
-        return ranked.cutoff_sum(relevant, k)
+            r, _, fixed = block_relevance(ranked, ties, k, relevance_level)
+            hits += np.bincount(
+                blocks.query, weights=blocks.inside * r / blocks.size - fixed,
+                minlength=ranked.n_queries,
+            )
+        return hits
 
     return ranked.cached(("expected_hits", ties, k, relevance_level), compute)
-
-
-@dataclass(frozen=True)
-class CutoffRows:
-    """The rows within the cutoff of a tie-free arrangement, compacted query by query."""
-
-    relevant: np.ndarray  # 0/1 per compact row
-    query: np.ndarray  # query index per compact row
-    rank: np.ndarray  # 0-based rank per compact row
-    length: np.ndarray  # compact rows per query: min(k, n_retrieved)
-
-
-def cutoff_relevance(
-    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
-) -> CutoffRows:
-    """Relevance of the rows within the cutoff in the fixed order of ``ties`` (cached)."""
-
-    def compute() -> CutoffRows:
-        arrangement = ranked.arrangement(ties)
-        rows = ranked.cutoff_rows(k)
-        if rows is None:
-            labels, query, rank = arrangement.labels, ranked.query_of_row, ranked.rank
-        else:
-            labels = arrangement.labels[rows]
-            query, rank = ranked.query_of_row[rows], ranked.rank[rows]
-        return CutoffRows(relevance(labels, relevance_level), query, rank, ranked.depth(k))
-
-    return ranked.cached(("cutoff_relevance", ties, k, relevance_level), compute)
 
 
 def _precision_terms(counts: BlockCounts, rank: np.ndarray) -> np.ndarray:
@@ -176,10 +243,7 @@ def average_precision(
     """Expected AP@k per query for the three denominators (see ``mean_average_precision_score``)."""
     arrangement = ranked.arrangement(ties)
     if arrangement.singletons or denominator != "n_relevant_in_top_k":
-        return _average_precision_of_positions(
-            ranked, ties, cutoff_relevance(ranked, ties, k, relevance_level), k,
-            relevance_level, denominator,
-        )
+        return _average_precision_of_positions(ranked, ties, k, relevance_level, denominator)
     counts = block_counts(ranked, ties, relevance_level)
     in_cut = ranked.in_cutoff(k)
     terms = _precision_terms(counts, ranked.rank) * in_cut
@@ -189,53 +253,49 @@ def average_precision(
 def _average_precision_of_positions(
     ranked: RankedGroups,
     ties: str,
-    cut: CutoffRows,
     k: int | None,
     relevance_level: float | None,
     denominator: str,
 ) -> np.ndarray:
     """AP@k as ``sum over relevant rows i <= k of hits@i / i``, divided.
 
-    ``hits@i`` is a running sum of the relevance over the compact cutoff rows that
-    restarts at each query: the first row of a query also subtracts the previous
-    (non-empty) query's total. Under ``ties="average"`` the term at offset ``t``
-    (0-based) of a tied block is its expectation
-    ``(r/m) (c + 1 + t (r - 1)/(m - 1)) / (s + t + 1)``: given that the position is
+    The ``j``-th relevant row (1-based) of a query within the cutoff has
+    ``hits@i = j``, so the sum runs over the relevant rows only. Under
+    ``ties="average"`` the terms at the positions of a tied block are replaced by
+    their expectations: at offset ``t`` (0-based) of a block of ``m`` rows, ``r`` of
+    them relevant, starting at 0-based rank ``s`` after ``c`` relevant rows,
+    ``(r/m) (c + 1 + t (r - 1)/(m - 1)) / (s + t + 1)`` (given that the position is
     relevant, each of the ``t`` block positions before it is relevant with
-    probability ``(r - 1)/(m - 1)``. (Not for the ``n_relevant_in_top_k`` denominator,
-    whose value is not a sum of terms.)
+    probability ``(r - 1)/(m - 1)``). (Not for the ``n_relevant_in_top_k``
+    denominator, whose value is not a sum of terms.)
     """
-    hits_in_cutoff = segment_sums(cut.relevant, cut.length)
-    hits_through = cut.relevant.copy()
-    filled = np.flatnonzero(cut.length)
-    first = np.cumsum(cut.length)
-    first -= cut.length  # first compact row of each query
-    hits_through[first[filled[1:]]] -= hits_in_cutoff[filled[:-1]]
-    np.cumsum(hits_through, out=hits_through)
-    tied_terms = None
-    if not ranked.arrangement(ties).singletons:
+    relevant = relevant_rows(ranked, ties, k, relevance_level)
+    terms = np.arange(1.0, len(relevant.position) + 1.0)
+    terms -= relevant.first[relevant.query]  # j = hits@i at the relevant row
+    terms /= relevant.rank + 1.0
+    if ranked.arrangement(ties).singletons:
+        precision_sum = segment_sums(terms, relevant.count)
+    else:
         blocks = tied_blocks(ranked, ties, k)
-        # c: the running hits at the block's first position, less that position's own
-        start = blocks.block_position
-        c = (hits_through[start] - cut.relevant[start])[blocks.owner]
-        r = relevant_in_blocks(ranked, ties, k, relevance_level)[blocks.owner]
+        lo, hi = relevant_in_tied_blocks(ranked, ties, k, relevance_level)
+        terms[segment_rows(lo, hi - lo)] = 0.0  # the fixed order's terms inside blocks
+        precision_sum = segment_sums(terms, relevant.count)
+        r, c, _ = block_relevance(ranked, ties, k, relevance_level)
+        r, c = r[blocks.owner], c[blocks.owner]
         m, t = blocks.size[blocks.owner], blocks.offset
-        terms = (r - 1.0) / (m - 1.0)
-        terms *= t
-        terms += c + 1.0
-        terms *= r / m
-        terms /= blocks.start_rank[blocks.owner] + t + 1.0
-        tied_terms = (blocks.position, terms)
-    hits_through *= cut.relevant
-    hits_through /= cut.rank + 1
-    if tied_terms is not None:
-        hits_through[tied_terms[0]] = tied_terms[1]
-    precision_sum = segment_sums(hits_through, cut.length)
+        expected = (r - 1.0) / (m - 1.0)
+        expected *= t
+        expected += c + 1.0
+        expected *= r / m
+        expected /= blocks.start_rank[blocks.owner] + t + 1.0
+        precision_sum += np.bincount(
+            blocks.query[blocks.owner], weights=expected, minlength=ranked.n_queries
+        )
     if denominator == "n_relevant_in_top_k":
-        limit = hits_in_cutoff
+        limit = relevant.count.astype(np.float64)
     else:
         every_row = ranked.cutoff_rows(k) is None
-        limit = n_relevant(ranked, relevance_level, hits_in_cutoff if every_row else None)
+        limit = n_relevant(ranked, relevance_level, relevant.count if every_row else None)
         if denominator == "min(k,n_relevant)" and k is not None:
             limit = np.minimum(limit, k)
     return safe_divide(precision_sum, limit)
@@ -306,7 +366,7 @@ def _first_relevant_blocks(
     A query whose first relevant row within the cutoff is not tied has the same
     first relevant rank in every order.
     """
-    relevant_in_block, relevant_before = block_relevance(ranked, ties, k, relevance_level)
+    relevant_in_block, relevant_before, _ = block_relevance(ranked, ties, k, relevance_level)
     return np.flatnonzero((relevant_before == 0) & (relevant_in_block > 0))
 
 
@@ -321,14 +381,10 @@ def reciprocal_rank(
     offset ``t`` is relevant and the ``t - 1`` rows before it are not).
     """
     arrangement = ranked.arrangement(ties)
-    cut = cutoff_relevance(ranked, ties, k, relevance_level)
-    hit_rows = np.flatnonzero(cut.relevant)
-    query = cut.query[hit_rows]
-    is_first = np.ones(len(query), dtype=bool)
-    np.not_equal(query[1:], query[:-1], out=is_first[1:])
-    first = hit_rows[is_first]
+    relevant = relevant_rows(ranked, ties, k, relevance_level)
+    found = relevant.count > 0
     values = np.zeros(ranked.n_queries)
-    values[cut.query[first]] = 1.0 / (cut.rank[first] + 1)
+    values[found] = 1.0 / (relevant.rank[relevant.first[found]] + 1)
     if arrangement.singletons:
         return values
     blocks = tied_blocks(ranked, ties, k)
@@ -383,23 +439,25 @@ def roc_auc(
     ``(r / m) (s + (m - 1) / 2)``.
     """
     arrangement = ranked.arrangement(ties)
-    positive = relevance(arrangement.labels, relevance_level)
-    n_positive = ranked.query_sum(positive)
+    positive = relevant_rows(ranked, ties, None, relevance_level, every_row=True)
+    n_positive = positive.count.astype(np.float64)
     n_negative = ranked.n_rows_per_query - n_positive
     # pairs won = n_pos n_neg - sum over positive rows of the negatives above them;
     # the j-th positive (0-based) at 0-based rank i has i - j negatives above it
+    rank = positive.rank.astype(np.float64)
     if arrangement.singletons:
-        positive *= ranked.rank
+        negatives_above = segment_sums(rank, positive.count)
     else:
+        # every block lies wholly among the rows: its positives are position[lo:hi]
         blocks = tied_blocks(ranked, ties, None, every_row=True)
-        positive_in_block = blocks.sum(positive[blocks.rows])
-        positive *= ranked.rank
+        lo, hi = relevant_in_tied_blocks(ranked, ties, None, relevance_level, every_row=True)
+        rank[segment_rows(lo, hi - lo)] = 0.0
+        negatives_above = segment_sums(rank, positive.count)
         mid_rank = blocks.size - 1.0
         mid_rank *= 0.5
         mid_rank += blocks.start_rank
-        mid_rank *= positive_in_block / blocks.size
-        positive[blocks.rows] = mid_rank[blocks.owner]
-    negatives_above = ranked.query_sum(positive)
+        mid_rank *= hi - lo
+        negatives_above += np.bincount(blocks.query, weights=mid_rank, minlength=ranked.n_queries)
     negatives_above -= n_positive * (n_positive - 1) / 2
     pairs_won = n_positive * n_negative - negatives_above
     return safe_divide(pairs_won, n_positive * n_negative), n_positive, n_negative

@@ -115,7 +115,7 @@ def expected_dcg(
         if gains is arrangement.labels:  # the linear gain is the labels themselves
             gains = gains.copy()
         gains[blocks.position] = (blocks.sum(block_gains) / blocks.size)[blocks.owner]
-    rank = ranked.rank if rows is None else ranked.rank[rows]
+    rank = ranked.cutoff_rank(k)
     return ranked.cutoff_sum(gains * discounts[rank], k)
 
 
@@ -261,7 +261,7 @@ def _err_of_cutoff_rows(
     then take their expected terms ``reach(s) (e_t - e_{t+1}) / (s + t + 1)``.
     """
     rows = ranked.cutoff_rows(k)
-    rank = ranked.rank if rows is None else ranked.rank[rows]
+    rank = ranked.cutoff_rank(k)
     stop = stop_probability(labels if rows is None else labels[rows], max_grade)
     cumulative = np.zeros(len(rank) + 1)
     np.cumsum(np.log1p(-stop), out=cumulative[1:])

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ._aggregate import PerQuery
+from ._binary_kernels import n_relevant
 from ._combinatorics import safe_divide
 from ._common import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
 from ._gain_kernels import (
@@ -303,7 +304,7 @@ def err_per_query(
             f"{ranked.input_labels[bad[0]]} at row {int(bad[0])}."
         )
     values = expected_reciprocal_rank(ranked, ties, k, max_grade)
-    undefined = ranked.query_sum((ranked.labels > 0).astype(np.float64)) == 0
+    undefined = n_relevant(ranked, None) == 0
     return PerQuery(values, undefined, None, "no row with a label > 0")
 
 

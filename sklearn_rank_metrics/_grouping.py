@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ._segments import segment_rows, segment_sums
-from ._sorting import sort_by_query_then_score
+from ._sorting import positions_in_queries, sort_by_query_then_score
 
 TIES_MODES = ("average", "input", "optimistic", "pessimistic")
 
@@ -37,8 +37,13 @@ class Arrangement:
 
     Attributes
     ----------
+    n_rows : int
+        Number of rows.
     labels : ndarray of shape (n_rows,)
         ``y_true`` in rank order.
+    permutation : ndarray of shape (n_rows,) or None
+        The sorted row (index into :attr:`RankedGroups.order`) at each rank position;
+        None when the rank order is the sorted order itself.
     block_of_row : ndarray of shape (n_rows,) or None
         Block index of each row; ``None`` when every row is its own block.
     block_first_row : ndarray of shape (n_blocks,)
@@ -51,16 +56,26 @@ class Arrangement:
     offset : ndarray of shape (n_rows,)
         0-based position of each row within its block.
 
-    All but ``labels`` are built only when a kernel asks.
+    All but ``n_rows`` and ``permutation`` are built only when a kernel asks:
+    ``labels`` and ``block_first_row`` may be given as functions that build them.
     """
 
     def __init__(
         self,
-        labels: np.ndarray,
+        n_rows: int,
+        labels: np.ndarray | Callable[[], np.ndarray],
         block_first_row: np.ndarray | Callable[[], np.ndarray] | None = None,
+        permutation: np.ndarray | None = None,
     ) -> None:
-        self.labels = labels
-        self._first_rows_source = block_first_row  # or a function that builds it on demand
+        self.n_rows = n_rows
+        self._labels_source = labels
+        self._first_rows_source = block_first_row
+        self.permutation = permutation
+
+    @cached_property
+    def labels(self) -> np.ndarray:
+        source = self._labels_source
+        return source() if callable(source) else source
 
     @cached_property
     def _first_rows(self) -> np.ndarray | None:
@@ -75,30 +90,30 @@ class Arrangement:
 
     @cached_property
     def _sizes(self) -> np.ndarray:
-        return np.diff(self._first_rows, append=len(self.labels))
+        return np.diff(self._first_rows, append=self.n_rows)
 
     @cached_property
     def block_first_row(self) -> np.ndarray:
-        return np.arange(len(self.labels)) if self.singletons else self._first_rows
+        return np.arange(self.n_rows) if self.singletons else self._first_rows
 
     @cached_property
     def block_size(self) -> np.ndarray:
         if self.singletons:
-            return np.ones(len(self.labels), dtype=np.intp)
+            return np.ones(self.n_rows, dtype=np.intp)
         return self._sizes[self.block_of_row]
 
     @cached_property
     def block_start(self) -> np.ndarray:
         if self.singletons:
-            return np.arange(len(self.labels))
+            return np.arange(self.n_rows)
         return self._first_rows[self.block_of_row]
 
     @cached_property
     def offset(self) -> np.ndarray:
         """0-based position of each row within its block."""
         if self.singletons:
-            return np.zeros(len(self.labels), dtype=np.intp)
-        return np.arange(len(self.labels)) - self.block_start
+            return np.zeros(self.n_rows, dtype=np.intp)
+        return np.arange(self.n_rows) - self.block_start
 
     @property
     def singletons(self) -> bool:
@@ -123,6 +138,26 @@ class Arrangement:
         return self.block_total_per_row(values) / self.block_size
 
 
+class _OnDemand:
+    """A value computed on its first use, then kept.
+
+    It holds only what computing the value needs (never the object that owns it), so
+    caching it creates no reference cycle.
+    """
+
+    __slots__ = ("_compute", "_value")
+
+    def __init__(self, compute: Callable[[], Any]) -> None:
+        self._compute: Callable[[], Any] | None = compute
+        self._value: Any = None
+
+    def __call__(self) -> Any:
+        if self._compute is not None:
+            self._value = self._compute()
+            self._compute = None
+        return self._value
+
+
 @dataclass(frozen=True)
 class RankedGroups:
     """Rows sorted by (query, score descending), with everything metrics share.
@@ -135,17 +170,10 @@ class RankedGroups:
         Query ``q`` owns sorted rows ``offsets[q]:offsets[q + 1]``.
     order : ndarray of shape (n_rows,)
         Input row index of every sorted row.
-    labels : ndarray of shape (n_rows,)
-        ``y_true`` (float64) in sorted order (tied rows in input order, except after
-        the sort's argsort fallback, where their order is arbitrary).
     tied_rows : ndarray of shape (n_tied,) or None
         The sorted rows whose score equals the previous row's within the query (all
         rows of a run of equal scores but its first), ascending; None when no two
         rows of a query tie. (The sorted scores themselves are not kept.)
-    query_of_row : ndarray of shape (n_rows,)
-        Query index of every sorted row.
-    rank : ndarray of shape (n_rows,)
-        0-based position of every sorted row within its query.
     n_retrieved : ndarray of shape (n_queries,)
         Rows with a score above ``-inf``; the ``-inf`` rows (judged but not returned)
         always come last in their query.
@@ -158,25 +186,61 @@ class RankedGroups:
     input_order_in_ties : bool
         Whether tied rows of a query are already in input order (the sort guarantees
         it except on its argsort fallback).
+    sorted_labels : callable
+        Returns :attr:`labels`, gathering them on the first call only.
+
+    Built on demand (a metric that needs only the relevant rows, or only the top k
+    rows, never pays for the arrays over all rows it does not read):
+
+    labels : ndarray of shape (n_rows,)
+        ``y_true`` (float64) in sorted order (tied rows in input order, except after
+        the sort's argsort fallback, where their order is arbitrary).
+    query_of_row : ndarray of shape (n_rows,)
+        Query index of every sorted row.
+    rank : ndarray of shape (n_rows,)
+        0-based position of every sorted row within its query.
     """
 
     query_ids: np.ndarray
     offsets: np.ndarray
     order: np.ndarray
-    labels: np.ndarray
     tied_rows: np.ndarray | None
-    query_of_row: np.ndarray
-    rank: np.ndarray
     n_retrieved: np.ndarray
     query_weight: np.ndarray
     input_labels: np.ndarray
     two_dimensional: bool
-    input_order_in_ties: bool = False
+    input_order_in_ties: bool
+    sorted_labels: Callable[[], np.ndarray] = field(repr=False, compare=False)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n_queries(self) -> int:
         return len(self.offsets) - 1
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.order)
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self.sorted_labels()
+
+    @property
+    def rank(self) -> np.ndarray:
+        return self.cached("rank", lambda: positions_in_queries(self.n_rows_per_query))
+
+    @property
+    def query_of_row(self) -> np.ndarray:
+        return self.cached(
+            "query_of_row", lambda: np.repeat(np.arange(self.n_queries), self.n_rows_per_query)
+        )
+
+    def in_rank_order(self, input_values: np.ndarray, ties: str) -> np.ndarray:
+        """Per-input-row ``input_values`` in the rank order of :meth:`arrangement` ``(ties)``."""
+        permutation = self.arrangement(ties).permutation
+        if permutation is None:
+            return input_values[self.order]
+        return input_values[self.order[permutation]]
 
     @property
     def n_rows_per_query(self) -> np.ndarray:
@@ -207,11 +271,17 @@ class RankedGroups:
 
         def compute() -> np.ndarray | None:
             depth = self.depth(k)
-            if int(depth.sum()) == len(self.labels):
+            if int(depth.sum()) == self.n_rows:
                 return None
             return segment_rows(self.offsets[:-1], depth)
 
         return self.cached(("cutoff_rows", k), compute)
+
+    def cutoff_rank(self, k: int | None) -> np.ndarray:
+        """0-based rank of each row of :meth:`cutoff_rows` ``(k)`` in its query (cached)."""
+        if self.cutoff_rows(k) is None:
+            return self.rank
+        return self.cached(("cutoff_rank", k), lambda: positions_in_queries(self.depth(k)))
 
     def cutoff_sum(self, values: np.ndarray, k: int | None) -> np.ndarray:
         """Per-query sum of ``values`` given at the rows of :meth:`cutoff_rows` ``(k)``.
@@ -231,7 +301,7 @@ class RankedGroups:
         """
         arrangement = self.arrangement(ties)
         if arrangement.singletons:
-            return np.zeros(len(self.labels), dtype=bool)
+            return np.zeros(self.n_rows, dtype=bool)
         block_start_rank = self.block_start_rank(ties)
         depth = self.per_row(self.depth(k))
         return (block_start_rank < depth) & (block_start_rank + arrangement.block_size > depth)
@@ -249,7 +319,7 @@ class RankedGroups:
             return None
 
         return self.cached(
-            "tie_first_rows", partial(_run_starts, self.tied_rows, len(self.labels))
+            "tie_first_rows", partial(_run_starts, self.tied_rows, self.n_rows)
         )
 
     def arrangement(self, ties: str) -> Arrangement:
@@ -261,13 +331,15 @@ class RankedGroups:
         if ties == "average" and has_ties:
             # built on demand, from the tied rows alone (no reference back to self)
             arrangement = Arrangement(
-                self.labels, partial(_run_starts, self.tied_rows, len(self.labels))
+                self.n_rows, self.sorted_labels, partial(_run_starts, self.tied_rows, self.n_rows)
             )
         elif has_ties and not (ties == "input" and self.input_order_in_ties):
             permutation = self._order_within_tie_blocks(self.tie_first_rows, ties)
-            arrangement = Arrangement(self.labels[permutation])
+            arrangement = Arrangement(
+                self.n_rows, self.labels[permutation], permutation=permutation
+            )
         else:
-            arrangement = Arrangement(self.labels)
+            arrangement = Arrangement(self.n_rows, self.sorted_labels)
         self._cache[("arrangement", ties)] = arrangement
         return arrangement
 
@@ -278,14 +350,14 @@ class RankedGroups:
         which is not stable), and for the bounds first sorted by label; only rows
         of blocks with more than one row are touched.
         """
-        blocks = Arrangement(self.labels, first_rows)
+        blocks = Arrangement(self.n_rows, self.sorted_labels, first_rows)
         tied = np.flatnonzero(blocks.block_size > 1)
         keys = [self.order[tied]]
         if ties != "input":
             sign = -1.0 if ties == "optimistic" else 1.0
             keys.append(sign * self.labels[tied])
         keys.append(blocks.block_of_row[tied])
-        permutation = np.arange(len(self.labels))
+        permutation = np.arange(self.n_rows)
         permutation[tied] = tied[np.lexsort(keys)]
         return permutation
 
@@ -431,17 +503,20 @@ def _factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] 
 
 def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
     """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
-    codes, ids, _ = _factorize_groups_with_sizes(group, n_rows, function_name)
+    codes, ids, sizes = _factorize_groups_with_sizes(group, n_rows, function_name)
+    if codes is None:
+        codes = np.repeat(np.arange(len(ids)), sizes)
     return codes, ids
 
 
 def _factorize_groups_with_sizes(
     group: Any, n_rows: int, function_name: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
     """:func:`_factorize_groups`, plus the rows per query when ids are already sorted.
 
-    The third item is None unless the integer ids are non-decreasing, in which case
-    the codes are contiguous and the sizes come with them for free.
+    When the integer ids are non-decreasing the codes are contiguous: the first item
+    is then None (the rows per query say everything) and the third the rows per
+    query; otherwise the third is None.
     """
     dtype = getattr(group, "dtype", None)
     if dtype is not None and getattr(dtype, "name", "") == "category":
@@ -490,8 +565,7 @@ def _factorize_groups_with_sizes(
             starts += 1
             starts = np.concatenate(([0], starts))
             sizes = np.diff(starts, append=len(ids_array))
-            codes = np.repeat(np.arange(len(starts)), sizes)
-            return codes, ids_array[starts], sizes
+            return None, ids_array[starts], sizes
         if ids_array.dtype.kind in "biu" and len(ids_array):
             dense = _factorize_dense_integers(ids_array)
             if dense is not None:
@@ -508,7 +582,6 @@ def _factorize_groups_with_sizes(
 
 def _query_weights(
     sample_weight: Any,
-    codes_sorted: np.ndarray,
     order: np.ndarray,
     offsets: np.ndarray,
     n_queries: int,
@@ -538,8 +611,8 @@ def _query_weights(
     # Compare every row with the first row (in input order) of its query.
     first_input_row = np.minimum.reduceat(order, offsets[:-1])
     reference = weights[first_input_row]
-    codes = np.empty_like(codes_sorted)
-    codes[order] = codes_sorted
+    codes = np.empty_like(order)
+    codes[order] = np.repeat(np.arange(n_queries), np.diff(offsets))
     bad = _first_bad(weights != reference[codes])
     if bad is not None:
         raise ValueError(
@@ -576,13 +649,13 @@ def rank_groups(
                 "query); pass flat 1-D arrays to use query ids."
             )
         n_queries, n_docs = y_true_array.shape
-        codes = np.repeat(np.arange(n_queries), n_docs)
+        codes = None  # contiguous: the sizes say it all
         query_ids = np.arange(n_queries)
         rows_per_query = np.full(n_queries, n_docs)
     elif group is None:
-        codes = np.zeros(len(y_true_array), dtype=np.intp)
+        codes = None
         query_ids = np.zeros(1, dtype=np.intp)
-        rows_per_query = np.array([len(codes)])
+        rows_per_query = np.array([len(y_true_array)])
     else:
         codes, query_ids, rows_per_query = _factorize_groups_with_sizes(
             group, len(y_true_array), function_name
@@ -592,7 +665,7 @@ def rank_groups(
     scores_flat = y_score_array.reshape(-1)
     n_queries = len(query_ids)
 
-    contiguous = rows_per_query is not None or bool(np.all(codes[1:] >= codes[:-1]))
+    contiguous = codes is None or bool(np.all(codes[1:] >= codes[:-1]))
     if rows_per_query is None:
         rows_per_query = np.bincount(codes, minlength=n_queries)
     offsets = np.zeros(n_queries + 1, dtype=np.intp)
@@ -603,25 +676,27 @@ def rank_groups(
     unretrieved = scores_flat == -np.inf
     n_retrieved = rows_per_query.copy()
     if unretrieved.any():
-        n_retrieved -= np.bincount(codes[unretrieved], minlength=n_queries)
-    # Contiguous queries stay in place; otherwise the sorted codes are a repeat.
-    if not contiguous:
-        codes = np.repeat(np.arange(n_queries), rows_per_query)
+        unretrieved_rows = np.flatnonzero(unretrieved)
+        if codes is None:
+            query_of_unretrieved = np.searchsorted(offsets, unretrieved_rows, side="right") - 1
+        else:
+            query_of_unretrieved = codes[unretrieved_rows]
+        n_retrieved -= np.bincount(query_of_unretrieved, minlength=n_queries)
+    del codes
 
     query_weight = _query_weights(
-        sample_weight, codes, order, offsets, n_queries, two_dimensional, function_name
+        sample_weight, order, offsets, n_queries, two_dimensional, function_name
     )
     return RankedGroups(
         query_ids=query_ids,
         offsets=offsets,
         order=order,
-        labels=labels_flat[order],
         tied_rows=tied_rows,
-        query_of_row=codes.astype(np.intp, copy=False),
-        rank=rank,
         n_retrieved=n_retrieved,
         query_weight=query_weight,
         input_labels=labels_flat,
         two_dimensional=two_dimensional,
         input_order_in_ties=input_order_in_ties,
+        sorted_labels=_OnDemand(partial(np.take, labels_flat, order)),
+        _cache={} if rank is None else {"rank": rank},
     )

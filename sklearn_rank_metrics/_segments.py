@@ -10,14 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 
-def segment_sums(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Sums of consecutive segments of ``values`` of the given lengths (0 for empty ones)."""
+def segment_sums(values: np.ndarray, lengths: np.ndarray, dtype: type = np.float64) -> np.ndarray:
+    """Sums of consecutive segments of ``values`` of the given lengths (0 for empty ones).
+
+    The sums are of type ``dtype`` (so boolean values can be counted).
+    """
     starts = np.cumsum(lengths)
     starts -= lengths
-    sums = np.zeros(len(lengths))
+    sums = np.zeros(len(lengths), dtype=dtype)
     filled = lengths > 0
     if len(values):
-        sums[filled] = np.add.reduceat(values, starts[filled])
+        sums[filled] = np.add.reduceat(values, starts[filled], dtype=dtype)
     return sums
 
 

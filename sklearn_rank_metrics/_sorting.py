@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._segments import segment_positions, segment_rows
+from ._segments import segment_rows
 
 _SIGN_BIT = np.uint64(1 << 63)
 _MIN_SCORE_BITS = 32
@@ -97,18 +97,31 @@ def _query_and_position(rows_per_query: np.ndarray, query_shift: int, out: np.nd
     np.cumsum(out, out=out)
 
 
+def positions_in_queries(rows_per_query: np.ndarray) -> np.ndarray:
+    """0-based position of every sorted row within its query (``intp``), one running sum.
+
+    Empty queries (allowed here) hold no rows, so they are left out of the sum.
+    """
+    positions = np.empty(int(rows_per_query.sum()), dtype=np.intp)
+    if len(positions):
+        filled = rows_per_query[rows_per_query > 0]
+        _query_and_position(filled, 64, positions.view(np.uint64))
+    return positions
+
+
 def sort_by_query_then_score(
-    codes: np.ndarray,
+    codes: np.ndarray | None,
     scores: np.ndarray,
     offsets: np.ndarray,
     contiguous: bool,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, bool]:
-    """Row order by (query, score descending) and the 0-based rank of each sorted row.
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, bool]:
+    """Row order by (query, score descending), and the rank of each sorted row if at hand.
 
     Parameters
     ----------
-    codes : ndarray of shape (n_rows,)
-        Query code ``0 .. n_queries - 1`` of every row.
+    codes : ndarray of shape (n_rows,) or None
+        Query code ``0 .. n_queries - 1`` of every row; may be None when
+        ``contiguous`` (the offsets then say everything).
     scores : ndarray of shape (n_rows,)
         Float64 scores, without NaN.
     offsets : ndarray of shape (n_queries + 1,)
@@ -120,8 +133,9 @@ def sort_by_query_then_score(
     -------
     order : ndarray of shape (n_rows,)
         Input row of every sorted row.
-    rank : ndarray of shape (n_rows,)
-        Position of every sorted row within its query.
+    rank : ndarray of shape (n_rows,) or None
+        Position of every sorted row within its query, when the sort computed it on
+        the way (see :func:`positions_in_queries`); None otherwise.
     tied_rows : ndarray of shape (n_tied,) or None
         The sorted rows whose score equals the previous row's within the query (every
         row of a run of equal scores but its first), ascending; None when no two rows
@@ -137,15 +151,15 @@ def sort_by_query_then_score(
     query_bits = _bit_width(n_queries)
     score_bits = 64 - query_bits - position_bits
     if score_bits < _MIN_SCORE_BITS or n_rows >= 1 << 32:
-        order, rank = _argsort_then_radix(codes, scores, offsets)
-        return order, rank, _scan_sorted_scores(scores, order, offsets), False
+        order = _argsort_then_radix(codes, scores, offsets)
+        return order, None, _scan_sorted_scores(scores, order, offsets), False
     row_bits = _bit_width(n_rows)
     if not contiguous and 64 - query_bits - row_bits >= _MIN_ROW_FIELD_SCORE_BITS:
         return _sort_with_row_field(codes, scores, offsets, query_bits, row_bits)
     grouped = None if contiguous else _group_rows_stably(codes, n_rows)
     if position_bits == 0:  # one row per query: nothing to sort, nothing tied
         order = np.arange(n_rows, dtype=np.intp) if grouped is None else grouped
-        return order, np.zeros(n_rows, dtype=np.intp), None, True
+        return order, None, None, True
     grouped_scores = scores if grouped is None else scores[grouped]
     rank = np.empty(n_rows, dtype=np.int64)
     query_and_position = rank.view(np.uint64)
@@ -188,9 +202,7 @@ def _sort_with_row_field(
     candidates = _equal_prefix_rows(keys, row_bits)
     keys &= np.uint64((1 << row_bits) - 1)
     order = keys.view(np.intp)
-    rank = np.empty(n_rows, dtype=np.intp)
-    _query_and_position(np.diff(offsets), 64, rank.view(np.uint64))  # positions only
-    return order, rank, _tied_rows(candidates, scores, order, offsets), True
+    return order, None, _tied_rows(candidates, scores, order, offsets), True
 
 
 def _equal_prefix_rows(keys: np.ndarray, field_bits: int) -> np.ndarray:
@@ -304,8 +316,8 @@ def _resort_queries(
 
 
 def _argsort_then_radix(
-    codes: np.ndarray, scores: np.ndarray, offsets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+    codes: np.ndarray | None, scores: np.ndarray, offsets: np.ndarray
+) -> np.ndarray:
     """Fallback: one (SIMD) argsort of all scores, then a stable radix sort of the codes.
 
     The LSD radix sort works in 16-bit digits and keeps the score order inside each
@@ -314,6 +326,8 @@ def _argsort_then_radix(
     n_queries = len(offsets) - 1
     order = np.argsort(-scores)
     if n_queries > 1:
+        if codes is None:
+            codes = np.repeat(np.arange(n_queries), np.diff(offsets))
         codes_in_order = codes[order]
         n_bits = max(int(n_queries - 1).bit_length(), 1)
         for shift in range(0, n_bits, 16):
@@ -322,4 +336,4 @@ def _argsort_then_radix(
             order = order[step]
             if shift + 16 < n_bits:
                 codes_in_order = codes_in_order[step]
-    return order, segment_positions(np.diff(offsets))
+    return order

@@ -89,9 +89,11 @@ def tied_blocks(
     ones too) are the compact rows, as for per-query AUC.
     """
 
+    scope = cutoff_scope(ranked, k, every_row)
+
     def compute() -> TiedBlocks:
         first_row, size, start_rank, query = _tied_runs(ranked, ties)
-        if every_row or ranked.cutoff_rows(k) is None:
+        if scope == EVERY_ROW:
             depth = ranked.n_rows_per_query
             compact_start = ranked.offsets[:-1]
         else:
@@ -112,8 +114,12 @@ def tied_blocks(
         row_start = np.cumsum(size)
         row_start -= size
         block_position = compact_start[query] + start_rank
-        offset = segment_positions(inside)
-        owner = np.repeat(np.arange(len(size)), inside)
+        if scope == EVERY_ROW:  # every position is inside, at its own row
+            offset, owner, position = offset_in_block, owner_of_row, rows
+        else:
+            offset = segment_positions(inside)
+            owner = np.repeat(np.arange(len(size)), inside)
+            position = offset + block_position[owner]
         return TiedBlocks(
             size=size.astype(np.float64),
             start_rank=start_rank,
@@ -121,13 +127,26 @@ def tied_blocks(
             query=query,
             rows=rows,
             row_start=row_start,
-            position=offset + block_position[owner],
+            position=position,
             owner=owner,
             offset=offset,
             block_position=block_position,
         )
 
-    return ranked.cached(("tied_blocks", ties, "every row" if every_row else k), compute)
+    return ranked.cached(("tied_blocks", ties, scope), compute)
+
+
+EVERY_ROW = "every row"
+
+
+def cutoff_scope(ranked: RankedGroups, k: int | None, every_row: bool) -> int | str | None:
+    """The rows a cutoff ``k`` ranks, as a cache key: :data:`EVERY_ROW`, or ``k``.
+
+    A cutoff that keeps every row of every query (``k=None`` without ``-inf`` rows,
+    or ``k`` at least the largest query) ranks the same rows as ``every_row``, so
+    they share their cached intermediates.
+    """
+    return EVERY_ROW if every_row or ranked.cutoff_rows(k) is None else k
 
 
 def _tied_runs(
@@ -147,6 +166,7 @@ def _tied_runs(
         run_start = np.flatnonzero(~continues)
         first_row = tied_rows[run_start] - 1
         size = np.diff(run_start, append=len(tied_rows)) + 1
-        return first_row, size, ranked.rank[first_row], ranked.query_of_row[first_row]
+        query = np.searchsorted(ranked.offsets, first_row, side="right") - 1
+        return first_row, size, first_row - ranked.offsets[query], query
 
     return ranked.cached(("tied_runs", ties), compute)

@@ -162,11 +162,10 @@ MUTATIONS: dict[str, Mutation] = {
             "_grouping",
             "RankedGroups.arrangement",
             "arrangement = Arrangement(\n"
-            "            self.labels, partial(_run_starts, self.tied_rows, len(self.labels))\n"
+            "            self.n_rows, self.sorted_labels, "
+            "partial(_run_starts, self.tied_rows, self.n_rows)\n"
             "        )",
-            "arrangement = Arrangement(\n"
-            '            self.labels[self._order_within_tie_blocks(self.tie_first_rows, "input")]\n'
-            "        )",
+            "arrangement = Arrangement(self.n_rows, self.sorted_labels)",
         ),
     ),
     "ties_optimistic_pessimistic_swapped": _m(
@@ -215,7 +214,7 @@ MUTATIONS: dict[str, Mutation] = {
         "relevant means y_true > relevance_level instead of >=",
         Edit(
             "_binary_kernels",
-            "relevance",
+            "is_relevant",
             "labels >= relevance_level",
             "labels > relevance_level",
         ),
@@ -368,10 +367,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "n_relevant",
-            "ranked.query_sum(relevance(ranked.labels, relevance_level))",
-            "ranked.query_sum(\n"
-            "            relevance(ranked.labels, relevance_level) * ranked.in_cutoff(None)\n"
-            "        )",
+            'relevant_rows(ranked, "average", None, relevance_level, every_row=True)',
+            'relevant_rows(ranked, "average", None, relevance_level, every_row=False)',
         ),
     ),
     "ap_n_relevant_as_min_k": _m(
@@ -414,8 +411,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "reciprocal_rank",
-            "1.0 / (cut.rank[first] + 1)",
-            "1.0 / (cut.rank[first] + 2)",
+            "1.0 / (relevant.rank[relevant.first[found]] + 1)",
+            "1.0 / (relevant.rank[relevant.first[found]] + 2)",
         ),
     ),
     "mrr_tie_probability": _m(
@@ -443,8 +440,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "expected_hits",
-            "relevant[blocks.position] = share[blocks.owner]",
-            "relevant[blocks.position] = relevant[blocks.position]",
+            "weights=blocks.inside * r / blocks.size - fixed,",
+            "weights=fixed - fixed,",
         ),
     ),
     # -- recall ---------------------------------------------------------------------------
