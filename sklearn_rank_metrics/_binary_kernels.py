@@ -59,9 +59,15 @@ class RelevantRows:
 
     position: np.ndarray  # compact index of every relevant row, ascending
     query: np.ndarray  # its query
-    rank: np.ndarray  # its 0-based rank in the query
     count: np.ndarray  # relevant rows per query
     first: np.ndarray  # per query: index (into ``position``) of its first relevant row
+    compact_start: np.ndarray  # per query: compact index of its first ranked row
+
+    def rank(self, dtype: type = np.intp) -> np.ndarray:
+        """0-based rank of every relevant row in its query (built on each call)."""
+        rank = self.compact_start[self.query]
+        np.subtract(self.position, rank, out=rank)
+        return rank.astype(dtype, copy=False)
 
 
 def relevant_rows(
@@ -94,7 +100,7 @@ def relevant_rows(
         compact_start = np.cumsum(depth)
         compact_start -= depth
         query = np.repeat(np.arange(ranked.n_queries), count)
-        return RelevantRows(position, query, position - compact_start[query], count, first)
+        return RelevantRows(position, query, count, first, compact_start)
 
     key = ("relevant_rows", _rank_order_key(ranked, ties), scope, relevance_level)
     return ranked.cached(key, compute)
@@ -272,7 +278,10 @@ def _average_precision_of_positions(
     relevant = relevant_rows(ranked, ties, k, relevance_level)
     terms = np.arange(1.0, len(relevant.position) + 1.0)
     terms -= relevant.first[relevant.query]  # j = hits@i at the relevant row
-    terms /= relevant.rank + 1.0
+    rank_plus_one = relevant.rank(np.float64)
+    rank_plus_one += 1.0
+    terms /= rank_plus_one
+    del rank_plus_one
     if ranked.arrangement(ties).singletons:
         precision_sum = segment_sums(terms, relevant.count)
     else:
@@ -280,16 +289,21 @@ def _average_precision_of_positions(
         lo, hi = relevant_in_tied_blocks(ranked, ties, k, relevance_level)
         terms[segment_rows(lo, hi - lo)] = 0.0  # the fixed order's terms inside blocks
         precision_sum = segment_sums(terms, relevant.count)
+        # per block: (r/m) (c + 1) + t (r/m)(r - 1)/(m - 1), over s + 1 + t
         r, c, _ = block_relevance(ranked, ties, k, relevance_level)
-        r, c = r[blocks.owner], c[blocks.owner]
-        m, t = blocks.size[blocks.owner], blocks.offset
-        expected = (r - 1.0) / (m - 1.0)
+        share = r / blocks.size
+        slope = share * (r - 1.0) / (blocks.size - 1.0)
+        intercept = share * (c + 1.0)
+        owner, t = blocks.owner, blocks.offset
+        expected = slope[owner]
         expected *= t
-        expected += c + 1.0
-        expected *= r / m
-        expected /= blocks.start_rank[blocks.owner] + t + 1.0
+        expected += intercept[owner]
+        rank_plus_one = (blocks.start_rank + 1.0)[owner]
+        rank_plus_one += t
+        expected /= rank_plus_one
+        del rank_plus_one
         precision_sum += np.bincount(
-            blocks.query[blocks.owner], weights=expected, minlength=ranked.n_queries
+            blocks.query[owner], weights=expected, minlength=ranked.n_queries
         )
     if denominator == "n_relevant_in_top_k":
         limit = relevant.count.astype(np.float64)
@@ -384,7 +398,8 @@ def reciprocal_rank(
     relevant = relevant_rows(ranked, ties, k, relevance_level)
     found = relevant.count > 0
     values = np.zeros(ranked.n_queries)
-    values[found] = 1.0 / (relevant.rank[relevant.first[found]] + 1)
+    first_rank = relevant.position[relevant.first[found]] - relevant.compact_start[found]
+    values[found] = 1.0 / (first_rank + 1)
     if arrangement.singletons:
         return values
     blocks = tied_blocks(ranked, ties, k)
@@ -444,7 +459,7 @@ def roc_auc(
     n_negative = ranked.n_rows_per_query - n_positive
     # pairs won = n_pos n_neg - sum over positive rows of the negatives above them;
     # the j-th positive (0-based) at 0-based rank i has i - j negatives above it
-    rank = positive.rank.astype(np.float64)
+    rank = positive.rank(np.float64)
     if arrangement.singletons:
         negatives_above = segment_sums(rank, positive.count)
     else:

@@ -168,9 +168,10 @@ def ideal_dcg(
     if counts is None:
         gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)
         gains = _sorted_descending_within_queries(gains, ranked.query_of_row)
-        weights = discounts[ranked.rank]
+        rank = ranked.rank
+        weights = discounts[rank]
         if k is not None:
-            weights = weights * (ranked.rank < k)
+            weights = weights * (rank < k)
         return ranked.query_sum(gains * weights)
     level_gains = gain_values(
         np.arange(len(counts), dtype=np.float64), gain, function_name, ranked.input_labels

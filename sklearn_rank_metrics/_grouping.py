@@ -189,16 +189,18 @@ class RankedGroups:
     sorted_labels : callable
         Returns :attr:`labels`, gathering them on the first call only.
 
-    Built on demand (a metric that needs only the relevant rows, or only the top k
-    rows, never pays for the arrays over all rows it does not read):
+    Built on demand, so a metric that needs only the relevant rows, or only the top
+    k rows, never pays for arrays over all rows that it does not read:
 
     labels : ndarray of shape (n_rows,)
         ``y_true`` (float64) in sorted order (tied rows in input order, except after
-        the sort's argsort fallback, where their order is arbitrary).
+        the sort's argsort fallback, where their order is arbitrary); kept once built.
     query_of_row : ndarray of shape (n_rows,)
-        Query index of every sorted row.
+        Query index of every sorted row; built anew on each use (one pass), not kept.
     rank : ndarray of shape (n_rows,)
-        0-based position of every sorted row within its query.
+        0-based position of every sorted row within its query; built anew on each use
+        (one running sum), not kept: holding 8 bytes per row for the whole call costs
+        more than the pass.
     """
 
     query_ids: np.ndarray
@@ -227,13 +229,11 @@ class RankedGroups:
 
     @property
     def rank(self) -> np.ndarray:
-        return self.cached("rank", lambda: positions_in_queries(self.n_rows_per_query))
+        return positions_in_queries(self.n_rows_per_query)
 
     @property
     def query_of_row(self) -> np.ndarray:
-        return self.cached(
-            "query_of_row", lambda: np.repeat(np.arange(self.n_queries), self.n_rows_per_query)
-        )
+        return np.repeat(np.arange(self.n_queries), self.n_rows_per_query)
 
     def in_rank_order(self, input_values: np.ndarray, ties: str) -> np.ndarray:
         """Per-input-row ``input_values`` in the rank order of :meth:`arrangement` ``(ties)``."""
@@ -670,7 +670,7 @@ def rank_groups(
         rows_per_query = np.bincount(codes, minlength=n_queries)
     offsets = np.zeros(n_queries + 1, dtype=np.intp)
     np.cumsum(rows_per_query, out=offsets[1:])
-    order, rank, tied_rows, input_order_in_ties = sort_by_query_then_score(
+    order, tied_rows, input_order_in_ties = sort_by_query_then_score(
         codes, scores_flat, offsets, contiguous
     )
     unretrieved = scores_flat == -np.inf
@@ -698,5 +698,4 @@ def rank_groups(
         two_dimensional=two_dimensional,
         input_order_in_ties=input_order_in_ties,
         sorted_labels=_OnDemand(partial(np.take, labels_flat, order)),
-        _cache={} if rank is None else {"rank": rank},
     )

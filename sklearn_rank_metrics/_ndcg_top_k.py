@@ -80,15 +80,16 @@ def ndcg_of_top_k(
     level_of_row, levels = _label_levels(ranked, function_name)
     n_levels = len(levels)
     level_gain = gain_values(levels, gain, function_name)
-    queries = np.unique(ranked.query_of_row[straddling])
+    query_of_row = ranked.query_of_row
+    queries = np.unique(query_of_row[straddling])
     slot = np.full(ranked.n_queries, -1)
     slot[queries] = np.arange(len(queries))
 
     def level_counts(rows: np.ndarray) -> np.ndarray:
-        cell = slot[ranked.query_of_row[rows]] * n_levels + level_of_row[rows]
+        cell = slot[query_of_row[rows]] * n_levels + level_of_row[rows]
         return np.bincount(cell, minlength=len(queries) * n_levels).reshape(len(queries), n_levels)
 
-    full_rows = np.flatnonzero(full_inside & (slot[ranked.query_of_row] >= 0))
+    full_rows = np.flatnonzero(full_inside & (slot[query_of_row] >= 0))
     inside_counts = level_counts(full_rows)
     block_counts = level_counts(np.flatnonzero(straddling))
     block_size = block_counts.sum(axis=1)

@@ -114,8 +114,8 @@ def sort_by_query_then_score(
     scores: np.ndarray,
     offsets: np.ndarray,
     contiguous: bool,
-) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, bool]:
-    """Row order by (query, score descending), and the rank of each sorted row if at hand.
+) -> tuple[np.ndarray, np.ndarray | None, bool]:
+    """Row order by (query, score descending), and the rows tied with the previous one.
 
     Parameters
     ----------
@@ -133,9 +133,6 @@ def sort_by_query_then_score(
     -------
     order : ndarray of shape (n_rows,)
         Input row of every sorted row.
-    rank : ndarray of shape (n_rows,) or None
-        Position of every sorted row within its query, when the sort computed it on
-        the way (see :func:`positions_in_queries`); None otherwise.
     tied_rows : ndarray of shape (n_tied,) or None
         The sorted rows whose score equals the previous row's within the query (every
         row of a run of equal scores but its first), ascending; None when no two rows
@@ -152,14 +149,14 @@ def sort_by_query_then_score(
     score_bits = 64 - query_bits - position_bits
     if score_bits < _MIN_SCORE_BITS or n_rows >= 1 << 32:
         order = _argsort_then_radix(codes, scores, offsets)
-        return order, None, _scan_sorted_scores(scores, order, offsets), False
+        return order, _scan_sorted_scores(scores, order, offsets), False
     row_bits = _bit_width(n_rows)
     if not contiguous and 64 - query_bits - row_bits >= _MIN_ROW_FIELD_SCORE_BITS:
         return _sort_with_row_field(codes, scores, offsets, query_bits, row_bits)
     grouped = None if contiguous else _group_rows_stably(codes, n_rows)
     if position_bits == 0:  # one row per query: nothing to sort, nothing tied
         order = np.arange(n_rows, dtype=np.intp) if grouped is None else grouped
-        return order, None, None, True
+        return order, None, True
     grouped_scores = scores if grouped is None else scores[grouped]
     rank = np.empty(n_rows, dtype=np.int64)
     query_and_position = rank.view(np.uint64)
@@ -176,7 +173,7 @@ def sort_by_query_then_score(
     tied_rows = _tied_rows(candidates, grouped_scores, order, offsets)
     if grouped is not None:
         order = grouped[order]
-    return order, rank, tied_rows, True
+    return order, tied_rows, True
 
 
 def _sort_with_row_field(
@@ -202,7 +199,7 @@ def _sort_with_row_field(
     candidates = _equal_prefix_rows(keys, row_bits)
     keys &= np.uint64((1 << row_bits) - 1)
     order = keys.view(np.intp)
-    return order, None, _tied_rows(candidates, scores, order, offsets), True
+    return order, _tied_rows(candidates, scores, order, offsets), True
 
 
 def _equal_prefix_rows(keys: np.ndarray, field_bits: int) -> np.ndarray:

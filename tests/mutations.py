@@ -411,8 +411,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_binary_kernels",
             "reciprocal_rank",
-            "1.0 / (relevant.rank[relevant.first[found]] + 1)",
-            "1.0 / (relevant.rank[relevant.first[found]] + 2)",
+            "values[found] = 1.0 / (first_rank + 1)",
+            "values[found] = 1.0 / (first_rank + 2)",
         ),
     ),
     "mrr_tie_probability": _m(
