@@ -23,16 +23,13 @@ def _sort(codes, scores):
     return sort_by_query_then_score(codes, scores, offsets, contiguous), offsets
 
 
-LAYOUTS = ("contiguous", "scattered", "scattered, grouped first")
+LAYOUTS = ("contiguous", "scattered")
 
 
-def _arrange(layout, codes, scores, rng, monkeypatch):
-    """Rows of contiguous queries as given, or shuffled; scattered rows are sorted with
-    the input row in the key, or (forced) grouped by query first."""
+def _arrange(layout, codes, scores, rng):
+    """Rows of contiguous queries as given, or shuffled (grouped by the radix sort first)."""
     if layout == "contiguous":
         return codes, scores
-    if layout == "scattered, grouped first":
-        monkeypatch.setattr(_sorting, "_MIN_ROW_FIELD_SCORE_BITS", 65)
     permutation = rng.permutation(len(scores))
     return codes[permutation], scores[permutation]
 
@@ -60,7 +57,7 @@ def _check(codes, scores, *, input_order_in_ties=True):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("seed", range(5))
-def test_random_scores_with_ties_match_lexsort(seed, layout, monkeypatch):
+def test_random_scores_with_ties_match_lexsort(seed, layout):
     rng = np.random.default_rng(seed)
     n_rows = 3000
     codes = np.sort(rng.integers(0, 40, n_rows))
@@ -68,15 +65,14 @@ def test_random_scores_with_ties_match_lexsort(seed, layout, monkeypatch):
     scores = rng.normal(size=n_rows)
     tied = rng.random(n_rows) < 0.4
     scores[tied] = np.round(scores[tied] * 2) / 2
-    _check(*_arrange(layout, codes, scores, rng, monkeypatch))
+    _check(*_arrange(layout, codes, scores, rng))
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_false_ties_from_truncated_scores_are_resorted(layout, monkeypatch):
-    # 300 rows per query need 9 position bits and 4 queries 2 query bits, so the
-    # lowest 11 bits of each score key are cut (13 when the 1,200 input rows take
-    # the position field): scores one to a few ulps apart become equal keys and
-    # must be put back in exact order, with their exact ties found again.
+def test_false_ties_from_truncated_scores_are_resorted(layout):
+    # 300 rows per query need 9 position bits, so the lowest 9 bits of each score
+    # key are cut: scores one to a few ulps apart become equal keys and must be put
+    # back in exact order, with their exact ties found again.
     rng = np.random.default_rng(0)
     n_queries, per_query = 4, 300
     codes = np.repeat(np.arange(n_queries), per_query)
@@ -84,19 +80,19 @@ def test_false_ties_from_truncated_scores_are_resorted(layout, monkeypatch):
     scores = np.nextafter(1.0, 2.0) + ulps * np.spacing(1.0)
     scores[::7] = -scores[::7]  # negative scores too
     no_fields = np.zeros(len(scores), dtype=np.uint64)
-    truncated = _sorting._packed_keys(scores, no_fields, 2, 9)
+    truncated = _sorting._packed_keys(scores, no_fields, 9)
     assert len(np.unique(truncated)) < len(np.unique(scores)) / 10  # really false ties
-    _check(*_arrange(layout, codes, scores, rng, monkeypatch))
+    _check(*_arrange(layout, codes, scores, rng))
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_false_ties_in_some_queries_only(layout, monkeypatch):
+def test_false_ties_in_some_queries_only(layout):
     # one query has scores an ulp apart, the others are well separated
     rng = np.random.default_rng(1)
     codes = np.repeat(np.arange(6), 200)
     scores = rng.normal(size=1200)
     scores[400:600] = 3.0 + rng.integers(0, 20, 200) * np.spacing(3.0)
-    _check(*_arrange(layout, codes, scores, rng, monkeypatch))
+    _check(*_arrange(layout, codes, scores, rng))
 
 
 def test_signed_zeros_tie_and_keep_input_order():
@@ -127,16 +123,42 @@ def test_one_row_queries_and_one_query():
     _check(rng.permutation(500), scores)
 
 
-def test_layout_without_enough_score_bits_falls_back_to_argsort():
-    # 2**17 queries (17 bits) and one query of 2**15 + 1 rows (16 bits) leave 31
-    # score bits, fewer than the 32 the packed sort needs.
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_many_queries_and_one_large_query(layout):
+    # 2**17 queries (two 16-bit radix digits when scattered) and one query of
+    # 2**15 + 1 rows: padding every query to the largest would take 2**32 cells, so
+    # the queries are sorted in size classes, the large one on its own
     rng = np.random.default_rng(3)
     big = 2**15 + 1
     codes = np.concatenate((np.zeros(big, dtype=np.intp), np.arange(1, 2**17)))
+    codes = np.concatenate((codes, rng.integers(1, 2**17, 2**16)))  # some of 2-3 rows
+    codes.sort()
     scores = np.round(rng.normal(size=len(codes)), 1)
-    (_, _, in_input_order), _ = _sort(codes, scores)
-    assert not in_input_order
-    _check(codes, scores, input_order_in_ties=False)
+    _check(*_arrange(layout, codes, scores, rng))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_size_classes_in_several_blocks(layout, monkeypatch):
+    # queries of 1 to 300 rows in blocks of at most 64 cells: every size class is
+    # cut into many padded blocks, some of queries that are not consecutive
+    monkeypatch.setattr(_sorting, "_SEGMENT_CELLS", 64)
+    rng = np.random.default_rng(6)
+    sizes = np.concatenate((rng.integers(1, 40, 200), [300, 150]))
+    rng.shuffle(sizes)
+    codes = np.repeat(np.arange(len(sizes)), sizes)
+    scores = np.round(rng.normal(size=len(codes)), 1)
+    _check(*_arrange(layout, codes, scores, rng))
+
+
+def test_equal_scores_across_a_query_boundary_are_not_ties():
+    # the last row of query 0 and the first row of query 1 have the same score (and
+    # equal keys but for the position): no tie, since they are in different queries
+    codes = np.array([0, 0, 1, 1, 2])
+    scores = np.array([2.0, 1.0, 1.0, 0.5, 0.5])
+    (order, tied_rows, _), _ = _sort(codes, scores)
+    np.testing.assert_array_equal(order, [0, 1, 2, 3, 4])
+    assert tied_rows is None
+    _check(codes, scores)
 
 
 @pytest.mark.parametrize("shuffled", [False, True])
