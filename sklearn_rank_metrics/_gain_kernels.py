@@ -14,6 +14,7 @@ import numpy as np
 
 from ._combinatorics import log_comb_of_integers, log_factorials
 from ._grouping import RankedGroups
+from ._segments import segment_rows
 from ._tie_blocks import TiedBlocks, tied_blocks
 
 GAINS = ("linear", "exponential")
@@ -273,9 +274,8 @@ def _err_of_cutoff_rows(
         start = blocks.block_position
         reach_block = np.exp(cumulative[start] - cumulative[start - blocks.start_rank])
         keep = 1.0 - stop_probability(labels[blocks.rows], max_grade)
-        sizes = blocks.size.astype(np.intp)
         subset_means = _subset_product_means(
-            keep, np.repeat(np.arange(len(sizes)), sizes), len(sizes), int(blocks.inside.max())
+            keep, blocks.size.astype(np.intp), int(blocks.inside.max())
         )
         owner, offset = blocks.owner, blocks.offset
         expected = subset_means[owner, offset] - subset_means[owner, offset + 1]
@@ -285,7 +285,70 @@ def _err_of_cutoff_rows(
     return ranked.cutoff_sum(terms, k)
 
 
-def _subset_product_means(
+_ROW_BY_ROW_MAX_SIZE = 64
+
+
+def _subset_product_means(values: np.ndarray, sizes: np.ndarray, degree: int) -> np.ndarray:
+    """``e[b, d]`` for ``d <= degree``: mean over the d-subsets of block ``b``'s values
+    of their product (0 when ``d`` exceeds the block's size).
+
+    The ``values`` hold the blocks one after the other, ``sizes[b]`` each. Blocks of
+    up to :data:`_ROW_BY_ROW_MAX_SIZE` values take one row at a time
+    (:func:`_subset_means_row_by_row`, one step per row of the largest block); larger
+    ones are merged pairwise (:func:`_subset_means_by_merging`, one step per halving).
+    """
+    starts = np.cumsum(sizes)
+    starts -= sizes
+    small = sizes <= _ROW_BY_ROW_MAX_SIZE
+    if small.all():
+        return _subset_means_row_by_row(values, starts, sizes, degree)
+    means = np.empty((len(sizes), degree + 1))
+    small_blocks = np.flatnonzero(small)
+    means[small_blocks] = _subset_means_row_by_row(
+        values, starts[small_blocks], sizes[small_blocks], degree
+    )
+    large_blocks = np.flatnonzero(~small)
+    large_sizes = sizes[large_blocks]
+    means[large_blocks] = _subset_means_by_merging(
+        values[segment_rows(starts[large_blocks], large_sizes)],
+        np.repeat(np.arange(len(large_blocks)), large_sizes),
+        len(large_blocks),
+        degree,
+    )
+    return means
+
+
+def _subset_means_row_by_row(
+    values: np.ndarray, starts: np.ndarray, sizes: np.ndarray, degree: int
+) -> np.ndarray:
+    """Subset means of each block ``values[starts[b]:starts[b] + sizes[b]]``, a row at a time.
+
+    With ``E_d(j)`` the mean over the d-subsets of a block's first ``j`` values,
+    ``C(j, d) E_d(j) = C(j-1, d) E_d(j-1) + x_j C(j-1, d-1) E_{d-1}(j-1)`` (a subset
+    leaves out the j-th value or takes it), that is
+    ``E_d(j) = (j-d)/j E_d(j-1) + d/j x_j E_{d-1}(j-1)``: a convex combination, so no
+    overflow. Blocks are processed largest first, so the blocks that still have a
+    j-th value are a leading slice, updated in place.
+    """
+    by_size = np.argsort(-sizes, kind="stable")
+    sorted_sizes, sorted_starts = sizes[by_size], starts[by_size]
+    means = np.zeros((len(sizes), degree + 1))
+    means[:, 0] = 1.0
+    d = np.arange(1.0, degree + 1.0)
+    largest = int(sorted_sizes[0]) if len(sizes) else 0
+    for j in range(1, largest + 1):
+        n_active = int(np.searchsorted(-sorted_sizes, -j, side="right"))  # sizes >= j
+        current = means[:n_active]
+        taken = current[:, :-1] * values[sorted_starts[:n_active] + (j - 1)][:, None]
+        taken *= d / j
+        current[:, 1:] *= (j - d) / j  # 0 past the j values seen: E_d(j-1) is 0 there
+        current[:, 1:] += taken
+    result = np.empty_like(means)
+    result[by_size] = means
+    return result
+
+
+def _subset_means_by_merging(
     values: np.ndarray, owner: np.ndarray, n_owners: int, degree: int
 ) -> np.ndarray:
     """``e[b, d]``: mean over the d-subsets of owner ``b``'s values of their product.

@@ -161,21 +161,17 @@ def _equal_prefix_rows(keys: np.ndarray, field_bits: int, offsets: np.ndarray) -
     row of a query has no row before it in its query and is left out.
     """
     limit = np.uint64(1 << field_bits)
+    query_starts = offsets[1:-1]
     found = []
     for start in range(1, len(keys), _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, len(keys))
         differing_bits = keys[start:stop] ^ keys[start - 1 : stop - 1]
+        first, last = np.searchsorted(query_starts, (start, stop))
+        differing_bits[query_starts[first:last] - start] = limit  # never a candidate
         same = np.flatnonzero(differing_bits < limit)
         if len(same):
             found.append(same + start)
-    if not found:
-        return np.zeros(0, dtype=np.intp)
-    candidates = np.concatenate(found)
-    query_starts = offsets[1:-1]
-    if len(query_starts):
-        nearest = np.minimum(np.searchsorted(query_starts, candidates), len(query_starts) - 1)
-        candidates = candidates[query_starts[nearest] != candidates]
-    return candidates
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
 
 
 def _tied_rows(

@@ -351,14 +351,14 @@ MUTATIONS: dict[str, Mutation] = {
             "labels / np.exp2(max_grade)",
         ),
     ),
-    "err_ties_merge_weights": _m(
-        'ERR ties="average": the merge of tied rows\' subset means weighs the left part '
-        "by the right part's size",
+    "err_ties_subset_mean_weights": _m(
+        'ERR ties="average": the row-by-row update of tied rows\' subset means keeps the '
+        "old mean with weight (j - d + 1)/j instead of (j - d)/j",
         Edit(
             "_gain_kernels",
-            "_merge_subset_means",
-            "log_comb_of_integers(left_size, np.intp(a), log_factorial)[:, None]",
-            "log_comb_of_integers(right_size, np.intp(a), log_factorial)[:, None]",
+            "_subset_means_row_by_row",
+            "current[:, 1:] *= (j - d) / j",
+            "current[:, 1:] *= (j - d + 1) / j",
         ),
     ),
     # -- MAP ----------------------------------------------------------------------------

@@ -168,7 +168,7 @@ EXAMPLES = {
         "err", 0.75, srm.expected_reciprocal_rank_score, [2], [0.5], max_grade=2
     ),
     # three tied rows, R = 1/4, 3/4, 0: the mean ERR over the 6 orders is 155/288
-    "err_ties_merge_weights": _ex(
+    "err_ties_subset_mean_weights": _ex(
         "err", 155 / 288, srm.expected_reciprocal_rank_score, [1, 2, 0], [0.5] * 3, max_grade=2
     ),
     "n_relevant_retrieved_only": _ex("recall", 0.5, srm.recall_at_k_score, [1, 1], [0.9, -INF]),
@@ -305,7 +305,7 @@ PROBES = {
     "ideal_dcg_sorted_ascending": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
     "ndcg_top_k_ideal_unsorted": Probe(REFERENCE, "ideal_top_k"),
     "err_stop_probability_linear_gain": Probe(REFERENCE, "err"),
-    "err_ties_merge_weights": Probe(REFERENCE, "err and average"),
+    "err_ties_subset_mean_weights": Probe(REFERENCE, "err and average"),
     "n_relevant_retrieved_only": Probe(
         SKLEARN, "test_map_with_unretrieved_rows_against_average_precision"
     ),
