@@ -20,8 +20,9 @@ are not contiguous are first grouped, stably, by a radix sort of the query codes
 (:func:`_group_rows_stably`).
 
 Truncating the score can make two different scores of one query compare equal (a
-*false tie*). The sorted scores are then not descending inside that query; such
-queries are found with one comparison pass and re-sorted exactly by ``lexsort``.
+*false tie*). The sorted scores are then not descending inside a run of equal
+truncated scores; such runs are found with one comparison pass and re-sorted exactly
+by ``lexsort``, at a cost of the rows of those runs, not of their queries.
 Ties and false ties can only sit where a sorted key equals the previous one in its
 score field, within one query, so only those rows are compared on their full
 scores. For float32 scores (23 mantissa bits) and every query of up to 2**28 rows,
@@ -146,7 +147,7 @@ def sort_by_query_then_score(
     order = keys.view(np.intp)
     _add_query_starts(order, rank)
     del keys, rank
-    tied_rows = _tied_rows(candidates, grouped_scores, order, offsets)
+    tied_rows = _tied_rows(candidates, grouped_scores, order)
     if grouped is not None:
         order = grouped[order]
     return order, tied_rows, True
@@ -174,31 +175,61 @@ def _equal_prefix_rows(keys: np.ndarray, field_bits: int, offsets: np.ndarray) -
     return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
 
 
-def _tied_rows(
-    candidates: np.ndarray, scores: np.ndarray, order: np.ndarray, offsets: np.ndarray
-) -> np.ndarray | None:
+def _tied_rows(candidates: np.ndarray, scores: np.ndarray, order: np.ndarray) -> np.ndarray | None:
     """Sorted rows whose score equals the previous row's, after fixing any false ties.
 
-    Only the ``candidates`` (rows whose truncated score equals the previous row's)
-    can tie with the row before them or sit above it. A candidate whose full score
-    is higher than the previous row's marks a false tie; its query is re-sorted
-    exactly and its runs found again from the full scores.
+    Only the ``candidates`` (rows whose truncated score equals the previous row's in
+    their query) can tie with the row before them or sit above it. A candidate whose
+    full score is higher than the previous row's marks a false tie: its run of equal
+    truncated scores is re-sorted exactly (:func:`_resort_runs`).
     """
     current = scores[order[candidates]]
     previous = scores[order[candidates - 1]]
-    tied = candidates[current == previous]
-    rising = candidates[current > previous]
-    if len(rising):
-        rows, query_starts = _resort_queries(order, scores, rising, offsets)
-        sorted_scores = scores[order[rows]]
-        tied_in_rows = np.zeros(len(rows), dtype=bool)
-        np.equal(sorted_scores[1:], sorted_scores[:-1], out=tied_in_rows[1:])
-        tied_in_rows[np.searchsorted(rows, query_starts)] = False
-        # the re-sorted queries' rows replace their earlier tied rows
-        redone = np.zeros(len(order), dtype=bool)
-        redone[rows] = True
-        tied = np.sort(np.concatenate((tied[~redone[tied]], rows[tied_in_rows])))
-    return tied if len(tied) else None
+    tied = current == previous
+    rising = current > previous
+    del current, previous
+    if rising.any():
+        _resort_runs(order, scores, candidates, rising, tied)
+    tied_rows = candidates[tied]
+    return tied_rows if len(tied_rows) else None
+
+
+def _resort_runs(
+    order: np.ndarray,
+    scores: np.ndarray,
+    candidates: np.ndarray,
+    rising: np.ndarray,
+    tied: np.ndarray,
+) -> None:
+    """Re-sort exactly, in place, the runs of equal truncated scores that hold a rising row.
+
+    A run is a row followed by the consecutive candidates after it; its rows are in
+    position order, and rows outside it are correctly placed around it (truncation
+    keeps the order of unequal truncated scores). So a run whose full scores rise
+    somewhere is sorted again by (score descending, position), and ``tied`` (one flag
+    per candidate) is recomputed for its candidates. The work is O(rows of those
+    runs), however large their queries.
+    """
+    run_start = np.ones(len(candidates), dtype=bool)
+    np.not_equal(candidates[1:], candidates[:-1] + 1, out=run_start[1:])
+    run_of_candidate = np.cumsum(run_start)
+    run_of_candidate -= 1
+    broken = np.zeros(int(run_of_candidate[-1]) + 1, dtype=bool)
+    broken[run_of_candidate[rising]] = True
+    run_candidates = np.diff(np.append(np.flatnonzero(run_start), len(candidates)))
+    in_broken = broken[run_of_candidate]
+    heads = candidates[run_start & in_broken] - 1
+    lengths = run_candidates[broken] + 1
+    rows = segment_rows(heads, lengths)
+    run_of_row = np.repeat(np.arange(len(heads)), lengths)
+    resorted = np.lexsort((order[rows], -scores[order[rows]], run_of_row))
+    order[rows] = order[rows[resorted]]
+    sorted_scores = scores[order[rows]]
+    tied_in_rows = np.zeros(len(rows), dtype=bool)
+    np.equal(sorted_scores[1:], sorted_scores[:-1], out=tied_in_rows[1:])
+    is_head = np.zeros(len(rows), dtype=bool)
+    is_head[np.cumsum(lengths) - lengths] = True
+    tied[in_broken] = tied_in_rows[~is_head]  # a run's candidates are its rows but the head
 
 
 def _scan_sorted_scores(
@@ -301,26 +332,6 @@ def _sort_segments(keys: np.ndarray, rows_per_query: np.ndarray, offsets: np.nda
             padded[filled] = keys[rows]
             padded.sort(axis=1)
             keys[rows] = padded[filled]
-
-
-def _resort_queries(
-    order: np.ndarray, scores: np.ndarray, rising: np.ndarray, offsets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Re-sort, in place and exactly, the queries holding the given ``rising`` rows.
-
-    Inside a run of equal truncated scores the rows are in position (or input row)
-    order; the run is correctly sorted exactly when its full scores do not increase
-    along it, so a query needs re-sorting exactly when its sorted scores rise
-    somewhere inside it. Returns the sorted rows of the re-sorted queries and the
-    first row of each of those queries.
-    """
-    queries = np.unique(np.searchsorted(offsets, rising, side="right") - 1)
-    sizes = offsets[queries + 1] - offsets[queries]
-    rows = segment_rows(offsets[queries], sizes)
-    query_of_row = np.repeat(np.arange(len(queries)), sizes)
-    resorted = np.lexsort((order[rows], -scores[order[rows]], query_of_row))
-    order[rows] = order[rows[resorted]]
-    return rows, offsets[queries]
 
 
 def _argsort_then_radix(
