@@ -14,7 +14,7 @@ import numpy as np
 
 from ._combinatorics import log_comb_of_integers, log_factorials
 from ._grouping import RankedGroups
-from ._segments import segment_rows
+from ._segments import query_blocks, segment_rows
 from ._tie_blocks import TiedBlocks, tied_blocks
 
 GAINS = ("linear", "exponential")
@@ -125,6 +125,7 @@ def _sorted_descending_within_queries(values: np.ndarray, query: np.ndarray) -> 
 
 
 _MAX_LEVELS = 64
+_LEVEL_COUNT_BLOCK_ROWS = 1 << 17
 
 
 def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
@@ -135,14 +136,21 @@ def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
         top = labels.max()
         if top >= _MAX_LEVELS:
             return None
-        small = labels.astype(np.int8)  # exact for integers in [0, 64)
-        if np.any(small != labels):
-            return None
         n_levels = int(top) + 1
-        cell = np.multiply(small, ranked.n_queries, dtype=np.intp)
-        cell += ranked.query_of_row
-        counts = np.bincount(cell, minlength=ranked.n_queries * n_levels)
-        return counts.reshape(n_levels, ranked.n_queries)
+        counts = np.empty((n_levels, ranked.n_queries), dtype=np.intp)
+        sizes = ranked.n_rows_per_query
+        # cell = label * queries + query, counted block by block of whole queries
+        for first, stop in query_blocks(ranked.offsets, _LEVEL_COUNT_BLOCK_ROWS):
+            block_labels = labels[ranked.offsets[first] : ranked.offsets[stop]]
+            cell = block_labels.astype(np.intp)  # exact for integers in [0, 64)
+            if np.any(cell != block_labels):
+                return None
+            cell *= stop - first
+            cell += np.repeat(np.arange(stop - first), sizes[first:stop])
+            counts[:, first:stop] = np.bincount(
+                cell, minlength=(stop - first) * n_levels
+            ).reshape(n_levels, stop - first)
+        return counts
 
     return ranked.cached("label_level_counts", compute)
 

@@ -37,3 +37,18 @@ def segment_rows(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     rows = segment_positions(lengths)
     rows += np.repeat(starts, lengths)
     return rows
+
+
+def query_blocks(offsets: np.ndarray, block_rows: int) -> list[tuple[int, int]]:
+    """Blocks of consecutive whole queries of about ``block_rows`` rows each.
+
+    ``(first, stop)`` pairs: queries ``first .. stop - 1``, in order, covering every
+    query; a block ends at the first query that reaches the next multiple of
+    ``block_rows`` rows, so a query larger than that is a block of its own (or ends
+    one). Their number is fixed by the row count, never one per query, so that a loop
+    over them keeps its temporary arrays cache-sized.
+    """
+    n_rows, n_queries = int(offsets[-1]), len(offsets) - 1
+    cuts = np.searchsorted(offsets[1:], np.arange(block_rows, n_rows, block_rows)) + 1
+    cuts = np.unique(np.concatenate(([0], cuts, [n_queries])))
+    return list(zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True))

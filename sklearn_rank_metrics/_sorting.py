@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._segments import segment_rows
+from ._segments import query_blocks, segment_rows
 
 _SIGN_BIT = np.uint64(1 << 63)
 _MIN_SCORE_BITS = 32
@@ -286,52 +286,50 @@ def _sort_segments(keys: np.ndarray, rows_per_query: np.ndarray, offsets: np.nda
 
     Many short sorts cost far less than one long one: each row of a 2-D array is
     sorted on its own, in cache, and short rows by NumPy's small-array sorting
-    networks (O(n log m) for queries of m rows instead of O(n log n)). Queries are
-    laid out as the rows of padded 2-D blocks of at most :data:`_SEGMENT_CELLS` cells
-    (at least one query each), padded with the largest key so that the padding sorts
-    last. When padding every query to the longest one would more than double the
-    cells, queries are first split into classes of sizes ``(2**(c-1), 2**c]``, and
-    each class is padded to its own longest query. The loops run over classes and
-    blocks, a number fixed by the row count, never over queries one by one.
+    networks (O(n log m) for queries of m rows instead of O(n log n)). The queries
+    are cut into blocks of consecutive queries of about :data:`_SEGMENT_CELLS` / 2
+    rows; a block becomes one padded 2-D array (:func:`_sort_rows_padded`) when that
+    at most doubles its cells, else its queries are split into size classes
+    ``(2**(c-1), 2**c]``, each padded to its own longest query (at most doubled too).
+    The loops run over blocks and classes, a number fixed by the row count, never over
+    queries one by one.
     """
-    n_rows = len(keys)
-    n_queries = len(rows_per_query)
-    if n_queries == 1:
-        keys.sort()
+    for first, stop in query_blocks(offsets, _SEGMENT_CELLS // 2):
+        sizes = rows_per_query[first:stop]
+        width = int(sizes.max())
+        if width == 1:
+            continue
+        if (stop - first) * width <= 2 * (offsets[stop] - offsets[first]):
+            _sort_rows_padded(keys, offsets, np.arange(first, stop), sizes, width)
+            continue
+        size_class = np.frexp(sizes - 1)[1]  # bit length of size - 1
+        for level in np.unique(size_class[size_class > 0]):  # one-row queries: as they are
+            members = np.flatnonzero(size_class == level)
+            _sort_rows_padded(
+                keys, offsets, first + members, sizes[members], int(sizes[members].max())
+            )
+
+
+def _sort_rows_padded(
+    keys: np.ndarray, offsets: np.ndarray, queries: np.ndarray, sizes: np.ndarray, width: int
+) -> None:
+    """Sort the runs of the given ``queries`` (ascending) as rows of one padded 2-D array.
+
+    The padding is the largest key, so it sorts last. Consecutive queries are read
+    and written as one slice; a single query is sorted where it lies.
+    """
+    if len(queries) == 1:
+        keys[offsets[queries[0]] : offsets[queries[0] + 1]].sort()
         return
-    if n_queries * int(rows_per_query.max()) <= 2 * n_rows:
-        classes = [np.arange(n_queries)]
+    if queries[-1] - queries[0] == len(queries) - 1:  # consecutive
+        rows = slice(offsets[queries[0]], offsets[queries[-1] + 1])
     else:
-        size_class = np.frexp(rows_per_query - 1)[1]  # bit length of size - 1
-        by_class = np.argsort(size_class, kind="stable")
-        bounds = np.flatnonzero(np.diff(size_class[by_class])) + 1
-        classes = [
-            queries
-            for queries in np.split(by_class, bounds)
-            if rows_per_query[queries[0]] > 1  # one-row queries need no sorting
-        ]
-    padding = np.uint64(np.iinfo(np.uint64).max)
-    for queries in classes:
-        sizes = rows_per_query[queries]
-        # blocks of whole queries: cut where the running row count passes each multiple
-        ends = np.cumsum(sizes)
-        cuts = np.searchsorted(ends, np.arange(_SEGMENT_CELLS // 2, ends[-1], _SEGMENT_CELLS // 2))
-        cuts = np.unique(np.concatenate(([0], cuts + 1, [len(queries)])))
-        for first, stop in zip(cuts[:-1], cuts[1:], strict=True):
-            block_queries, block_sizes = queries[first:stop], sizes[first:stop]
-            if len(block_queries) == 1:  # one large query: sorted where it lies
-                keys[offsets[block_queries[0]] : offsets[block_queries[0] + 1]].sort()
-                continue
-            width = int(block_sizes.max())
-            padded = np.full((len(block_queries), width), padding)
-            filled = np.arange(width) < block_sizes[:, None]
-            if block_queries[-1] - block_queries[0] == len(block_queries) - 1:  # consecutive
-                rows = slice(offsets[block_queries[0]], offsets[block_queries[-1] + 1])
-            else:
-                rows = segment_rows(offsets[block_queries], block_sizes)
-            padded[filled] = keys[rows]
-            padded.sort(axis=1)
-            keys[rows] = padded[filled]
+        rows = segment_rows(offsets[queries], sizes)
+    padded = np.full((len(queries), width), np.iinfo(np.uint64).max, dtype=np.uint64)
+    filled = np.arange(width) < sizes[:, None]
+    padded[filled] = keys[rows]
+    padded.sort(axis=1)
+    keys[rows] = padded[filled]
 
 
 def _argsort_then_radix(
