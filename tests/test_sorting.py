@@ -190,3 +190,14 @@ def test_positions_in_queries_count_from_zero_in_each_query():
         sizes = rng.integers(0, 5, rng.integers(1, 12))  # empty queries too
         expected = [position for size in sizes for position in range(size)]
         assert _sorting.positions_in_queries(sizes).tolist() == expected
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_chunk_boundaries_anywhere(layout, monkeypatch):
+    # keys, tie candidates and row indices are built in chunks of 7 rows: chunk and query
+    # boundaries fall everywhere relative to each other
+    monkeypatch.setattr(_sorting, "_CHUNK_ROWS", 7)
+    rng = np.random.default_rng(7)
+    codes = np.repeat(np.arange(30), rng.integers(1, 20, 30))
+    scores = np.round(rng.normal(size=len(codes)), 1)
+    _check(*_arrange(layout, codes, scores, rng))
