@@ -243,9 +243,10 @@ def expected_reciprocal_rank(
     stopping, ``ERR = sum_i (S_{i-1} - S_i) / i``. Blocks are independent, so
     ``E[S_i] = (product of (1 - R) over earlier blocks) * e_t`` where ``e_t`` is the
     mean, over all ``t``-subsets of the block, of the product of ``(1 - R)``
-    (a normalised elementary symmetric polynomial). ``e_t`` comes from a pairwise
-    merge of the block's rows: cost O(m * min(m, k)) per block of ``m`` tied rows
-    that starts within the cutoff.
+    (a normalised elementary symmetric polynomial). ``e_t`` is built from the
+    block's rows one at a time (blocks of up to 64 rows) or by pairwise merges
+    (larger ones): cost O(m * min(m, k)) per block of ``m`` tied rows that starts
+    within the cutoff (see :func:`_subset_product_means`).
     """
     arrangement = ranked.arrangement(ties)
     if arrangement.singletons:
