@@ -303,8 +303,9 @@ def _sort_segments(keys: np.ndarray, rows_per_query: np.ndarray, offsets: np.nda
             _sort_rows_padded(keys, offsets, np.arange(first, stop), sizes, width)
             continue
         size_class = np.frexp(sizes - 1)[1]  # bit length of size - 1
-        for level in np.unique(size_class[size_class > 0]):  # one-row queries: as they are
-            members = np.flatnonzero(size_class == level)
+        classes_present = np.unique(size_class[size_class > 0])  # one-row queries stay
+        for size_class_bits in classes_present:  # at most 33 classes, never one per query
+            members = np.flatnonzero(size_class == size_class_bits)
             _sort_rows_padded(
                 keys, offsets, first + members, sizes[members], int(sizes[members].max())
             )
