@@ -54,8 +54,8 @@ def _packed_keys(scores: np.ndarray, positions: np.ndarray, position_bits: int) 
     integer once negative values have all their bits flipped and non-negative ones
     their sign bit set: ``b ^ ((b >> 63) | sign bit)`` with an arithmetic shift.
     ``y`` is computed as ``0.0 - score``, which is ``+0.0`` for both zeros, so
-    ``-0.0`` and ``+0.0`` tie, as they compare. That key loses its lowest
-    ``position_bits`` bits, which take the ``positions`` (``uint64``). The work runs
+    ``-0.0`` and ``+0.0`` tie, as they compare. That key's lowest ``position_bits``
+    bits are cleared and take the ``positions`` (``uint64``). The work runs
     in cache-sized chunks (a fixed number of them, not one per query), so each row is
     read from memory once.
     """
@@ -64,7 +64,7 @@ def _packed_keys(scores: np.ndarray, positions: np.ndarray, position_bits: int) 
     negated = keys.view(np.float64)
     flip = np.empty(min(n_rows, _CHUNK_ROWS), dtype=np.int64)
     flip_bits = flip.view(np.uint64)
-    drop = np.uint64(position_bits)
+    score_field = ~np.uint64((1 << position_bits) - 1)
     for start in range(0, n_rows, _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, n_rows)
         chunk = keys[start:stop]
@@ -74,8 +74,7 @@ def _packed_keys(scores: np.ndarray, positions: np.ndarray, position_bits: int) 
         chunk_flip_bits = flip_bits[: stop - start]
         chunk_flip_bits |= _SIGN_BIT
         chunk ^= chunk_flip_bits
-        chunk >>= drop
-        chunk <<= drop
+        chunk &= score_field
         chunk |= positions[start:stop]
     return keys
 
