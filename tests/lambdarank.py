@@ -1,8 +1,9 @@
-"""Loader for the real learning-to-rank sample in ``../shared/data/lambdarank``.
+"""Loader for the real learning-to-rank sample shipped in ``tests/data/lambdarank``.
 
-The sample is read where it lies (never copied into the repository). Its folder is
-``<repository>/../shared/data/lambdarank`` unless the environment variable
-``SKLEARN_RANK_METRICS_DATA`` names the ``data`` folder elsewhere.
+The four files of LightGBM's ``examples/lambdarank`` are vendored gzip-compressed in
+the repository (source, hashes and licence in ``tests/data/lambdarank/README.md``)
+and read compressed. The environment variable ``SKLEARN_RANK_METRICS_DATA`` may name
+another ``data`` folder that holds a ``lambdarank/`` folder of the same files.
 """
 
 import os
@@ -13,22 +14,21 @@ import numpy as np
 from sklearn.datasets import load_svmlight_file
 
 DATA_DIR = Path(
-    os.environ.get(
-        "SKLEARN_RANK_METRICS_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"
-    )
+    os.environ.get("SKLEARN_RANK_METRICS_DATA", Path(__file__).resolve().parent / "data")
 ) / "lambdarank"
 
 
 @cache
 def _load(split):
-    data_file = DATA_DIR / f"rank.{split}"
+    data_file = DATA_DIR / f"rank.{split}.gz"
     if not data_file.exists():
         raise FileNotFoundError(
-            f"The learning-to-rank sample is missing: {data_file}. Set "
-            "SKLEARN_RANK_METRICS_DATA to the folder that holds lambdarank/."
+            f"The learning-to-rank sample is missing: {data_file}. It is part of the "
+            "repository (tests/data/lambdarank); SKLEARN_RANK_METRICS_DATA, if set, must "
+            "name a folder that holds lambdarank/."
         )
     X, y = load_svmlight_file(str(data_file), n_features=300)
-    sizes = np.loadtxt(DATA_DIR / f"rank.{split}.query", dtype=np.int64)
+    sizes = np.loadtxt(DATA_DIR / f"rank.{split}.query.gz", dtype=np.int64)
     qid = np.repeat(np.arange(len(sizes)), sizes)
     return X.toarray(), y, qid, sizes
 

@@ -391,7 +391,9 @@ def test_letor_doc_id_none_unless_every_line_has_one(tmp_path):
 def test_real_sample_equals_lambdarank_loader():
     X, y, qid, _ = lambdarank.load("test")
     folder = lambdarank.DATA_DIR
-    data = read_letor(folder / "rank.test", group_sizes=folder / "rank.test.query", n_features=300)
+    data = read_letor(
+        folder / "rank.test.gz", group_sizes=folder / "rank.test.query.gz", n_features=300
+    )
     np.testing.assert_array_equal(data.y_true, y)
     np.testing.assert_array_equal(data.group, qid)
     np.testing.assert_array_equal(data.X.toarray(), X)
@@ -400,8 +402,8 @@ def test_real_sample_equals_lambdarank_loader():
     X_train, y_train, _, _ = lambdarank.load("train")
     ridge = Ridge(alpha=1.0).fit(X_train, y_train)
     scored = read_letor(
-        folder / "rank.test",
-        group_sizes=np.loadtxt(folder / "rank.test.query", dtype=int),
+        folder / "rank.test.gz",
+        group_sizes=np.loadtxt(folder / "rank.test.query.gz", dtype=int),
         model=ridge,
     )
     np.testing.assert_allclose(scored.y_score, ridge.predict(X), rtol=1e-10, atol=1e-12)
