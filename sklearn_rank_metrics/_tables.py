@@ -1,7 +1,20 @@
-"""CSV, TSV and Parquet tables or DataFrames, by column: :func:`read_table`."""
+"""CSV, TSV and Parquet tables or DataFrames, by column: :func:`read_table`.
+
+CSV and TSV files are parsed by pandas' C reader when pandas is installed and by the
+standard library's :mod:`csv` module otherwise; both apply the same rules and give
+the same rows, so the base install (NumPy, SciPy, scikit-learn) reads tables too.
+Parquet files and DataFrames need pandas (and pyarrow for Parquet).
+"""
 
 from __future__ import annotations
 
+import bz2
+import csv
+import gzip
+import io
+import lzma
+import zipfile
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +26,22 @@ _COMPRESSIONS = (".gz", ".bz2", ".zip", ".xz", ".zst")
 _TABLE_FORMATS = {".csv": ",", ".tsv": "\t", ".parquet": None}
 
 
-def _import_pandas(function_name: str) -> Any:
+def _import_pandas(function_name: str, what: str) -> Any:
     try:
         import pandas as pd
     except ImportError:
         raise ImportError(
-            f"{function_name} needs pandas: pip install sklearn-rank-metrics[pandas]"
+            f"{function_name} needs pandas for {what}: pip install "
+            "sklearn-rank-metrics[pandas] (or pip install pandas)"
         ) from None
+    return pd
+
+
+def _pandas_if_installed() -> Any:
+    try:
+        import pandas as pd
+    except ImportError:
+        return None
     return pd
 
 
@@ -64,8 +86,8 @@ def _read_frame(path_or_frame: Any, wanted: dict[str, Any], pd: Any) -> tuple[An
             import pyarrow.parquet as pq
         except ImportError:
             raise ImportError(
-                "read_table needs pyarrow for Parquet files: "
-                "pip install sklearn-rank-metrics[parquet]"
+                "read_table needs pyarrow for Parquet files: pip install "
+                "sklearn-rank-metrics[parquet] (or pip install pandas pyarrow)"
             ) from None
         available = [
             c for c in pq.read_schema(path_or_frame).names if not c.startswith("__index_level_")
@@ -87,6 +109,122 @@ def _read_frame(path_or_frame: Any, wanted: dict[str, Any], pd: Any) -> tuple[An
     filled = np.flatnonzero(frame.notna().any(axis=1).to_numpy())
     frame = frame.iloc[: filled[-1] + 1 if len(filled) else 0]  # blank lines at the end
     return frame, name, lambda i: f"line {i + 2}"
+
+
+# the texts pandas.read_csv reads as missing by default; the text path follows it
+_MISSING_TEXT = frozenset(
+    ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+     "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+)
+
+
+def _open_text(path: Any, name: str) -> Any:
+    """The file as text, decompressed by its suffix, for the standard-library reader."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".gz":
+        handle = gzip.open(path, "rb")
+    elif suffix == ".bz2":
+        handle = bz2.open(path, "rb")
+    elif suffix == ".xz":
+        handle = lzma.open(path, "rb")
+    elif suffix == ".zip":
+        archive = zipfile.ZipFile(path)
+        members = archive.namelist()
+        if len(members) != 1:
+            raise ValueError(
+                f"read_table: {name} must hold exactly one file; it holds {len(members)}."
+            )
+        handle = archive.open(members[0])
+    elif suffix == ".zst":
+        _import_pandas("read_table", "Zstandard-compressed files")  # raises without pandas
+    else:
+        handle = open(path, "rb")  # noqa: SIM115 - wrapped and closed by the caller
+    return io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
+
+
+def _read_text_table(path: Any, sep: str, wanted: dict[str, Any], name: str) -> tuple[dict, int]:
+    """The wanted columns of a CSV/TSV file as lists of text, and the number of data rows.
+
+    The standard library's reader, used when pandas is not installed. Blank lines
+    read as rows of missing values (blank lines at the end are dropped); any other
+    row must have as many fields as the header.
+    """
+    try:
+        with _open_text(path, name) as text:
+            rows = list(csv.reader(text, delimiter=sep))
+    except UnicodeDecodeError as error:
+        raise ValueError(f"read_table: {name} is not UTF-8 text ({error}).") from None
+    except csv.Error as error:
+        raise ValueError(f"read_table: {name} is not a valid table ({error}).") from None
+    if not rows:
+        raise ValueError(f"read_table: {name} is empty; it needs a header line.")
+    header = rows[0]
+    _check_columns(header, wanted, name)
+    n_fields = np.fromiter(map(len, rows), dtype=np.intp, count=len(rows))[1:]
+    filled = np.flatnonzero(n_fields)
+    n_rows = int(filled[-1]) + 1 if len(filled) else 0
+    n_fields = n_fields[:n_rows]
+    wrong = np.flatnonzero((n_fields != len(header)) & (n_fields != 0))
+    if len(wrong):
+        i = int(wrong[0])
+        raise ValueError(
+            f"{name}, line {i + 2}: has {n_fields[i]} fields but the header has "
+            f"{len(header)}."
+        )
+    data = rows[1 : n_rows + 1]
+    blank = np.flatnonzero(n_fields == 0)
+    if len(blank):
+        data = [row if row else [""] * len(header) for row in data]
+    columns = {}
+    for column in dict.fromkeys(wanted.values()):  # at most four columns
+        columns[column] = list(map(itemgetter(header.index(column)), data))
+    return columns, n_rows
+
+
+def _numbers_from_text(
+    texts: list, column: Any, parameter: str, where: Any, name: str
+) -> np.ndarray:
+    """``float`` of every text, with pandas' missing texts as NaN; the rules of _numeric_column."""
+    n = len(texts)
+    missing = np.fromiter(map(_MISSING_TEXT.__contains__, texts), dtype=bool, count=n)
+    underscored = np.fromiter(map(str.__contains__, texts, ["_"] * n), dtype=bool, count=n)
+    bad_text = underscored.copy()
+    values = np.full(n, np.nan)
+    readable = np.flatnonzero(~missing & ~underscored)
+    try:
+        values[readable] = np.fromiter(
+            map(float, map(texts.__getitem__, readable)), dtype=np.float64, count=len(readable)
+        )
+    except ValueError:  # find the first text that is not a number (error path only)
+        for i in readable:
+            try:
+                values[i] = float(texts[i])
+            except ValueError:
+                bad_text[i] = True
+                break
+    bad = bad_text | (np.isnan(values) if parameter == "y_score" else ~np.isfinite(values))
+    first = np.flatnonzero(bad)
+    if len(first):
+        i = int(first[0])
+        rule = "a number (not NaN)" if parameter == "y_score" else "a finite number"
+        raise ValueError(
+            f"{name}, {where(i)}: column {column!r} ({parameter}) must hold {rule}; "
+            f"got {texts[i]!r}."
+        )
+    return values
+
+
+def _ids_from_text(texts: list, column: Any, parameter: str, where: Any, name: str) -> np.ndarray:
+    n = len(texts)
+    missing = np.fromiter(map(_MISSING_TEXT.__contains__, texts), dtype=bool, count=n)
+    first = np.flatnonzero(missing)
+    if len(first):
+        raise ValueError(
+            f"{name}, {where(int(first[0]))}: column {column!r} ({parameter}) has a missing value."
+        )
+    ids = np.empty(n, dtype=object)
+    ids[:] = texts
+    return ids
 
 
 def _numeric_column(frame: Any, column: Any, parameter: str, where: Any, name: str, pd: Any):
@@ -127,8 +265,11 @@ def read_table(
 ) -> RankingData:
     """Read flat ranking rows from a CSV, TSV or Parquet file or a DataFrame, by column.
 
-    Needs pandas (``pip install sklearn-rank-metrics[pandas]``); Parquet also needs
-    pyarrow (``pip install sklearn-rank-metrics[parquet]``).
+    CSV and TSV files need nothing beyond the base install: pandas' C parser reads
+    them when pandas is installed, the standard library's :mod:`csv` module otherwise,
+    with the same rules and results. Parquet files and DataFrames need pandas
+    (``pip install sklearn-rank-metrics[pandas]``); Parquet also needs pyarrow
+    (``pip install sklearn-rank-metrics[parquet]``).
 
     Parameters
     ----------
@@ -156,7 +297,8 @@ def read_table(
         message names the file and the line (CSV: data row ``i`` is line ``i + 2``;
         blank lines count, except at the end) or the row (Parquet, DataFrame).
     ImportError
-        pandas, or pyarrow for Parquet, is not installed.
+        pandas is not installed and the input is a DataFrame, a Parquet file or a
+        ``.zst`` file; pyarrow is not installed and the input is a Parquet file.
 
     Examples
     --------
@@ -168,12 +310,19 @@ def read_table(
     >>> data.y_true.tolist(), data.y_score.tolist(), data.group.tolist()
     ([1.0, 0.0, 2.0], [0.3, 0.9, 0.1], ['a', 'a', 'b'])
     """
-    pd = _import_pandas("read_table")
     wanted = {"y_true": y_true, "group": group}
     if y_score is not None:
         wanted["y_score"] = y_score
     if doc_id is not None:
         wanted["doc_id"] = doc_id
+    is_frame = hasattr(path_or_frame, "columns") and hasattr(path_or_frame, "iloc")
+    if not is_frame:
+        check_path(path_or_frame, "path_or_frame", "read_table")
+        suffix = _table_suffix(path_or_frame)
+        pd = _pandas_if_installed()
+        if pd is None and suffix != ".parquet":
+            return _read_text_table_data(path_or_frame, _TABLE_FORMATS[suffix], wanted)
+    pd = _import_pandas("read_table", "Parquet files and DataFrames")
     frame, name, where = _read_frame(path_or_frame, wanted, pd)
     if len(frame) == 0:
         raise ValueError(f"read_table: {name} has no rows.")
@@ -184,3 +333,25 @@ def read_table(
     ids = _id_column(frame, group, "group", where, name)
     docs = None if doc_id is None else _id_column(frame, doc_id, "doc_id", where, name)
     return RankingData(labels, scores, ids, doc_id=docs, source=name)
+
+
+def _read_text_table_data(path: Any, sep: str, wanted: dict[str, Any]) -> RankingData:
+    """:func:`read_table` of a CSV/TSV file without pandas (the standard-library reader)."""
+    name = source_name(path)
+    texts, n_rows = _read_text_table(path, sep, wanted, name)
+    if n_rows == 0:
+        raise ValueError(f"read_table: {name} has no rows.")
+
+    def where(i: int) -> str:
+        return f"line {i + 2}"
+
+    values = {
+        parameter: (_numbers_from_text if parameter in ("y_true", "y_score") else _ids_from_text)(
+            texts[column], column, parameter, where, name
+        )
+        for parameter, column in wanted.items()
+    }
+    return RankingData(
+        values["y_true"], values.get("y_score"), values["group"],
+        doc_id=values.get("doc_id"), source=name,
+    )

@@ -10,7 +10,8 @@ All rows of a query must sit in one partition. When that is not known, the rows 
 shuffled by query id (hash partitioning) first; see the Notes of :func:`evaluate` for
 what that and the check that may avoid it cost.
 
-Needs the ``dask`` extra: ``pip install sklearn-rank-metrics[dask]``.
+Needs the ``dask`` extra: ``pip install sklearn-rank-metrics[dask]`` (or
+``pip install "dask[dataframe]" distributed pandas pyarrow``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ try:
 except ImportError as error:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         "sklearn_rank_metrics.dask needs Dask (dask[dataframe], distributed) and pandas: "
-        f"pip install sklearn-rank-metrics[dask] ({error})"
+        "pip install sklearn-rank-metrics[dask] (or pip install \"dask[dataframe]\" "
+        f"distributed pandas pyarrow) ({error})"
     ) from error
 
 from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES

@@ -482,6 +482,22 @@ TABLE = pd.DataFrame(
     }
 )
 COLUMNS = {"y_true": "label", "y_score": "pred", "group": "query", "doc_id": "doc"}
+# read_table parses CSV/TSV with pandas when it is installed, with the csv module
+# otherwise; every CSV test runs both ways and must give the same rows and errors
+CSV_READERS = ["pandas", "csv module"]
+
+
+@pytest.fixture(params=CSV_READERS)
+def table_reader(request, monkeypatch):
+    """read_table as it runs with pandas installed, or as it runs without pandas."""
+
+    def read(*args, **kwargs):
+        with monkeypatch.context() as patched:
+            if request.param == "csv module":
+                patched.setitem(sys.modules, "pandas", None)
+            return read_table(*args, **kwargs)
+
+    return read
 
 
 def check_table_rows(data):
@@ -492,19 +508,43 @@ def check_table_rows(data):
     assert data.y_true.dtype == data.y_score.dtype == np.float64
 
 
-@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".csv.gz", ".parquet"])
-def test_table_files(tmp_path, suffix):
-    path = tmp_path / f"table{suffix}"
-    if suffix == ".parquet":
-        TABLE.to_parquet(path)
-    else:
-        TABLE.to_csv(path, sep="\t" if suffix == ".tsv" else ",", index=False)
+def test_table_parquet(tmp_path):
+    path = tmp_path / "table.parquet"
+    TABLE.to_parquet(path)
     data = read_table(path, **COLUMNS)
     check_table_rows(data)
     assert data.source == str(path)
 
 
-def test_table_frame_and_defaults(tmp_path):
+@pytest.mark.parametrize(
+    "suffix", [".csv", ".tsv", ".csv.gz", ".tsv.bz2", ".csv.xz", ".csv.zip", ".TSV.GZ"]
+)
+def test_table_files(tmp_path, suffix, table_reader):
+    path = tmp_path / f"table{suffix}"
+    TABLE.to_csv(path, sep="\t" if ".tsv" in suffix.lower() else ",", index=False)
+    data = table_reader(path, **COLUMNS)
+    check_table_rows(data)
+    assert data.source == str(path)
+    assert data.group.dtype == object and data.doc_id.dtype == object
+
+
+def test_table_text_rules_of_both_readers(tmp_path, table_reader):
+    # a byte-order mark, quoted fields with the delimiter inside, spaces around numbers,
+    # exponents and infinities: the same rows from both readers
+    path = tmp_path / "t.csv"
+    path.write_bytes(
+        "\ufeffgroup,y_true,y_score,note\n"
+        '"q,1",1, 0.5,"x, y"\n'
+        '"q,1",0,-inf,z\n'
+        "q2,2.0,1e-3,\n".encode()
+    )
+    data = table_reader(path)
+    assert data.group.tolist() == ["q,1", "q,1", "q2"]
+    assert data.y_true.tolist() == [1.0, 0.0, 2.0]
+    assert data.y_score.tolist() == [0.5, -np.inf, 0.001]
+
+
+def test_table_frame_and_defaults(tmp_path, table_reader):
     frame = TABLE.copy()
     check_table_rows(read_table(frame, **COLUMNS))
     pd.testing.assert_frame_equal(frame, TABLE)
@@ -517,15 +557,15 @@ def test_table_frame_and_defaults(tmp_path):
     # blank lines at the end of a CSV are ignored
     path = tmp_path / "t.csv"
     path.write_text("y_true,y_score,group\n1,0.5,q\n0,0.25,q\n\n\n")
-    assert read_table(path).y_true.tolist() == [1, 0]
+    assert table_reader(path).y_true.tolist() == [1, 0]
 
 
-def test_table_missing_column(tmp_path):
+def test_table_missing_column(tmp_path, table_reader):
     path = tmp_path / "t.csv"
     TABLE.to_csv(path, index=False)
     message = re.escape(f"{path} has no column 'score'") + ".*'y_score'.*'query', 'doc', 'label'"
     with pytest.raises(ValueError, match=message):
-        read_table(path, y_true="label", y_score="score", group="query")
+        table_reader(path, y_true="label", y_score="score", group="query")
     with pytest.raises(ValueError, match="the DataFrame has no column 'y_true'"):
         read_table(TABLE)
 
@@ -539,12 +579,34 @@ def test_table_missing_column(tmp_path):
         ("y_true,y_score,group\n1,0.5,q\n0,NaN,q\n", 3, "y_score.*not NaN"),
         ("y_true,y_score,group\n1,0.5,q\n0,0.3,\n", 3, "column 'group'.*missing"),
         ("y_true,y_score,group\n1,0.5,q\ninf,0.3,q\n", 3, "y_true.*finite"),
+        ("y_true,y_score,group\n1,0.5,q\n0,1_000,q\n", 3, "got '1_000'"),
+        ("y_true,y_score,group\n1,0.5,q\n0,0.2,NA\n", 3, "column 'group'.*missing"),
     ],
 )
-def test_malformed_csv(tmp_path, text, line, message):
+def test_malformed_csv(tmp_path, text, line, message, table_reader):
     path = tmp_path / "bad.csv"
     path.write_text(text)
     with pytest.raises(ValueError, match=where(path, line) + ".*" + message):
+        table_reader(path)
+
+
+def test_csv_module_reader_refuses_rows_of_the_wrong_length(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    path = tmp_path / "bad.csv"
+    path.write_text("group,y_true,y_score\nq,1,0.5\na,1,7,0.1\n")
+    with pytest.raises(ValueError, match=where(path, 3) + " has 4 fields but the header has 3"):
+        read_table(path)
+    path.write_text("group,y_true,y_score\nq,1,0.5\nq,1\n")
+    with pytest.raises(ValueError, match=where(path, 3) + " has 2 fields but the header has 3"):
+        read_table(path)
+    path.write_bytes(b"group,y_true,y_score\nq,1,0.5\n\xff\xfe,1,0.5\n")
+    with pytest.raises(ValueError, match=re.escape(f"read_table: {path} is not UTF-8")):
+        read_table(path)
+    path.write_text("")
+    with pytest.raises(ValueError, match=re.escape(f"read_table: {path} is empty")):
+        read_table(path)
+    path.write_text("group,y_true,y_score\n\n")
+    with pytest.raises(ValueError, match=re.escape(f"read_table: {path} has no rows")):
         read_table(path)
 
 
@@ -568,13 +630,21 @@ def test_malformed_parquet_and_frame(tmp_path):
 def test_table_optional_dependencies(tmp_path, monkeypatch):
     path = tmp_path / "t.parquet"
     TABLE.to_parquet(path)
+    zstd = tmp_path / "t.csv.zst"
+    zstd.write_bytes(b"not read")
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     with pytest.raises(ImportError, match=re.escape("sklearn-rank-metrics[parquet]")):
         read_table(path, **COLUMNS)
-    monkeypatch.setitem(sys.modules, "pandas", None)
-    with pytest.raises(ImportError, match=re.escape("pip install sklearn-rank-metrics[pandas]")):
+    with pytest.raises(ImportError, match=re.escape("(or pip install pandas pyarrow)")):
         read_table(path, **COLUMNS)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    for source in (path, zstd):
+        with pytest.raises(
+            ImportError,
+            match=re.escape("pip install sklearn-rank-metrics[pandas] (or pip install pandas)"),
+        ):
+            read_table(source, **COLUMNS)
 
 
 def test_modules_import_and_read_trec_without_pandas(trec_files):
