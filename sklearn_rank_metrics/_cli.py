@@ -162,8 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "demo":
             from .demo import main as demo_main
 
-            demo_main()
-            return 0
+            return demo_main()
         _evaluate_command(args, sys.stdout)
     except _BadInput as error:
         _fail(str(error))

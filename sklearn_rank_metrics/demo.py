@@ -6,11 +6,17 @@
    mean NDCG@10 over the queries of each fold.
 3. Prints :func:`ranking_report` for the tuned model against a random ranking on
    held-out queries.
-4. Writes those scores to a CSV file and evaluates it with the command line.
+4. Writes those scores to a CSV file and evaluates it with the command line (run as
+   ``python -m sklearn_rank_metrics`` in a child process, as a user would type it).
+
+Everything runs in the base install (NumPy, SciPy, scikit-learn). The exit status is
+0 only when every step succeeded; a failing step exits with its own non-zero status.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,13 +27,12 @@ from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.model_selection import GridSearchCV, GroupKFold, GroupShuffleSplit
 
 from . import make_ranking, make_ranking_scorer, ranking_report
-from ._cli import main as cli_main
 
 METRICS = ["ndcg@10", "map", "mrr@10", "p@5", "recall@10"]
 
 
-def main() -> None:
-    """Run the demonstration and print what each step does."""
+def main() -> int:
+    """Run the demonstration, print what each step does, and return the exit status."""
     started = time.perf_counter()
     X, y, qid = make_ranking(
         n_queries=300, docs_per_query=(10, 40), n_features=10, noise=1.5, random_state=0
@@ -70,9 +75,17 @@ def main() -> None:
             "--y-score", "tuned model", "--y-score", "random", "--metrics", "ndcg@10", "map",
         ]
         shown = " ".join(f"'{a}'" if " " in a else a for a in arguments)
-        print(f"\nThe same scores as a CSV file, from the command line:\n$ rank-metrics {shown}")
-        cli_main(arguments)
+        print(
+            f"\nThe same scores as a CSV file, from the command line:\n$ rank-metrics {shown}",
+            flush=True,
+        )
+        command = [sys.executable, "-m", "sklearn_rank_metrics", *arguments]
+        status = subprocess.run(command).returncode
+    if status != 0:
+        print(f"\ndemo: the command line failed with exit status {status}", file=sys.stderr)
+        return status
     print(f"\n(demo ran in {time.perf_counter() - started:.1f} s)")
+    return 0
 
 
 def _write_csv(path: Path, qid: np.ndarray, label: np.ndarray, scores: dict) -> None:
@@ -83,4 +96,4 @@ def _write_csv(path: Path, qid: np.ndarray, label: np.ndarray, scores: dict) -> 
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
