@@ -39,6 +39,7 @@ from ._sampled import (
     sampled_ranks,
 )
 from ._scorer import make_ranking_scorer, make_ranking_scorers
+from ._version import __version__ as __version__
 
 __all__ = [
     "ComparisonResult",
@@ -76,4 +77,3 @@ __all__ = [
     "sampled_ranks",
 ]
 
-__version__ = "0.1.0.dev0"

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from ._compare import compare
 from ._evaluate import evaluate_details
 from ._report import REPORT_METRICS, format_report, summarize
+from ._version import __version__
 
 PROGRAM = "rank-metrics"
 EXIT_BAD_INPUT = 2
@@ -62,6 +63,7 @@ def _build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"{PROGRAM} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
