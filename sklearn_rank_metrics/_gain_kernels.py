@@ -14,7 +14,7 @@ import numpy as np
 
 from ._combinatorics import log_comb_of_integers, log_factorials
 from ._grouping import RankedGroups
-from ._segments import query_blocks, segment_rows
+from ._segments import query_blocks, segment_rows, sums_before_in_segment
 from ._tie_blocks import TiedBlocks, tied_blocks
 
 GAINS = ("linear", "exponential")
@@ -229,6 +229,10 @@ def ideal_dcg_of_top_k(
 # ----------------------------------------------------------------------------- ERR
 
 
+# the top grade of the five-grade scale (0-4) of the ERR paper, gdeval, LETOR and MSLR
+DEFAULT_MAX_GRADE = 4
+
+
 def stop_probability(labels: np.ndarray, max_grade: float) -> np.ndarray:
     """Chapelle et al.'s ``R(g) = (2**g - 1) / 2**max_grade``."""
     return (np.exp2(labels) - 1.0) / np.exp2(max_grade)
@@ -265,23 +269,20 @@ def _err_of_cutoff_rows(
 ) -> np.ndarray:
     """ERR@k from the rows within the cutoff only (all rows when there is no cutoff).
 
-    The cutoff rows hold each query's first ``depth`` sorted rows, consecutively, so the
-    compact row ``i`` at rank ``r`` has its query's first row at ``i - r``: the
-    probability of reaching it is ``exp(L[i] - L[i - r])`` with ``L`` the running
-    sum of ``log(1 - R)`` over the compact rows. The positions of tied ``blocks``
-    then take their expected terms ``reach(s) (e_t - e_{t+1}) / (s + t + 1)``.
+    The cutoff rows hold each query's first ``depth`` sorted rows, consecutively, each
+    at its rank ``r`` within the query: the probability of reaching it is
+    ``exp(L)`` with ``L`` the sum of ``log(1 - R)`` over the rows before it in its
+    query (:func:`sums_before_in_segment`, so that a query's value never depends on
+    the rows of other queries). The positions of tied ``blocks`` then take their
+    expected terms ``reach(s) (e_t - e_{t+1}) / (s + t + 1)``.
     """
     rows = ranked.cutoff_rows(k)
     rank = ranked.cutoff_rank(k)
     stop = stop_probability(labels if rows is None else labels[rows], max_grade)
-    cumulative = np.zeros(len(rank) + 1)
-    np.cumsum(np.log1p(-stop), out=cumulative[1:])
-    position = np.arange(len(rank))
-    reach = np.exp(cumulative[position] - cumulative[position - rank])
-    terms = reach * stop / (rank + 1)
+    log_reach = sums_before_in_segment(np.log1p(-stop), rank)
+    terms = np.exp(log_reach) * stop / (rank + 1)
     if blocks is not None and len(blocks):
-        start = blocks.block_position
-        reach_block = np.exp(cumulative[start] - cumulative[start - blocks.start_rank])
+        reach_block = np.exp(log_reach[blocks.block_position])
         keep = 1.0 - stop_probability(labels[blocks.rows], max_grade)
         subset_means = _subset_product_means(
             keep, blocks.size.astype(np.intp), int(blocks.inside.max())

@@ -39,6 +39,32 @@ def segment_rows(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return rows
 
 
+def sums_before_in_segment(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """For every element, the sum of the elements before it in its segment (0 for the first).
+
+    ``positions`` is each element's 0-based position within its segment (segments are
+    consecutive). The sums are built by doubling: pass ``j`` adds, to every element
+    with at least ``2**j`` predecessors, the partial sum ``2**j`` places back. Which
+    numbers are added, and in what order, depends only on the element's position in
+    its segment, so every result is a function of its own segment alone, bit for bit;
+    a running sum over all elements minus the segment's start value would carry the
+    rounding error of every earlier segment instead. Cost: one pass over the
+    elements per doubling, ``ceil(log2(longest segment))`` passes.
+    """
+    sums = np.zeros(len(values))
+    if len(values) == 0:
+        return sums
+    later = positions > 0
+    sums[1:][later[1:]] = values[:-1][later[1:]]  # the element just before, in-segment
+    shift = 1
+    longest = int(positions.max()) + 1
+    while shift < longest - 1:
+        reaches = positions[shift:] > shift  # an in-segment partial sum `shift` back
+        sums[shift:] += np.where(reaches, sums[:-shift], 0.0)
+        shift *= 2
+    return sums
+
+
 def query_blocks(offsets: np.ndarray, block_rows: int) -> list[tuple[int, int]]:
     """Blocks of consecutive whole queries of about ``block_rows`` rows each.
 

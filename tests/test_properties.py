@@ -864,3 +864,58 @@ def test_bounds_with_gain_not_monotone_in_label(name):
     np.testing.assert_allclose(pessimistic, label_1_first, rtol=1e-12)
     np.testing.assert_allclose(average, (label_3_first + label_1_first) / 2, rtol=1e-12)
     assert optimistic < average < pessimistic
+
+
+# ---------------------------------------------------------------------------
+# 9. A query's value depends on that query alone
+# ---------------------------------------------------------------------------
+
+
+def _probe_and_crowd():
+    """A few probe queries, and the same probes among a crowd of 4,000 other queries.
+
+    The probes have small labels (0-1) and come last in sorted id order; the crowd
+    has labels up to 4 and many rows before them, so that any scale read from the
+    data or any running sum across queries shows up in the probes' values.
+    """
+    rng = np.random.default_rng(9)
+    probe_sizes = rng.integers(1, 40, 25)
+    crowd_sizes = rng.integers(1, 60, 4000)
+    sizes = np.concatenate([crowd_sizes, probe_sizes])
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    is_probe = group >= len(crowd_sizes)
+    y_true = np.where(is_probe, rng.integers(0, 2, len(group)), rng.integers(0, 5, len(group)))
+    y_score = np.round(rng.normal(size=len(group)), 1)  # ties
+    y_score[rng.random(len(group)) < 0.05] = -np.inf
+    crowd = Flat(y_true.astype(float), y_score, group, np.ones(len(group)))
+    # interleave the queries at random, each query's rows kept in order (ties="input")
+    keys = rng.random(len(group))
+    in_order = np.empty(len(group))
+    in_order[np.argsort(group, kind="stable")] = keys[np.lexsort((keys, group))]
+    return crowd.take(np.flatnonzero(is_probe)), crowd.take(np.argsort(in_order))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("ties", ["average", "input"])
+def test_query_values_do_not_depend_on_other_queries(name, ties):
+    probes, crowd = _probe_and_crowd()
+    texts = [
+        metric_text(name, params, k)
+        for params in TEXT_VARIANTS[name]
+        for k in ((None, 3) if METRICS[name].takes_k else (None,))
+        if "ties" not in params
+    ]
+    alone = evaluate(
+        probes.y_true, probes.y_score, probes.group, metrics=texts, ties=ties,
+        replace_undefined_by=NAN_POLICY, per_query=True,
+    )
+    together = evaluate(
+        crowd.y_true, crowd.y_score, crowd.group, metrics=texts, ties=ties,
+        replace_undefined_by=NAN_POLICY, per_query=True,
+    )
+    together = together[together["query"].isin(alone["query"])].reset_index(drop=True)
+    assert together["query"].tolist() == alone["query"].tolist()
+    for text in texts:
+        np.testing.assert_allclose(
+            together[text].to_numpy(), alone[text].to_numpy(), rtol=1e-14, atol=0, err_msg=text
+        )
