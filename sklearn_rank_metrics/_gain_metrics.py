@@ -11,6 +11,7 @@ from ._binary_kernels import n_relevant
 from ._combinatorics import safe_divide
 from ._common import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
 from ._gain_kernels import (
+    DEFAULT_MAX_GRADE,
     DISCOUNTS,
     GAINS,
     check_labels_non_negative,
@@ -25,7 +26,6 @@ from ._param_validation import (
     ARRAY_LIKE,
     BOOLEAN,
     CALLABLE,
-    NONE,
     Interval,
     Options,
     validate_params,
@@ -290,25 +290,24 @@ def err_per_query(
     *,
     function_name: str = "expected_reciprocal_rank_score",
     k: int | None = None,
-    max_grade: float | None = None,
+    max_grade: float = DEFAULT_MAX_GRADE,
     ties: str = "average",
 ) -> PerQuery:
     """Expected ERR@k of every query (undefined: no label > 0)."""
     check_labels_non_negative(ranked, function_name)
-    if max_grade is None:
-        max_grade = float(ranked.input_labels.max())
     bad = np.flatnonzero(ranked.input_labels > max_grade)
     if len(bad):
         raise ValueError(
-            f"y_true of {function_name} must be <= max_grade={max_grade}; got "
-            f"{ranked.input_labels[bad[0]]} at row {int(bad[0])}."
+            f"y_true of {function_name} must be <= max_grade={max_grade:g}; got "
+            f"{ranked.input_labels[bad[0]]:g} at row {int(bad[0])}. Pass the top grade "
+            "of your label scale as max_grade."
         )
     values = expected_reciprocal_rank(ranked, ties, k, max_grade)
     undefined = n_relevant(ranked, None) == 0
     return PerQuery(values, undefined, None, "no row with a label > 0")
 
 
-@validate_params({**COMMON_CONSTRAINTS, "max_grade": [Interval(float, 0, None), NONE]})
+@validate_params({**COMMON_CONSTRAINTS, "max_grade": [Interval(float, 0, 1023, closed="right")]})
 @fill_doc
 def expected_reciprocal_rank_score(
     y_true: Any,
@@ -316,7 +315,7 @@ def expected_reciprocal_rank_score(
     group: Any = None,
     *,
     k: int | None = None,
-    max_grade: float | None = None,
+    max_grade: float = DEFAULT_MAX_GRADE,
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
@@ -327,10 +326,13 @@ def expected_reciprocal_rank_score(
     ----------
     [[inputs]]
     [[k]]
-    max_grade : float >= 0 or None, default=None
-        The highest possible grade ``g_max`` in :math:`R(g)`. ``None`` uses the
-        largest ``y_true`` of the input (pass it explicitly to compare across
-        batches). Labels must lie in ``[0, max_grade]``.
+    max_grade : float in (0, 1023], default=4
+        The top grade ``g_max`` of the label scale in :math:`R(g)`. The default 4 is
+        the five-grade scale (0-4) of the ERR paper, the TREC Web track's gdeval
+        (ir_measures' ``ERR@k``), LETOR, MSLR-WEB and Yahoo! LTR; for binary labels
+        pass ``max_grade=1``. It is a declared setting, never read from the data, so a
+        query's ERR does not depend on the other queries of the call, the fold or the
+        Dask partition. Labels must lie in ``[0, max_grade]`` (else ``ValueError``).
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
@@ -367,11 +369,13 @@ def expected_reciprocal_rank_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import expected_reciprocal_rank_score
-    >>> expected_reciprocal_rank_score([1, 0], [0.9, 0.1])  # R = 1/2 at rank 1
+    >>> expected_reciprocal_rank_score([4, 0], [0.9, 0.1])  # R = 15/16 at rank 1
+    0.9375
+    >>> expected_reciprocal_rank_score([1, 0], [0.9, 0.1], max_grade=1)  # R = 1/2
     0.5
-    >>> expected_reciprocal_rank_score([0, 1], [0.9, 0.1], k=1)
+    >>> expected_reciprocal_rank_score([0, 1], [0.9, 0.1], k=1, max_grade=1)
     0.0
-    >>> expected_reciprocal_rank_score([1, 0], [0.5, 0.5])  # (1/2 * 1/2) + (1/2 * 1/2 / 2)
+    >>> expected_reciprocal_rank_score([1, 0], [0.5, 0.5], max_grade=1)  # 1/2 * 1/2 + 1/2 * 1/2 / 2
     0.375
     """
     return score(

@@ -453,7 +453,7 @@ def reference_per_query(
     group = np.asarray(group).ravel()
     metric_params, extra = _split_params(metric, params)
     if metric == "err" and metric_params.get("max_grade") is None:
-        metric_params["max_grade"] = float(np.max(y_true))
+        metric_params["max_grade"] = 4.0  # the documented default: a fixed scale, 0..4
     fn = METRIC_FUNCTIONS[metric]
     if metric == "hit_rate" and extra["average"] == "micro":
         # sum_q hits_q / sum_q n_rel_q == recall@k weighted by n_rel

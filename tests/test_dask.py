@@ -203,6 +203,26 @@ def test_mean_by_hand():
     assert zero["mrr"] == pytest.approx(3.5 / 9, abs=1e-15)
 
 
+def test_err_of_a_query_does_not_depend_on_its_partition():
+    # queries 0-99 graded 0-3, queries 100-199 graded 0-1: each partition holds one
+    # kind, so a scale read from the data (the old max_grade=None) differed by partition
+    rng = np.random.default_rng(5)
+    qid = np.repeat(np.arange(200), 10)
+    label = np.where(qid < 100, rng.integers(0, 4, 2000), rng.integers(0, 2, 2000))
+    frame = pd.DataFrame(
+        {"qid": qid, "label": label.astype(float), "score": rng.random(2000), "weight": 1.0}
+    )
+    ddf = dd.from_pandas(frame, npartitions=2, sort=True)
+    assert ddf.npartitions == 2
+    metrics = ["err@10", "err(max_grade=3)@10"]
+    assert_same_means(on_dask(ddf, metrics), in_memory(frame, metrics))
+    # and each half alone gives the values it has inside the whole
+    whole = evaluate_per_query(ddf, metrics, y_true="label", y_score="score", group="qid")
+    whole = whole.compute().sort_values("query")
+    half = in_memory(frame[frame.qid >= 100], metrics, per_query=True)
+    np.testing.assert_array_equal(whole["err@10"].iloc[100:], half["err@10"])
+
+
 def test_raise_policy_names_an_undefined_query():
     frame = make_frame(seed=3)
     undefined = set(frame.groupby("qid")["label"].max().loc[lambda s: s == 0].index)

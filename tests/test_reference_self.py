@@ -680,9 +680,10 @@ def test_reference_mean_hit_rate_micro_and_macro():
     ] == approx((2 + 1) / (2 + 1))
 
 
-def test_reference_mean_err_max_grade_from_whole_input():
-    # max_grade=None: the largest label of the whole input (3, in query 2)
+def test_reference_mean_err_max_grade_default_is_the_fixed_scale_0_to_4():
+    # no max_grade: g_max = 4 whatever the labels (R(1) = 1/16, R(3) = 7/16)
     group = [1, 1, 2]
     y_true = [1, 0, 3]
     y_score = [1.0, 2.0, 0.0]
-    assert ref.reference_mean("err", y_true, y_score, group)[0] == approx(((1 / 8) / 2 + 7 / 8) / 2)
+    expected = ((1 / 16) / 2 + 7 / 16) / 2
+    assert ref.reference_mean("err", y_true, y_score, group)[0] == approx(expected)
