@@ -75,6 +75,11 @@ class RankingScorer:
     def __call__(
         self, estimator: Any, X: Any, y_true: Any, sample_weight: Any = None, **metadata: Any
     ) -> float:
+        metadata = self._by_parameter_name(metadata)
+        if "sample_weight" in metadata:
+            if sample_weight is not None:
+                raise TypeError(f"{self!r} got its 'sample_weight' twice; pass it once.")
+            sample_weight = metadata.pop("sample_weight")
         unexpected = sorted(set(metadata) - {"group"})
         if unexpected:
             raise TypeError(
@@ -87,6 +92,24 @@ class RankingScorer:
             y_true, y_score, group, sample_weight=sample_weight, **self.metric_params
         )
         return self.sign * value
+
+    def _by_parameter_name(self, metadata: dict[str, Any]) -> dict[str, Any]:
+        """Metadata passed under a requested alias, renamed to the parameter.
+
+        Routing renames ``groups`` to ``group`` on the way to a scorer, but
+        scikit-learn's ``search.score`` after a multi-metric search calls the refit
+        scorer with the metadata as the search received it, under the alias.
+        """
+        renamed = dict(metadata)
+        for parameter, alias in self._score_requests.items():
+            if isinstance(alias, str) and alias != parameter and alias in renamed:
+                if parameter in renamed:
+                    raise TypeError(
+                        f"{self!r} got its {parameter!r} twice: as {parameter!r} and "
+                        f"under its alias {alias!r}; pass it once."
+                    )
+                renamed[parameter] = renamed.pop(alias)
+        return renamed
 
     def _accept_sample_weight(self) -> bool:
         """scikit-learn forwards ``sample_weight`` (query weights here) without routing."""

@@ -241,6 +241,29 @@ def test_search_score_routes_test_query_ids():
     )
 
 
+def test_search_score_after_a_multimetric_search_routes_test_query_ids():
+    # scikit-learn's search.score calls the refit metric's scorer with the metadata
+    # under the alias it requested ("groups"), not the parameter name ("group")
+    X, y, qid = _queries(seed=6)
+    X_test, y_test, qid_test = _queries(n_queries=15, seed=7)
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(
+            Ridge(), GRID, cv=GroupKFold(N_FOLDS),
+            scoring=make_ranking_scorers(["map", "ndcg@5"]), refit="ndcg@5",
+        ).fit(X, y, groups=qid)
+        held_out = search.score(X_test, y_test, groups=qid_test)
+    np.testing.assert_allclose(
+        held_out, reference_mean("ndcg", y_test, search.predict(X_test), qid_test, k=5)[0],
+        rtol=1e-12,
+    )
+    # a scorer takes its query ids under the requested alias as well, never both ways
+    scorer = make_ranking_scorer("ndcg@5").set_score_request(group="query")
+    model = search.best_estimator_
+    assert scorer(model, X_test, y_test, query=qid_test) == held_out
+    with pytest.raises(TypeError, match="twice"):
+        scorer(model, X_test, y_test, query=qid_test, group=qid_test)
+
+
 def test_sample_weight_is_routed_as_query_weights():
     X, y, qid = _queries(seed=8)
     weights = (qid % 3 + 1).astype(float)  # constant within each query
