@@ -412,7 +412,7 @@ def _integer_array(value: Any, name: str, function_name: str) -> np.ndarray:
 @validate_params(
     {
         **_TABLE_CONSTRAINTS,
-        "n_negatives": [Interval(int, 1, None), ARRAY_LIKE],
+        "n_negatives": [Interval(int, 1, None), ARRAY_LIKE, NONE],
         "per_query": [BOOLEAN],
     }
 )
@@ -420,7 +420,7 @@ def _integer_array(value: Any, name: str, function_name: str) -> np.ndarray:
 def sampled_metric_estimate(
     sampled_rank: Any,
     *,
-    n_negatives: int | Any,
+    n_negatives: int | Any = None,
     n_items: int,
     metric: str = "ndcg",
     k: int | None = None,
@@ -438,11 +438,14 @@ def sampled_metric_estimate(
 
     Parameters
     ----------
-    sampled_rank : array-like of int, shape (n_users,)
-        Sampled rank of every user's held-out item, 1 = ranked first.
-    n_negatives : int >= 1 or array-like of int, shape (n_users,)
+    sampled_rank : array-like of int, shape (n_users,), or SampledRanks
+        Sampled rank of every user's held-out item, 1 = ranked first; or the result
+        of :func:`sampled_ranks`, which brings its ranks and its numbers of negatives.
+    n_negatives : int >= 1, array-like of int, shape (n_users,), or None, default=None
         Number of sampled negatives ``m`` (one for all users, or one per user: a
-        table is built per distinct value).
+        table is built per distinct value). Required with plain ranks; ``None``
+        takes them from a :class:`SampledRanks`, and a value given with one must
+        equal them.
     n_items : int > n_negatives
         Catalogue size ``n``, the held-out item included.
     metric : {"hit_rate", "ndcg", "mrr", "ap", "auc"}, default="ndcg"
@@ -570,6 +573,22 @@ default="bias_variance"
     """
     function_name = "sampled_metric_estimate"
     _check_k(metric, k, function_name)
+    if isinstance(sampled_rank, SampledRanks):
+        recorded = sampled_rank.n_negatives
+        if n_negatives is not None and not np.array_equal(
+            np.broadcast_to(np.asarray(n_negatives), recorded.shape), recorded
+        ):
+            raise ValueError(
+                f"n_negatives of {function_name} must be left out (None) with a "
+                "SampledRanks, which records each user's number of negatives; the "
+                "given value differs from it."
+            )
+        sampled_rank, n_negatives = sampled_rank.rank, recorded
+    elif n_negatives is None:
+        raise ValueError(
+            f"n_negatives of {function_name} is required with plain ranks (it is read "
+            "from the result of sampled_ranks only)."
+        )
     ranks = _integer_array(sampled_rank, "sampled_rank", function_name)
     if isinstance(n_negatives, (int, np.integer)):
         negatives = np.full(len(ranks), int(n_negatives), dtype=np.int64)

@@ -525,6 +525,15 @@ def test_end_to_end_with_drawn_negatives_and_flat_arrays():
     )
     same = sampled_metric_estimate(result.rank, n_negatives=m, n_items=n, metric="hit_rate", k=10)
     assert estimate == same
+    # the result of sampled_ranks feeds sampled_metric_estimate as it is
+    assert sampled_metric_estimate(result, n_items=n, metric="hit_rate", k=10) == estimate
+    assert sampled_metric_estimate(result, n_negatives=m, n_items=n, metric="hit_rate", k=10) == (
+        estimate
+    )
+    with pytest.raises(ValueError, match="n_negatives .* must be left out .* differs"):
+        sampled_metric_estimate(result, n_negatives=m + 1, n_items=n, metric="hit_rate", k=10)
+    with pytest.raises(ValueError, match="n_negatives .* is required with plain ranks"):
+        sampled_metric_estimate(result.rank, n_items=n, metric="hit_rate", k=10)
     # expected value of the estimate given the true ranks (the analysis), 5 standard errors
     table = sampled_metric_table(n_negatives=m, n_items=n, metric="hit_rate", k=10)
     predicted = np.mean(scipy_distribution(true_rank, n, m) @ table)
