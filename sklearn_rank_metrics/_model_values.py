@@ -15,24 +15,28 @@ import numpy as np
 from ._evaluate import evaluate_details
 
 
-def score_mapping(scores: Any, function_name: str, *, min_models: int = 1) -> dict[str, Any]:
+def score_mapping(
+    scores: Any, function_name: str, *, min_models: int = 1, parameter: str = "scores"
+) -> dict[str, Any]:
     """``{model name: scores}`` from a mapping or a pandas DataFrame (one column per model)."""
     if hasattr(scores, "columns") and hasattr(scores, "__getitem__"):
         scores = {column: scores[column] for column in scores.columns}
     if not isinstance(scores, Mapping):
         raise TypeError(
-            f"The 'scores' parameter of {function_name} must be a mapping from model name "
-            f"to scores (e.g. {{'bm25': s1, 'ltr': s2}}); got {type(scores).__name__} instead."
+            f"The {parameter!r} parameter of {function_name} must be a mapping from model "
+            f"name to scores (e.g. {{'bm25': s1, 'ltr': s2}}); got {type(scores).__name__} "
+            "instead."
         )
     names = list(scores)
     bad = [name for name in names if not isinstance(name, str)]
     if bad:
         raise TypeError(
-            f"The model names (keys of 'scores') of {function_name} must be str; got {bad[0]!r}."
+            f"The model names (keys of {parameter!r}) of {function_name} must be str; got "
+            f"{bad[0]!r}."
         )
     if len(names) < min_models:
         raise ValueError(
-            f"The 'scores' parameter of {function_name} must hold at least {min_models} "
+            f"The {parameter!r} parameter of {function_name} must hold at least {min_models} "
             f"model(s); got {len(names)}."
         )
     return dict(scores)

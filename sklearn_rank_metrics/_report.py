@@ -11,6 +11,7 @@ import numpy as np
 from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
 from ._compare import compare
 from ._evaluate import MetricDetail, evaluate_details
+from ._model_values import score_mapping
 from ._param_validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
@@ -58,6 +59,7 @@ def summarize(detail: MetricDetail) -> dict[str, float | int]:
         "relevance_level": RELEVANCE_LEVEL,
         "digits": [Interval(int, 0, None)],
         "output_dict": [BOOLEAN],
+        "as_frame": [BOOLEAN],
         "baseline": [InstanceOf(str, "a model name (str)"), NONE],
         "n_resamples": [Interval(int, 1, None)],
     }
@@ -74,10 +76,11 @@ def ranking_report(
     sample_weight: Any = None,
     digits: int = 4,
     output_dict: bool = False,
+    as_frame: bool = False,
     baseline: str | None = None,
     n_resamples: int = 10_000,
     random_state: Any = None,
-) -> str | dict:
+) -> Any:
     """Build a text report of ranking metrics, like scikit-learn's ``classification_report``.
 
     For every metric: the mean over queries (as :func:`evaluate` returns it), its
@@ -102,9 +105,10 @@ def ranking_report(
     ----------
     y_true, group
         As in every metric function (flat rows with query ids, or 2-D).
-    y_score : array-like or mapping of str to array-like
-        Scores of one model, or a mapping ``name -> scores`` of several models on the
-        same rows, reported side by side (grouped by metric).
+    y_score : array-like, mapping of str to array-like, or DataFrame
+        Scores of one model, or several models' scores on the same rows, reported
+        side by side (grouped by metric): a mapping ``name -> scores`` or a pandas
+        DataFrame with one column per model (as :func:`compare` takes them).
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr", "p@10", "recall@10")
         Metric names as in :func:`evaluate`.
     ties, replace_undefined_by, relevance_level : default=None
@@ -117,6 +121,12 @@ def ranking_report(
         Return a dict instead of text: ``{metric: {"mean", "std_err", "n_queries",
         "n_undefined", "n_skipped"}}`` for one model, ``{model: {metric: {...}}}``
         for several.
+    as_frame : bool, default=False
+        Return a pandas DataFrame instead of text: one row per metric (and model),
+        columns ``metric`` (``model`` first, with several models), ``mean``,
+        ``std_err``, ``n_queries``, ``n_undefined``, ``n_skipped`` and, with
+        ``baseline``, the comparison's columns (NaN on the baseline's rows). Needs
+        pandas.
     baseline : str or None, default=None
         With several models: also compare every other model with this one on the
         same queries (:func:`compare`: mean per-query difference, percentile and BCa
@@ -131,7 +141,7 @@ def ranking_report(
 
     Returns
     -------
-    report : str or dict
+    report : str, dict or pandas.DataFrame
 
     See Also
     --------
@@ -157,10 +167,18 @@ def ranking_report(
         "replace_undefined_by": replace_undefined_by,
         "relevance_level": relevance_level,
     }
-    if isinstance(y_score, Mapping):
-        if not y_score:
-            raise ValueError("The 'y_score' parameter of ranking_report is an empty mapping.")
-        models = {str(name): scores for name, scores in y_score.items()}
+    if output_dict and as_frame:
+        raise ValueError(
+            "ranking_report returns a dict (output_dict=True) or a DataFrame (as_frame=True), "
+            "not both."
+        )
+    if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
+        models = score_mapping(y_score, "ranking_report", min_models=0, parameter="y_score")
+        if not models:
+            raise ValueError(
+                "The 'y_score' parameter of ranking_report is an empty mapping (or a "
+                "DataFrame without columns); it needs at least one model's scores."
+            )
     else:
         models = {None: y_score}
     if baseline is not None and (None in models or len(models) < 2):
@@ -197,15 +215,35 @@ def ranking_report(
             random_state=random_state,
             **shared,
         )
-    if output_dict:
+    if output_dict or as_frame:
         if comparison is not None:
             _add_comparison(summaries, comparison)
+        if as_frame:
+            return _report_frame(summaries)
         return summaries[None] if None in summaries else summaries
     text = format_report(summaries, digits)
     if comparison is not None:
         text += f"\n\nPaired comparison with {baseline!r} (differences: model - baseline):\n\n"
         text += str(comparison)
     return text
+
+
+def _report_frame(summaries: dict[Any, dict[str, dict[str, Any]]]) -> Any:
+    """The report as a DataFrame: one row per (model,) metric, in the text report's order."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError(
+            "ranking_report(as_frame=True) needs pandas: pip install "
+            "sklearn-rank-metrics[pandas] (or pip install pandas)"
+        ) from None
+    metrics = list(next(iter(summaries.values())))
+    records = [
+        {**({} if model is None else {"model": model}), "metric": metric, **by_metric[metric]}
+        for metric in metrics
+        for model, by_metric in summaries.items()
+    ]
+    return pd.DataFrame.from_records(records)
 
 
 def _add_comparison(summaries: dict, comparison: Any) -> None:

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -113,6 +114,41 @@ def test_several_models_side_by_side():
     assert [row[0] for row in rows[1::2]] == ["random", "random"]
     assert float(rows[1][1]) == pytest.approx(both["random"]["ndcg@10"]["mean"], abs=5e-5)
     assert float(rows[2][2]) == pytest.approx(both["model"]["map"]["mean"], abs=5e-5)
+
+
+def test_dataframe_of_model_scores_and_dataframe_output():
+    y_true, y_score, group = _data(2)
+    other = np.random.default_rng(9).random(len(y_true))
+    models = {"model": y_score, "random": other}
+    metrics = ["ndcg@10", "map"]
+    frame_in = pd.DataFrame(models, index=np.arange(len(y_true))[::-1])
+    as_dict = ranking_report(y_true, models, group, metrics=metrics, output_dict=True)
+    # a DataFrame of scores is the same models as the mapping (as compare takes them)
+    assert ranking_report(y_true, frame_in, group, metrics=metrics, output_dict=True) == as_dict
+    assert ranking_report(y_true, frame_in, group, metrics=metrics) == ranking_report(
+        y_true, models, group, metrics=metrics
+    )
+    table = ranking_report(y_true, frame_in, group, metrics=metrics, as_frame=True)
+    assert isinstance(table, pd.DataFrame)
+    assert list(table.columns) == [
+        "model", "metric", "mean", "std_err", "n_queries", "n_undefined", "n_skipped"
+    ]
+    assert table[["metric", "model"]].values.tolist() == [
+        ["ndcg@10", "model"], ["ndcg@10", "random"], ["map", "model"], ["map", "random"]
+    ]
+    for row in table.to_dict("records"):
+        expected = as_dict[row["model"]][row["metric"]]
+        assert {key: row[key] for key in expected} == expected
+    # one model: no model column; with a baseline, the comparison's columns
+    single = ranking_report(y_true, y_score, group, metrics=metrics, as_frame=True)
+    assert list(single.columns[:2]) == ["metric", "mean"] and len(single) == 2
+    compared = ranking_report(
+        y_true, frame_in, group, metrics=metrics, as_frame=True, baseline="random",
+        n_resamples=200, random_state=0,
+    )
+    assert compared["p_value_t"].isna().tolist() == [False, True, False, True]
+    with pytest.raises(ValueError, match="not both"):
+        ranking_report(y_true, frame_in, group, output_dict=True, as_frame=True)
 
 
 def test_one_query_has_no_standard_error():
