@@ -214,6 +214,31 @@ def _numbers_from_text(
     return values
 
 
+def _typed_ids(texts: np.ndarray) -> np.ndarray:
+    """Ids read as text, as int64 when every one is an integer written canonically.
+
+    Canonical: an optional ``-`` and up to 18 digits without a leading zero (``0``,
+    ``17``, ``-3``), so the text and the integer say the same; ``"007"``, ``"+7"``,
+    ``"7.0"`` or one non-integer id keep the whole column as text. Integer ids then
+    sort as numbers (per-query tables, comparisons), as in the Python API.
+    """
+    text = np.asarray(texts, dtype=str)
+    if text.size == 0:
+        return texts
+    digits = np.char.lstrip(text, "-")
+    lengths = np.char.str_len(digits)
+    canonical = (
+        np.char.isdigit(digits)
+        & (np.char.str_len(text) - lengths <= 1)  # one sign at most
+        & (lengths <= 18)
+        & (~np.char.startswith(digits, "0") | (digits == "0"))
+        & (text != "-0")
+    )
+    if not bool(canonical.all()):
+        return texts
+    return text.astype(np.int64)
+
+
 def _ids_from_text(texts: list, column: Any, parameter: str, where: Any, name: str) -> np.ndarray:
     n = len(texts)
     missing = np.fromiter(map(_MISSING_TEXT.__contains__, texts), dtype=bool, count=n)
@@ -224,7 +249,7 @@ def _ids_from_text(texts: list, column: Any, parameter: str, where: Any, name: s
         )
     ids = np.empty(n, dtype=object)
     ids[:] = texts
-    return ids
+    return _typed_ids(ids)
 
 
 def _numeric_column(frame: Any, column: Any, parameter: str, where: Any, name: str, pd: Any):
@@ -286,8 +311,11 @@ def read_table(
     Returns
     -------
     data : RankingData
-        ``y_true`` and ``y_score`` as float64, ``group`` and ``doc_id`` as read
-        (CSV ids are read as text, so ``"007"`` stays ``"007"``).
+        ``y_true`` and ``y_score`` as float64; ``group`` and ``doc_id`` as the source
+        types them (DataFrame, Parquet). CSV/TSV ids are read as text and become int64
+        when every id of the column is an integer written canonically (``-?[1-9][0-9]*``
+        or ``0``, at most 18 digits); otherwise they stay text, so ``"007"`` stays
+        ``"007"``.
 
     Raises
     ------
@@ -332,6 +360,9 @@ def read_table(
         scores = _numeric_column(frame, y_score, "y_score", where, name, pd)
     ids = _id_column(frame, group, "group", where, name)
     docs = None if doc_id is None else _id_column(frame, doc_id, "doc_id", where, name)
+    if not is_frame and suffix != ".parquet":  # ids of a text file were read as text
+        ids = _typed_ids(ids)
+        docs = None if docs is None else _typed_ids(docs)
     return RankingData(labels, scores, ids, doc_id=docs, source=name)
 
 

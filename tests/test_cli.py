@@ -274,6 +274,33 @@ def test_baseline_comparison_equals_compare(table, capsys):
     assert text.strip().splitlines()[-1].split()[:3] == ["ndcg@10", "good", "model"]
 
 
+def test_integer_query_ids_give_the_api_numbers(table, tmp_path, capsys):
+    # integer ids in the file stay integers, so per-query order and the resampling
+    # (and with it every interval and p-value) are those of the API on the same ids
+    from sklearn_rank_metrics import compare
+
+    _, y, good, noise, qid = table
+    numbers = np.array([int(q[1:]) for q in qid])  # 0..59: as text "10" < "9"
+    path = tmp_path / "int_ids.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["query", "grade", "good model", "noise"])
+        for row in zip(numbers, y, good, noise, strict=True):
+            writer.writerow([row[0], *(repr(float(v)) for v in row[1:])])
+    assert main(["evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+                 "--y-score", "good model", "--y-score", "noise", "--baseline", "noise",
+                 "--metrics", "ndcg@10", "--resamples", "300", "--seed", "5",
+                 "--format", "json", "--per-query", str(tmp_path / "per_query.csv")]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["comparison"]
+    expected = compare(y, {"good model": good, "noise": noise}, numbers, metrics=["ndcg@10"],
+                       baseline="noise", n_resamples=300, random_state=5).table
+    for column in ("mean_difference", "ci_low_percentile", "ci_high_bca", "p_value_permutation"):
+        assert row[column] == float(expected[column][0]), column
+    with open(tmp_path / "per_query.csv", newline="") as handle:
+        queries = [line["query"] for line in csv.DictReader(handle)]
+    assert queries[:12] == [str(q) for q in range(12)]  # numeric order, not 0, 1, 10, 11
+
+
 @pytest.mark.parametrize(
     "extra, message",
     [

@@ -590,6 +590,28 @@ def test_malformed_csv(tmp_path, text, line, message, table_reader):
         table_reader(path)
 
 
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        (["3", "10", "-2", "0"], [3, 10, -2, 0]),  # canonical integers: int64
+        (["3", "010"], ["3", "010"]),  # a leading zero keeps the column as text
+        (["3", "+4"], ["3", "+4"]),
+        (["3", "4.0"], ["3", "4.0"]),
+        (["3", "-0"], ["3", "-0"]),
+        (["3", "q"], ["3", "q"]),
+        (["1234567890123456789", "1"], ["1234567890123456789", "1"]),  # 19 digits: text
+    ],
+)
+def test_csv_ids_keep_their_type(tmp_path, ids, expected, table_reader):
+    path = tmp_path / "ids.csv"
+    path.write_text("group,y_true,y_score,doc\n" + "".join(
+        f"{query},1,0.5,{query}\n" for query in ids
+    ))
+    data = table_reader(path, doc_id="doc")
+    assert data.group.tolist() == expected and data.doc_id.tolist() == expected
+    assert data.group.dtype == (np.int64 if isinstance(expected[0], int) else object)
+
+
 def test_csv_module_reader_refuses_rows_of_the_wrong_length(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     path = tmp_path / "bad.csv"
