@@ -1,13 +1,17 @@
 """TREC qrels and run files, and the nested dicts of pytrec_eval and ranx, as flat rows.
 
-A qrels line is ``query iteration docno label`` (4 fields, label an integer); a run
-line is ``query Q0 docno rank score tag`` (6 fields; trec_eval ignores the rank and
-the tag, and so do we). Fields are separated by whitespace; blank lines are skipped.
+A qrels line is ``query iteration docno label`` (4 fields, label an integer, negative
+ones allowed); a run line is ``query Q0 docno rank score tag`` (6 fields, and any
+after the tag are ignored, as trec_eval ignores them and the rank and the tag). Fields
+are separated by whitespace; blank lines and comment lines (first non-blank character
+``#``, as in trec_eval's test files) are skipped.
 
 Files are read with ``pandas.read_csv`` when pandas is installed and with a plain
-Python reader otherwise; both apply the same rules, and on any problem the Python
-reader runs to name the first bad line. A document that appears twice in one query
-is an error (trec_eval and pytrec_eval refuse it too); nothing is repaired silently.
+Python reader otherwise; both apply the same rules. Files that the fast reader does
+not take as they are (comment lines, fields after the tag, any error) go through the
+plain reader, which reads them or names the first bad line. A document that appears
+twice in one query is an error (trec_eval and pytrec_eval refuse it too); nothing is
+repaired silently.
 
 :func:`join_trec` turns qrels + run into flat rows in the order that makes
 ``ties="input"`` reproduce trec_eval. The public readers :func:`read_trec`,
@@ -18,6 +22,7 @@ are re-exported by ``_readers.py``.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,10 +69,11 @@ class TrecTable:
 def _line_problem(fields: list[str], kind: str) -> str | None:
     """What is wrong with one non-blank line, or None."""
     n_fields, _, value_index, what = _LAYOUT[kind]
-    if len(fields) != n_fields:
+    if len(fields) != n_fields and not (kind == "run" and len(fields) > n_fields):
+        at_least = " at least" if kind == "run" else ""
         return (
-            f"expected {n_fields} fields ({_LINE_FORMAT[kind]}), got {len(fields)}: "
-            f"{' '.join(fields)!r}"
+            f"expected{at_least} {n_fields} fields ({_LINE_FORMAT[kind]}), got "
+            f"{len(fields)}: {' '.join(fields)!r}"
         )
     text = fields[value_index]
     if kind == "qrels":
@@ -82,36 +88,34 @@ def _line_problem(fields: list[str], kind: str) -> str | None:
     return None
 
 
-def _scan_trec_file(path: Any, kind: str) -> TrecTable:
+def _scan_trec_file(data: bytes, name: str, kind: str) -> TrecTable:
     """Plain Python reader: the reference rules, and the first bad line in the error."""
-    name = source_name(path)
     _, doc_index, value_index, _ = _LAYOUT[kind]
     queries: list[str] = []
     docs: list[str] = []
     values: list[str] = []
     first_line: dict[tuple[str, str], int] = {}
-    with open(path, "rb") as handle:
-        for line_number, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise ValueError(f"{name}, line {line_number}: not UTF-8 text ({error}).") from None
-            fields = line.split()
-            if not fields:
-                continue
-            problem = _line_problem(fields, kind)
-            if problem is not None:
-                raise ValueError(f"{name}, line {line_number}: {problem}.")
-            key = (fields[0], fields[doc_index])
-            if key in first_line:
-                raise ValueError(
-                    f"{name}, line {line_number}: document {key[1]!r} of query {key[0]!r} "
-                    f"appears twice (first on line {first_line[key]})."
-                )
-            first_line[key] = line_number
-            queries.append(fields[0])
-            docs.append(fields[doc_index])
-            values.append(fields[value_index])
+    for line_number, raw in enumerate(data.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"{name}, line {line_number}: not UTF-8 text ({error}).") from None
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        problem = _line_problem(fields, kind)
+        if problem is not None:
+            raise ValueError(f"{name}, line {line_number}: {problem}.")
+        key = (fields[0], fields[doc_index])
+        if key in first_line:
+            raise ValueError(
+                f"{name}, line {line_number}: document {key[1]!r} of query {key[0]!r} "
+                f"appears twice (first on line {first_line[key]})."
+            )
+        first_line[key] = line_number
+        queries.append(fields[0])
+        docs.append(fields[doc_index])
+        values.append(fields[value_index])
     dtype = np.int64 if kind == "qrels" else np.float64
     return TrecTable(
         np.array(queries, dtype=str),
@@ -129,8 +133,8 @@ def _all_integer_text(values: np.ndarray) -> bool:
     return bool(np.all(np.char.isdigit(unsigned) & one_sign_at_most))
 
 
-def _read_trec_file_pandas(path: Any, kind: str, pd: Any) -> TrecTable | None:
-    """The vectorised reader; None when anything is off (the scanner then names it)."""
+def _read_trec_file_pandas(data: bytes, name: str, kind: str, pd: Any) -> TrecTable | None:
+    """The vectorised reader; None when anything is off (the scanner then reads the file)."""
     n_fields, doc_index, value_index, _ = _LAYOUT[kind]
     dtype = np.int64 if kind == "qrels" else np.float64
     # scores are parsed by the C reader; labels are text first, as pandas would take
@@ -138,7 +142,7 @@ def _read_trec_file_pandas(path: Any, kind: str, pd: Any) -> TrecTable | None:
     value_dtype = object if kind == "qrels" else dtype
     try:
         frame = pd.read_csv(
-            path,
+            io.BytesIO(data),
             sep=r"\s+",
             header=None,
             dtype={i: value_dtype if i == value_index else object for i in range(n_fields)},
@@ -149,10 +153,12 @@ def _read_trec_file_pandas(path: Any, kind: str, pd: Any) -> TrecTable | None:
         )
     except pd.errors.EmptyDataError:
         empty = np.array([], dtype=object)
-        return TrecTable(empty, empty, np.array([], dtype=dtype), source_name(path))
+        return TrecTable(empty, empty, np.array([], dtype=dtype), name)
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError, TypeError, OverflowError):
         return None
     if frame.shape[1] != n_fields or frame[value_index].dtype != value_dtype:
+        return None
+    if bool(frame[0].str.startswith("#").any()):  # comment lines
         return None
     # whitespace separates fields, so only a short line leaves one empty: the last
     if bool((frame[n_fields - 1] == "").to_numpy().any()):
@@ -175,26 +181,33 @@ def _read_trec_file_pandas(path: Any, kind: str, pd: Any) -> TrecTable | None:
         frame[0].to_numpy(dtype=object),
         frame[doc_index].to_numpy(dtype=object),
         values,
-        source_name(path),
+        name,
     )
 
 
-def read_trec_file(path: Any, kind: str) -> TrecTable:
-    """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file into flat columns."""
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"The TREC {kind} file {source_name(path)!r} does not exist.")
+def read_trec_file(source: Any, kind: str) -> TrecTable:
+    """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file into flat columns.
+
+    ``source`` is a path or a binary file object (such as ``sys.stdin.buffer``).
+    """
+    if hasattr(source, "read"):
+        name = str(getattr(source, "name", "<stream>"))
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    else:
+        name = source_name(source)
+        if not Path(source).is_file():
+            raise FileNotFoundError(f"The TREC {kind} file {name!r} does not exist.")
+        data = Path(source).read_bytes()
     try:
         import pandas as pd
     except ImportError:
-        return _scan_trec_file(path, kind)
-    table = _read_trec_file_pandas(path, kind, pd)
+        return _scan_trec_file(data, name, kind)
+    table = _read_trec_file_pandas(data, name, kind, pd)
     if table is not None:
         return table
-    _scan_trec_file(path, kind)  # raises, naming the first bad line
-    raise ValueError(  # pragma: no cover - the two readers disagree
-        f"{source_name(path)}: pandas could not read this TREC {kind} file, but no bad "
-        "line was found; please report this file."
-    )
+    return _scan_trec_file(data, name, kind)  # comments, extra fields, or the first error
 
 
 # --------------------------------------------------------------------------- dicts
@@ -266,8 +279,8 @@ def _first_wrong_type(values: list, kind: str) -> int:
 
 
 def trec_table(source: Any, kind: str, argument: str) -> TrecTable:
-    """A qrels or run from a file path or a nested dict."""
-    if is_path(source):
+    """A qrels or run from a file path, a binary file object or a nested dict."""
+    if is_path(source) or hasattr(source, "read"):
         return read_trec_file(source, kind)
     return _dict_table(source, kind, argument)
 
@@ -324,9 +337,10 @@ def join_trec(
 ) -> JoinedRows:
     """Flat rows of qrels + run, sorted by query, then docno descending.
 
-    Run rows take their qrels label (0 when unjudged); qrels rows missing from the run
-    get score ``-inf``. Queries only in the run are dropped and counted; queries only
-    in the qrels are kept (all rows ``-inf``) when ``keep_unretrieved_queries``.
+    Run rows take their qrels label (0 when unjudged or negative); qrels rows missing
+    from the run get score ``-inf``. Queries only in the run are dropped and counted;
+    queries only in the qrels are kept (all rows ``-inf``) when
+    ``keep_unretrieved_queries``.
     """
     n_qrels = len(qrels.query)
     query_code, query_ids = factorize(np.concatenate([qrels.query, run.query]))
@@ -360,6 +374,7 @@ def join_trec(
     if single_precision:
         scores = scores.astype(np.float32).astype(np.float64)
     y_true = np.concatenate([run_label[run_rows], qrels.value[unretrieved]]).astype(np.float64)
+    np.maximum(y_true, 0.0, out=y_true)  # a negative judgement: judged, not relevant, gain 0
     y_score = np.concatenate([scores, np.full(np.count_nonzero(unretrieved), -np.inf)])
     rows_query = np.concatenate([run_query[run_rows], qrels_query[unretrieved]])
     rows_doc = np.concatenate([doc_code[n_qrels:][run_rows], doc_code[:n_qrels][unretrieved]])
@@ -451,9 +466,9 @@ def read_trec(
 
     Every judged or retrieved document of a query becomes one row:
 
-    * a run document takes its qrels label, or 0 when it is not in the qrels (labels
-      are kept as written; trec_eval allows negative ones, which the gain-based
-      metrics reject);
+    * a run document takes its qrels label, or 0 when it is not in the qrels; a
+      negative label (TREC Web's -2 for spam, say) becomes 0, as trec_eval counts it:
+      judged, not relevant, no gain;
     * a qrels document missing from the run gets the score ``-inf`` (judged, not
       returned: it counts toward recall, the AP denominator and the ideal DCG);
     * a query only in the run is dropped and counted in ``n_dropped_queries``, as
@@ -464,10 +479,12 @@ def read_trec(
 
     Parameters
     ----------
-    qrels : str, os.PathLike or dict
-        A qrels file or ``{query: {docno: label}}`` (see :func:`read_trec_qrels`).
-    run : str, os.PathLike or dict
-        A run file or ``{query: {docno: score}}`` (see :func:`read_trec_run`).
+    qrels : str, os.PathLike, binary file object or dict
+        A qrels file (a path, or an open binary file such as ``sys.stdin.buffer``) or
+        ``{query: {docno: label}}`` (see :func:`read_trec_qrels`).
+    run : str, os.PathLike, binary file object or dict
+        A run file (path or open binary file) or ``{query: {docno: score}}`` (see
+        :func:`read_trec_run`).
     keep_unretrieved_queries : bool, default=False
         Keep the queries of the qrels that the run does not answer (trec_eval ``-c``).
     single_precision : bool, default=True

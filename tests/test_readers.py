@@ -265,13 +265,70 @@ MALFORMED_TREC = [
     ("qrels", "q1 0 d1 1\nq1 0 d2 1.0\n", 2, "must be an integer"),
     ("qrels", "q1 0 d1 high\n", 1, "must be an integer"),
     ("qrels", "q1 0 d1 1\nq2 0 d1 0\nq1 0 d1 0\n", 3, "appears twice \\(first on line 1\\)"),
-    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.25\n", 2, "expected 6 fields"),
+    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.25\n", 2, "expected at least 6 fields"),
     ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 abc s\n", 2, "must be a finite score"),
     ("run", "q1 Q0 d1 1 nan s\n", 1, "must be a finite score"),
     ("run", "q1 Q0 d1 1 0.5 s\n\n\nq1 Q0 d2 2 1e39 s\n", 4, "single precision"),
     ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.5 s\nq1 Q0 d1 3 0.1 s\n", 3, "appears twice"),
-    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.5 s\nq1 Q0 d3 3 0.1 s t\n", 3, "expected 6"),
+    ("run", "q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.5 s\nq1 Q0 d3 3 0.1\n", 3, "expected at least 6"),
+    ("qrels", "# one\nq1 0 d1 1\n  # two\nq1 0 d2\n", 4, "expected 4 fields"),  # lines count
 ]
+
+
+# trec_eval's own test inputs, in small: comment lines in qrels
+# (test/qrels.test.with-comments: a '#' inside a docno is not a comment), fields after
+# the run tag (test/results.trunc), and TREC Web's negative grade -2
+TREC_EVAL_QRELS = (
+    "# comment here\n301 0 CR93E-10279 0\n# and comment here\n301 0 CR93E-1282 1\n"
+    "301 0 CR#93E-1860 2\n301 0 SPAM-1 -2\n302 0 D-1 1\n302 0 D-2 0\n"
+)
+TREC_EVAL_RUN = (
+    "301 Q0 CR93E-1282 1 0.9 tag trailing fields here\n301 Q0 SPAM-1 2 0.8 tag\n"
+    "301 Q0 CR#93E-1860 3 0.7 tag\n301 Q0 OTHER 4 0.6 tag x\n"
+    "# a comment in the run\n302 Q0 D-2 1 0.5 tag\n302 Q0 D-1 2 0.4 tag\n"
+)
+
+
+@pytest.mark.parametrize("use_pandas", [True, False])
+def test_trec_files_that_trec_eval_accepts(tmp_path, monkeypatch, use_pandas):
+    if not use_pandas:
+        monkeypatch.setitem(sys.modules, "pandas", None)
+    qrels = write(tmp_path / "qrels.test.with-comments", TREC_EVAL_QRELS)
+    run = write(tmp_path / "results.trunc", TREC_EVAL_RUN)
+    assert read_trec_qrels(qrels) == {
+        "301": {"CR93E-10279": 0, "CR93E-1282": 1, "CR#93E-1860": 2, "SPAM-1": -2},
+        "302": {"D-1": 1, "D-2": 0},
+    }
+    assert read_trec_run(run)["301"] == {
+        "CR93E-1282": 0.9, "SPAM-1": 0.8, "CR#93E-1860": 0.7, "OTHER": 0.6
+    }
+    data = read_trec(qrels, run)
+    by_doc = dict(zip(data.doc_id.tolist(), data.y_true.tolist(), strict=True))
+    assert by_doc["SPAM-1"] == 0.0 and by_doc["CR#93E-1860"] == 2.0  # -2: judged, no gain
+    # every measure equals trec_eval's on the same files (negative grade included)
+    measures = {"map": "map", "ndcg": "ndcg", "ndcg_cut_3": "ndcg@3", "P_2": "p@2",
+                "recip_rank": "mrr", "recall_3": "recall@3"}
+    # (pytrec_eval's Python parsers, unlike trec_eval's C ones, take neither comment
+    # lines nor trailing fields: the test hands them the lines trec_eval keeps)
+    kept = [line.split()[:6] for line in TREC_EVAL_RUN.splitlines() if line[0] != "#"]
+    expected = pytrec_eval.RelevanceEvaluator(
+        pytrec_eval.parse_qrel([ln for ln in lines(qrels) if ln[0] != "#"]), set(measures)
+    ).evaluate(pytrec_eval.parse_run([" ".join(fields) for fields in kept]))
+    ours = evaluate(*data, metrics=list(measures.values()), ties="input", per_query=True)
+    for trec_name, name in measures.items():
+        np.testing.assert_allclose(
+            ours[name], [expected[q][trec_name] for q in ours["query"]], rtol=1e-12,
+            err_msg=trec_name,
+        )
+
+
+def test_trec_run_from_a_binary_stream(trec_files):
+    with open(trec_files[1], "rb") as handle:
+        from_stream = read_trec(trec_files[0], handle)
+    from_path = read_trec(*trec_files)
+    for name in ("y_true", "y_score", "group", "doc_id"):
+        np.testing.assert_array_equal(getattr(from_stream, name), getattr(from_path, name))
+    assert from_stream.source == f"{trec_files[0]} + {trec_files[1]}"
 
 
 @pytest.mark.parametrize("use_pandas", [True, False])
@@ -823,6 +880,61 @@ def test_recommendations_other_containers():
 def test_malformed_recommendations(recommended, relevant, error, message):
     with pytest.raises(error, match=message):
         read_recommendations(recommended, relevant)
+
+
+def _long_tables(rng):
+    """RECOMMENDED / RELEVANT as long tables: one row per (user, item), rows shuffled."""
+    rec_rows = [(u, item, rank) for u, items in RECOMMENDED.items()
+                for rank, item in enumerate(items, start=1)]
+    rel_rows = [(u, item, grade) for u, items in RELEVANT.items()
+                for grade, item in zip(range(1, 9), items, strict=False)]
+    recommended = pd.DataFrame(rec_rows, columns=["user", "item", "rank"])
+    relevant = pd.DataFrame(rel_rows, columns=["user", "item", "grade"])
+    return (recommended.sample(frac=1.0, random_state=rng),
+            relevant.sample(frac=1.0, random_state=rng))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_recommendations_from_long_tables(seed):
+    recommended, relevant = _long_tables(seed)
+    graded = {u: dict(zip(items, range(1, 9), strict=False)) for u, items in RELEVANT.items()}
+    from_dicts = read_recommendations(RECOMMENDED, graded)
+    from_tables = read_recommendations(recommended, relevant, grade="grade")
+    metrics = ["ndcg@3", "map", "recall@4", "mrr"]
+    by_dicts = evaluate(*from_dicts, metrics=metrics, per_query=True)
+    by_tables = evaluate(*from_tables, metrics=metrics, per_query=True)
+    # u3 (no relevant item) is only in one table and u4 (no recommendation) only in
+    # the other: every user of either table is evaluated, as with the dicts
+    assert by_tables["query"].tolist() == by_dicts["query"].tolist() == [
+        "u1", "u2", "u3", "u4", "u5"
+    ]
+    for metric in metrics:
+        np.testing.assert_allclose(by_tables[metric], by_dicts[metric], rtol=1e-12)
+    # scores instead of ranks: the same order, so the same values
+    scored = recommended.assign(score=-recommended["rank"] * 0.5).drop(columns="rank")
+    by_scores = evaluate(*read_recommendations(scored, relevant, grade="grade"),
+                         metrics=metrics, per_query=True)
+    pd.testing.assert_frame_equal(by_scores, by_tables)
+    with pytest.raises(ValueError, match="rank 2 twice"):
+        read_recommendations(recommended.assign(rank=2), relevant)
+    with pytest.raises(ValueError, match="no column 'grade'"):
+        read_recommendations(recommended, relevant.drop(columns="grade"), grade="grade")
+    with pytest.raises(ValueError, match="rank= or score=, not both"):
+        read_recommendations(recommended, relevant, rank="rank", score="rank")
+    with pytest.raises(TypeError, match="long table too"):
+        read_recommendations(recommended, RELEVANT)
+
+
+def test_recommendations_survive_a_hash_collision(monkeypatch):
+    # every text id hashed to the same code: matches must still be exact (the ids are
+    # compared wherever codes agree, and an exact coding takes over)
+    import sklearn_rank_metrics._recommendations as module
+
+    expected = read_recommendations(RECOMMENDED, RELEVANT)
+    monkeypatch.setattr(module, "hash", lambda item: 7, raising=False)
+    collided = read_recommendations(RECOMMENDED, RELEVANT)
+    for name in ("y_true", "y_score", "group", "doc_id"):
+        np.testing.assert_array_equal(getattr(collided, name), getattr(expected, name))
 
 
 def test_recommendation_inputs_are_not_modified():
