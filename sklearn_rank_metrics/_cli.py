@@ -99,6 +99,9 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="LETOR / SVMlight file with 'qid:' (labels and query ids)",
     )
+    sources.add_argument("--group-sizes", metavar="PATH",
+                         help="--letor: a LightGBM .query / XGBoost .group file (rows per "
+                         "query, one number per line) for a file without 'qid:'")
     sources.add_argument("--predictions", action="append", metavar="PATH",
                          help="--letor: a predictions file, one score per line in the "
                          "file's row order; repeat for several runs")
@@ -106,7 +109,7 @@ def _build_parser() -> argparse.ArgumentParser:
                          help="TREC qrels file: 'query 0 document relevance' per line")
     sources.add_argument("--run", action="append", metavar="PATH",
                          help="--qrels: a TREC run file 'query Q0 document rank score tag'; "
-                         "repeat for several runs")
+                         "repeat for several runs; '-' reads standard input")
     sources.add_argument(
         "-c", "--keep-unretrieved-queries", action="store_true",
         help="--qrels: keep queries that are in the qrels but not in a run (they score 0), "
@@ -135,7 +138,7 @@ def _build_parser() -> argparse.ArgumentParser:
     options.add_argument("--digits", type=int, default=4, help="digits in the text report")
     options.add_argument("--per-query", metavar="PATH",
                          help="also write every query's value of every metric and run to "
-                         "this CSV file")
+                         "this CSV file ('-': to standard output, after the report)")
     options.add_argument(
         "--baseline", metavar="RUN",
         help="--table/--letor with several runs: compare every other run with this one on "
@@ -197,6 +200,8 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
             raise _BadInput(f"--{option.replace('_', '-')} goes with --{owner}")
     if args.keep_unretrieved_queries and source != "qrels":
         raise _BadInput("--keep-unretrieved-queries goes with --qrels")
+    if args.group_sizes and source != "letor":
+        raise _BadInput("--group-sizes goes with --letor")
 
     from ._readers import read_letor, read_table, read_trec
 
@@ -217,17 +222,20 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
         runs = {}
         for name, path in _run_names(args.predictions).items():
             with _progress(f"reading {args.letor} with {path}"):
-                data = read_letor(args.letor, scores=path)
+                data = read_letor(args.letor, scores=path, group_sizes=args.group_sizes)
             runs[name] = data.y_score
         facts["source"] = args.letor
     else:
         if not args.run:
             raise _BadInput("--qrels needs at least one --run file")
         runs = {}
+        if args.run.count("-") > 1:
+            raise _BadInput("--run - (standard input) can be given once")
         for name, path in _run_names(args.run).items():
+            run = sys.stdin.buffer if path == "-" else path
             with _progress(f"reading {args.qrels} and {path}"):
                 data = read_trec(
-                    args.qrels, path, keep_unretrieved_queries=args.keep_unretrieved_queries
+                    args.qrels, run, keep_unretrieved_queries=args.keep_unretrieved_queries
                 )
             runs[name] = data
             facts.setdefault("n_dropped_queries", {})[name] = data.n_dropped_queries
@@ -237,8 +245,9 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
 
 
 def _run_names(paths: Sequence[str]) -> dict[str, str]:
-    """Short names for runs: file names, or whole paths when file names repeat."""
-    names = [Path(path).name for path in paths]
+    """Short names for runs: file names (``stdin`` for ``-``), or whole paths when
+    file names repeat."""
+    names = ["stdin" if path == "-" else Path(path).name for path in paths]
     if len(set(names)) < len(names):
         names = list(paths)
     if len(set(names)) < len(names):
@@ -272,11 +281,14 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
         results[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
         per_query[name] = details
         query_counts[name] = len(set(run_data.group.tolist()))
-    if args.per_query:
+    if args.per_query and args.per_query != "-":
         _write_per_query(args.per_query, per_query)
     if args.baseline is not None:
         facts["comparison"] = _compare_runs(args, data, runs, settings)
     _print_report(out, args, results, facts, query_counts)
+    if args.per_query == "-":  # standard output, after the report
+        out.write("\n")
+        _write_per_query(out, per_query)
 
 
 def _compare_runs(
@@ -378,10 +390,13 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def _write_per_query(path: str, per_query: dict[str, Any]) -> None:
+def _write_per_query(destination: str | TextIO, per_query: dict[str, Any]) -> None:
     """One row per (run, query): run, query, then one column per metric."""
-    with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
+    with contextlib.ExitStack() as stack:
+        handle = destination
+        if isinstance(destination, str):
+            handle = stack.enter_context(open(destination, "w", newline=""))
+        writer = csv.writer(handle, lineterminator="\n")
         first = next(iter(per_query.values()))
         metrics = list(first.metrics)
         writer.writerow(["run", "query", *metrics])

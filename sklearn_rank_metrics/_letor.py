@@ -35,7 +35,8 @@ def _letor_line_problem(fields: list[str], need_qid: bool) -> str | None:
     elif need_qid:
         return (
             "no 'qid:' field after the label (for a file whose query sizes are in a "
-            "separate .query / .group file, pass group_sizes=)"
+            "separate .query / .group file, pass group_sizes=, or --group-sizes FILE on "
+            "the command line)"
         )
     previous = -1
     for token in rest:

@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -138,6 +139,34 @@ def test_letor_with_predictions(tmp_path):
     assert document["ndcg@2"]["mean"] == pytest.approx((dcg_1 / ideal_1 + 1.0) / 2, abs=1e-12)
 
 
+def test_letor_without_qid_and_a_group_sizes_file(tmp_path):
+    # the real sample as LightGBM ships it: no qid:, a .query file of rows per query
+    import lambdarank
+    from sklearn.linear_model import Ridge
+
+    from sklearn_rank_metrics import evaluate
+
+    X, y, qid, sizes = lambdarank.load("test")
+    X_train, y_train, _, _ = lambdarank.load("train")
+    scores = Ridge().fit(X_train, y_train).predict(X)
+    predictions = tmp_path / "ridge.txt"
+    np.savetxt(predictions, scores, fmt="%.17g")
+    folder = lambdarank.DATA_DIR
+    arguments = ["evaluate", "--letor", str(folder / "rank.test.gz"), "--predictions",
+                 str(predictions), "--metrics", "ndcg@10", "map", "--format", "json"]
+    result = run_cli(*arguments, "--group-sizes", str(folder / "rank.test.query.gz"))
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout)["results"]["ridge.txt"]
+    expected = evaluate(y, scores, qid, metrics=["ndcg@10", "map"])
+    for name, value in expected.items():
+        assert got[name]["mean"] == pytest.approx(value, rel=1e-12)
+        assert got[name]["n_queries"] == len(sizes)
+    missing = run_cli(*arguments)
+    assert missing.returncode == 2 and "--group-sizes FILE" in missing.stderr
+    wrong = run_cli("evaluate", "--table", "t.csv", "--group-sizes", "x.query")
+    assert wrong.returncode == 2 and "--group-sizes goes with --letor" in wrong.stderr
+
+
 QRELS = """\
 1 0 d1 2
 1 0 d2 0
@@ -180,6 +209,29 @@ def test_trec_runs_match_pytrec_eval(tmp_path):
             expected = sum(values[theirs] for values in per_query.values()) / n_queries
             assert got[ours]["mean"] == pytest.approx(expected, abs=1e-12), (ours, keep)
             assert got[ours]["n_queries"] == n_queries
+
+
+def test_run_from_standard_input_and_per_query_to_standard_output(tmp_path):
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "system.run"
+    qrels_path.write_text(QRELS)
+    run_path.write_text(RUN)
+    common = ["evaluate", "--qrels", str(qrels_path), "--metrics", "map", "ndcg"]
+    from_file = run_cli(*common, "--run", str(run_path), "--per-query",
+                        str(tmp_path / "per_query.csv"))
+    piped = subprocess.run(
+        [sys.executable, "-m", "sklearn_rank_metrics", *common, "--run", "-",
+         "--per-query", "-"],
+        input=RUN, capture_output=True, text=True, timeout=120,
+    )
+    assert from_file.returncode == 0 and piped.returncode == 0, piped.stderr
+    report, per_query = piped.stdout.split("\nrun,query,", 1)
+    # the same report, the run named "stdin" instead of its file name
+    assert report.strip() == from_file.stdout.strip().replace("system.run", "stdin")
+    written = (tmp_path / "per_query.csv").read_text()
+    assert ("run,query," + per_query).strip() == written.strip().replace("system.run", "stdin")
+    assert not (tmp_path / "-").exists() and not os.path.exists("-")
+    twice = run_cli(*common, "--run", "-", "--run", "-")
+    assert twice.returncode == 2 and "--run - (standard input) can be given once" in twice.stderr
 
 
 @pytest.mark.parametrize(
@@ -225,7 +277,7 @@ def test_help_lists_every_option():
     for option in ("--table", "--y-true", "--y-score", "--group", "--letor", "--predictions",
                    "--qrels", "--run", "--keep-unretrieved-queries", "--metrics", "--ties",
                    "--replace-undefined-by", "--relevance-level", "--format", "--digits",
-                   "--per-query", "--baseline", "--resamples", "--seed"):
+                   "--per-query", "--baseline", "--resamples", "--seed", "--group-sizes"):
         assert option in result.stdout
     top = run_cli("--help")
     assert "evaluate" in top.stdout and "demo" in top.stdout and "Exit status" in top.stdout
