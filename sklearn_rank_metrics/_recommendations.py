@@ -1,13 +1,34 @@
-"""Ranked item lists against relevant items (the recommender form): :func:`read_recommendations`."""
+"""Ranked item lists against relevant items (the recommender form): :func:`read_recommendations`.
+
+Everything is built from flat arrays: the per-user lists are flattened once
+(``itertools.chain`` and ``map`` run in C), items are coded once, and recommended and
+relevant items are matched by sorted ``(user, item)`` keys, so the cost is that of a
+sort of the items, never a Python loop per user or per item.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import methodcaller
 from typing import Any
 
 import numpy as np
 
 from ._ranking_data import RankingData
+
+_NOT_A_LIST = (str, bytes, Mapping, set, frozenset)
+
+
+@dataclass
+class _Flat:
+    """Items of many users, flattened: user index, item, and a per-item value."""
+
+    user: np.ndarray  # index into the user list, per item
+    items: list  # item ids, in order
+    value: np.ndarray | None  # rank order / score (recommended), grade (relevant)
+    position: np.ndarray  # 0-based position within the user's list
 
 
 def _is_user_mapping(value: Any) -> bool:
@@ -15,6 +36,10 @@ def _is_user_mapping(value: Any) -> bool:
     if isinstance(value, Mapping):
         return True
     return hasattr(value, "index") and hasattr(value, "items") and not hasattr(value, "columns")
+
+
+def _is_long_table(value: Any) -> bool:
+    return hasattr(value, "columns") and hasattr(value, "__getitem__")
 
 
 def _user_pairs(recommended: Any, relevant: Any) -> tuple[list, list, list]:
@@ -32,17 +57,17 @@ def _user_pairs(recommended: Any, relevant: Any) -> tuple[list, list, list]:
                 "the users to evaluate, and give [] or set() for a user without items."
             )
         users = list(relevant_map)
-        return users, [recommended_map[u] for u in users], [relevant_map[u] for u in users]
+        return users, list(map(recommended_map.__getitem__, users)), list(relevant_map.values())
     if mappings != (False, False):
         raise TypeError(
             "read_recommendations: recommended and relevant must both be mappings "
-            "{user: items} or both sequences aligned by position."
+            "{user: items}, both sequences aligned by position, or long tables."
         )
     for argument, value in (("recommended", recommended), ("relevant", relevant)):
         if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
             raise TypeError(
-                f"read_recommendations: {argument} must be a mapping {{user: items}} or a "
-                f"sequence with one entry per user; got {type(value).__name__}."
+                f"read_recommendations: {argument} must be a mapping {{user: items}}, a "
+                f"sequence with one entry per user or a long table; got {type(value).__name__}."
             )
     if len(recommended) != len(relevant):
         raise ValueError(
@@ -52,76 +77,240 @@ def _user_pairs(recommended: Any, relevant: Any) -> tuple[list, list, list]:
     return list(range(len(recommended))), list(recommended), list(relevant)
 
 
-def _recommended_items(items: Any, user: Any) -> list:
-    if (
-        isinstance(items, (str, bytes, Mapping, set, frozenset))
-        or not hasattr(items, "__len__")
-        or (isinstance(items, np.ndarray) and items.ndim != 1)
-    ):
-        raise TypeError(
-            f"read_recommendations: the recommendations of user {user!r} must be an ordered "
-            f"sequence of item ids (best first); got {type(items).__name__}."
-        )
-    listed = list(items.tolist() if isinstance(items, np.ndarray) else items)
-    try:
-        positions = dict(zip(listed, range(len(listed)), strict=True))
-    except TypeError:
-        raise TypeError(
-            f"read_recommendations: the item ids of user {user!r} must be hashable."
-        ) from None
-    if len(positions) != len(listed):
-        first: dict[Any, int] = {}
-        for position, item in enumerate(listed):
-            if item in first:
-                raise ValueError(
-                    f"read_recommendations: user {user!r} has item {item!r} twice in its "
-                    f"recommendations, at positions {first[item]} and {position} (0-based)."
-                )
-            first[item] = position
-    return listed
+def _first_user(users: list, bad: np.ndarray) -> Any:
+    return users[int(np.flatnonzero(bad)[0])]
 
 
-def _relevant_grades(relevant: Any, user: Any) -> dict:
-    """``{item: grade}``; a set or sequence of items means grade 1 for each."""
-    if isinstance(relevant, Mapping):
-        grades = dict(relevant)
-        for item, grade in grades.items():
-            is_number = isinstance(grade, (int, float, np.integer, np.floating))
-            if not is_number or isinstance(grade, (bool, np.bool_)) or not np.isfinite(grade):
-                error = ValueError if is_number else TypeError
-                raise error(
-                    f"read_recommendations: the grade of item {item!r} of user {user!r} must "
-                    f"be a finite number; got {grade!r}."
-                )
-        return grades
-    if isinstance(relevant, (str, bytes)) or not hasattr(relevant, "__iter__"):
-        raise TypeError(
-            f"read_recommendations: the relevant items of user {user!r} must be a set, a "
-            f"sequence or a dict {{item: grade}}; got {relevant!r} (wrap a single item as "
-            "{item})."
+def _recommended_lists(users: list, lists: list) -> _Flat:
+    """Flatten the users' ordered recommendation lists (best first)."""
+    if isinstance(lists, np.ndarray) and lists.ndim == 2:  # a top-N matrix
+        n_users, depth = lists.shape
+        return _Flat(
+            np.repeat(np.arange(n_users), depth),
+            lists.ravel() if lists.dtype.kind in "iuU" else lists.ravel().tolist(),
+            None,
+            np.tile(np.arange(depth), n_users),
         )
-    items = list(relevant.tolist() if isinstance(relevant, np.ndarray) else relevant)
-    try:
-        grades = dict.fromkeys(items, 1)
-    except TypeError:
+    kinds = set(map(type, lists))
+    bad_kinds = {k for k in kinds if issubclass(k, _NOT_A_LIST) or not hasattr(k, "__len__")}
+    arrays = [k for k in kinds if issubclass(k, np.ndarray)]
+    bad = np.fromiter(map(bad_kinds.__contains__, map(type, lists)), bool, len(lists))
+    if arrays:
+        bad |= np.fromiter(map(np.ndim, lists), np.intp, len(lists)) != 1
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
         raise TypeError(
-            f"read_recommendations: the relevant item ids of user {user!r} must be hashable."
-        ) from None
-    if len(grades) != len(items):
-        raise ValueError(
-            f"read_recommendations: user {user!r} lists a relevant item more than once."
+            f"read_recommendations: the recommendations of user {users[first]!r} must be an "
+            "ordered sequence of item ids (best first); got "
+            f"{type(lists[first]).__name__}."
         )
-    if isinstance(relevant, (set, frozenset)):
-        try:  # set order changes between runs: sort when the ids allow it
-            grades = dict.fromkeys(sorted(items), 1)
-        except TypeError:
-            pass
+    lengths = np.fromiter(map(len, lists), np.intp, len(lists))
+    flat = chain.from_iterable(map(methodcaller("tolist"), lists) if arrays else lists)
+    return _Flat(
+        np.repeat(np.arange(len(lists)), lengths), list(flat), None, _positions(lengths)
+    )
+
+
+def _positions(lengths: np.ndarray) -> np.ndarray:
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.arange(int(lengths.sum())) - starts
+
+
+def _relevant_sets(users: list, relevant: list) -> _Flat:
+    """Flatten the users' relevant items: sets or sequences (grade 1) or dicts of grades."""
+    n = len(relevant)
+    is_map = np.fromiter(map(isinstance, relevant, repeat(Mapping)), bool, n)
+    kinds = set(map(type, relevant))
+    bad_kinds = {
+        k for k in kinds
+        if not issubclass(k, Mapping)
+        and (issubclass(k, (str, bytes)) or not hasattr(k, "__iter__") or not hasattr(k, "__len__"))
+    }
+    bad = np.fromiter(map(bad_kinds.__contains__, map(type, relevant)), bool, n)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise TypeError(
+            f"read_recommendations: the relevant items of user {users[first]!r} must be a "
+            f"set, a sequence or a dict {{item: grade}}; got {relevant[first]!r} (wrap a "
+            "single item as {item})."
+        )
+    parts = []
+    for mapped in (True, False):  # two groups, not one step per user
+        chosen = list(compress(relevant, is_map == mapped))
+        user_index = np.flatnonzero(is_map == mapped)
+        lengths = np.fromiter(map(len, chosen), np.intp, len(chosen))
+        if mapped:
+            items = list(chain.from_iterable(chosen))
+            grades = _grades(list(chain.from_iterable(map(methodcaller("values"), chosen))),
+                             np.repeat(user_index, lengths), items, users)
+        else:
+            as_lists = (c.tolist() if isinstance(c, np.ndarray) else c for c in chosen)
+            items = list(chain.from_iterable(as_lists))
+            grades = np.ones(len(items))
+        parts.append((np.repeat(user_index, lengths), items, grades, _positions(lengths)))
+    return _Flat(
+        np.concatenate([parts[0][0], parts[1][0]]),
+        parts[0][1] + parts[1][1],
+        np.concatenate([parts[0][2], parts[1][2]]),
+        np.concatenate([parts[0][3], parts[1][3]]),
+    )
+
+
+def _grades(values: list, user: np.ndarray, items: list, users: list) -> np.ndarray:
+    """Grades as float64; each a finite number (no bool), or an error naming the item."""
+    numeric = (int, float, np.integer, np.floating)
+    kinds = set(map(type, values))
+    wrong = {k for k in kinds if not issubclass(k, numeric) or issubclass(k, (bool, np.bool_))}
+    grades = np.full(len(values), np.nan)
+    is_wrong = np.fromiter(map(wrong.__contains__, map(type, values)), bool, len(values))
+    grades[~is_wrong] = np.fromiter(
+        compress(values, ~is_wrong), np.float64, int(np.count_nonzero(~is_wrong))
+    )
+    bad = is_wrong | ~np.isfinite(grades)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        error = TypeError if is_wrong[first] else ValueError
+        raise error(
+            f"read_recommendations: the grade of item {items[first]!r} of user "
+            f"{users[user[first]]!r} must be a finite number; got {values[first]!r}."
+        )
     return grades
+
+
+def _long_table(
+    table: Any, users: dict, *, user: Any, item: Any, value: Any, what: str
+) -> _Flat:
+    """Rows of a long table ``(user, item[, value])``; new users are added to ``users``."""
+    missing = [c for c in (user, item, value) if c is not None and c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"read_recommendations: the {what} table has no column {missing[0]!r}; its "
+            f"columns are {list(table.columns)}."
+        )
+    user_ids = np.asarray(table[user]).tolist()
+    start = len(users)
+    # new users get the next codes, in order of first appearance
+    users.update(zip(filterfalse(users.__contains__, dict.fromkeys(user_ids)), count(start)))
+    codes = np.fromiter(map(users.__getitem__, user_ids), np.intp, len(user_ids))
+    values = None
+    if value is not None:
+        values = np.asarray(table[value], dtype=np.float64)
+        bad = np.flatnonzero(~np.isfinite(values))
+        if len(bad):
+            raise ValueError(
+                f"read_recommendations: column {value!r} of the {what} table must hold "
+                f"finite numbers; got {values[bad[0]]} at row {int(bad[0])}."
+            )
+    return _Flat(codes, np.asarray(table[item]).tolist(), values, np.zeros(len(codes), np.intp))
+
+
+def _code_items(
+    items: list | np.ndarray, n_users: int, *, exact: bool = False
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Integer codes of the items (equal ids, equal codes), the ids as an array, and
+    whether the codes are hashes (equal codes may then, very rarely, be unequal ids).
+
+    Integer ids are their own codes (offset by the smallest). Text ids are coded by
+    Python's 64-bit str hash (``map(hash, ...)`` runs in C; the ids stay an object
+    array); callers compare the ids wherever codes match and call again with
+    ``exact=True`` on a collision. Ids of other or mixed types, and exact codes, come
+    from a dict. No step runs Python code per item.
+    """
+    array = items if isinstance(items, np.ndarray) else None
+    if array is None and len(items):
+        kinds = set(map(type, items))  # one kind only (np.asarray would turn 1 into "1")
+        if kinds <= {int, np.int64, np.int32} and bool not in kinds:
+            try:
+                array = np.asarray(items)
+            except OverflowError:
+                array = None
+        elif kinds <= {str, np.str_} and not exact:  # Python's own str hash, in C
+            array = np.empty(len(items), dtype=object)
+            array[:] = items
+            return np.fromiter(map(hash, items), np.int64, len(items)), array, True
+    if array is not None and array.ndim == 1 and array.dtype.kind in "iu" and len(array):
+        low, high = int(array.min()), int(array.max())
+        if (high - low + 1) * max(n_users, 1) < 2**62:
+            return array.astype(np.int64) - low, array, False
+    listed = items.tolist() if isinstance(items, np.ndarray) else items
+    try:
+        index = dict.fromkeys(listed)
+    except TypeError:
+        raise TypeError("read_recommendations: the item ids must be hashable.") from None
+    index.update(zip(index, count()))
+    codes = np.fromiter(map(index.__getitem__, listed), np.int64, len(listed))
+    return codes, (array if array is not None else _id_array(listed)), False
+
+
+def _pair_keys(user: np.ndarray, code: np.ndarray, hashed: bool, width: int) -> np.ndarray:
+    """One int64 key per (user, item): exact for dense codes, a mixed hash otherwise."""
+    if not hashed:
+        return user.astype(np.int64) * width + code
+    mixed = user.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    mixed ^= code.view(np.uint64)
+    return mixed.view(np.int64)
+
+
+def _joined(first: list | np.ndarray, second: list | np.ndarray) -> list | np.ndarray:
+    """Two item sequences as one (an array when both are arrays of one kind)."""
+    if isinstance(first, np.ndarray) and isinstance(second, np.ndarray):
+        if first.dtype.kind == second.dtype.kind and first.dtype.kind in "iuU":
+            return np.concatenate([first, second])
+    as_list = [part.tolist() if isinstance(part, np.ndarray) else part for part in (first, second)]
+    return as_list[0] + as_list[1]
+
+
+def _equal_key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of entries with equal keys, as (earlier, later) entry indices.
+
+    A sort of the key values alone (SIMD-sorted on current NumPy, far cheaper than an
+    argsort) finds the values that repeat; only the few entries holding one of them
+    are then ordered by an argsort, and each is paired with the next of its value.
+    """
+    values = np.sort(keys)
+    repeated = np.unique(values[1:][values[1:] == values[:-1]])
+    if not len(repeated):
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    # a cache-sized table of low key bits screens the entries, so that only a few
+    # are looked up among the repeated values
+    size = 1 << int(min(max(np.ceil(np.log2(8 * len(repeated))), 16), 24))
+    table = np.zeros(size, dtype=bool)
+    table[repeated & (size - 1)] = True
+    entries = np.flatnonzero(table[keys & (size - 1)])
+    where = np.minimum(np.searchsorted(repeated, keys[entries]), len(repeated) - 1)
+    entries = entries[repeated[where] == keys[entries]]
+    entries = entries[np.argsort(keys[entries], kind="stable")]  # by value, then entry
+    equal = np.flatnonzero(keys[entries[1:]] == keys[entries[:-1]])
+    return entries[equal], entries[equal + 1]
+
+
+def _order_recommended(rec: _Flat, by_rank: bool, users: list) -> _Flat:
+    """A long table's rows by user, then rank (ascending) or input order (scores)."""
+    if not by_rank:
+        order = np.argsort(rec.user, kind="stable")
+    else:
+        order = np.lexsort((rec.value, rec.user))
+        tied = np.flatnonzero(
+            (rec.user[order][1:] == rec.user[order][:-1])
+            & (rec.value[order][1:] == rec.value[order][:-1])
+        )
+        if len(tied):
+            row = int(order[tied[0] + 1])
+            raise ValueError(
+                f"read_recommendations: user {users[rec.user[row]]!r} has rank "
+                f"{rec.value[row]:g} twice in the recommended table; ranks order a list."
+            )
+    lengths = np.bincount(rec.user, minlength=len(users))
+    return _Flat(
+        rec.user[order], list(map(rec.items.__getitem__, order.tolist())), rec.value[order],
+        _positions(lengths),
+    )
 
 
 def _id_array(values: list) -> np.ndarray:
     """Ids as given: a str or int64 array when they are all str or all ints, else object."""
-    kinds = {type(value) for value in values}
+    kinds = set(map(type, values))
     if kinds and kinds <= {str, np.str_}:
         return np.array(values, dtype=str)
     if (
@@ -136,18 +325,29 @@ def _id_array(values: list) -> np.ndarray:
     return np.fromiter(values, dtype=object, count=len(values))
 
 
-def read_recommendations(recommended: Any, relevant: Any) -> RankingData:
+def read_recommendations(
+    recommended: Any,
+    relevant: Any,
+    *,
+    user: Any = "user",
+    item: Any = "item",
+    rank: Any = None,
+    score: Any = None,
+    grade: Any = None,
+) -> RankingData:
     """Flat rows from ranked lists of recommended items and the relevant items per user.
 
     The form of recommender evaluation (``ml_metrics.mapk(actual, predicted, k)``,
     Kaggle's MAP@k and NDCG@k competitions): for each user a ranked list of item
-    ids and the set of items that are relevant (or a dict item -> grade).
+    ids and the set of items that are relevant (or a dict item -> grade); or the
+    long tables that recommender pipelines write, one row per (user, item).
 
     Rows, per user: each recommended item, with a score that decreases with its
-    position (``len(list) - position``, so ties never occur) and its grade as label
-    (0 when not relevant); then each relevant item that was not recommended, with
-    score ``-inf`` and its grade: it counts toward recall, the AP denominator
-    (including ``min(k, n_relevant)``) and the ideal DCG, never toward a position.
+    position (``len(list) - position``, so ties never occur; a long table's own
+    scores when it has them) and its grade as label (0 when not relevant); then each
+    relevant item that was not recommended, with score ``-inf`` and its grade: it
+    counts toward recall, the AP denominator (including ``min(k, n_relevant)``) and
+    the ideal DCG, never toward a position.
 
     * A user with relevant items and no recommendations is kept: all its rows are
       ``-inf``, so it scores 0.
@@ -159,30 +359,52 @@ def read_recommendations(recommended: Any, relevant: Any) -> RankingData:
 
     Parameters
     ----------
-    recommended : mapping or sequence
-        ``{user: [item, ...]}`` with the best item first, or a sequence (list, tuple,
-        2-D array) of such lists, one per user.
-    relevant : mapping or sequence
+    recommended : mapping, sequence or DataFrame
+        ``{user: [item, ...]}`` with the best item first, a sequence (list, tuple,
+        2-D array) of such lists, one per user, or a long table (a pandas DataFrame)
+        with one row per recommended item: columns ``user``, ``item`` and ``rank``
+        (1 = best; ranks order each list) or ``score`` (higher = better).
+    relevant : mapping, sequence or DataFrame
         ``{user: items}`` (or a sequence aligned with ``recommended``) where ``items``
         is a set or sequence of relevant item ids (grade 1 each) or a dict
-        ``{item: grade}``. Note the order of the arguments: ``mapk(actual,
-        predicted)`` takes the relevant items first.
+        ``{item: grade}``; or a long table with columns ``user``, ``item`` and, if
+        ``grade`` names one, the grades. Note the order of the arguments:
+        ``mapk(actual, predicted)`` takes the relevant items first.
+    user, item : column names, default="user", "item"
+        The columns of the user ids and the item ids in long tables.
+    rank, score : column name or None, default=None
+        The column of a long ``recommended`` table that orders each user's items:
+        ``rank`` (ascending) or ``score`` (descending). With neither, a column named
+        ``"rank"`` is used if there is one, else one named ``"score"``.
+    grade : column name or None, default=None
+        The column of grades of a long ``relevant`` table; None: grade 1 for every row.
 
     Returns
     -------
     data : RankingData
         ``y_true`` (grades), ``y_score``, ``group`` (the user ids; positions
         ``0..n_users-1`` for aligned sequences), ``doc_id`` (the item ids). Users
-        come in the order of ``relevant``.
+        come in the order of ``relevant`` (with long tables: those of ``relevant``
+        in order of first appearance, then users only in ``recommended``, which have
+        no relevant item); a user's unrecommended relevant items follow its
+        recommended ones, in item-id order (first-appearance order for ids of mixed
+        types, which do not sort).
 
     Raises
     ------
     ValueError
         Mappings with different users, aligned sequences of different lengths, a
-        duplicate item, a grade that is not a finite number, a user without rows.
+        duplicate item, a grade that is not a finite number, a user without rows, a
+        missing column, a repeated rank.
     TypeError
         A mapping with a sequence, a str or set as a recommendation list, a single
-        item instead of a set of relevant items.
+        item instead of a set of relevant items, item ids that are not hashable.
+
+    Notes
+    -----
+    The work is one flattening of the lists, one coding of the item ids and sorts of
+    the ``(user, item)`` keys: no Python loop over users or items (100,000 users of
+    50 items each take about a second).
 
     Examples
     --------
@@ -196,34 +418,136 @@ def read_recommendations(recommended: Any, relevant: Any) -> RankingData:
     >>> mean_average_precision_score(*data, k=2)  # u1: (1/2) / 2 relevant, u2: 1
     0.625
     """
-    users, lists, relevant_items = _user_pairs(recommended, relevant)
-    labels: list[float] = []
-    scores: list[np.ndarray] = []
-    items: list = []
-    counts: list[int] = []
-    for user, user_list, user_relevant in zip(users, lists, relevant_items, strict=True):
-        ranked = _recommended_items(user_list, user)
-        grades = _relevant_grades(user_relevant, user)
-        chosen = set(ranked)
-        missed = [item for item in grades if item not in chosen]
-        n_rows = len(ranked) + len(missed)
-        if n_rows == 0:
-            raise ValueError(
-                f"read_recommendations: user {user!r} has no recommendations and no "
-                "relevant items, so it has no row; leave it out or give it an item."
-            )
-        labels.extend(grades.get(item, 0) for item in ranked)
-        labels.extend(grades[item] for item in missed)
-        scores.append(np.arange(len(ranked), 0, -1, dtype=np.float64))
-        scores.append(np.full(len(missed), -np.inf))
-        items.extend(ranked)
-        items.extend(missed)
-        counts.append(n_rows)
+    if _is_long_table(recommended) or _is_long_table(relevant):
+        rec, rel, users, scored = _from_tables(
+            recommended, relevant, user=user, item=item, rank=rank, score=score, grade=grade
+        )
+    else:
+        users, lists, relevant_lists = _user_pairs(recommended, relevant)
+        rec = _recommended_lists(users, lists)
+        rel = _relevant_sets(users, relevant_lists)
+        scored = False
     if not users:
         raise ValueError("read_recommendations: no user given.")
+    return _rows(rec, rel, users, scored)
+
+
+def _from_tables(
+    recommended: Any, relevant: Any, **columns: Any
+) -> tuple[_Flat, _Flat, list, bool]:
+    """Both sides as flat rows when at least one is a long table (users: union)."""
+    for argument, value in (("recommended", recommended), ("relevant", relevant)):
+        if not _is_long_table(value):
+            raise TypeError(
+                f"read_recommendations: {argument} must be a long table too when the other "
+                "side is one (a DataFrame with one row per user and item)."
+            )
+    rank, score = columns["rank"], columns["score"]
+    if rank is not None and score is not None:
+        raise ValueError("read_recommendations: give rank= or score=, not both.")
+    if rank is None and score is None:
+        if "rank" in recommended.columns:
+            rank = "rank"
+        elif "score" in recommended.columns:
+            score = "score"
+        else:
+            raise ValueError(
+                "read_recommendations: the recommended table needs a rank or score column "
+                "(rank= or score=); it has none named 'rank' or 'score'."
+            )
+    user_codes: dict = {}
+    rel = _long_table(relevant, user_codes, user=columns["user"], item=columns["item"],
+                      value=columns["grade"], what="relevant")
+    if rel.value is None:
+        rel.value = np.ones(len(rel.items))
+    rec = _long_table(recommended, user_codes, user=columns["user"], item=columns["item"],
+                      value=rank if rank is not None else score, what="recommended")
+    users = list(user_codes)
+    rec = _order_recommended(rec, rank is not None, users)
+    rel.position = np.arange(len(rel.items))
+    if rank is not None:
+        rec.value = None  # positions give the scores, as for lists
+    return rec, rel, users, rank is None
+
+
+def _rows(
+    rec: _Flat, rel: _Flat, users: list, scored: bool, exact: bool = False
+) -> RankingData:
+    """Match recommended and relevant items by ``(user, item)`` and build the rows."""
+    codes, item_ids, hashed = _code_items(
+        _joined(rec.items, rel.items), len(users), exact=exact
+    )
+    n_rec_rows = len(rec.user)
+    width = int(codes.max()) + 1 if len(codes) and not hashed else 1
+    rec_key = _pair_keys(rec.user, codes[:n_rec_rows], hashed, width)
+    rel_key = _pair_keys(rel.user, codes[n_rec_rows:], hashed, width)
+
+    def collide(rows_a: np.ndarray, rows_b: np.ndarray) -> bool:
+        """Whether rows with equal keys hold different (user, id): a hash collision."""
+        if not hashed:
+            return False
+        users_all = np.concatenate([rec.user, rel.user])
+        return not (
+            np.array_equal(item_ids[rows_a], item_ids[rows_b])
+            and np.array_equal(users_all[rows_a], users_all[rows_b])
+        )
+
+    # one sort of all keys: equal neighbours are a recommended item that is relevant
+    # (one of each side), or an item listed twice on one side
+    keys = np.concatenate([rec_key, rel_key])
+    earlier, later = _equal_key_pairs(keys)
+    if collide(earlier, later):
+        return _rows(rec, rel, users, scored, exact=True)  # a hash collision
+    twice = (later < n_rec_rows) | (earlier >= n_rec_rows)
+    if twice.any():
+        which = int(np.argmin(np.where(twice, later, len(keys))))
+        first, second = int(earlier[which]), int(later[which])
+        if second < n_rec_rows:
+            raise ValueError(
+                f"read_recommendations: user {users[rec.user[second]]!r} has item "
+                f"{rec.items[second]!r} twice in its recommendations, at positions "
+                f"{rec.position[first]} and {rec.position[second]} (0-based)."
+            )
+        second -= n_rec_rows
+        raise ValueError(
+            f"read_recommendations: user {users[rel.user[second]]!r} lists a relevant item "
+            f"more than once ({rel.items[second]!r})."
+        )
+    # the grade of every recommended item, and which relevant items were recommended
+    labels = np.zeros(n_rec_rows)
+    labels[earlier] = rel.value[later - n_rec_rows]
+    recommended_rel = np.zeros(len(rel_key), bool)
+    recommended_rel[later - n_rec_rows] = True
+    missed = np.flatnonzero(~recommended_rel)
+    # unrecommended relevant items by user, then item id
+    missed_ids = item_ids[n_rec_rows + missed]
+    try:
+        missed = missed[np.lexsort((missed_ids, rel.user[missed]))]
+    except TypeError:  # ids of mixed types do not sort: their first-appearance order
+        missed = missed[np.lexsort((codes[n_rec_rows + missed], rel.user[missed]))]
+    missed_user = rel.user[missed]
+
+    n_users = len(users)
+    n_rec = np.bincount(rec.user, minlength=n_users)
+    n_missed = np.bincount(missed_user, minlength=n_users)
+    n_rows = n_rec + n_missed
+    if (n_rows == 0).any():
+        raise ValueError(
+            f"read_recommendations: user {_first_user(users, n_rows == 0)!r} has no "
+            "recommendations and no relevant items, so it has no row; leave it out or "
+            "give it an item."
+        )
+    # each user's rows: its recommended items in list order, then its missed ones
+    starts = np.cumsum(n_rows) - n_rows
+    at_rec = starts[rec.user] + rec.position
+    at_missed = (starts + n_rec)[missed_user] + _positions(n_missed)
+    size = int(n_rows.sum())
+    y_true, y_score = np.empty(size), np.empty(size)
+    item_row = np.empty(size, dtype=np.intp)  # where each row's id is in item_ids
+    y_true[at_rec], y_true[at_missed] = labels, rel.value[missed]
+    y_score[at_rec] = rec.value if scored else n_rec[rec.user] - rec.position
+    y_score[at_missed] = -np.inf
+    item_row[at_rec], item_row[at_missed] = np.arange(len(rec_key)), len(rec_key) + missed
     return RankingData(
-        np.array(labels, dtype=np.float64),
-        np.concatenate(scores),
-        np.repeat(_id_array(users), counts),
-        doc_id=_id_array(items),
+        y_true, y_score, np.repeat(_id_array(users), n_rows), doc_id=item_ids[item_row]
     )
