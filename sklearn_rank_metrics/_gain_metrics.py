@@ -166,6 +166,8 @@ def dcg_score(
     >>> dcg_score([1, 0], [0.5, 0.5])  # tie: 0.5/log2(2) + 0.5/log2(3)
     0.8155
     """
+    if group is None:
+        _check_like_scikit_learn("dcg_score", y_true, y_score, sample_weight)
     return score(
         dcg_per_query,
         "dcg_score",
@@ -180,6 +182,46 @@ def dcg_score(
         log_base=log_base,
         ties=resolve_ignore_ties(ignore_ties, ties, "dcg_score"),
     )
+
+
+def _check_like_scikit_learn(
+    function_name: str, y_true: Any, y_score: Any, sample_weight: Any
+) -> None:
+    """scikit-learn's own input checks of its ``ndcg_score`` / ``dcg_score``, for 2-D input.
+
+    In scikit-learn's form (``group=None``, ``(n_queries, n_docs)`` arrays) these
+    functions are drop-in replacements, so they refuse what scikit-learn refuses,
+    with its exception types and messages: non-numeric or non-finite arrays,
+    inconsistent lengths, target types other than multilabel-indicator /
+    continuous-multioutput / multiclass-multioutput, and for NDCG negative labels or
+    a single document per query. Two rules of this package stay: a ``-inf`` score is
+    a judged row that was not retrieved, and DCG needs labels >= 0 (graded
+    relevance; scikit-learn's ``dcg_score`` sums negative gains). The flat form keeps
+    its own documented rules.
+    """
+    if np.ndim(y_true) != 2:
+        return
+    from sklearn.utils import check_array, check_consistent_length
+    from sklearn.utils.multiclass import type_of_target
+
+    y_true = check_array(y_true, ensure_2d=False)
+    y_score = np.asarray(y_score)
+    if y_score.dtype.kind == "f":  # -inf is this package's unretrieved row, not an error
+        y_score = np.where(y_score == -np.inf, 0.0, y_score)
+    y_score = check_array(y_score, ensure_2d=False)
+    check_consistent_length(y_true, y_score, sample_weight)
+    if function_name == "ndcg_score":
+        if y_true.min() < 0:
+            raise ValueError("ndcg_score should not be used on negative y_true values.")
+        if y_true.shape[1] <= 1:
+            raise ValueError(
+                "Computing NDCG is only meaningful when there is more than 1 document. "
+                f"Got {y_true.shape[1]} instead."
+            )
+    target = type_of_target(y_true, input_name="y_true")
+    supported = ("multilabel-indicator", "continuous-multioutput", "multiclass-multioutput")
+    if target not in supported:
+        raise ValueError(f"Only {supported} formats are supported. Got {target} instead")
 
 
 @validate_params({**_GAIN_CONSTRAINTS, "ideal": [Options("all", "top_k")]})
@@ -269,6 +311,8 @@ def ndcg_score(
     >>> ndcg_score([1, 0, 0, 1], [0.9, 0.1, 0.2, 0.8], group=["a", "a", "b", "b"])
     1.0
     """
+    if group is None:
+        _check_like_scikit_learn("ndcg_score", y_true, y_score, sample_weight)
     return score(
         ndcg_per_query,
         "ndcg_score",

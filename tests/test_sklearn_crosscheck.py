@@ -20,6 +20,7 @@ reference.  The last tests show that the reference check can fail, by feeding it
 deliberately broken versions of ``ndcg_score``.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -33,6 +34,7 @@ from sklearn.metrics import (
 from sklearn.metrics import dcg_score as sk_dcg_score
 from sklearn.metrics import ndcg_score as sk_ndcg_score
 
+import sklearn_rank_metrics as srm
 from sklearn_rank_metrics import (
     dcg_score,
     group_roc_auc_score,
@@ -470,3 +472,62 @@ def test_sklearn_check_detects_a_broken_ndcg(broken):
     y_true, y_score = tied_2d(seed=1)
     with pytest.raises(AssertionError):
         check_ndcg_against_sklearn(broken, y_true, y_score, k=5)
+
+
+# 2-D input is scikit-learn's form: our ndcg_score / dcg_score refuse what scikit-learn
+# refuses there, with the same exception type and message (the flat form keeps its
+# own rules, e.g. a single query of one document is fine there)
+BAD_2D = [
+    ([[1]], [[1]]),  # one document per query
+    ([[-1, 2]], [[0.5, 0.1]]),  # negative label (NDCG)
+    ([["a", "b"]], [[1, 2]]),  # non-numeric labels
+    ([[1, 0]], [["x", "y"]]),  # non-numeric scores
+    ([[1, 0]], [[np.nan, 0.1]]),  # NaN score
+    ([[1, 0]], [[np.inf, 0.1]]),  # +inf score
+    ([[1, 0], [0, 1]], [[0.1, 0.2]]),  # inconsistent numbers of queries
+    ([[1.5, 0], [0, 1]], [[0.1, 0.2], [0.3, 0.4]]),  # continuous labels: computed
+]
+
+
+@pytest.mark.parametrize("function", ["ndcg_score", "dcg_score"])
+@pytest.mark.parametrize(("y_true", "y_score"), BAD_2D)
+def test_2d_errors_are_scikit_learns(function, y_true, y_score):
+    import sklearn.metrics
+
+    theirs, ours = getattr(sklearn.metrics, function), getattr(srm, function)
+    try:
+        expected = theirs(y_true, y_score)
+    except (ValueError, TypeError) as error:
+        with pytest.raises(type(error), match=re.escape(str(error))):
+            ours(y_true, y_score)
+    else:  # scikit-learn computes a value here: so do we, the same one
+        if function == "dcg_score" and np.min(y_true) < 0:
+            # our rule: graded relevance is >= 0 (scikit-learn sums negative gains)
+            with pytest.raises(ValueError, match="must be >= 0"):
+                ours(y_true, y_score)
+        else:
+            assert ours(y_true, y_score) == pytest.approx(expected, rel=1e-12)
+
+
+def test_2d_shape_mismatch_is_a_value_error_as_in_scikit_learn():
+    # scikit-learn fails inside NumPy ("not broadcastable"); ours says which shapes
+    import sklearn.metrics
+
+    with pytest.raises(ValueError):
+        sklearn.metrics.ndcg_score([[1, 0]], [[1]])
+    with pytest.raises(ValueError, match=r"same shape; got \(1, 2\) and \(1, 1\)"):
+        srm.ndcg_score([[1, 0]], [[1]])
+
+
+def test_2d_minus_infinity_is_an_unretrieved_row_not_an_error():
+    # scikit-learn refuses any infinite score; here -inf is a judged, unretrieved row
+    assert srm.ndcg_score([[1, 0, 1]], [[0.5, 0.1, -np.inf]]) == pytest.approx(
+        1.0 / (1.0 + 1.0 / np.log2(3))
+    )
+
+
+def test_flat_form_keeps_its_rules():
+    # one query of one row is a value in the flat form (not an error)
+    assert srm.ndcg_score([1], [1]) == 1.0
+    with pytest.raises(ValueError, match="must be >= 0"):
+        srm.ndcg_score([-1, 2], [0.5, 0.1])
