@@ -119,6 +119,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
                 f"{PASS_GROUP_AS}; got {self.pass_group_as!r}."
             )
         X_model, column_ids = self._split_group_column(X)
+        self._check_features(X_model)
         ids = self._query_ids(group, column_ids)
         n_rows = _n_rows(X_model)
         if _n_rows(y) != n_rows:
@@ -150,7 +151,52 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         """Ranking scores of the rows of ``X``, in their given order."""
         check_is_fitted(self, "ranker_")
         X_model, _ = self._split_group_column(X)
+        self._check_features(X_model)
         return np.asarray(self.ranker_.predict(X_model))
+
+    def __sklearn_tags__(self) -> Any:
+        """The wrapped ranker's input tags (sparse input, NaN), as a pipeline has them."""
+        tags = super().__sklearn_tags__()
+        try:
+            from sklearn.utils import get_tags
+
+            inner = get_tags(self.ranker).input_tags
+        except (ImportError, AttributeError, TypeError):  # scikit-learn < 1.6
+            return tags
+        tags.input_tags.sparse = inner.sparse
+        tags.input_tags.allow_nan = inner.allow_nan
+        return tags
+
+    def _check_features(self, X: Any) -> None:
+        """scikit-learn's checks of ``X`` for what the wrapped ranker accepts.
+
+        Empty, complex or non-numeric data, and sparse input or NaN / infinity where
+        the ranker's tags do not allow them, get scikit-learn's own messages here,
+        before the rows reach the ranker. ``X`` itself is passed on unchanged; a
+        DataFrame is left to the ranker, which may take its categorical columns.
+        """
+        from sklearn.utils import check_array
+
+        if hasattr(X, "columns"):
+            return
+        allow_nan, sparse = False, False
+        try:
+            from sklearn.utils import get_tags
+
+            inner = get_tags(self.ranker).input_tags
+            allow_nan, sparse = inner.allow_nan, inner.sparse
+        except (ImportError, AttributeError, TypeError):
+            pass
+        finite = "allow-nan" if allow_nan else True
+        keyword = (
+            "ensure_all_finite"
+            if "ensure_all_finite" in inspect.signature(check_array).parameters
+            else "force_all_finite"
+        )
+        check_array(
+            X, accept_sparse=sparse, dtype="numeric", estimator=self, input_name="X",
+            **{keyword: finite},
+        )
 
     def _pass_as(self) -> str:
         if self.pass_group_as != "auto":
