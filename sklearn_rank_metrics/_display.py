@@ -145,8 +145,9 @@ class MetricAtKDisplay:
     ----------
     ax_ : matplotlib Axes
     figure_ : matplotlib Figure
-    lines_ : list of matplotlib Line2D
-        One line per model; its y data are the values.
+    line_ : list of matplotlib Line2D
+        One line per model (scikit-learn's Displays name their line artists
+        ``line_``); its y data are the values.
     bands_ : list of matplotlib PolyCollection
         One band per model (empty without bands).
 
@@ -208,11 +209,11 @@ class MetricAtKDisplay:
         models = list(self.values)
         labels = plot_names(name, models, caller)
         curves = per_item(curve_kwargs, models, "curve_kwargs", caller)
-        self.lines_, self.bands_ = [], []
+        self.line_, self.bands_ = [], []
         for model, label, kwargs in zip(models, labels, curves, strict=True):
             kwargs = {"marker": "o", "label": label, **kwargs}
             (line,) = self.ax_.plot(self.k, self.values[model], **kwargs)
-            self.lines_.append(line)
+            self.line_.append(line)
             if show_bands and self.ci_low is not None and self.ci_high is not None:
                 band = {"alpha": 0.2, "color": line.get_color(), "linewidth": 0}
                 band.update(band_kwargs or {})

@@ -42,6 +42,34 @@ def _metric_values(
     return metric, query_ids, values[:, 0, :]
 
 
+def _bins(values: np.ndarray, bins: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Bin edges for counting and the bin centres to draw at.
+
+    With an int ``bins`` and at most that many distinct values (a discrete metric),
+    each distinct value is its own bin: the edges lie halfway between neighbouring
+    values and the centre is the value itself. Otherwise NumPy's edges and their
+    midpoints.
+    """
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        distinct = np.unique(values)
+        if len(distinct) == 1:
+            half = 0.05 * max(abs(float(distinct[0])), 1.0)
+            return distinct[0] + np.array([-half, half]), distinct
+        if len(distinct) <= bins:
+            middles = (distinct[1:] + distinct[:-1]) / 2
+            edges = np.concatenate(
+                [[2 * distinct[0] - middles[0]], middles, [2 * distinct[-1] - middles[-1]]]
+            )
+            return edges, distinct
+    edges = np.histogram_bin_edges(values, bins=bins)
+    return edges, (edges[1:] + edges[:-1]) / 2
+
+
+def _narrowest(centres: np.ndarray) -> float:
+    """The smallest distance between neighbouring centres (inf for a single one)."""
+    return float(np.min(np.diff(centres))) if len(centres) > 1 else np.inf
+
+
 class PerQueryMetricDisplay:
     """Distribution of a metric over queries (histogram or ECDF), one or several models.
 
@@ -62,8 +90,12 @@ class PerQueryMetricDisplay:
     ax_ : matplotlib Axes
     figure_ : matplotlib Figure
     artists_ : list
-        Per model: the ``BarContainer`` of its histogram, or the ``Line2D`` of its ECDF
-        (x data: the sorted values; y data: ``i / n``).
+        Per model: the ``BarContainer`` of its histogram (bar heights: the counts per
+        bin), or the ``Line2D`` of its ECDF (x data: the sorted values; y data:
+        ``i / n``).
+    bin_edges_, bin_centres_ : ndarray
+        The histogram's bin edges (for counting) and the x position of each bin's
+        bars (after a ``kind="hist"`` plot).
 
     See Also
     --------
@@ -93,13 +125,17 @@ class PerQueryMetricDisplay:
         kind : {"hist", "ecdf"}, default=None
             The stored kind when None.
         bins : int or sequence, default=10
-            Histogram bins (``numpy.histogram_bin_edges``), computed once over all
-            models' values so that every model uses the same edges.
+            Histogram bins, computed once over all models' values so that every model
+            uses the same bins (``bin_edges_``). With an int and no more distinct
+            values than that (a discrete metric: P@k, MRR, a one-relevant-row NDCG),
+            one bin per distinct value, drawn centred on it, so that no value falls on
+            an edge; otherwise ``numpy.histogram_bin_edges``.
         name : str or list of str, default=None
             Legend labels; the model names when None.
         plot_kwargs : dict or list of dict, default=None
-            Keywords of ``ax.hist`` / ``ax.step`` for every model (a dict) or each (a
-            list). Several histograms are drawn over each other, half transparent.
+            Keywords of ``ax.bar`` (histogram) / ``ax.step`` (ECDF) for every model (a
+            dict) or each (a list). Several models' bars stand side by side in each
+            bin, each in its own solid colour, so the legend matches what is drawn.
 
         Returns
         -------
@@ -115,11 +151,20 @@ class PerQueryMetricDisplay:
         self.artists_ = []
         if kind == "hist":
             pooled = np.concatenate([self.values[model] for model in models])
-            edges = np.histogram_bin_edges(pooled, bins=bins)
-            alpha = 0.5 if len(models) > 1 else 1.0
-            for model, label, kwargs in zip(models, labels, kwargs_list, strict=True):
-                kwargs = {"alpha": alpha, "label": label, **kwargs}
-                _, _, container = self.ax_.hist(self.values[model], bins=edges, **kwargs)
+            self.bin_edges_, self.bin_centres_ = _bins(pooled, bins)
+            # each bin's group of bars: centred on the bin, as wide as the narrowest
+            # gap between centres allows; the models side by side in solid colours
+            group = 0.9 * np.minimum(np.diff(self.bin_edges_), _narrowest(self.bin_centres_))
+            share = group / len(models)
+            for position, (model, label, kwargs) in enumerate(
+                zip(models, labels, kwargs_list, strict=True)
+            ):
+                counts, _ = np.histogram(self.values[model], bins=self.bin_edges_)
+                kwargs = {"label": label, "align": "edge", **kwargs}
+                container = self.ax_.bar(
+                    self.bin_centres_ - group / 2 + position * share, counts, width=share,
+                    **kwargs,
+                )
                 self.artists_.append(container)
             ylabel = "queries"
         else:

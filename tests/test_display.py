@@ -58,7 +58,7 @@ def test_metric_at_k_lines_equal_evaluate_and_bands_are_bootstrap_percentiles(tm
     display = MetricAtKDisplay.from_predictions(
         y_true, scores, group, metric="ndcg", k_max=5, n_resamples=300, random_state=0
     )
-    assert [line.get_label() for line in display.lines_] == ["good", "weak"]
+    assert [line.get_label() for line in display.line_] == ["good", "weak"]
     assert legend_texts(display.ax_) == ["good", "weak"]
     assert display.ax_.get_xlabel() == "k"
     assert display.ax_.get_ylabel() == "ndcg@k"
@@ -72,7 +72,7 @@ def test_metric_at_k_lines_equal_evaluate_and_bands_are_bootstrap_percentiles(tm
     drawn = np.random.default_rng(0).integers(0, 40, size=(300, 40), dtype=np.int32)
     resampled = per_query[drawn].mean(axis=1)
     low, high = np.percentile(resampled, [2.5, 97.5], axis=0)
-    for m, (model, line) in enumerate(zip(("good", "weak"), display.lines_, strict=True)):
+    for m, (model, line) in enumerate(zip(("good", "weak"), display.line_, strict=True)):
         expected = [
             evaluate(y_true, scores[model], group, metrics=[f"ndcg@{k}"])[f"ndcg@{k}"]
             for k in range(1, 6)
@@ -102,7 +102,7 @@ def test_metric_at_k_from_estimator_and_on_given_axes():
     )
     assert display.ax_ is ax and display.figure_ is fig
     assert display.bands_ == [] and display.ci_low is None
-    for model, line in zip((linear, dummy), display.lines_, strict=True):
+    for model, line in zip((linear, dummy), display.line_, strict=True):
         expected = [
             evaluate(y, model.predict(X), group, metrics=[f"p@{k}"])[f"p@{k}"]
             for k in range(1, 5)
@@ -112,8 +112,8 @@ def test_metric_at_k_from_estimator_and_on_given_axes():
     assert legend_texts(single.ax_) == ["LinearRegression"]
     # plot again with other labels and keywords
     single.plot(name="ridge-like", curve_kwargs={"color": "black", "linestyle": "--"})
-    assert single.lines_[0].get_label() == "ridge-like"
-    assert single.lines_[0].get_linestyle() == "--"
+    assert single.line_[0].get_label() == "ridge-like"
+    assert single.line_[0].get_linestyle() == "--"
 
 
 def test_metric_at_k_skips_queries_like_evaluate():
@@ -129,7 +129,7 @@ def test_metric_at_k_skips_queries_like_evaluate():
                  replace_undefined_by="skip")[f"recall@{k}"]
         for k in (1, 2, 3)
     ]
-    np.testing.assert_allclose(display.lines_[0].get_ydata(), expected, rtol=1e-12)
+    np.testing.assert_allclose(display.line_[0].get_ydata(), expected, rtol=1e-12)
     assert np.all(display.ci_low["m"] <= display.values["m"])
     assert np.all(display.values["m"] <= display.ci_high["m"])
 
@@ -147,9 +147,9 @@ def test_metric_at_k_band_kwargs_and_show_bands_false():
     fig, ax = plt.subplots()
     display.plot(ax=ax, show_bands=False)
     assert display.bands_ == [] and len(ax.collections) == 0  # nothing filled
-    assert len(display.lines_) == 2 and display.ci_low is not None  # the data are kept
+    assert len(display.line_) == 2 and display.ci_low is not None  # the data are kept
     assert display.ax_.get_legend().get_title().get_text() == ""  # no band, no band title
-    np.testing.assert_allclose(display.lines_[0].get_ydata(), display.values["good"])
+    np.testing.assert_allclose(display.line_[0].get_ydata(), display.values["good"])
 
 
 def test_metric_at_k_without_any_defined_query_warns_nothing():
@@ -190,10 +190,23 @@ def test_per_query_histogram_heights_and_ecdf_data(tmp_path):
         y_true, scores, group, metric="ndcg@5", bins=8
     )
     values = {m: evaluate_per_query(y_true, s, group, "ndcg@5") for m, s in scores.items()}
-    edges = np.histogram_bin_edges(np.concatenate(list(values.values())), bins=8)
+    pooled = np.concatenate(list(values.values()))
+    assert len(np.unique(pooled)) > 8  # continuous enough: NumPy's edges
+    edges = np.histogram_bin_edges(pooled, bins=8)
+    np.testing.assert_array_equal(display.bin_edges_, edges)
+    colours = []
     for model, container in zip(scores, display.artists_, strict=True):
         heights = [patch.get_height() for patch in container.patches]
         np.testing.assert_array_equal(heights, np.histogram(values[model], bins=edges)[0])
+        colours.append({patch.get_facecolor() for patch in container.patches})
+        assert all(patch.get_alpha() in (None, 1.0) for patch in container.patches)
+    # side by side, one solid colour per model, and the legend shows those colours
+    assert all(len(c) == 1 for c in colours) and colours[0] != colours[1]
+    legend = display.ax_.get_legend()
+    assert [h.get_facecolor() for h in legend.legend_handles] == [c.pop() for c in colours]
+    first, second = display.artists_
+    assert all(a.get_x() + a.get_width() <= b.get_x() + 1e-12
+               for a, b in zip(first.patches, second.patches, strict=True))
     assert legend_texts(display.ax_) == ["good", "weak"]
     assert display.ax_.get_xlabel() == "ndcg@5 per query"
     display.figure_.savefig(tmp_path / "hist.png")
@@ -206,6 +219,27 @@ def test_per_query_histogram_heights_and_ecdf_data(tmp_path):
     assert display.ax_.get_ylabel() == "share of queries <= value"
     display.figure_.savefig(tmp_path / "ecdf.png")
     assert_png(tmp_path / "ecdf.png")
+
+
+def test_discrete_metric_values_sit_at_bin_centres(tmp_path):
+    # P@5 per query takes the values 0, 0.2, ..., 1: one bin per value, centred on it,
+    # whatever the floating-point rounding of 0.6 (which NumPy's ten equal bins of
+    # [0, 1] would put on an edge)
+    y_true, group, scores = make_data(seed=4)
+    display = PerQueryMetricDisplay.from_predictions(y_true, scores, group, metric="p@5")
+    for model, container in zip(scores, display.artists_, strict=True):
+        values = evaluate_per_query(y_true, scores[model], group, "p@5")
+        distinct, counts = np.unique(values, return_counts=True)
+        centres = display.bin_centres_
+        pooled = np.unique(np.concatenate(
+            [evaluate_per_query(y_true, s, group, "p@5") for s in scores.values()]
+        ))
+        np.testing.assert_allclose(centres, pooled, atol=1e-12)
+        heights = np.array([patch.get_height() for patch in container.patches])
+        np.testing.assert_array_equal(heights[np.searchsorted(pooled, distinct)], counts)
+        assert heights.sum() == len(values)
+    display.figure_.savefig(tmp_path / "discrete.png")
+    assert_png(tmp_path / "discrete.png")
 
 
 def test_ecdf_plot_kwargs_may_set_label_and_where():
