@@ -13,14 +13,17 @@ estimate the full-catalogue metric from the sampled ranks.
 - :func:`sampled_metric_table` is the estimator itself: one value per sampled rank.
 - :func:`sampled_rank_distribution` is the sampling model ``P(r~ | r)``.
 
-Every estimator is a lookup table over the sampled ranks ``1 .. m+1``; estimating is
-one ``take`` per user, with no Python loop over users.
+Every estimator is a lookup table over the sampled ranks ``1 .. m+1``: fixed for the
+paper's corrections, fitted to the observed sampled ranks for ``"rank_distribution"``
+(``_sampled_distribution.py``); estimating is one ``take`` per user, with no Python
+loop over users.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -35,6 +38,7 @@ from ._param_validation import (
     Options,
     validate_params,
 )
+from ._sampled_distribution import binned_model, rank_distribution_estimate
 from ._sampled_ranks import SampledRanks, sampled_ranks
 
 __all__ = [
@@ -48,6 +52,8 @@ __all__ = [
 
 SAMPLED_METRICS = ("hit_rate", "ndcg", "mrr", "ap", "auc")
 ESTIMATORS = ("naive", "rank_estimate", "minimal_bias", "bias_variance")
+# estimators fitted to the data (no fixed table)
+FITTED_ESTIMATORS = ("rank_distribution",)
 SAMPLING_MODELS = ("hypergeometric", "binomial")
 
 # Rows of P(r~ | r) built at once: bounds the working memory of a table to a few MB
@@ -58,7 +64,10 @@ _REFERENCES = """Krichene, W., & Rendle, S. (2020). On Sampled Metrics for Item 
     KDD '20, pp. 1748-1757. https://doi.org/10.1145/3394486.3403226
 
     Krichene, W., & Rendle, S. (2022). On Sampled Metrics for Item Recommendation.
-    Communications of the ACM, 65(7), 75-83. https://doi.org/10.1145/3535335"""
+    Communications of the ACM, 65(7), 75-83. https://doi.org/10.1145/3535335
+
+    Jin, R., Li, D., Mudrak, B., Gao, J., & Liu, Z. (2021). On Estimating
+    Recommendation Evaluation Metrics under Sampling. AAAI '21, 35(5), 4147-4154."""
 
 
 def _fill(function: Any) -> Any:
@@ -289,6 +298,21 @@ def _least_squares_table(
     return np.linalg.solve(matrix, gram[: m + 1, m + 1])
 
 
+@functools.lru_cache(maxsize=16)
+def _binned_model(
+    m: int, n: int, metric: str, k: int | None, sampling: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``"rank_distribution"`` estimator's binned sampling model (cached)."""
+    return binned_model(
+        m,
+        n,
+        k,
+        functools.partial(_rank_pmf, m=m, n=n, sampling=sampling),
+        functools.partial(_metric_at_rank, metric=metric, k=k, n_list=n),
+        max(1, _CHUNK_VALUES // (m + 2)),
+    )
+
+
 @functools.lru_cache(maxsize=64)
 def _cached_table(
     m: int, n: int, metric: str, k: int | None, estimator: str, trade_off: float, sampling: str
@@ -412,8 +436,10 @@ def _integer_array(value: Any, name: str, function_name: str) -> np.ndarray:
 @validate_params(
     {
         **_TABLE_CONSTRAINTS,
+        "estimator": [Options(*FITTED_ESTIMATORS, *ESTIMATORS)],
         "n_negatives": [Interval(int, 1, None), ARRAY_LIKE, NONE],
         "per_query": [BOOLEAN],
+        "return_std_err": [BOOLEAN],
     }
 )
 @_fill
@@ -424,11 +450,12 @@ def sampled_metric_estimate(
     n_items: int,
     metric: str = "ndcg",
     k: int | None = None,
-    estimator: str = "bias_variance",
+    estimator: str = "rank_distribution",
     trade_off: float = 0.1,
     sampling: str = "hypergeometric",
     per_query: bool = False,
-) -> float | np.ndarray:
+    return_std_err: bool = False,
+) -> float | np.ndarray | tuple[float, float]:
     """Naive sampled metric, or an estimate of the full-catalogue metric, from sampled ranks.
 
     Each user's held-out item was ranked against ``m`` sampled negatives; its
@@ -455,9 +482,15 @@ def sampled_metric_estimate(
         RR), ``auc`` :math:`(N - r) / (N - 1)`.
     k : int >= 1 or None, default=None
         Cutoff of the metric; ``None`` means none. Must be ``None`` for ``"auc"``.
-    estimator : {"naive", "rank_estimate", "minimal_bias", "bias_variance"}, \
-default="bias_variance"
+    estimator : {"rank_distribution", "naive", "rank_estimate", "minimal_bias", \
+"bias_variance"}, default="rank_distribution"
         How the sampled rank becomes a value (formulas in the Notes).
+        ``"rank_distribution"`` fits the distribution of the full ranks to the
+        sampled ranks (maximum likelihood, Jin et al. 2021) and takes each user's
+        posterior mean of the metric: the default, as it holds up for models whose
+        ranks are far from uniform, where the fixed tables of the paper's
+        corrections (built under a uniform prior over ranks) can be worse than the
+        naive metric.
     trade_off : float in [0, 1], default=0.1
         Weight ``gamma`` of the variance against the squared bias in
         ``"bias_variance"`` (unused by the other estimators). ``0`` is
@@ -471,11 +504,27 @@ default="bias_variance"
     per_query : bool, default=False
         Return the per-user values (an array in the order of ``sampled_rank``)
         instead of their mean.
+    return_std_err : bool, default=False
+        Also return the standard error of the estimate (not with ``per_query``):
+        ``std(T[r~_u], ddof=1) / sqrt(U)`` for a fixed table, a bootstrap over users
+        (200 resamples, the fit redone on each) for ``"rank_distribution"``. It
+        measures the spread of the estimate over users and sampled negatives, not
+        the bias of the estimator; a huge one (the minimal-bias table) says the
+        estimate is unreliable.
 
     Returns
     -------
     estimate : float or ndarray of shape (n_users,)
         Mean over users of the per-user values ``T[r~]``, or those values.
+    std_err : float
+        With ``return_std_err=True``: ``(estimate, std_err)``.
+
+    Warns
+    -----
+    UserWarning
+        The mean lies outside the metric's range ``[0, 1]`` (the minimal-bias table,
+        an exact least-squares solution that oscillates with huge values when
+        ``n / m`` is large, does this): the message says why and what to use.
 
     See Also
     --------
@@ -491,6 +540,14 @@ default="bias_variance"
     :math:`T` over :math:`\\tilde r = 1 .. m+1`; the estimate is
     :math:`\\frac{1}{U}\\sum_u T[\\tilde r_u]`.
 
+    - ``"rank_distribution"`` (default): the distribution :math:`\\pi` of the full
+      ranks, piecewise constant on bins of ranks (one per rank up to
+      ``max(k, 64)``, then geometrically growing), fitted to the observed sampled
+      ranks by maximum likelihood (EM), and each user's posterior mean
+      :math:`T[\\tilde r] = \\sum_r \\pi(r) P(\\tilde r \\mid r) M_n(r) /
+      \\sum_r \\pi(r) P(\\tilde r \\mid r)`; their mean is the metric of
+      :math:`\\pi`, inside the metric's range (Jin et al. 2021). The table depends on
+      the data, so :func:`sampled_metric_table` does not offer it.
     - ``"naive"``: the metric of the sampled list,
       :math:`T[\\tilde r] = M_{m+1}(\\tilde r)`. Biased, by an amount that depends
       on the model, so it can order models unlike the full metric.
@@ -621,13 +678,44 @@ default="bias_variance"
             f"{ranks[first]} at user {first} (n_negatives={negatives[first]})."
         )
 
+    if per_query and return_std_err:
+        raise ValueError(
+            f"{function_name} returns per-user values (per_query=True) or the estimate "
+            "with its standard error (return_std_err=True), not both."
+        )
     distinct, which = np.unique(negatives, return_inverse=True)
     values = np.empty(len(ranks))
+    variance = 0.0  # of the mean, summed over the groups of users with one m
     for index, m in enumerate(distinct):  # one table per distinct m, not per user
-        table = _table(int(m), n_items, metric, k, estimator, trade_off, sampling)
         selected = which == index if len(distinct) > 1 else slice(None)
-        values[selected] = table[ranks[selected] - 1]
+        share = np.count_nonzero(which == index) / len(ranks)
+        if estimator == "rank_distribution":
+            model = _binned_model(int(m), n_items, metric, k, sampling)
+            values[selected], group_std_err = rank_distribution_estimate(
+                ranks[selected], int(m), *model
+            )
+        else:
+            table = _table(int(m), n_items, metric, k, estimator, trade_off, sampling)
+            values[selected] = table[ranks[selected] - 1]
+            group = values[selected]
+            group_std_err = math.nan
+            if len(group) > 1:
+                group_std_err = float(np.std(group, ddof=1) / math.sqrt(len(group)))
+        variance += (share * group_std_err) ** 2
     if per_query:
         return values
-    return float(values.mean())
+    estimate = float(values.mean())
+    if not 0.0 <= estimate <= 1.0:
+        warnings.warn(
+            f"{function_name}: the {estimator!r} estimate {estimate:.6g} lies outside the "
+            f"range [0, 1] of {metric}: its per-rank table is an ill-conditioned "
+            "least-squares solution whose entries can be huge when n_items / n_negatives "
+            "is large, so single estimates are unreliable. Use "
+            "estimator='rank_distribution' (the default) or 'bias_variance'.",
+            UserWarning,
+            stacklevel=2,
+        )
+    if return_std_err:
+        return estimate, math.sqrt(variance)
+    return estimate
 

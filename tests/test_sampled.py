@@ -520,16 +520,15 @@ def test_end_to_end_with_drawn_negatives_and_flat_arrays():
     assert result.query_ids.tolist() == [f"user{user:04d}" for user in range(n_users)]
     np.testing.assert_array_equal(result.rank, expected)
     np.testing.assert_array_equal(result.n_negatives, m)
+    fixed = {"metric": "hit_rate", "k": 10, "estimator": "bias_variance"}
     estimate = sampled_metric_estimate(
-        result.rank, n_negatives=result.n_negatives, n_items=n, metric="hit_rate", k=10
+        result.rank, n_negatives=result.n_negatives, n_items=n, **fixed
     )
-    same = sampled_metric_estimate(result.rank, n_negatives=m, n_items=n, metric="hit_rate", k=10)
+    same = sampled_metric_estimate(result.rank, n_negatives=m, n_items=n, **fixed)
     assert estimate == same
     # the result of sampled_ranks feeds sampled_metric_estimate as it is
-    assert sampled_metric_estimate(result, n_items=n, metric="hit_rate", k=10) == estimate
-    assert sampled_metric_estimate(result, n_negatives=m, n_items=n, metric="hit_rate", k=10) == (
-        estimate
-    )
+    assert sampled_metric_estimate(result, n_items=n, **fixed) == estimate
+    assert sampled_metric_estimate(result, n_negatives=m, n_items=n, **fixed) == estimate
     with pytest.raises(ValueError, match="n_negatives .* must be left out .* differs"):
         sampled_metric_estimate(result, n_negatives=m + 1, n_items=n, metric="hit_rate", k=10)
     with pytest.raises(ValueError, match="n_negatives .* is required with plain ranks"):
@@ -701,8 +700,8 @@ def test_estimate_accepts_lists_floats_and_pandas():
             [1],
             {"n_negatives": 0, "n_items": 5},
             ValueError,
-            r"The 'n_negatives' parameter of sampled_metric_estimate must be an int >= 1 or an "
-            r"array-like\. Got 0 instead\.",
+            r"The 'n_negatives' parameter of sampled_metric_estimate must be an int >= 1, an "
+            r"array-like or None\. Got 0 instead\.",
         ),
         (
             [1],
@@ -828,3 +827,95 @@ def test_estimate_errors(ranks, params, error, match):
 def test_table_and_distribution_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# --------------------------------------------------------------------------- robust default
+
+# full-rank shapes of a catalogue of 10,000 items: a model near the top, a bimodal one
+# (30% of users at ranks 1-5, the rest anywhere), a geometric one and a random one
+SHAPES = {
+    "good": lambda rng, u: np.minimum(rng.geometric(1 / 5, u), 10_000),
+    "bimodal": lambda rng, u: np.where(
+        rng.random(u) < 0.3, rng.integers(1, 6, u), rng.integers(1, 10_001, u)
+    ),
+    "geometric": lambda rng, u: np.minimum(rng.geometric(1 / 200, u), 10_000),
+    "uniform": lambda rng, u: rng.integers(1, 10_001, u),
+}
+
+
+def _draw(shape, seed, n_users=4_000, n=10_000, m=100):
+    rng = np.random.default_rng(seed)
+    full = SHAPES[shape](rng, n_users)
+    return full, 1 + rng.hypergeometric(full - 1, n - full, m)
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.parametrize(("metric", "k"), [("hit_rate", 10), ("ndcg", 10)])
+def test_default_estimator_is_unbiased_on_every_model_shape(shape, metric, k):
+    # truth: the metric of the full ranks; the default estimate must lie within 3
+    # of its own standard errors of it in every trial, on every shape, including the
+    # good and bimodal models where the uniform-prior corrections are far off
+    errors, naive_errors, bias_variance_errors = [], [], []
+    for seed in range(2):
+        full, sampled = _draw(shape, seed)
+        truth = exact_metric(full, metric, k, 10_000).mean()
+        estimate, std_err = sampled_metric_estimate(
+            sampled, n_negatives=100, n_items=10_000, metric=metric, k=k,
+            return_std_err=True,
+        )
+        assert 0.0 <= estimate <= 1.0 and std_err > 0
+        assert abs(estimate - truth) < 3 * std_err + 1e-3, (seed, estimate, truth, std_err)
+        errors.append(abs(estimate - truth))
+        for estimator, bucket in (("naive", naive_errors),
+                                  ("bias_variance", bias_variance_errors)):
+            value = sampled_metric_estimate(
+                sampled, n_negatives=100, n_items=10_000, metric=metric, k=k,
+                estimator=estimator,
+            )
+            bucket.append(abs(value - truth))
+    assert np.mean(errors) < np.mean(naive_errors)
+    if shape in ("good", "bimodal"):  # where the uniform prior misleads the tables
+        assert np.mean(errors) < 0.25 * np.mean(bias_variance_errors)
+
+
+def test_default_standard_error_matches_the_spread_over_trials():
+    estimates, reported = [], []
+    for seed in range(12):
+        _, sampled = _draw("bimodal", 100 + seed, n_users=2_000)
+        estimate, std_err = sampled_metric_estimate(
+            sampled, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
+            return_std_err=True,
+        )
+        estimates.append(estimate)
+        reported.append(std_err)
+    ratio = np.std(estimates, ddof=1) / np.mean(reported)
+    assert 0.5 < ratio < 2.0, ratio
+
+
+def test_table_estimators_report_the_standard_error_of_a_mean():
+    ranks = np.array([1, 1, 2, 3, 7, 11, 30, 101])
+    table = sampled_metric_table(n_negatives=100, n_items=1_000, metric="mrr",
+                                 estimator="rank_estimate")
+    values = table[ranks - 1]
+    estimate, std_err = sampled_metric_estimate(
+        ranks, n_negatives=100, n_items=1_000, metric="mrr", estimator="rank_estimate",
+        return_std_err=True,
+    )
+    assert estimate == pytest.approx(values.mean(), rel=1e-12)
+    assert std_err == pytest.approx(values.std(ddof=1) / math.sqrt(len(values)), rel=1e-12)
+    with pytest.raises(ValueError, match="not both"):
+        sampled_metric_estimate(ranks, n_negatives=100, n_items=1_000, per_query=True,
+                                return_std_err=True)
+
+
+def test_an_estimate_outside_the_metric_range_is_never_silent():
+    # the minimal-bias table oscillates with huge entries for n / m = 100: its mean
+    # over these users is far outside [0, 1], and the user is told why
+    _, sampled = _draw("bimodal", 0, n_users=5_000)
+    with pytest.warns(UserWarning, match=r"outside the range \[0, 1\] of hit_rate.*"
+                      r"ill-conditioned"):
+        estimate, std_err = sampled_metric_estimate(
+            sampled, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
+            estimator="minimal_bias", return_std_err=True,
+        )
+    assert not 0 <= estimate <= 1 and std_err > 1.0  # and its error bar says so too
