@@ -494,9 +494,12 @@ def sampled_metric_estimate(
     trade_off : float in [0, 1], default=0.1
         Weight ``gamma`` of the variance against the squared bias in
         ``"bias_variance"`` (unused by the other estimators). ``0`` is
-        ``"minimal_bias"``; ``1`` minimises the mean squared error, which is the
-        posterior mean of ``M(r)`` given ``r~`` under the uniform prior. The paper's
-        experiments favour small values; ``0.1`` did best there.
+        ``"minimal_bias"``; ``1`` is the posterior mean of ``M(r)`` given ``r~``
+        under a uniform prior over full ranks, which minimises the mean squared error
+        only for a model whose ranks are uniform (a random model); for a good model
+        it pulls every estimate towards the random model's metric and can reverse
+        the order of two models. The paper's experiments favour small values;
+        ``0.1`` did best there.
     sampling : {"hypergeometric", "binomial"}, default="hypergeometric"
         Sampling model of the negatives: without replacement (the usual protocol)
         or with replacement (the paper's binomial approximation). See
