@@ -390,13 +390,16 @@ def test_sklearn_average_precision_on_ties_not_reproducible(reference):
 
 
 def test_ndcg_of_one_document_queries():
-    # scikit-learn refuses one-document queries; ours scores them (1 when the
-    # row is relevant, the undefined-query policy when it is not)
+    # scikit-learn refuses one-document queries, and so does our 2-D form (its
+    # drop-in); the flat form scores them (1 when the row is relevant, the
+    # undefined-query policy when it is not)
     with pytest.raises(ValueError, match="more than 1 document"):
         sk_ndcg_score([[2.0]], [[0.3]])
-    assert ndcg_score([[2.0]], [[0.3]]) == 1.0
-    assert ndcg_score([[0.0]], [[0.3]]) == 0.0
-    assert ndcg_score([[0.0]], [[0.3]], replace_undefined_by=1.0) == 1.0
+    with pytest.raises(ValueError, match="more than 1 document"):
+        ndcg_score([[2.0]], [[0.3]])
+    assert ndcg_score([2.0, 1.0], [0.3, 0.1], ["a", "b"]) == 1.0
+    assert ndcg_score([0.0, 1.0], [0.3, 0.1], ["a", "b"]) == 0.5
+    assert ndcg_score([0.0, 1.0], [0.3, 0.1], ["a", "b"], replace_undefined_by=1.0) == 1.0
 
 
 def test_sklearn_warns_where_we_apply_the_policy():
