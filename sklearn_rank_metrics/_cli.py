@@ -135,7 +135,8 @@ def _build_parser() -> argparse.ArgumentParser:
                          "(default: label > 0)")
     options.add_argument("--format", choices=["text", "json", "csv"], default="text",
                          help="report format on stdout (default: text)")
-    options.add_argument("--digits", type=int, default=4, help="digits in the text report")
+    options.add_argument("--digits", type=_digits, default=4,
+                         help="digits after the decimal point in the text report (>= 0)")
     options.add_argument("--per-query", metavar="PATH",
                          help="also write every query's value of every metric and run to "
                          "this CSV file ('-': to standard output, after the report)")
@@ -317,6 +318,17 @@ def _compare_runs(
             random_state=args.seed,
             **settings,
         )
+
+
+def _digits(text: str) -> int:
+    """``--digits``: an int >= 0, checked when the arguments are read (before any output)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an int >= 0; got {text!r}")
+    return value
 
 
 def _policy(text: str | None) -> float | str | None:

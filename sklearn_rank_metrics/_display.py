@@ -8,7 +8,6 @@ pandas is never needed.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -332,11 +331,9 @@ class MetricAtKDisplay:
         columns = values.reshape(n_models * n_k, n_queries).T
         if confidence_level is None:
             # a column without any value (every query skipped) has mean NaN, silently
-            with warnings.catch_warnings(), np.errstate(invalid="ignore"):
-                warnings.simplefilter("ignore", RuntimeWarning)
-                means = (
-                    np.nanmean(columns, axis=0) if n_queries else np.full(n_models * n_k, np.nan)
-                )
+            kept = ~np.isnan(columns)
+            with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: NaN
+                means = np.where(kept, columns, 0.0).sum(axis=0) / kept.sum(axis=0)
             low = high = None
         else:
             rng = as_generator(random_state, function_name)

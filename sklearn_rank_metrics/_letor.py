@@ -6,12 +6,10 @@ import bz2
 import gzip
 import os
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.datasets import load_svmlight_file
 
 from ._param_validation import NONE, Interval, validate_params
 from ._ranking_data import RankingData, check_path, is_path, source_name
@@ -123,10 +121,13 @@ def _read_number_lines(path: Any, kind: str, expected: int, what: str, owner: st
     dtype = np.int64 if kind == "int" else np.float64
     values = None
     error: Exception | None = None
+    with _open_maybe_compressed(path) as handle:
+        lines = handle.read().decode("utf-8", errors="replace").splitlines()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # "input contained no data"
-            values = np.loadtxt(path, dtype=dtype, comments=None, ndmin=1)
+        if any(map(str.strip, lines)):  # loadtxt warns on a file without data
+            values = np.loadtxt(lines, dtype=dtype, comments=None, ndmin=1)
+        else:
+            values = np.zeros(0, dtype=dtype)
     except ValueError as caught:
         error = caught
     if values is not None and values.ndim == 1:
@@ -261,6 +262,10 @@ def read_letor(
     if model is not None and n_features is None:
         n_features = getattr(model, "n_features_in_", None)
     need_qid = group_sizes is None
+    # imported here: importing sklearn.datasets draws from Python's global `random`
+    # state, which importing this package must leave alone
+    from sklearn.datasets import load_svmlight_file
+
     try:
         X, y_true, qid = load_svmlight_file(
             os.fspath(path), n_features=n_features, dtype=np.float64, query_id=True

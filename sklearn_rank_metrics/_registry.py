@@ -241,6 +241,11 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
                     f"Unknown parameter {item!r} in metric {text!r} of {function_name}; "
                     f"{info.name} takes: {', '.join(sorted(allowed | {'replace_undefined_by'}))}."
                 )
+            if key in params and key not in info.fixed_params:
+                raise ValueError(
+                    f"Parameter {key!r} is given twice in metric {text!r} of {function_name}; "
+                    "give each parameter once."
+                )
             params[key] = _parse_value(value)
             if isinstance(params[key], str) or key not in constraints:
                 continue

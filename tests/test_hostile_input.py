@@ -1,0 +1,120 @@
+"""Bad input at the edges: each a clear error or a correct result, never a silent one.
+
+One test per finding of the hostile-input review that this file covers: the command
+line's settings go through the Python API's checks, no public function changes
+process-wide state (warning filters, NumPy's error state, Python's ``random``) from
+any thread, and a metric name gives each parameter once.
+"""
+
+import subprocess
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_rank_metrics import compare, evaluate, ranking_report
+from sklearn_rank_metrics._compare import _t_test_pvalues
+
+
+def run_cli(*arguments):
+    return subprocess.run(
+        [sys.executable, "-m", "sklearn_rank_metrics", *arguments],
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    path = tmp_path_factory.mktemp("hostile") / "t.csv"
+    path.write_text("group,y_true,y_score\nq,1,0.5\nq,0,0.7\nr,0,0.2\nr,2,0.9\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--replace-undefined-by", "2"], "'replace_undefined_by' parameter of rank-metrics"),
+        (["--replace-undefined-by", "0.5"], "'replace_undefined_by' parameter"),
+        (["--replace-undefined-by", "-1"], "'replace_undefined_by' parameter"),
+        (["--replace-undefined-by", "inf"], "'replace_undefined_by' parameter"),
+        (["--relevance-level", "nan"], "'relevance_level' parameter of rank-metrics"),
+        (["--digits", "-1"], "--digits: must be an int >= 0"),
+    ],
+)
+def test_cli_settings_are_checked_as_in_python_before_any_output(table, arguments, message):
+    result = run_cli("evaluate", "--table", str(table), "--metrics", "ndcg", "map", *arguments)
+    assert result.returncode == 2
+    assert result.stdout == ""  # nothing of the report is printed
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_the_same_settings_are_refused_by_the_python_api():
+    y, s, g = [1, 0, 0, 2], [0.5, 0.7, 0.2, 0.9], ["q", "q", "r", "r"]
+    with pytest.raises(ValueError, match="'replace_undefined_by' parameter of evaluate"):
+        evaluate(y, s, g, metrics=["ndcg"], replace_undefined_by=2.0)
+    with pytest.raises(ValueError, match="'relevance_level' parameter of ranking_report"):
+        ranking_report(y, s, g, relevance_level=float("nan"))
+
+
+def test_a_metric_name_gives_each_parameter_once():
+    y, s = [1, 0, 2], [0.5, 0.7, 0.9]
+    with pytest.raises(ValueError, match="'gain' is given twice"):
+        evaluate(y, s, metrics=["ndcg(gain=exponential,gain=linear)@10"])
+
+
+def test_t_test_p_values_equal_scipys_without_warnings():
+    rng = np.random.default_rng(0)
+    a, b = rng.random((30, 4)), rng.random((30, 4))
+    b[:, 2] = a[:, 2] - 0.25  # constant differences
+    b[:, 3] = a[:, 3]  # no difference at all
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning at all from ours
+        ours = _t_test_pvalues(a, b)
+    theirs = stats.ttest_rel(a[:, :2], b[:, :2], axis=0).pvalue
+    np.testing.assert_allclose(ours[:2], theirs, rtol=1e-10)
+    assert ours[2] == 0.0 and np.isnan(ours[3])
+
+
+def test_no_process_wide_state_changes_from_concurrent_calls():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 400).astype(float)
+    g = np.repeat(np.arange(40), 10)
+    scores = {"a": rng.random(400), "b": rng.random(400), "same": np.zeros(400)}
+    filters_before, errors_before = list(warnings.filters), np.geterr()
+    failures = []
+
+    def work():
+        try:
+            compare(y, scores, g, metrics=["ndcg@5", "map"], n_resamples=200, random_state=0)
+            ranking_report(y, scores, g, baseline="same", n_resamples=200, random_state=0)
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+    assert list(warnings.filters) == filters_before
+    assert np.geterr() == errors_before
+
+
+def test_importing_changes_no_global_state():
+    # the libraries it builds on are imported first (SciPy, for one, adds warning
+    # filters when imported): what is checked is what importing this package adds
+    code = (
+        "import numpy, scipy.sparse, scipy.special, scipy.stats, sklearn.base, pandas\n"
+        "import sklearn.utils, sklearn.model_selection, sklearn.metrics, dask.dataframe\n"
+        "import random, sys; random.seed(0); expected = random.random(); random.seed(0)\n"
+        "import numpy as np; np.seterr(all='warn'); before = np.geterr()\n"
+        "import warnings; filters = list(warnings.filters)\n"
+        "import sklearn_rank_metrics, sklearn_rank_metrics.dask\n"
+        "assert random.random() == expected, 'random state advanced'\n"
+        "assert np.geterr() == before and list(warnings.filters) == filters\n"
+        "assert 'sklearn.datasets' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
