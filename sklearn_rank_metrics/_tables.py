@@ -70,8 +70,13 @@ def _check_columns(available: list, wanted: dict[str, Any], name: str) -> None:
             )
 
 
-def _read_frame(path_or_frame: Any, wanted: dict[str, Any], pd: Any) -> tuple[Any, str, Any]:
-    """The needed columns, the source name and a row -> "where" function."""
+def _read_frame(
+    path_or_frame: Any, wanted: dict[str, Any], pd: Any, raw: bytes | None = None
+) -> tuple[Any, str, Any]:
+    """The needed columns, the source name and a row -> "where" function.
+
+    A CSV/TSV file comes as its ``raw`` bytes (decompressed), which pandas parses.
+    """
     columns = list(dict.fromkeys(wanted.values()))
     if hasattr(path_or_frame, "columns") and hasattr(path_or_frame, "iloc"):
         frame = path_or_frame
@@ -96,16 +101,21 @@ def _read_frame(path_or_frame: Any, wanted: dict[str, Any], pd: Any) -> tuple[An
         frame = pd.read_parquet(path_or_frame, columns=columns)
         return frame, name, lambda i: f"row {i}"
     sep = _TABLE_FORMATS[suffix]
-    available = list(pd.read_csv(path_or_frame, sep=sep, nrows=0).columns)
-    _check_columns(available, wanted, name)
-    ids = [wanted[key] for key in ("group", "doc_id") if key in wanted]
-    frame = pd.read_csv(
-        path_or_frame,
-        sep=sep,
-        usecols=columns,
-        dtype={column: str for column in ids},
-        skip_blank_lines=False,  # keeps row i on line i + 2, so errors can name the line
-    )
+    try:
+        available = list(pd.read_csv(io.BytesIO(raw), sep=sep, nrows=0).columns)
+        _check_columns(available, wanted, name)
+        ids = [wanted[key] for key in ("group", "doc_id") if key in wanted]
+        frame = pd.read_csv(
+            io.BytesIO(raw),
+            sep=sep,
+            usecols=columns,
+            dtype={column: str for column in ids},
+            skip_blank_lines=False,  # keeps row i on line i + 2, so errors can name the line
+        )
+    except UnicodeDecodeError as error:
+        raise ValueError(f"read_table: {name} is not UTF-8 text ({error}).") from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"read_table: {name} is empty; it needs a header line.") from None
     filled = np.flatnonzero(frame.notna().any(axis=1).to_numpy())
     frame = frame.iloc[: filled[-1] + 1 if len(filled) else 0]  # blank lines at the end
     return frame, name, lambda i: f"line {i + 2}"
@@ -118,40 +128,76 @@ _MISSING_TEXT = frozenset(
 )
 
 
-def _open_text(path: Any, name: str) -> Any:
-    """The file as text, decompressed by its suffix, for the standard-library reader."""
+def _raw_bytes(path: Any, name: str) -> bytes:
+    """The file's bytes, decompressed by its suffix (both parsers read these)."""
     suffix = Path(path).suffix.lower()
-    if suffix == ".gz":
-        handle = gzip.open(path, "rb")
-    elif suffix == ".bz2":
-        handle = bz2.open(path, "rb")
-    elif suffix == ".xz":
-        handle = lzma.open(path, "rb")
-    elif suffix == ".zip":
-        archive = zipfile.ZipFile(path)
-        members = archive.namelist()
-        if len(members) != 1:
-            raise ValueError(
-                f"read_table: {name} must hold exactly one file; it holds {len(members)}."
-            )
-        handle = archive.open(members[0])
-    elif suffix == ".zst":
-        _import_pandas("read_table", "Zstandard-compressed files")  # raises without pandas
-    else:
-        handle = open(path, "rb")  # noqa: SIM115 - wrapped and closed by the caller
-    return io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
+    if suffix == ".zip":
+        with zipfile.ZipFile(path) as archive:
+            members = archive.namelist()
+            if len(members) != 1:
+                raise ValueError(
+                    f"read_table: {name} must hold exactly one file; it holds {len(members)}."
+                )
+            return archive.read(members[0])
+    if suffix == ".zst":
+        try:
+            import zstandard
+        except ImportError:
+            raise ImportError(
+                "read_table needs zstandard for .zst files: pip install zstandard"
+            ) from None
+        with open(path, "rb") as handle:
+            return zstandard.ZstdDecompressor().stream_reader(handle).read()
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(suffix, open)
+    try:
+        with opener(path, "rb") as handle:
+            return handle.read()
+    except (OSError, EOFError, lzma.LZMAError) as error:
+        raise ValueError(f"read_table: {name} is not a valid {suffix} file ({error}).") from None
 
 
-def _read_text_table(path: Any, sep: str, wanted: dict[str, Any], name: str) -> tuple[dict, int]:
+def _check_field_counts(raw: bytes, sep: str, name: str) -> bool:
+    """Every non-blank line has the header's number of fields (a file without quotes).
+
+    Counted on the bytes with array operations: the separators per line. Returns
+    False for a file with quote characters, whose fields may hold separators or
+    line breaks; the standard-library parser then reads it (it checks every row).
+    """
+    if b'"' in raw:
+        return False
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    if not len(buffer):
+        return True
+    ends = np.flatnonzero(buffer == ord("\n"))
+    if buffer[-1] != ord("\n"):
+        ends = np.append(ends, len(buffer))
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    lengths = ends - starts
+    last = buffer[np.minimum(starts, len(buffer) - 1)]
+    blank = (lengths == 0) | ((lengths == 1) & (last == ord("\r")))
+    separators = np.flatnonzero(buffer == ord(sep))
+    fields = np.bincount(np.searchsorted(ends, separators), minlength=len(ends)) + 1
+    wrong = np.flatnonzero(~blank & (fields != fields[0]))
+    if len(wrong):
+        line = int(wrong[0]) + 1
+        raise ValueError(
+            f"{name}, line {line}: has {fields[line - 1]} fields but the header has "
+            f"{fields[0]}."
+        )
+    return True
+
+
+def _read_text_table(raw: bytes, sep: str, wanted: dict[str, Any], name: str) -> tuple[dict, int]:
     """The wanted columns of a CSV/TSV file as lists of text, and the number of data rows.
 
-    The standard library's reader, used when pandas is not installed. Blank lines
+    The standard library's reader, used when pandas is not installed and for files
+    with quoted fields. Blank lines
     read as rows of missing values (blank lines at the end are dropped); any other
     row must have as many fields as the header.
     """
+    text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8-sig", newline="")
     try:
-        with _open_text(path, name) as text:
-            rows = list(csv.reader(text, delimiter=sep))
+        rows = list(csv.reader(text, delimiter=sep))
     except UnicodeDecodeError as error:
         raise ValueError(f"read_table: {name} is not UTF-8 text ({error}).") from None
     except csv.Error as error:
@@ -344,14 +390,19 @@ def read_table(
     if doc_id is not None:
         wanted["doc_id"] = doc_id
     is_frame = hasattr(path_or_frame, "columns") and hasattr(path_or_frame, "iloc")
+    raw = None
     if not is_frame:
         check_path(path_or_frame, "path_or_frame", "read_table")
         suffix = _table_suffix(path_or_frame)
-        pd = _pandas_if_installed()
-        if pd is None and suffix != ".parquet":
-            return _read_text_table_data(path_or_frame, _TABLE_FORMATS[suffix], wanted)
+        if suffix != ".parquet":
+            name, sep = source_name(path_or_frame), _TABLE_FORMATS[suffix]
+            raw = _raw_bytes(path_or_frame, name)
+            # pandas' fast parser for files whose every row has the header's number
+            # of fields (checked on the bytes); the csv module otherwise
+            if _pandas_if_installed() is None or not _check_field_counts(raw, sep, name):
+                return _read_text_table_data(raw, name, sep, wanted)
     pd = _import_pandas("read_table", "Parquet files and DataFrames")
-    frame, name, where = _read_frame(path_or_frame, wanted, pd)
+    frame, name, where = _read_frame(path_or_frame, wanted, pd, raw)
     if len(frame) == 0:
         raise ValueError(f"read_table: {name} has no rows.")
     labels = _numeric_column(frame, y_true, "y_true", where, name, pd)
@@ -366,10 +417,11 @@ def read_table(
     return RankingData(labels, scores, ids, doc_id=docs, source=name)
 
 
-def _read_text_table_data(path: Any, sep: str, wanted: dict[str, Any]) -> RankingData:
-    """:func:`read_table` of a CSV/TSV file without pandas (the standard-library reader)."""
-    name = source_name(path)
-    texts, n_rows = _read_text_table(path, sep, wanted, name)
+def _read_text_table_data(
+    raw: bytes, name: str, sep: str, wanted: dict[str, Any]
+) -> RankingData:
+    """:func:`read_table` of a CSV/TSV file by the standard library's reader."""
+    texts, n_rows = _read_text_table(raw, sep, wanted, name)
     if n_rows == 0:
         raise ValueError(f"read_table: {name} has no rows.")
 

@@ -669,24 +669,38 @@ def test_csv_ids_keep_their_type(tmp_path, ids, expected, table_reader):
     assert data.group.dtype == (np.int64 if isinstance(expected[0], int) else object)
 
 
-def test_csv_module_reader_refuses_rows_of_the_wrong_length(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "pandas", None)
+@pytest.mark.parametrize("quoted", [False, True])
+def test_rows_of_the_wrong_length_are_refused(tmp_path, table_reader, quoted):
+    # a row with one field too many used to shift the columns silently (score 7.0)
+    q = '"q"' if quoted else "q"  # quotes: the csv module parses, with pandas too
     path = tmp_path / "bad.csv"
-    path.write_text("group,y_true,y_score\nq,1,0.5\na,1,7,0.1\n")
+    path.write_text(f"group,y_true,y_score\n{q},1,0.5\na,1,7,0.1\n")
     with pytest.raises(ValueError, match=where(path, 3) + " has 4 fields but the header has 3"):
-        read_table(path)
-    path.write_text("group,y_true,y_score\nq,1,0.5\nq,1\n")
+        table_reader(path)
+    path.write_text(f"group,y_true,y_score\n{q},1,0.5\nq,1\n")
     with pytest.raises(ValueError, match=where(path, 3) + " has 2 fields but the header has 3"):
-        read_table(path)
+        table_reader(path)
+    gz = tmp_path / "bad.tsv.gz"
+    gz.write_bytes(gzip.compress(f"group\ty_true\ty_score\n{q}\t1\t0.5\t9\n".encode()))
+    with pytest.raises(ValueError, match=where(gz, 2) + " has 4 fields but the header has 3"):
+        table_reader(gz)
+
+
+def test_unreadable_tables_name_the_file(tmp_path, table_reader):
+    path = tmp_path / "bad.csv"
     path.write_bytes(b"group,y_true,y_score\nq,1,0.5\n\xff\xfe,1,0.5\n")
     with pytest.raises(ValueError, match=re.escape(f"read_table: {path} is not UTF-8")):
-        read_table(path)
+        table_reader(path)
     path.write_text("")
     with pytest.raises(ValueError, match=re.escape(f"read_table: {path} is empty")):
-        read_table(path)
+        table_reader(path)
     path.write_text("group,y_true,y_score\n\n")
     with pytest.raises(ValueError, match=re.escape(f"read_table: {path} has no rows")):
-        read_table(path)
+        table_reader(path)
+    fake = tmp_path / "fake.csv.gz"
+    fake.write_bytes(b"not gzip at all")
+    with pytest.raises(ValueError, match=re.escape(f"read_table: {fake} is not a valid .gz")):
+        table_reader(fake)
 
 
 def test_malformed_parquet_and_frame(tmp_path):
@@ -717,13 +731,15 @@ def test_table_optional_dependencies(tmp_path, monkeypatch):
         read_table(path, **COLUMNS)
     with pytest.raises(ImportError, match=re.escape("(or pip install pandas pyarrow)")):
         read_table(path, **COLUMNS)
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    with pytest.raises(ImportError, match=re.escape("needs zstandard for .zst files")):
+        read_table(zstd, **COLUMNS)
     monkeypatch.setitem(sys.modules, "pandas", None)
-    for source in (path, zstd):
-        with pytest.raises(
-            ImportError,
-            match=re.escape("pip install sklearn-rank-metrics[pandas] (or pip install pandas)"),
-        ):
-            read_table(source, **COLUMNS)
+    with pytest.raises(
+        ImportError,
+        match=re.escape("pip install sklearn-rank-metrics[pandas] (or pip install pandas)"),
+    ):
+        read_table(path, **COLUMNS)
 
 
 def test_modules_import_and_read_trec_without_pandas(trec_files):
