@@ -6,10 +6,15 @@
   dicts, no join) and ranx ``Qrels.from_file`` + ``Run.from_file``.
 - Table: the same rows as a CSV file. Ours: ``read_table``; lower bound:
   ``pandas.read_csv`` of the same three columns alone.
+- LETOR: ``--letor-lines`` lines ``label qid:q 1:v ... 10:v`` (queries of 100 lines).
+  Ours: ``read_letor``; lower bound: scikit-learn's ``load_svmlight_file`` with
+  ``query_id=False`` (ours reads the query ids in a linear pass of its own, since
+  ``query_id=True`` is quadratic in lines; it is timed too up to 200,000 lines).
 
-Calls alternate (ours, peer, ours, ...); medians and ratios to ours are printed.
+Calls alternate (ours, peer, ours, ...); medians and ratios to ours are printed,
+after the machine (CPU, NumPy and its SIMD dispatch).
 
-    python benchmarks/bench_readers.py [--queries 10000] [--repeats 3]
+    python benchmarks/bench_readers.py [--queries 10000] [--letor-lines 1000000] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import machine_lines
 
-from sklearn_rank_metrics import read_table, read_trec
+from sklearn_rank_metrics import read_letor, read_table, read_trec
 
 
 def write_files(folder: Path, n_queries: int, seed: int = 0) -> tuple[Path, Path, Path]:
@@ -62,6 +68,43 @@ def write_files(folder: Path, n_queries: int, seed: int = 0) -> tuple[Path, Path
     return qrels, run, table
 
 
+def write_letor(folder: Path, n_lines: int, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    path = folder / "letor.txt"
+    features = np.round(rng.random((n_lines, 10)), 4)
+    label = rng.integers(0, 5, n_lines)
+    query = np.arange(n_lines) // 100
+    with open(path, "w") as handle:
+        for start in range(0, n_lines, 100_000):
+            stop = min(start + 100_000, n_lines)
+            handle.writelines(
+                f"{g} qid:{q} " + " ".join(f"{j}:{v}" for j, v in enumerate(row, start=1)) + "\n"
+                for g, q, row in zip(
+                    label[start:stop].tolist(), query[start:stop].tolist(),
+                    features[start:stop].tolist(), strict=True,
+                )
+            )
+    return path
+
+
+def letor_calls(letor: Path, n_lines: int) -> dict:
+    from sklearn.datasets import load_svmlight_file
+
+    calls = {
+        "read_letor (ours)": lambda: read_letor(letor),
+        "load_svmlight_file(query_id=False) (lower bound)": lambda: load_svmlight_file(
+            str(letor), query_id=False
+        ),
+    }
+    if n_lines <= 200_000:
+        calls["load_svmlight_file(query_id=True)"] = lambda: load_svmlight_file(
+            str(letor), query_id=True
+        )
+    else:
+        print("load_svmlight_file(query_id=True) skipped above 200,000 lines (quadratic)")
+    return calls
+
+
 def peers(qrels: Path, run: Path, table: Path) -> dict:
     import pandas as pd
 
@@ -97,11 +140,14 @@ def peers(qrels: Path, run: Path, table: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=10_000)
+    parser.add_argument("--letor-lines", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    print("\n".join(machine_lines()))
     with tempfile.TemporaryDirectory() as folder:
         qrels, run, table = write_files(Path(folder), args.queries)
-        calls = peers(qrels, run, table)
+        letor = write_letor(Path(folder), args.letor_lines)
+        calls = {**peers(qrels, run, table), **letor_calls(letor, args.letor_lines)}
         for call in calls.values():  # warm-up: imports, numba
             call()
         times: dict[str, list[float]] = {name: [] for name in calls}
@@ -110,19 +156,27 @@ def main() -> None:
                 start = time.perf_counter()
                 call()
                 times[name].append(time.perf_counter() - start)
-        sizes = {path.name: path.stat().st_size / 2**20 for path in (qrels, run, table)}
+        paths = (qrels, run, table, letor)
+        sizes = {path.name: path.stat().st_size / 2**20 for path in paths}
     n_lines = args.queries * 100
     print(
         f"{n_lines:,} run lines ({sizes['system.run']:.0f} MB), "
-        f"{sizes['qrels.txt']:.1f} MB of qrels, CSV {sizes['scores.csv']:.0f} MB; "
+        f"{sizes['qrels.txt']:.1f} MB of qrels, CSV {sizes['scores.csv']:.0f} MB, "
+        f"LETOR {args.letor_lines:,} lines ({sizes['letor.txt']:.0f} MB); "
         f"median of {args.repeats}"
     )
     ours = {"trec": statistics.median(times["read_trec (ours)"]),
-            "table": statistics.median(times["read_table (ours)"])}
+            "table": statistics.median(times["read_table (ours)"]),
+            "letor": statistics.median(times["read_letor (ours)"])}
     for name, values in times.items():
         median = statistics.median(values)
-        base = ours["table"] if ("csv" in name or "table" in name) else ours["trec"]
-        print(f"  {name:<40s} {median:6.2f} s   ({median / base:.2f}x ours)")
+        if "csv" in name or "table" in name:
+            base = ours["table"]
+        elif "letor" in name or "svmlight" in name:
+            base = ours["letor"]
+        else:
+            base = ours["trec"]
+        print(f"  {name:<50s} {median:6.2f} s   ({median / base:.2f}x ours)")
 
 
 if __name__ == "__main__":

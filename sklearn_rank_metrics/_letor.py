@@ -17,7 +17,7 @@ from ._scorer import response_values
 from ._trec import FLOAT_RE, INT_RE
 
 # a data line (not blank, not a comment) whose comment holds "docid = X"
-_DOCID_RE = re.compile(r"^[ \t]*[^#\s][^#\n]*#[^\n]*?\bdocid\s*=\s*(\S+)", re.MULTILINE)
+_DOCID_RE = re.compile(rb"^[ \t]*[^#\s][^#\n]*#[^\n]*?\bdocid\s*=\s*(\S+)", re.MULTILINE)
 
 
 def _letor_line_problem(fields: list[str], need_qid: bool) -> str | None:
@@ -59,6 +59,56 @@ def _open_maybe_compressed(path: Any) -> Any:
     if suffix == ".bz2":
         return bz2.open(path, "rb")
     return open(path, "rb")
+
+
+# the start of a data line: its first field (the label), then an optional qid field;
+# blank lines and comment lines do not match, as scikit-learn's loader skips them
+_DATA_LINE = re.compile(rb"^[ \t]*[^\s#]+(?:[ \t]+qid:([^\s#]*))?", re.MULTILINE)
+_BLOCK_BYTES = 1 << 24
+
+
+def _scan_data_lines(path: Any) -> tuple[list[bytes], list[bytes]]:
+    """The ``qid:`` text of every data line (``b""`` where none), and the docids found.
+
+    One pass over the file in blocks of whole lines; each block is matched by two
+    regular expressions in C (``re.findall``), so the cost is linear in the file
+    size. The docid pattern starts at a ``#``, so a file without comments costs
+    nearly nothing there.
+    """
+    query_texts: list[bytes] = []
+    doc_texts: list[bytes] = []
+    with _open_maybe_compressed(path) as handle:
+        rest = b""
+        while True:
+            block = handle.read(_BLOCK_BYTES)
+            text = rest + block
+            if block:
+                cut = text.rfind(b"\n") + 1
+                text, rest = text[:cut], text[cut:]
+            query_texts.extend(_DATA_LINE.findall(text))
+            if b"#" in text:
+                doc_texts.extend(_DOCID_RE.findall(text))
+            if not block:
+                break
+    return query_texts, doc_texts
+
+
+def _letor_query_ids(found: list[bytes]) -> np.ndarray | None:
+    """The query ids as int64; an empty array when no line has one.
+
+    None when some lines have a ``qid:`` and others do not, or a query id is not an
+    integer: the caller's error path then names the first bad line.
+    """
+    texts = np.array(found, dtype=bytes)
+    if not len(texts) or not (texts != b"").any():
+        return np.zeros(0, dtype=np.int64)
+    digits = np.char.lstrip(texts, b"+-")
+    signs = np.char.str_len(texts) - np.char.str_len(digits)
+    if not bool(np.all(np.char.isdigit(digits) & (signs <= 1))) or bool(
+        np.any(np.char.str_len(digits) > 18)
+    ):
+        return None
+    return texts.astype(np.int64)
 
 
 def _letor_error(path: Any, need_qid: bool, error: Exception | None = None) -> ValueError:
@@ -138,12 +188,11 @@ def _read_number_lines(path: Any, kind: str, expected: int, what: str, owner: st
     raise _number_lines_error(path, kind, expected, what, owner, error)
 
 
-def _letor_doc_ids(path: Any, n_rows: int) -> np.ndarray | None:
-    """``#docid = X`` of every data line, or None when a line has none."""
-    with _open_maybe_compressed(path) as handle:
-        text = handle.read().decode("utf-8", errors="replace")
-    found = _DOCID_RE.findall(text)
-    return np.array(found, dtype=str) if len(found) == n_rows and n_rows else None
+def _letor_doc_ids(found: list[bytes], n_rows: int) -> np.ndarray | None:
+    """``#docid = X`` of every data line as str, or None when a line has none."""
+    if not n_rows or len(found) != n_rows:
+        return None
+    return np.char.decode(np.array(found, dtype=bytes), "utf-8", errors="replace")
 
 
 def _array_scores(scores: Any, n_rows: int, name: str) -> np.ndarray:
@@ -267,8 +316,10 @@ def read_letor(
     from sklearn.datasets import load_svmlight_file
 
     try:
-        X, y_true, qid = load_svmlight_file(
-            os.fspath(path), n_features=n_features, dtype=np.float64, query_id=True
+        # query_id=False: scikit-learn's loader is quadratic in lines with query_id=True
+        # (1M lines did not finish in 600 s); the ids are read by _letor_query_ids
+        X, y_true = load_svmlight_file(
+            os.fspath(path), n_features=n_features, dtype=np.float64, query_id=False
         )
     except ValueError as error:
         raise _letor_error(path, need_qid, error) from error
@@ -277,12 +328,14 @@ def read_letor(
         raise ValueError(f"{name} holds no data line.")
     if not np.all(np.isfinite(y_true)):
         raise _letor_error(path, need_qid)
+    query_texts, doc_texts = _scan_data_lines(path)
+    qid = _letor_query_ids(query_texts)
     if need_qid:
-        if len(qid) != n_rows:
+        if qid is None or len(qid) != n_rows:
             raise _letor_error(path, need_qid)
-        group = np.asarray(qid, dtype=np.int64)
+        group = qid
     else:
-        if len(qid):
+        if qid is not None and len(qid):
             raise ValueError(
                 f"read_letor: {name} has 'qid:' fields and group_sizes is given; give the "
                 "query ids one way only."
@@ -308,7 +361,7 @@ def read_letor(
         np.asarray(y_true, dtype=np.float64),
         y_score,
         group,
-        doc_id=_letor_doc_ids(path, n_rows),
+        doc_id=_letor_doc_ids(doc_texts, n_rows),
         X=X,
         source=name,
     )
