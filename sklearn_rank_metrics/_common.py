@@ -14,7 +14,10 @@ from ._aggregate import PerQuery, aggregate
 from ._grouping import TIES_MODES, RankedGroups, rank_groups
 from ._param_validation import NONE, Interval, Options
 
-K = [Interval(int, 1, None), NONE]
+# a cutoff beyond any query is the whole ranking; the bound keeps k inside int64
+# arithmetic (an error naming 'k', not an OverflowError deep in NumPy)
+MAX_K = 2**62
+K = [Interval(int, 1, MAX_K), NONE]
 TIES = [Options(*TIES_MODES)]
 REPLACE_UNDEFINED_BY = [Options(0.0, 1.0, math.nan, "skip", "raise")]
 RELEVANCE_LEVEL = [Interval(float, None, None), NONE]

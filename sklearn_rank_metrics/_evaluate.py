@@ -143,7 +143,23 @@ class EvaluationDetails:
 
 def metric_names(metrics: str | Sequence[str], function_name: str) -> list[str]:
     """The metric names as a non-empty list without duplicates."""
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if isinstance(metrics, str):
+        names = [metrics]
+    elif isinstance(metrics, (list, tuple)) or (
+        hasattr(metrics, "__iter__") and not isinstance(metrics, (bytes, dict))
+    ):
+        names = list(metrics)
+    else:
+        raise TypeError(
+            f"The 'metrics' parameter of {function_name} must be a metric name or a list "
+            f"of metric names, e.g. ['ndcg@10', 'map']; got {type(metrics).__name__}."
+        )
+    wrong = [name for name in names if not isinstance(name, str)]
+    if wrong:
+        raise TypeError(
+            f"The 'metrics' parameter of {function_name} must hold metric names (str); got "
+            f"{wrong[0]!r} of type {type(wrong[0]).__name__}."
+        )
     if not names:
         raise ValueError(
             f"The 'metrics' parameter of {function_name} must name at least one metric."

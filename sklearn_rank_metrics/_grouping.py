@@ -387,6 +387,16 @@ def _to_numpy(value: Any, name: str) -> np.ndarray:
             raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
     if isinstance(value, (str, bytes)) or np.isscalar(value):
         raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
+    if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
+        raise TypeError(
+            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
+            "(convert it with .toarray())."
+        )
+    if not hasattr(value, "__len__") and not hasattr(value, "__array__"):
+        raise TypeError(
+            f"{name} must be an array-like (list, NumPy array, pandas Series); got "
+            f"{type(value).__name__} (a generator or iterator: pass list(...))."
+        )
     return np.asarray(value)
 
 
@@ -501,6 +511,17 @@ def _factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] 
     return code_of_value[offset_ids], values
 
 
+def _missing_objects(values: np.ndarray) -> np.ndarray:
+    """Which entries of an object array are missing: None, NaN, or pandas' NA / NaT."""
+    try:
+        import pandas as pd
+    except ImportError:  # without pandas only None and NaN can occur
+        return np.fromiter(
+            (item is None or item != item for item in values), dtype=bool, count=len(values)
+        )
+    return np.asarray(pd.isna(values), dtype=bool)
+
+
 def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
     """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
     codes, ids, sizes = _factorize_groups_with_sizes(group, n_rows, function_name)
@@ -546,9 +567,7 @@ def _factorize_groups_with_sizes(
             if bad is not None:
                 raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
         elif ids_array.dtype.kind == "O":
-            missing = np.fromiter(
-                (item is None or item != item for item in ids_array), dtype=bool, count=n_rows
-            )
+            missing = _missing_objects(ids_array)
             bad = _first_bad(missing)
             if bad is not None:
                 raise ValueError(

@@ -86,6 +86,10 @@ def check_path(path: Any, argument: str, function_name: str) -> None:
             f"The {argument!r} parameter of {function_name} must be a file path (str or "
             f"os.PathLike); got {type(path).__name__}."
         )
+    if Path(path).is_dir():
+        raise IsADirectoryError(
+            f"{function_name}: {source_name(path)!r} is a directory, not a file."
+        )
     if not Path(path).is_file():
         raise FileNotFoundError(f"{function_name}: the file {source_name(path)!r} does not exist.")
 

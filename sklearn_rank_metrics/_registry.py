@@ -260,7 +260,14 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
             raise ValueError(
                 f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}."
             )
-        params["k"] = int(match.group("k"))
+        digits = match.group("k").lstrip("0") or "0"
+        if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
+            raise ValueError(
+                f"The cutoff of metric {text if len(text) <= 40 else text[:40] + '...'!r} of "
+                f"{function_name} must be an int in the range [1, {2**62}]; got a number of "
+                f"{len(digits)} digits."
+            )
+        params["k"] = int(digits)
     for name, value in params.items():
         if name in constraints:
             check_parameter(info.function.__name__, name, value, constraints[name])

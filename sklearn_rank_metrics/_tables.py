@@ -94,9 +94,13 @@ def _read_frame(
                 "read_table needs pyarrow for Parquet files: pip install "
                 "sklearn-rank-metrics[parquet] (or pip install pandas pyarrow)"
             ) from None
-        available = [
-            c for c in pq.read_schema(path_or_frame).names if not c.startswith("__index_level_")
-        ]
+        try:
+            schema = pq.read_schema(path_or_frame)
+        except Exception as error:  # pyarrow's ArrowInvalid and OSError subclasses
+            raise ValueError(
+                f"read_table: {name} is not a readable Parquet file ({error})."
+            ) from None
+        available = [c for c in schema.names if not c.startswith("__index_level_")]
         _check_columns(available, wanted, name)
         frame = pd.read_parquet(path_or_frame, columns=columns)
         return frame, name, lambda i: f"row {i}"

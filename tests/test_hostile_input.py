@@ -6,6 +6,7 @@ process-wide state (warning filters, NumPy's error state, Python's ``random``) f
 any thread, and a metric name gives each parameter once.
 """
 
+import re
 import subprocess
 import sys
 import threading
@@ -118,3 +119,61 @@ def test_importing_changes_no_global_state():
         "assert 'sklearn.datasets' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def _unclear_error_cases():
+    import pandas as pd
+    import scipy.sparse
+
+    from sklearn_rank_metrics import ndcg_score
+
+    y, s = [1, 0], [0.5, 0.2]
+    return [
+        (lambda: ndcg_score(y, s, k=2**63), ValueError, "'k' parameter of ndcg_score"),
+        (lambda: evaluate(y, s, metrics=["ndcg@99999999999999999999"]), ValueError,
+         "cutoff of metric 'ndcg@99999999999999999999' of evaluate"),
+        (lambda: evaluate(y, s, metrics=["ndcg@" + "9" * 5000]), ValueError,
+         "got a number of 5000 digits"),
+        (lambda: ndcg_score(y, s, pd.Series(["a", pd.NA], dtype="string")), ValueError,
+         "group of ndcg_score must not be missing; got <NA> at row 1"),
+        (lambda: evaluate(y, s, metrics=None), TypeError, "'metrics' parameter of evaluate"),
+        (lambda: evaluate(y, s, metrics=5), TypeError, "'metrics' parameter of evaluate"),
+        (lambda: evaluate(y, s, metrics=["map", 5]), TypeError, "got 5 of type int"),
+        (lambda: ndcg_score(scipy.sparse.csr_matrix(np.array(y, float)), s, [0, 0]),
+         TypeError, "y_true must be a dense array-like; got a sparse"),
+        (lambda: ndcg_score((x for x in y), s), TypeError, "y_true must be an array-like"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_unclear_errors_name_the_argument(index):
+    call, error, message = _unclear_error_cases()[index]
+    with pytest.raises(error, match=re.escape(message)):
+        call()
+
+
+def test_paths_that_are_directories_or_not_parquet(tmp_path):
+    from sklearn_rank_metrics import read_letor, read_table
+
+    with pytest.raises(IsADirectoryError, match=re.escape(f"'{tmp_path}' is a directory")):
+        read_table(tmp_path)
+    with pytest.raises(IsADirectoryError, match="is a directory, not a file"):
+        read_letor(tmp_path)
+    fake = tmp_path / "fake.parquet"
+    fake.write_bytes(b"not parquet")
+    with pytest.raises(ValueError, match=re.escape(f"read_table: {fake} is not a readable")):
+        read_table(fake)
+
+
+def test_sampled_estimates_refuse_a_pass_over_a_huge_catalogue():
+    from sklearn_rank_metrics import sampled_metric_estimate, sampled_metric_table
+
+    for estimator in ("rank_distribution", "bias_variance", "minimal_bias"):
+        with pytest.raises(ValueError, match=r"n_items=1,000,000,000,000 full ranks"):
+            sampled_metric_estimate([1, 2, 3], n_negatives=100, n_items=10**12,
+                                    metric="hit_rate", k=10, estimator=estimator)
+    with pytest.raises(ValueError, match="takes one pass over all n_items"):
+        sampled_metric_table(n_negatives=100, n_items=10**12, metric="ndcg")
+    # the naive metric and the rescaled rank need no pass: they answer at once
+    assert sampled_metric_estimate([1, 2, 3], n_negatives=100, n_items=10**12,
+                                   metric="hit_rate", k=2, estimator="naive") == 2 / 3
