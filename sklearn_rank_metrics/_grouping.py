@@ -392,6 +392,15 @@ def _to_numpy(value: Any, name: str) -> np.ndarray:
             f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
             "(convert it with .toarray())."
         )
+    if np.ma.isMaskedArray(value):
+        masked = np.flatnonzero(np.ma.getmaskarray(value).reshape(-1))
+        if len(masked):
+            raise ValueError(
+                f"{name} is a masked array with masked values (the first at flat position "
+                f"{int(masked[0])}); the mask is not a missing-value rule here: drop or "
+                "fill those rows (e.g. .compressed() on every array, or .filled())."
+            )
+        return np.ma.getdata(value)
     if not hasattr(value, "__len__") and not hasattr(value, "__array__"):
         raise TypeError(
             f"{name} must be an array-like (list, NumPy array, pandas Series); got "
@@ -424,9 +433,46 @@ def _as_float(value: Any, name: str, function_name: str) -> np.ndarray:
     return np.asarray(array, dtype=np.float64)
 
 
+_EXACT_INTEGERS = 2**53  # float64 holds every integer up to this magnitude
+
+
+def _scores_as_float(value: Any, function_name: str) -> np.ndarray:
+    """``y_score`` as float64, keeping the order and ties of integer scores exactly.
+
+    Integer scores beyond 2**53 (nanosecond timestamps, hashes) would round to equal
+    floats and tie; they are replaced by their dense ranks (one sort), which every
+    metric reads the same way, since metrics depend on the order of the scores only.
+    """
+    array = _to_numpy(value, "y_score")
+    if array.dtype.kind in "iu" and array.size:
+        low, high = array.min(), array.max()
+        if high > _EXACT_INTEGERS or low < -_EXACT_INTEGERS:
+            _, ranks = np.unique(array, return_inverse=True)
+            return ranks.reshape(array.shape).astype(np.float64)
+    return _as_float(array, "y_score", function_name)
+
+
 def _first_bad(mask: np.ndarray) -> int | None:
     flat = np.flatnonzero(mask)
     return int(flat[0]) if len(flat) else None
+
+
+def _check_pandas_indexes(arrays: dict[str, Any], function_name: str) -> None:
+    """Refuse pandas inputs whose indexes differ: rows are paired by position here.
+
+    pandas would align such Series by index label; pairing them by position instead
+    would be silently wrong, so they must share one index (or be passed as arrays).
+    """
+    indexed = [(name, value.index) for name, value in arrays.items()
+               if hasattr(value, "index") and hasattr(value, "to_numpy")]
+    for name, index in indexed[1:]:
+        first_name, first_index = indexed[0]
+        if not first_index.equals(index):
+            raise ValueError(
+                f"{first_name} and {name} of {function_name} are pandas objects with "
+                "different indexes; rows are paired by position, so align them first "
+                f"(e.g. {name}.reindex({first_name}.index)) or pass NumPy arrays."
+            )
 
 
 def _check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
@@ -655,8 +701,12 @@ def rank_groups(
     Inputs are never modified: arrays are converted (copied only when their dtype
     is not float64) and the sorted arrays are new.
     """
+    _check_pandas_indexes(
+        {"y_true": y_true, "y_score": y_score, "group": group, "sample_weight": sample_weight},
+        function_name,
+    )
     y_true_array = _as_float(y_true, "y_true", function_name)
-    y_score_array = _as_float(y_score, "y_score", function_name)
+    y_score_array = _scores_as_float(y_score, function_name)
     _check_shapes(y_true_array, y_score_array, function_name)
     _check_values(y_true_array, y_score_array, function_name)
 

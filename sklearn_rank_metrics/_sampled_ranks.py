@@ -11,7 +11,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._grouping import _as_float, _check_shapes, _check_values, _factorize_groups
+from ._grouping import (
+    _as_float,
+    _check_shapes,
+    _check_values,
+    _factorize_groups,
+    _scores_as_float,
+)
 from ._param_validation import (
     NONE,
     InstanceOf,
@@ -132,7 +138,7 @@ def sampled_ranks(
     """
     function_name = "sampled_ranks"
     labels = _as_float(y_true, "y_true", function_name)
-    scores = _as_float(y_score, "y_score", function_name)
+    scores = _scores_as_float(y_score, function_name)
     _check_shapes(labels, scores, function_name)
     _check_values(labels, scores, function_name)
     if labels.ndim == 2:

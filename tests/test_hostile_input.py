@@ -177,3 +177,50 @@ def test_sampled_estimates_refuse_a_pass_over_a_huge_catalogue():
     # the naive metric and the rescaled rank need no pass: they answer at once
     assert sampled_metric_estimate([1, 2, 3], n_negatives=100, n_items=10**12,
                                    metric="hit_rate", k=2, estimator="naive") == 2 / 3
+
+
+def test_masked_arrays_with_masked_values_are_refused():
+    from sklearn_rank_metrics import ndcg_score
+
+    y = np.ma.array([1, 0, 1], mask=[False, True, False])
+    with pytest.raises(ValueError, match="y_true is a masked array with masked values"):
+        ndcg_score(y, [0.1, 0.2, 0.3])
+    # a masked array without masked values is its data
+    assert ndcg_score(np.ma.array([1, 0, 1]), [0.1, 0.2, 0.3]) == ndcg_score(
+        [1, 0, 1], [0.1, 0.2, 0.3]
+    )
+
+
+def test_pandas_inputs_with_different_indexes_are_refused():
+    import pandas as pd
+
+    from sklearn_rank_metrics import ndcg_score
+
+    labels = pd.Series([1, 0, 1, 0], index=[10, 11, 12, 13])
+    scores = pd.Series([0.1, 0.2, 0.3, 0.4], index=[13, 12, 11, 10])
+    with pytest.raises(ValueError, match="y_true and y_score of ndcg_score are pandas objects"):
+        ndcg_score(labels, scores)
+    groups = pd.Series([1, 1, 2, 2])  # default index
+    with pytest.raises(ValueError, match="y_true and group of evaluate"):
+        evaluate(labels, scores.reindex(labels.index), groups, metrics=["ndcg"])
+    # aligned by label: labels (1, 0) get scores (0.4, 0.3) and (0.2, 0.1), RR 1 and 1;
+    # paired by position they would get (0.1, 0.2) and (0.3, 0.4), RR 1/2 and 1/2
+    aligned = evaluate(labels, scores.reindex(labels.index),
+                       groups.set_axis(labels.index), metrics=["mrr"])
+    assert aligned["mrr"] == 1.0
+    by_position = evaluate(labels.to_numpy(), scores.to_numpy(), groups.to_numpy(),
+                           metrics=["mrr"])
+    assert by_position["mrr"] == 0.5
+
+
+def test_integer_scores_beyond_two_to_the_53_rank_exactly():
+    from sklearn_rank_metrics import ndcg_score, sampled_ranks
+
+    # nanosecond timestamps: distinct as integers, equal as float64
+    stamps = [1700000000000000001, 1700000000000000002, 1700000000000000003]
+    assert float(stamps[0]) == float(stamps[2])
+    assert ndcg_score([0, 0, 1], stamps) == 1.0  # the relevant row has the largest score
+    assert ndcg_score([1, 0, 0], stamps) == pytest.approx(1 / np.log2(4))
+    huge = np.array([2**63 - 1, 2**63 - 2, 5], dtype=np.int64)
+    assert evaluate([1, 0, 0], huge, metrics=["mrr", "gauc"]) == {"mrr": 1.0, "gauc": 1.0}
+    assert sampled_ranks([0, 1, 0], stamps).rank.tolist() == [2]
