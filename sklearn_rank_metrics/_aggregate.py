@@ -85,6 +85,10 @@ def weighted_mean(
         values, weights = values[kept], weights[kept]
     if np.isnan(values).any():
         return math.nan
+    if len(weights) and weights.max() > 0:
+        # rescale by an exact power of two: weights near the largest float would
+        # overflow in the sums, denormal ones lose their digits in the products
+        weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
     total = weights.sum()
     if total == 0:
         warnings.warn(
@@ -94,7 +98,8 @@ def weighted_mean(
             stacklevel=3,
         )
         return math.nan
-    return float(np.dot(values, weights) / total)
+    # an elementwise product and sum, not np.dot: BLAS would start threads for it
+    return float(np.sum(values * weights) / total)
 
 
 def aggregate(

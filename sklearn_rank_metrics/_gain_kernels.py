@@ -42,7 +42,15 @@ def gain_values(
 ) -> np.ndarray:
     """Gain of every label: ``y``, ``2**y - 1``, ``G[y]`` for an array ``G``, or ``f(y)``."""
     if isinstance(gain, str):
-        return labels if gain == "linear" else np.exp2(labels) - 1.0
+        if gain == "linear":
+            return labels
+        checked = labels if input_labels is None else input_labels
+        if len(checked) and checked.max() >= 1024:
+            raise ValueError(
+                f"y_true of {function_name} must be < 1024 with gain='exponential' "
+                f"(2**y - 1 overflows float64); got {checked.max():g}."
+            )
+        return np.exp2(labels) - 1.0
     if callable(gain):
         values = np.asarray(gain(labels.copy()), dtype=np.float64)
         if values.shape != labels.shape:

@@ -44,6 +44,19 @@ def _no_positive_gain(ranked: RankedGroups, gain: Any, function_name: str) -> np
     return ranked.query_sum((gains > 0).astype(np.float64)) == 0
 
 
+def _check_finite(sums: np.ndarray, ranked: RankedGroups, function_name: str) -> None:
+    """A (ideal) DCG that overflowed float64 is an error, never an inf or NaN result."""
+    bad = np.flatnonzero(~np.isfinite(sums))
+    if len(bad):
+        raise ValueError(
+            f"{function_name}: the DCG of query {ranked.query_ids[bad[:1]].tolist()[0]!r} "
+            "overflows "
+            f"float64 (the largest label is {ranked.input_labels.max():g}); the gains "
+            "are too large to sum. NDCG is scale-invariant with linear gain: divide "
+            "y_true by a constant (e.g. its maximum) first."
+        )
+
+
 def dcg_per_query(
     ranked: RankedGroups,
     *,
@@ -56,7 +69,9 @@ def dcg_per_query(
 ) -> PerQuery:
     """Expected DCG@k of every query (undefined: no row with a positive gain)."""
     check_labels_non_negative(ranked, function_name)
-    values = expected_dcg(ranked, ties, k, gain, discount, log_base, function_name)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        values = expected_dcg(ranked, ties, k, gain, discount, log_base, function_name)
+    _check_finite(values, ranked, function_name)
     return PerQuery(
         values, _no_positive_gain(ranked, gain, function_name), None, "no row with gain > 0"
     )
@@ -79,8 +94,10 @@ def ndcg_per_query(
         return PerQuery(
             np.minimum(values, 1.0), undefined, None, "no row with gain > 0 within the top k"
         )
-    dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
-    best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
+        best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
+    _check_finite(best, ranked, function_name)
     undefined = best <= 0
     # DCG <= ideal DCG; the two sums add the same terms in different orders, so a
     # ratio of one rounding step above 1 is cut back to 1.

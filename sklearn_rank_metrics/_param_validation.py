@@ -70,7 +70,7 @@ class Interval(_Constraint):
     def is_satisfied_by(self, value: Any) -> bool:
         if not self.type_matches(value):
             return False
-        if math.isnan(float(value)):
+        if not math.isfinite(float(value)):  # NaN, and infinity: no bound is infinite
             return False
         left_closed = self.closed in ("both", "left")
         right_closed = self.closed in ("both", "right")

@@ -224,7 +224,7 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_aggregate",
             "weighted_mean",
-            "float(np.dot(values, weights) / total)",
+            "float(np.sum(values * weights) / total)",
             "float(np.mean(values))",
         ),
     ),
@@ -285,8 +285,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_gain_kernels",
             "gain_values",
-            'return labels if gain == "linear" else np.exp2(labels) - 1.0',
-            "return labels",
+            "        return np.exp2(labels) - 1.0",
+            "        return labels",
         ),
     ),
     "exponential_gain_without_minus_one": _m(

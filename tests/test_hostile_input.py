@@ -224,3 +224,27 @@ def test_integer_scores_beyond_two_to_the_53_rank_exactly():
     huge = np.array([2**63 - 1, 2**63 - 2, 5], dtype=np.int64)
     assert evaluate([1, 0, 0], huge, metrics=["mrr", "gauc"]) == {"mrr": 1.0, "gauc": 1.0}
     assert sampled_ranks([0, 1, 0], stamps).rank.tolist() == [2]
+
+
+def test_overflow_is_an_error_or_a_stable_value():
+    from sklearn_rank_metrics import dcg_score, fbeta_at_k_score, ndcg_score
+
+    y, s, g = [1, 0, 1, 0], [0.4, 0.3, 0.2, 0.1], [1, 1, 2, 2]
+    with pytest.raises(ValueError, match="must be < 1024 with gain='exponential'"):
+        ndcg_score([1024, 0], [0.1, 0.2], gain="exponential")
+    with pytest.raises(ValueError, match="must be < 1024 with gain='exponential'"):
+        dcg_score([1100, 0], [0.1, 0.2], gain="exponential")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an error, not a warning and then a number
+        with pytest.raises(ValueError, match="overflows float64.*divide y_true"):
+            ndcg_score([1e308] * 3 + [1], [0.1, 0.2, 0.3, 0.4])
+    with pytest.raises(ValueError, match="'log_base' parameter of dcg_score"):
+        dcg_score(y, s, log_base=np.inf)
+    with pytest.raises(ValueError, match="'beta' parameter of fbeta_at_k_score"):
+        fbeta_at_k_score(y, s, g, k=2, beta=np.inf)
+    # weights near the largest float, and denormal ones: the weighted mean by hand
+    # (query 1: RR 1; query 2: RR 1/2)
+    y2 = [1, 0, 0, 1]
+    assert evaluate(y2, s, g, metrics=["mrr"], sample_weight=[5e307] * 4)["mrr"] == 0.75
+    tiny = [1e-320, 1e-320, 3e-320, 3e-320]
+    assert evaluate(y2, s, g, metrics=["mrr"], sample_weight=tiny)["mrr"] == (1 + 1.5) / 4
