@@ -252,16 +252,30 @@ def _numbers_from_text(
             except ValueError:
                 bad_text[i] = True
                 break
-    bad = bad_text | (np.isnan(values) if parameter == "y_score" else ~np.isfinite(values))
+    _check_numbers(values, bad_text, texts.__getitem__, column, parameter, where, name)
+    return values
+
+
+def _check_numbers(
+    values: np.ndarray, unreadable: Any, shown: Any, column: Any, parameter: str, where: Any,
+    name: str,
+) -> None:
+    """Labels must be finite numbers and scores not NaN (``-inf``: unretrieved).
+
+    ``unreadable`` marks texts that are not numbers (or is None); ``shown(i)`` gives
+    the value of row ``i`` as read, for the message, which names the first bad row.
+    """
+    bad = np.isnan(values) if parameter == "y_score" else ~np.isfinite(values)
+    if unreadable is not None:
+        bad |= unreadable
     first = np.flatnonzero(bad)
     if len(first):
         i = int(first[0])
         rule = "a number (not NaN)" if parameter == "y_score" else "a finite number"
         raise ValueError(
             f"{name}, {where(i)}: column {column!r} ({parameter}) must hold {rule}; "
-            f"got {texts[i]!r}."
+            f"got {shown(i)!r}."
         )
-    return values
 
 
 def _typed_ids(texts: np.ndarray) -> np.ndarray:
@@ -308,15 +322,7 @@ def _numeric_column(frame: Any, column: Any, parameter: str, where: Any, name: s
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     else:
         values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isnan(values) if parameter == "y_score" else ~np.isfinite(values)
-    first = np.flatnonzero(bad)
-    if len(first):
-        i = int(first[0])
-        rule = "a number (not NaN)" if parameter == "y_score" else "a finite number"
-        raise ValueError(
-            f"{name}, {where(i)}: column {column!r} ({parameter}) must hold {rule}; "
-            f"got {series.iloc[i]!r}."
-        )
+    _check_numbers(values, None, series.iloc.__getitem__, column, parameter, where, name)
     return values
 
 
