@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -419,6 +420,14 @@ def _as_float(value: Any, name: str, function_name: str) -> np.ndarray:
     array = _to_numpy(value, name)
     if array.dtype.kind not in "biuf":
         if array.dtype.kind == "O":
+            text = np.fromiter(map(isinstance, array.ravel(), repeat((str, bytes))), bool,
+                               array.size)
+            if text.any():  # "0.5" is text, whatever it says: as for a str array
+                first = int(np.flatnonzero(text)[0])
+                raise TypeError(
+                    f"{name} of {function_name} must hold numbers; got text "
+                    f"{array.ravel()[first]!r} at {_format_index(first, array.shape)}."
+                )
             try:
                 array = array.astype(np.float64)
             except (TypeError, ValueError):

@@ -434,6 +434,12 @@ def test_errors():
     bad.loc[5, "score"] = np.nan
     with pytest.raises(ValueError, match="y_score of evaluate must not be NaN.*one partition"):
         on_dask(scattered(bad, 3))
+    # a score column of text is refused by Dask as by evaluate (it was converted there)
+    text = frame.assign(score=frame["score"].astype(str).astype(object))
+    with pytest.raises(TypeError, match="y_score of evaluate must hold numbers; got text"):
+        in_memory(text, ["map"])
+    with pytest.raises(TypeError, match="y_score of evaluate must hold numbers; got text"):
+        on_dask(scattered(text, 3), ["map"])
     bad = frame.copy()
     bad.loc[bad["qid"] == bad.loc[0, "qid"], "weight"] = [1.0] + [2.0] * (
         (bad["qid"] == bad.loc[0, "qid"]).sum() - 1
