@@ -2,7 +2,7 @@
 
 The unit tests use a recording ranker to see exactly what the wrapped ranker
 receives. The end-to-end tests tune ``LGBMRanker`` and ``XGBRanker`` on the real
-learning-to-rank sample (``../shared/data/lambdarank``) with ``GroupKFold`` and our
+learning-to-rank sample (``tests/data/lambdarank``) with ``GroupKFold`` and our
 scorer, and recompute every fold score independently: the ranker fitted directly on
 the fold's rows (contiguous queries, sizes counted by hand), then the slow reference.
 """
