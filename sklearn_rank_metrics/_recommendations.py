@@ -105,10 +105,9 @@ def _recommended_lists(users: list, lists: list) -> _Flat:
             f"{type(lists[first]).__name__}."
         )
     lengths = np.fromiter(map(len, lists), np.intp, len(lists))
-    flat = chain.from_iterable(map(methodcaller("tolist"), lists) if arrays else lists)
-    return _Flat(
-        np.repeat(np.arange(len(lists)), lengths), list(flat), None, _positions(lengths)
-    )
+    # NumPy scalars hash and compare like the Python values: no conversion per list
+    flat = list(chain.from_iterable(lists))
+    return _Flat(np.repeat(np.arange(len(lists)), lengths), flat, None, _positions(lengths))
 
 
 def _positions(lengths: np.ndarray) -> np.ndarray:
@@ -144,8 +143,7 @@ def _relevant_sets(users: list, relevant: list) -> _Flat:
             grades = _grades(list(chain.from_iterable(map(methodcaller("values"), chosen))),
                              np.repeat(user_index, lengths), items, users)
         else:
-            as_lists = (c.tolist() if isinstance(c, np.ndarray) else c for c in chosen)
-            items = list(chain.from_iterable(as_lists))
+            items = list(chain.from_iterable(chosen))
             grades = np.ones(len(items))
         parts.append((np.repeat(user_index, lengths), items, grades, _positions(lengths)))
     return _Flat(

@@ -859,6 +859,13 @@ def test_recommendations_other_containers():
     assert data.group.tolist() == [0, 0, 0, 1, 1, 1, 1]
     assert data.doc_id.tolist() == [3, 1, 2, 5, 4, 6, 7] and data.doc_id.dtype == np.int64
     assert data.y_true.tolist() == [0, 1, 0, 0, 0, 2, 1]
+    # lists and arrays mixed across users, on both sides: NumPy scalars are the ids
+    mixed = read_recommendations({"a": np.array([1, 2]), "b": [3, 4]},
+                                 {"a": {2}, "b": np.array([3, 9])})
+    assert mixed.group.tolist() == ["a", "a", "b", "b", "b"]
+    assert mixed.doc_id.tolist() == [1, 2, 3, 4, 9] and mixed.doc_id.dtype == np.int64
+    assert mixed.y_true.tolist() == [0, 1, 1, 0, 1]
+    assert mixed.y_score.tolist() == [2, 1, 2, 1, -np.inf]
     series = pd.Series({"u1": ["a", "b"], "u2": ["c"]})
     data = read_recommendations(series, {"u2": ["c"], "u1": {"b"}})
     assert data.group.tolist() == ["u2", "u1", "u1"]  # the order of `relevant`
