@@ -157,15 +157,20 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     def __sklearn_tags__(self) -> Any:
         """The wrapped ranker's input tags (sparse input, NaN), as a pipeline has them."""
         tags = super().__sklearn_tags__()
+        inner = self._ranker_input_tags()
+        if inner is not None:
+            tags.input_tags.sparse = inner.sparse
+            tags.input_tags.allow_nan = inner.allow_nan
+        return tags
+
+    def _ranker_input_tags(self) -> Any:
+        """The wrapped ranker's input tags, or None (scikit-learn < 1.6)."""
         try:
             from sklearn.utils import get_tags
 
-            inner = get_tags(self.ranker).input_tags
-        except (ImportError, AttributeError, TypeError):  # scikit-learn < 1.6
-            return tags
-        tags.input_tags.sparse = inner.sparse
-        tags.input_tags.allow_nan = inner.allow_nan
-        return tags
+            return get_tags(self.ranker).input_tags
+        except (ImportError, AttributeError, TypeError):
+            return None
 
     def _check_features(self, X: Any) -> None:
         """scikit-learn's checks of ``X`` for what the wrapped ranker accepts.
@@ -179,14 +184,8 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
 
         if hasattr(X, "columns"):
             return
-        allow_nan, sparse = False, False
-        try:
-            from sklearn.utils import get_tags
-
-            inner = get_tags(self.ranker).input_tags
-            allow_nan, sparse = inner.allow_nan, inner.sparse
-        except (ImportError, AttributeError, TypeError):
-            pass
+        inner = self._ranker_input_tags()
+        allow_nan, sparse = (inner.allow_nan, inner.sparse) if inner is not None else (False, False)
         finite = "allow-nan" if allow_nan else True
         keyword = (
             "ensure_all_finite"

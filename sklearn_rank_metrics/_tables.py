@@ -1,8 +1,10 @@
 """CSV, TSV and Parquet tables or DataFrames, by column: :func:`read_table`.
 
-CSV and TSV files are parsed by pandas' C reader when pandas is installed and by the
-standard library's :mod:`csv` module otherwise; both apply the same rules and give
-the same rows, so the base install (NumPy, SciPy, scikit-learn) reads tables too.
+CSV and TSV files are decompressed once and parsed by pandas' C reader when pandas is
+installed and every row has the header's number of fields (checked on the bytes), and
+by the standard library's :mod:`csv` module otherwise (no pandas, or quoted fields);
+both apply the same rules and give the same rows, so the base install (NumPy, SciPy,
+scikit-learn) reads tables too.
 Parquet files and DataFrames need pandas (and pyarrow for Parquet).
 """
 
