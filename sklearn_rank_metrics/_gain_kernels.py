@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ._combinatorics import log_comb_of_integers, log_factorials
+from ._err_tied_blocks import stopping_chances
 from ._grouping import RankedGroups
-from ._segments import query_blocks, segment_rows, sums_before_in_segment
+from ._segments import query_blocks, sums_before_in_segment
 from ._tie_blocks import TiedBlocks, tied_blocks
 
 GAINS = ("linear", "exponential")
@@ -255,10 +255,10 @@ def expected_reciprocal_rank(
     stopping, ``ERR = sum_i (S_{i-1} - S_i) / i``. Blocks are independent, so
     ``E[S_i] = (product of (1 - R) over earlier blocks) * e_t`` where ``e_t`` is the
     mean, over all ``t``-subsets of the block, of the product of ``(1 - R)``
-    (a normalised elementary symmetric polynomial). ``e_t`` is built from the
-    block's rows one at a time (blocks of up to 64 rows) or by pairwise merges
-    (larger ones): cost O(m * min(m, k)) per block of ``m`` tied rows that starts
-    within the cutoff (see :func:`_subset_product_means`).
+    (a normalised elementary symmetric polynomial); see
+    :func:`~._err_tied_blocks.stopping_chances` for how, and for its cost: linear
+    memory, and time O(T * D) per block of ``T`` positions in the cutoff, with ``D``
+    about 60 for graded labels (at most the block's rows with a label above 0).
     """
     arrangement = ranked.arrangement(ties)
     if arrangement.singletons:
@@ -292,135 +292,9 @@ def _err_of_cutoff_rows(
     if blocks is not None and len(blocks):
         reach_block = np.exp(log_reach[blocks.block_position])
         keep = 1.0 - stop_probability(labels[blocks.rows], max_grade)
-        subset_means = _subset_product_means(
-            keep, blocks.size.astype(np.intp), int(blocks.inside.max())
-        )
         owner, offset = blocks.owner, blocks.offset
-        expected = subset_means[owner, offset] - subset_means[owner, offset + 1]
+        expected = stopping_chances(keep, blocks.size, owner, offset)
         expected *= reach_block[owner]
         expected /= blocks.start_rank[owner] + offset + 1.0
         terms[blocks.position] = expected
     return ranked.cutoff_sum(terms, k)
-
-
-_ROW_BY_ROW_MAX_SIZE = 64
-
-
-def _subset_product_means(values: np.ndarray, sizes: np.ndarray, degree: int) -> np.ndarray:
-    """``e[b, d]`` for ``d <= degree``: mean over the d-subsets of block ``b``'s values
-    of their product (0 when ``d`` exceeds the block's size).
-
-    The ``values`` hold the blocks one after the other, ``sizes[b]`` each. Blocks of
-    up to :data:`_ROW_BY_ROW_MAX_SIZE` values take one row at a time
-    (:func:`_subset_means_row_by_row`, one step per row of the largest block); larger
-    ones are merged pairwise (:func:`_subset_means_by_merging`, one step per halving).
-    """
-    starts = np.cumsum(sizes)
-    starts -= sizes
-    small = sizes <= _ROW_BY_ROW_MAX_SIZE
-    if small.all():
-        return _subset_means_row_by_row(values, starts, sizes, degree)
-    means = np.empty((len(sizes), degree + 1))
-    small_blocks = np.flatnonzero(small)
-    means[small_blocks] = _subset_means_row_by_row(
-        values, starts[small_blocks], sizes[small_blocks], degree
-    )
-    large_blocks = np.flatnonzero(~small)
-    large_sizes = sizes[large_blocks]
-    means[large_blocks] = _subset_means_by_merging(
-        values[segment_rows(starts[large_blocks], large_sizes)],
-        np.repeat(np.arange(len(large_blocks)), large_sizes),
-        len(large_blocks),
-        degree,
-    )
-    return means
-
-
-def _subset_means_row_by_row(
-    values: np.ndarray, starts: np.ndarray, sizes: np.ndarray, degree: int
-) -> np.ndarray:
-    """Subset means of each block ``values[starts[b]:starts[b] + sizes[b]]``, a row at a time.
-
-    With ``E_d(j)`` the mean over the d-subsets of a block's first ``j`` values,
-    ``C(j, d) E_d(j) = C(j-1, d) E_d(j-1) + x_j C(j-1, d-1) E_{d-1}(j-1)`` (a subset
-    leaves out the j-th value or takes it), that is
-    ``E_d(j) = (j-d)/j E_d(j-1) + d/j x_j E_{d-1}(j-1)``: a convex combination, so no
-    overflow. Blocks are processed largest first, so the blocks that still have a
-    j-th value are a leading slice, updated in place.
-    """
-    by_size = np.argsort(-sizes, kind="stable")
-    sorted_sizes, sorted_starts = sizes[by_size], starts[by_size]
-    means = np.zeros((len(sizes), degree + 1))
-    means[:, 0] = 1.0
-    d = np.arange(1.0, degree + 1.0)
-    largest = int(sorted_sizes[0]) if len(sizes) else 0
-    for j in range(1, largest + 1):
-        n_active = int(np.searchsorted(-sorted_sizes, -j, side="right"))  # sizes >= j
-        current = means[:n_active]
-        taken = current[:, :-1] * values[sorted_starts[:n_active] + (j - 1)][:, None]
-        taken *= d / j
-        current[:, 1:] *= (j - d) / j  # 0 past the j values seen: E_d(j-1) is 0 there
-        current[:, 1:] += taken
-    result = np.empty_like(means)
-    result[by_size] = means
-    return result
-
-
-def _subset_means_by_merging(
-    values: np.ndarray, owner: np.ndarray, n_owners: int, degree: int
-) -> np.ndarray:
-    """``e[b, d]``: mean over the d-subsets of owner ``b``'s values of their product.
-
-    Pairwise merging, all owners at once: the mean over d-subsets of a union is the
-    hypergeometric mixture ``sum_a C(m1,a) C(m2,d-a) / C(m1+m2,d) e1[a] e2[d-a]``
-    (a convex combination, so no overflow). ``owner`` must be sorted.
-    """
-    means = np.zeros((len(values), degree + 1))
-    means[:, 0] = 1.0
-    means[:, 1] = values
-    sizes = np.ones(len(values), dtype=np.intp)
-    count = np.bincount(owner, minlength=n_owners)
-    log_factorial = log_factorials(int(count.max(initial=1)))
-    while len(owner) > n_owners:
-        first_item = np.searchsorted(owner, np.arange(n_owners))
-        position = np.arange(len(owner)) - first_item[owner]
-        count = np.bincount(owner, minlength=n_owners)
-        even = position % 2 == 0
-        left = np.flatnonzero(even & (position + 1 < count[owner]))
-        right = left + 1
-        means[left] = _merge_subset_means(
-            means[left], sizes[left], means[right], sizes[right], degree, log_factorial
-        )
-        sizes[left] += sizes[right]
-        means, sizes, owner = means[even], sizes[even], owner[even]
-    return means
-
-
-def _merge_subset_means(
-    left: np.ndarray,
-    left_size: np.ndarray,
-    right: np.ndarray,
-    right_size: np.ndarray,
-    degree: int,
-    log_factorial: np.ndarray,
-) -> np.ndarray:
-    """Subset means of the unions; only degrees up to the largest union size are computed.
-
-    A d-subset exists only for ``d <= size``, so the columns past the largest size
-    stay 0: early merges of small parts cost O(size**2) per row, not O(degree**2).
-    """
-    merged = np.zeros_like(left)
-    total_size = left_size + right_size
-    top = min(degree, int(total_size.max()))
-    d = np.arange(top + 1)
-    log_total = log_comb_of_integers(total_size[:, None], d[None, :], log_factorial)
-    for a in range(min(degree, int(left_size.max())) + 1):
-        log_weight = (
-            log_comb_of_integers(left_size, np.intp(a), log_factorial)[:, None]
-            + log_comb_of_integers(right_size[:, None], d[None, a:] - a, log_factorial)
-        )
-        valid = np.isfinite(log_weight) & np.isfinite(log_total[:, a:])
-        log_weight -= np.where(valid, log_total[:, a:], 0.0)
-        weight = np.exp(np.where(valid, log_weight, -np.inf))
-        merged[:, a : top + 1] += weight * left[:, a, None] * right[:, : top + 1 - a]
-    return merged

@@ -355,7 +355,7 @@ MUTATIONS: dict[str, Mutation] = {
         'ERR ties="average": the row-by-row update of tied rows\' subset means keeps the '
         "old mean with weight (j - d + 1)/j instead of (j - d)/j",
         Edit(
-            "_gain_kernels",
+            "_err_tied_blocks",
             "_subset_means_row_by_row",
             "current[:, 1:] *= (j - d) / j",
             "current[:, 1:] *= (j - d + 1) / j",

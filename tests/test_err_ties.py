@@ -17,7 +17,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics import _gain_kernels, expected_reciprocal_rank_score
+from sklearn_rank_metrics import _err_tied_blocks, expected_reciprocal_rank_score
 
 
 def _exact_subset_means(keep: list[Fraction], degree: int) -> list[Fraction]:
@@ -44,7 +44,7 @@ def test_subset_means_match_the_exact_expansion(sizes):
     degree = 12
     labels = rng.integers(0, 4, sum(sizes))
     keep = _keep(labels, 3)
-    got = _gain_kernels._subset_product_means(
+    got = _err_tied_blocks.subset_product_means(
         np.array([float(x) for x in keep]), np.array(sizes), degree
     )
     start = 0
@@ -72,3 +72,73 @@ def test_err_of_one_tied_block_is_the_exact_expectation(n_tied):
     err += sum(reach * (means[t] - means[t + 1]) / (t + 3) for t in range(k - 2))
     got = expected_reciprocal_rank_score(y_true, y_score, k=k, max_grade=max_grade)
     assert got == pytest.approx(float(err), rel=1e-12)
+
+
+def _exact_err_of_tied_query(labels, max_grade):
+    """ERR (no cutoff) of one query whose rows are all tied: sum_t (e_t - e_{t+1}) / (t+1)."""
+    means = _exact_subset_means(_keep(labels, max_grade), len(labels))
+    return sum((means[t] - means[t + 1]) / (t + 1) for t in range(len(labels)))
+
+
+@pytest.mark.parametrize(
+    ("n_rows", "zero_share"),
+    [
+        (150, 0.7),  # few stopping rows among many label-0 ones: the mixture with the ones
+        (300, 0.0),  # 300 stopping rows: the subset means end at the negligible depth
+        (200, 0.97),  # six stopping rows: e_t falls slowly, every position is computed
+    ],
+)
+def test_err_of_a_large_tied_query_without_cutoff_is_exact(n_rows, zero_share):
+    rng = np.random.default_rng(n_rows)
+    labels = np.where(rng.random(n_rows) < zero_share, 0, rng.integers(1, 5, n_rows))
+    expected = _exact_err_of_tied_query(labels, 4)
+    got = expected_reciprocal_rank_score(labels.astype(float), np.zeros(n_rows), max_grade=4)
+    assert got == pytest.approx(float(expected), rel=1e-11)
+
+
+def test_err_of_a_million_tied_rows_in_100_blocks_is_bounded_and_exact():
+    # The shape of the hostile-input report: one query of 1M rows with 100 distinct
+    # scores, ties="average", no cutoff (it asked for 82 GB before). Each block holds
+    # 10,000 rows of which r have label g, the rest label 0. The reference takes
+    # another route than the library's subset means: the user stops at the block's
+    # (c+1)-th row of label g with probability q**c (1 - q), q = 1 - R(g), and that
+    # row's position p is the (c+1)-th smallest of a random r-subset of 0..m-1:
+    # P(p = t) = C(t, c) C(m-1-t, r-c-1) / C(m, r).
+    import tracemalloc
+
+    from scipy.special import gammaln
+
+    def log_comb(n, k):
+        return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+
+    n_blocks, m, max_grade = 100, 10_000, 4
+    rng = np.random.default_rng(7)
+    grade = rng.integers(1, 5, n_blocks)
+    n_relevant = rng.integers(1, 25, n_blocks)
+    labels = np.zeros((n_blocks, m))
+    for b in range(n_blocks):  # the test builds its data per block; the library does not
+        labels[b, rng.choice(m, n_relevant[b], replace=False)] = grade[b]
+    scores = np.repeat(np.arange(n_blocks, 0, -1.0), m)
+    keep = 1.0 - (2.0**grade - 1.0) / 2.0**max_grade
+
+    t = np.arange(m, dtype=float)[None, :]
+    expected, reach = 0.0, 1.0
+    for b in range(n_blocks):
+        r, q = n_relevant[b], keep[b]
+        c = np.arange(r, dtype=float)[:, None]
+        log_p = log_comb(t, c) + log_comb(m - 1.0 - t, r - c - 1.0) - log_comb(m, r)
+        valid = (t >= c) & (m - 1.0 - t >= r - c - 1.0)
+        position = np.where(valid, np.exp(np.where(valid, log_p, 0.0)), 0.0)
+        expected += reach * np.sum(q**c * (1 - q) * position / (b * m + t + 1.0))
+        reach *= q**r
+
+    tracemalloc.start()
+    try:
+        got = expected_reciprocal_rank_score(
+            labels.ravel(), scores, ties="average", max_grade=max_grade
+        )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == pytest.approx(expected, rel=1e-9)
+    assert peak < 400 * 2**20, f"peak {peak / 2**20:.0f} MiB"
