@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,34 @@ def _check_finite(sums: np.ndarray, ranked: RankedGroups, function_name: str) ->
         )
 
 
+# a DCG with linear gain is at most (rows of the query) * (largest label): every
+# discount is at most 1. Below this bound on that product it cannot overflow.
+_DCG_SAFE_BOUND = 2.0**1000
+
+
+def _labels_scaled_where_dcg_could_overflow(ranked: RankedGroups) -> RankedGroups:
+    """``ranked`` with each query whose DCG could overflow rescaled by ``2**-e``.
+
+    ``e`` is the binary exponent of the query's largest label; other queries keep
+    their labels, so a query's value never depends on the others.
+    """
+    rows = ranked.n_rows_per_query
+    if not ranked.n_rows or ranked.input_labels.max() < _DCG_SAFE_BOUND / rows.max():
+        return ranked
+    labels = ranked.labels
+    largest = np.zeros(ranked.n_queries)
+    filled = rows > 0
+    largest[filled] = np.maximum.reduceat(labels, ranked.offsets[:-1][filled])
+    at_risk = largest >= _DCG_SAFE_BOUND / np.maximum(rows, 1)
+    exponent = np.where(at_risk, np.frexp(largest)[1], 0)
+    scaled = labels * np.repeat(np.ldexp(1.0, -exponent), rows)
+    input_scaled = np.empty_like(scaled)
+    input_scaled[ranked.order] = scaled
+    return replace(
+        ranked, input_labels=input_scaled, sorted_labels=lambda: scaled, _cache={}
+    )
+
+
 def dcg_per_query(
     ranked: RankedGroups,
     *,
@@ -87,8 +116,15 @@ def ndcg_per_query(
     ideal: str = "all",
     ties: str = "average",
 ) -> PerQuery:
-    """Expected DCG@k / ideal DCG@k of every query (undefined: ideal DCG is 0)."""
+    """Expected DCG@k / ideal DCG@k of every query (undefined: ideal DCG is 0).
+
+    With linear gain NDCG is scale-invariant, so a query whose labels could make
+    its DCG overflow float64 is computed with its labels divided by a power of two
+    (exact) that brings its largest label into ``[0.5, 1)``.
+    """
     check_labels_non_negative(ranked, function_name)
+    if isinstance(gain, str) and gain == "linear":
+        ranked = _labels_scaled_where_dcg_could_overflow(ranked)
     if ideal == "top_k":
         values, undefined = ndcg_of_top_k(ranked, ties, k, gain, discount, function_name)
         return PerQuery(

@@ -237,7 +237,19 @@ def test_overflow_is_an_error_or_a_stable_value():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an error, not a warning and then a number
         with pytest.raises(ValueError, match="overflows float64.*divide y_true"):
-            ndcg_score([1e308] * 3 + [1], [0.1, 0.2, 0.3, 0.4])
+            dcg_score([1e308] * 4, [0.1, 0.2, 0.3, 0.4])
+        # NDCG with linear gain is scale-invariant: labels near the largest float give
+        # the NDCG of the labels divided by 1e308 (the label-1 row ranks first),
+        # also with ideal="top_k", and beside a query of ordinary labels
+        discount = 1 / np.log2(np.arange(2, 6))
+        expected = (1e-308 + discount[1:].sum()) / (discount[:3].sum() + 1e-308 * discount[3])
+        huge, scores = [1e308] * 3 + [1], [0.1, 0.2, 0.3, 0.4]
+        assert ndcg_score(huge, scores) == pytest.approx(expected, rel=1e-15)
+        assert ndcg_score(huge, scores, ideal="top_k", k=4) == pytest.approx(expected, rel=1e-15)
+        assert ndcg_score(huge, scores) == ndcg_score(np.ldexp(huge, -1024), scores)
+        both = evaluate(huge + [0, 1], scores + [0.2, 0.1], [1] * 4 + [2] * 2,
+                        metrics=["ndcg"], per_query=True)
+        np.testing.assert_allclose(np.asarray(both["ndcg"]), [expected, 1 / np.log2(3)])
     with pytest.raises(ValueError, match="'log_base' parameter of dcg_score"):
         dcg_score(y, s, log_base=np.inf)
     with pytest.raises(ValueError, match="'beta' parameter of fbeta_at_k_score"):
