@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ._compare import compare
+from ._errors import RowValueError
 from ._evaluate import evaluate_details
 from ._report import REPORT_METRICS, format_report, summarize
 from ._version import __version__
@@ -270,15 +271,21 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
         # TREC runs each bring their own rows (the union of the run and the qrels)
         run_data = scores if data is None else data
         y_score = scores.y_score if data is None else scores
-        details = evaluate_details(
-            run_data.y_true,
-            y_score,
-            run_data.group,
-            metrics=args.metrics,
-            shared=settings,
-            sample_weight=None,
-            function_name="rank-metrics evaluate",
-        )
+        try:
+            details = evaluate_details(
+                run_data.y_true,
+                y_score,
+                run_data.group,
+                metrics=args.metrics,
+                shared=settings,
+                sample_weight=None,
+                function_name="rank-metrics evaluate",
+            )
+        except RowValueError as error:  # name the file and line of the row
+            locate = run_data._row_location
+            if locate is None:
+                raise
+            raise _BadInput(f"{locate(error.row)}: {error}") from None
         results[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
         per_query[name] = details
         query_counts[name] = len(set(run_data.group.tolist()))

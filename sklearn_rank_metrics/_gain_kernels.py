@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ._err_tied_blocks import stopping_chances
+from ._errors import RowValueError
 from ._grouping import RankedGroups
 from ._segments import query_blocks, sums_before_in_segment
 from ._tie_blocks import TiedBlocks, tied_blocks
@@ -31,9 +32,10 @@ def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
             if ranked.two_dimensional
             else f"row {row}"
         )
-        raise ValueError(
+        raise RowValueError(
             f"y_true of {function_name} must be >= 0 (graded relevance); got "
-            f"{ranked.input_labels[row]} at {where}."
+            f"{ranked.input_labels[row]} at {where}.",
+            row,
         )
 
 
@@ -74,9 +76,10 @@ def gain_values(
     checked = labels if input_labels is None else input_labels
     bad = np.flatnonzero((checked != np.floor(checked)) | (checked >= len(table)))
     if len(bad):
-        raise ValueError(
+        raise RowValueError(
             f"With a 'gain' array of length {len(table)}, y_true of {function_name} must hold "
-            f"integers in [0, {len(table) - 1}]; got {checked[bad[0]]} at row {int(bad[0])}."
+            f"integers in [0, {len(table) - 1}]; got {checked[bad[0]]} at row {int(bad[0])}.",
+            int(bad[0]),
         )
     return table[labels.astype(np.intp)]
 

@@ -11,6 +11,7 @@ from ._aggregate import PerQuery
 from ._binary_kernels import n_relevant
 from ._combinatorics import safe_divide
 from ._common import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
+from ._errors import RowValueError
 from ._gain_kernels import (
     DEFAULT_MAX_GRADE,
     DISCOUNTS,
@@ -394,10 +395,11 @@ def err_per_query(
     check_labels_non_negative(ranked, function_name)
     bad = np.flatnonzero(ranked.input_labels > max_grade)
     if len(bad):
-        raise ValueError(
+        raise RowValueError(
             f"y_true of {function_name} must be <= max_grade={max_grade:g}; got "
             f"{ranked.input_labels[bad[0]]:g} at row {int(bad[0])}. Pass the top grade "
-            "of your label scale as max_grade."
+            "of your label scale as max_grade.",
+            int(bad[0]),
         )
     values = expected_reciprocal_rank(ranked, ties, k, max_grade)
     undefined = n_relevant(ranked, None) == 0

@@ -6,6 +6,7 @@ import bz2
 import gzip
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,21 @@ def _scan_data_lines(path: Any) -> tuple[list[bytes], list[bytes]]:
             if not block:
                 break
     return query_texts, doc_texts
+
+
+def _data_row_location(path: Any, name: str) -> Callable[[int], str]:
+    """Row ``i`` -> ``"<name>, line L"``: the line of the i-th data line (error path only)."""
+
+    def locate(row: int) -> str:
+        with _open_maybe_compressed(path) as handle:
+            seen = -1
+            for line_number, raw in enumerate(handle, start=1):
+                seen += _DATA_LINE.match(raw) is not None
+                if seen == row:
+                    return f"{name}, line {line_number}"
+        return f"{name}, data line {row + 1}"
+
+    return locate
 
 
 def _letor_query_ids(found: list[bytes]) -> np.ndarray | None:
@@ -342,6 +358,7 @@ def read_letor(
             )
         group = _letor_groups(group_sizes, n_rows, name)
 
+    locate = _data_row_location(path, name) if is_path(path) else None
     if is_path(scores):
         check_path(scores, "scores", "read_letor")
         y_score = _read_number_lines(scores, "float", n_rows, "prediction", name)
@@ -364,4 +381,5 @@ def read_letor(
         doc_id=_letor_doc_ids(doc_texts, n_rows),
         X=X,
         source=name,
+        _row_location=locate,
     )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,8 @@ class RankingData:
     X: Any = None
     n_dropped_queries: int = 0
     source: str | None = None
+    # where row i was read, e.g. "results.csv, line 9" (file readers only)
+    _row_location: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n_rows = len(self.y_true)

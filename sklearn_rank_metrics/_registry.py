@@ -268,6 +268,11 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
                 f"{len(digits)} digits."
             )
         params["k"] = int(digits)
+        if params["k"] < 1:
+            raise ValueError(
+                f"The cutoff of metric {text!r} of {function_name} must be an int in the "
+                f"range [1, {2**62}]; got {params['k']}."
+            )
     for name, value in params.items():
         if name in constraints:
             check_parameter(info.function.__name__, name, value, constraints[name])

@@ -11,6 +11,7 @@ Parquet files and DataFrames need pandas (and pyarrow for Parquet).
 from __future__ import annotations
 
 import bz2
+import codecs
 import csv
 import gzip
 import io
@@ -118,8 +119,8 @@ def _read_frame(
             dtype={column: str for column in ids},
             skip_blank_lines=False,  # keeps row i on line i + 2, so errors can name the line
         )
-    except UnicodeDecodeError as error:
-        raise ValueError(f"read_table: {name} is not UTF-8 text ({error}).") from None
+    except UnicodeDecodeError:
+        raise _not_utf8(raw, name) from None
     except pd.errors.EmptyDataError:
         raise ValueError(f"read_table: {name} is empty; it needs a header line.") from None
     filled = np.flatnonzero(frame.notna().any(axis=1).to_numpy())
@@ -204,8 +205,8 @@ def _read_text_table(raw: bytes, sep: str, wanted: dict[str, Any], name: str) ->
     text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8-sig", newline="")
     try:
         rows = list(csv.reader(text, delimiter=sep))
-    except UnicodeDecodeError as error:
-        raise ValueError(f"read_table: {name} is not UTF-8 text ({error}).") from None
+    except UnicodeDecodeError:
+        raise _not_utf8(raw, name) from None
     except csv.Error as error:
         raise ValueError(f"read_table: {name} is not a valid table ({error}).") from None
     if not rows:
@@ -426,7 +427,26 @@ def read_table(
     if not is_frame and suffix != ".parquet":  # ids of a text file were read as text
         ids = _typed_ids(ids)
         docs = None if docs is None else _typed_ids(docs)
-    return RankingData(labels, scores, ids, doc_id=docs, source=name)
+    return RankingData(
+        labels, scores, ids, doc_id=docs, source=name,
+        _row_location=None if is_frame else lambda i: f"{name}, {where(i)}",
+    )
+
+
+def _not_utf8(raw: bytes, name: str) -> ValueError:
+    """The error for a file that is not UTF-8, naming the line of the first bad byte."""
+    body = raw[3:] if raw.startswith(codecs.BOM_UTF8) else raw
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = body[: error.start]
+        line = before.count(b"\n") + 1
+        column = error.start - (before.rfind(b"\n") + 1) + 1
+        return ValueError(
+            f"read_table: {name}, line {line}: not UTF-8 text (byte "
+            f"0x{body[error.start]:02x} at column {column}); save the file as UTF-8."
+        )
+    return ValueError(f"read_table: {name} is not UTF-8 text.")  # pragma: no cover
 
 
 def _read_text_table_data(
@@ -449,4 +469,5 @@ def _read_text_table_data(
     return RankingData(
         values["y_true"], values.get("y_score"), values["group"],
         doc_id=values.get("doc_id"), source=name,
+        _row_location=lambda i: f"{name}, {where(i)}",
     )

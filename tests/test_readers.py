@@ -689,7 +689,8 @@ def test_rows_of_the_wrong_length_are_refused(tmp_path, table_reader, quoted):
 def test_unreadable_tables_name_the_file(tmp_path, table_reader):
     path = tmp_path / "bad.csv"
     path.write_bytes(b"group,y_true,y_score\nq,1,0.5\n\xff\xfe,1,0.5\n")
-    with pytest.raises(ValueError, match=re.escape(f"read_table: {path} is not UTF-8")):
+    expected = f"read_table: {path}, line 3: not UTF-8 text (byte 0xff at column 1)"
+    with pytest.raises(ValueError, match=re.escape(expected)):
         table_reader(path)
     path.write_text("")
     with pytest.raises(ValueError, match=re.escape(f"read_table: {path} is empty")):
