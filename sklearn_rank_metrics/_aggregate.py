@@ -31,12 +31,48 @@ class PerQuery:
         relevant rows for micro-averaged hit rate); ``None`` means 1.
     description : str
         What "undefined" means for this metric, for error messages.
+    value_range : tuple of float
+        The metric's range, ``(0, 1)`` unless the metric says otherwise (DCG:
+        ``(0, inf)``); :func:`apply_policy` checks every value against it.
     """
 
     values: np.ndarray
     undefined: np.ndarray
     weight: np.ndarray | None = None
     description: str = "no relevant row"
+    value_range: tuple[float, float] = (0.0, 1.0)
+
+
+# values this close to their range (relative to the bound, at least absolute) are
+# rounding in the last bits of a sum and are clipped; anything further is a defect
+_RANGE_ROUNDING = 8 * np.finfo(np.float64).eps
+
+
+def check_range(per_query: PerQuery, ranked: RankedGroups, function_name: str) -> np.ndarray:
+    """The per-query values, clipped to the metric's range where they miss it by rounding.
+
+    A value further outside its range, or NaN/inf where the metric is defined, is
+    a defect of a kernel: it raises a ``RuntimeError`` naming the query, never a
+    number returned silently.
+    """
+    low, high = per_query.value_range
+    values = np.asarray(per_query.values, dtype=np.float64)
+    inside = (values >= low) & (values <= high)
+    if inside.all():
+        return values
+    slack_low = _RANGE_ROUNDING * max(1.0, abs(low))
+    slack_high = _RANGE_ROUNDING * max(1.0, abs(high)) if math.isfinite(high) else 0.0
+    defined = np.asarray(per_query.undefined, dtype=np.float64) < 1
+    near = (values >= low - slack_low) & (values <= high + slack_high)
+    broken = np.flatnonzero(~inside & ~near & defined)
+    if len(broken):
+        first = int(broken[0])
+        raise RuntimeError(
+            f"{function_name} computed {values[first]!r} for query "
+            f"{ranked.query_ids[first]!r}, outside the metric's range [{low:g}, {high:g}]. "
+            "This is a defect of sklearn_rank_metrics; please report it with the input."
+        )
+    return np.clip(values, low, high)
 
 
 def apply_policy(
@@ -46,7 +82,7 @@ def apply_policy(
     function_name: str,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-query values after the policy (NaN where skipped), their weights, and the skipped."""
-    values = np.array(per_query.values, dtype=np.float64)
+    values = np.array(check_range(per_query, ranked, function_name), dtype=np.float64)
     weights = ranked.query_weight.astype(np.float64, copy=True)
     if per_query.weight is not None:
         weights = weights * per_query.weight

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -103,7 +104,11 @@ def dcg_per_query(
         values = expected_dcg(ranked, ties, k, gain, discount, log_base, function_name)
     _check_finite(values, ranked, function_name)
     return PerQuery(
-        values, _no_positive_gain(ranked, gain, function_name), None, "no row with gain > 0"
+        values,
+        _no_positive_gain(ranked, gain, function_name),
+        None,
+        "no row with gain > 0",
+        value_range=(0.0, math.inf),
     )
 
 
