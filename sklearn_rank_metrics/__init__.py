@@ -5,23 +5,7 @@ form), sorts the rows once by (query, score descending) and computes one value p
 query with vectorised NumPy; the functions return the mean over queries.
 """
 
-from ._auc import group_roc_auc_score
-from ._binary_metrics import (
-    fbeta_at_k_score,
-    hit_rate_score,
-    mean_average_precision_score,
-    mean_reciprocal_rank_score,
-    precision_at_k_score,
-    recall_at_k_score,
-)
-from ._compare import ComparisonResult, compare
-from ._datasets import make_ranking
-from ._display import MetricAtKDisplay
-from ._display_per_query import PerQueryDifferenceDisplay, PerQueryMetricDisplay
-from ._evaluate import evaluate
-from ._gain_metrics import dcg_score, expected_reciprocal_rank_score, ndcg_score
-from ._ranker import GroupedRanker
-from ._readers import (
+from ._io import (
     RankingData,
     read_letor,
     read_recommendations,
@@ -30,15 +14,31 @@ from ._readers import (
     read_trec_qrels,
     read_trec_run,
 )
-from ._report import ranking_report
-from ._sampled import (
+from ._io._datasets import make_ranking
+from ._metrics._auc import group_roc_auc_score
+from ._metrics._binary import (
+    fbeta_at_k_score,
+    hit_rate_score,
+    mean_average_precision_score,
+    mean_reciprocal_rank_score,
+    precision_at_k_score,
+    recall_at_k_score,
+)
+from ._metrics._evaluate import evaluate
+from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, ndcg_score
+from ._model_selection._ranker import GroupedRanker
+from ._model_selection._scorer import make_ranking_scorer, make_ranking_scorers
+from ._plot._metric_at_k import MetricAtKDisplay
+from ._plot._per_query import PerQueryDifferenceDisplay, PerQueryMetricDisplay
+from ._sampled._estimators import (
     SampledRanks,
     sampled_metric_estimate,
     sampled_metric_table,
     sampled_rank_distribution,
     sampled_ranks,
 )
-from ._scorer import make_ranking_scorer, make_ranking_scorers
+from ._stats._compare import ComparisonResult, compare
+from ._stats._report import ranking_report
 from ._version import __version__ as __version__
 
 __all__ = [

@@ -20,10 +20,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ._compare import compare
-from ._errors import RowValueError
-from ._evaluate import evaluate_details
-from ._report import REPORT_METRICS, format_report, summarize
+from ._engine._errors import RowValueError
+from ._metrics._evaluate import evaluate_details
+from ._stats._compare import compare
+from ._stats._report import REPORT_METRICS, format_report, summarize
 from ._version import __version__
 
 PROGRAM = "rank-metrics"
@@ -205,7 +205,7 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
     if args.group_sizes and source != "letor":
         raise _BadInput("--group-sizes goes with --letor")
 
-    from ._readers import read_letor, read_table, read_trec
+    from ._io import read_letor, read_table, read_trec
 
     facts: dict[str, Any] = {}
     if source == "table":

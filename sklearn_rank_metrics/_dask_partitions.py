@@ -3,7 +3,7 @@
 Everything here takes and returns plain pandas / NumPy objects and never imports Dask,
 so worker processes only unpickle these functions and a :class:`PartitionPlan`.
 A partition holds *whole* queries (the caller guarantees it, by a shuffle or a check),
-so :func:`~sklearn_rank_metrics._grouping.rank_groups` sees every row of each of its
+so :func:`~sklearn_rank_metrics._engine._ranked_groups.rank_groups` sees every row of each of its
 queries, and the per-query values are exactly those of the in-memory ``evaluate``.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._evaluate import evaluate_details
+from ._metrics._evaluate import evaluate_details
 
 # One row of per-partition sums per metric: these columns, in this order.
 STATISTICS = ("weighted_sum", "weight", "n_kept", "n_skipped", "n_nan")

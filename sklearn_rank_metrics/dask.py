@@ -32,7 +32,6 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
         f"distributed pandas pyarrow) ({error})"
     ) from error
 
-from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
 from ._dask_partitions import (
     STATISTICS,
     PartitionPlan,
@@ -42,9 +41,10 @@ from ._dask_partitions import (
     partition_table,
     ranges_are_disjoint,
 )
-from ._evaluate import DEFAULT_METRICS, _metric_settings, metric_names
-from ._param_validation import BOOLEAN, NONE, Options, validate_params
-from ._registry import parse_metric
+from ._engine._validation import BOOLEAN, NONE, Options, validate_params
+from ._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._metrics._evaluate import DEFAULT_METRICS, _metric_settings, metric_names
+from ._metrics._registry import parse_metric
 
 __all__ = ["evaluate", "evaluate_per_query"]
 

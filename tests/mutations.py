@@ -18,7 +18,7 @@ mutation must be updated; it never fails silently), it is replaced by ``new``, t
 result is compiled in the module's own globals and the *code object* of the
 original function is swapped for the edited one (``function.__code__``).
 Swapping the code in place, rather than rebinding a name, reaches every holder of
-the function at once: modules that imported it by name (``from ._gain_kernels
+the function at once: modules that imported it by name (``from ._graded
 import discount_table``), the metric registry's ``MetricInfo.per_query`` entries,
 methods alike, so no reference can keep the unmutated version.
 Undoing puts the original code object back.
@@ -56,7 +56,7 @@ class MutationError(RuntimeError):
 
 
 class Edit(NamedTuple):
-    module: str  # submodule of the package, e.g. "_gain_kernels"
+    module: str  # submodule of the package, e.g. "_kernels._graded"
     target: str  # "function" or "Class.method"
     old: str  # text that must occur exactly once in the target's source
     new: str
@@ -159,7 +159,7 @@ MUTATIONS: dict[str, Mutation] = {
     "ties_average_as_input": _m(
         'ties="average" computed as ties="input": tie averaging dropped',
         Edit(
-            "_grouping",
+            "_engine._ranked_groups",
             "RankedGroups.arrangement",
             "arrangement = Arrangement(\n"
             "            self.n_rows, self.sorted_labels, "
@@ -171,7 +171,7 @@ MUTATIONS: dict[str, Mutation] = {
     "ties_optimistic_pessimistic_swapped": _m(
         'ties="optimistic" puts the lower labels first, "pessimistic" the higher',
         Edit(
-            "_grouping",
+            "_engine._ranked_groups",
             "RankedGroups._order_within_tie_blocks",
             'sign = -1.0 if ties == "optimistic" else 1.0',
             'sign = -1.0 if ties == "pessimistic" else 1.0',
@@ -180,13 +180,13 @@ MUTATIONS: dict[str, Mutation] = {
     "ties_input_order_reversed": _m(
         'ties="input" keeps tied rows in reverse input order',
         Edit(
-            "_grouping",
+            "_engine._ranked_groups",
             "RankedGroups.arrangement",
             'elif has_ties and not (ties == "input" and self.input_order_in_ties):',
             "elif has_ties:",
         ),
         Edit(
-            "_grouping",
+            "_engine._ranked_groups",
             "RankedGroups._order_within_tie_blocks",
             "keys = [self.order[tied]]",
             "keys = [-self.order[tied]]",
@@ -195,7 +195,7 @@ MUTATIONS: dict[str, Mutation] = {
     "cutoff_off_by_one": _m(
         "the cutoff k admits k + 1 ranks (depth min(k + 1, n_retrieved))",
         Edit(
-            "_grouping",
+            "_engine._ranked_groups",
             "RankedGroups.depth",
             "np.minimum(self.n_retrieved, k)",
             "np.minimum(self.n_retrieved, k + 1)",
@@ -204,7 +204,7 @@ MUTATIONS: dict[str, Mutation] = {
     "unretrieved_rows_take_ranks": _m(
         "-inf (unretrieved) rows occupy rank positions like retrieved rows",
         Edit(
-            "_grouping",
+            "_engine._ranked_groups",
             "RankedGroups.depth",
             "self.n_retrieved if k is None else np.minimum(self.n_retrieved, k)",
             "self.n_rows_per_query if k is None else np.minimum(self.n_rows_per_query, k)",
@@ -213,7 +213,7 @@ MUTATIONS: dict[str, Mutation] = {
     "relevance_level_strict": _m(
         "relevant means y_true > relevance_level instead of >=",
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "is_relevant",
             "labels >= relevance_level",
             "labels > relevance_level",
@@ -222,7 +222,7 @@ MUTATIONS: dict[str, Mutation] = {
     "sample_weight_ignored": _m(
         "the mean over queries ignores the query weights",
         Edit(
-            "_aggregate",
+            "_metrics._aggregate",
             "weighted_mean",
             "float(np.sum(values * weights) / total)",
             "float(np.mean(values))",
@@ -231,7 +231,7 @@ MUTATIONS: dict[str, Mutation] = {
     "skip_policy_counts_zero": _m(
         'replace_undefined_by="skip" scores undefined queries 0 instead of leaving them out',
         Edit(
-            "_aggregate",
+            "_metrics._aggregate",
             "apply_policy",
             "values[undefined] = np.nan\n            skipped = undefined",
             "values[undefined] = 0.0",
@@ -240,18 +240,23 @@ MUTATIONS: dict[str, Mutation] = {
     "skipped_weights_in_total": _m(
         "the weighted mean divides by the weights of the skipped queries too",
         Edit(
-            "_aggregate",
+            "_metrics._aggregate",
             "weighted_mean",
             "    if skipped.any():\n",
             "    all_weights = weights.sum()\n    if skipped.any():\n",
         ),
-        Edit("_aggregate", "weighted_mean", "total = weights.sum()", "total = all_weights"),
+        Edit(
+            "_metrics._aggregate",
+            "weighted_mean",
+            "total = weights.sum()",
+            "total = all_weights",
+        ),
     ),
     # -- DCG / NDCG / CG ----------------------------------------------------------------
     "discount_rank_plus_2": _m(
         "discount 1 / log(rank + 2) instead of 1 / log(rank + 1)",
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "discount_table",
             "np.log(log_base) / np.log(rank + 1)",
             "np.log(log_base) / np.log(rank + 2)",
@@ -260,7 +265,7 @@ MUTATIONS: dict[str, Mutation] = {
     "dcg_log_base_ignored": _m(
         "the discount always uses log base 2, whatever log_base says",
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "discount_table",
             "np.log(log_base) / np.log(rank + 1)",
             "np.log(2.0) / np.log(rank + 1)",
@@ -269,7 +274,7 @@ MUTATIONS: dict[str, Mutation] = {
     "jarvelin_discount_log_rank_plus_1": _m(
         'discount "max(1,log(rank))" computed as max(1, log(rank + 1))',
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "discount_table",
             "np.maximum(1.0, np.log(rank) / np.log(log_base))",
             "np.maximum(1.0, np.log(rank + 1) / np.log(log_base))",
@@ -278,12 +283,17 @@ MUTATIONS: dict[str, Mutation] = {
     "cg_discounted": _m(
         'discount="none" (cumulative gain, "cg") is not recognised and falls to the '
         '"max(1,log(rank))" discount',
-        Edit("_gain_kernels", "discount_table", 'if discount == "none":', 'if discount == "None":'),
+        Edit(
+            "_kernels._graded",
+            "discount_table",
+            'if discount == "none":',
+            'if discount == "None":',
+        ),
     ),
     "exponential_gain_as_linear": _m(
         'gain="exponential" computed as the linear gain y',
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "gain_values",
             "        return np.exp2(labels) - 1.0",
             "        return labels",
@@ -292,7 +302,7 @@ MUTATIONS: dict[str, Mutation] = {
     "exponential_gain_without_minus_one": _m(
         'gain="exponential" computed as 2**y instead of 2**y - 1',
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "gain_values",
             "np.exp2(labels) - 1.0",
             "np.exp2(labels)",
@@ -301,13 +311,13 @@ MUTATIONS: dict[str, Mutation] = {
     "ideal_dcg_retrieved_only": _m(
         "the ideal DCG ignores the unretrieved (-inf) rows",
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "_label_level_counts",
             "labels = ranked.labels  # >= 0",
             "labels = np.where(ranked.in_cutoff(None), ranked.labels, 0.0)  # >= 0",
         ),
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "ideal_dcg",
             "gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)",
             "gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)"
@@ -317,7 +327,7 @@ MUTATIONS: dict[str, Mutation] = {
     "ideal_dcg_sorted_ascending": _m(
         "the ideal DCG sorts the gains ascending (worst first) instead of descending",
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "ideal_dcg",
             'for level in np.argsort(-level_gains, kind="stable"):',
             # ascending among the positive gains; the zero gains still come last
@@ -326,7 +336,7 @@ MUTATIONS: dict[str, Mutation] = {
             "    ):",
         ),
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "ideal_dcg",
             "gains = _sorted_descending_within_queries(gains, ranked.query_of_row)",
             "gains = gains[np.lexsort((gains, ranked.query_of_row))]",
@@ -335,7 +345,7 @@ MUTATIONS: dict[str, Mutation] = {
     "ndcg_top_k_ideal_unsorted": _m(
         'ideal="top_k": the ideal DCG takes the top k rows in the model\'s order, unsorted',
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "ideal_dcg_of_top_k",
             "gains = _sorted_descending_within_queries(gains, query)",
             "gains = gains",
@@ -345,7 +355,7 @@ MUTATIONS: dict[str, Mutation] = {
     "err_stop_probability_linear_gain": _m(
         "ERR stop probability g / 2**max_grade instead of (2**g - 1) / 2**max_grade",
         Edit(
-            "_gain_kernels",
+            "_kernels._graded",
             "stop_probability",
             "(np.exp2(labels) - 1.0) / np.exp2(max_grade)",
             "labels / np.exp2(max_grade)",
@@ -355,7 +365,7 @@ MUTATIONS: dict[str, Mutation] = {
         'ERR ties="average": the row-by-row update of tied rows\' subset means keeps the '
         "old mean with weight (j - d + 1)/j instead of (j - d)/j",
         Edit(
-            "_err_tied_blocks",
+            "_kernels._err_ties",
             "_subset_means_row_by_row",
             "current[:, 1:] *= (j - d) / j",
             "current[:, 1:] *= (j - d + 1) / j",
@@ -365,7 +375,7 @@ MUTATIONS: dict[str, Mutation] = {
     "n_relevant_retrieved_only": _m(
         "n_relevant counts only retrieved rows: unretrieved (-inf) relevant rows forgotten",
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "n_relevant",
             'relevant_rows(ranked, "average", None, relevance_level, every_row=True)',
             'relevant_rows(ranked, "average", None, relevance_level, every_row=False)',
@@ -374,7 +384,7 @@ MUTATIONS: dict[str, Mutation] = {
     "ap_n_relevant_as_min_k": _m(
         'AP denominator "n_relevant" computed as min(k, n_relevant)',
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "_average_precision_of_positions",
             'if denominator == "min(k,n_relevant)" and k is not None:',
             "if k is not None:",
@@ -383,7 +393,7 @@ MUTATIONS: dict[str, Mutation] = {
     "ap_min_k_ignores_k": _m(
         'AP denominator "min(k,n_relevant)" computed as n_relevant',
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "_average_precision_of_positions",
             "limit = np.minimum(limit, k)",
             "limit = limit",
@@ -393,7 +403,7 @@ MUTATIONS: dict[str, Mutation] = {
         'AP "n_relevant_in_top_k" with a tie block across the cutoff: j**2 for j*(j-1) '
         "relevant pairs",
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "_average_precision_over_retrieved",
             "* (j - 1)\n",
             "* j\n",
@@ -403,13 +413,13 @@ MUTATIONS: dict[str, Mutation] = {
     "reciprocal_rank_plus_one": _m(
         "reciprocal rank 1 / (rank + 1) instead of 1 / rank",
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "reciprocal_rank",
             "weights=probability / (blocks.start_rank[block] + t)",
             "weights=probability / (blocks.start_rank[block] + t + 1)",
         ),
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "reciprocal_rank",
             "values[found] = 1.0 / (first_rank + 1)",
             "values[found] = 1.0 / (first_rank + 2)",
@@ -419,7 +429,7 @@ MUTATIONS: dict[str, Mutation] = {
         'MRR ties="average": P(first relevant at offset t) normalised by C(m-1, r-1) '
         "instead of C(m, r)",
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "reciprocal_rank",
             "comb_ratio(m - t, r - 1, m, r)",
             "comb_ratio(m - t, r - 1, m - 1, r - 1)",
@@ -429,7 +439,7 @@ MUTATIONS: dict[str, Mutation] = {
     "precision_denominator_n_retrieved": _m(
         'precision denominator "k" computed as min(k, n_retrieved)',
         Edit(
-            "_binary_metrics",
+            "_metrics._binary",
             "_precision_denominator",
             "return np.full(ranked.n_queries, float(k))",
             "return ranked.depth(k).astype(np.float64)",
@@ -438,7 +448,7 @@ MUTATIONS: dict[str, Mutation] = {
     "hits_ties_not_averaged": _m(
         "hits@k (P, recall, F, micro hit rate) ignore the tie blocks: no expected value",
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "expected_hits",
             "weights=blocks.inside * r / blocks.size - fixed,",
             "weights=fixed - fixed,",
@@ -448,7 +458,7 @@ MUTATIONS: dict[str, Mutation] = {
     "recall_divided_by_k": _m(
         "recall@k divides the hits by k instead of by n_relevant",
         Edit(
-            "_binary_metrics",
+            "_metrics._binary",
             "recall_per_query",
             "safe_divide(hits, kernels.n_relevant(ranked, relevance_level))",
             'safe_divide(hits, _precision_denominator(ranked, k, "k"))',
@@ -457,12 +467,12 @@ MUTATIONS: dict[str, Mutation] = {
     # -- F1 / F-beta ----------------------------------------------------------------------
     "fbeta_beta_not_squared": _m(
         "F-beta weighs recall by beta instead of beta**2",
-        Edit("_binary_metrics", "fbeta_per_query", "scale = beta**2", "scale = beta"),
+        Edit("_metrics._binary", "fbeta_per_query", "scale = beta**2", "scale = beta"),
     ),
     "f1_without_one_plus_beta2": _m(
         "F-beta numerator beta**2 * hits instead of (1 + beta**2) * hits (F1 halved)",
         Edit(
-            "_binary_metrics",
+            "_metrics._binary",
             "fbeta_per_query",
             "safe_divide((1 + scale) * hits, denominator_values)",
             "safe_divide(scale * hits, denominator_values)",
@@ -472,13 +482,13 @@ MUTATIONS: dict[str, Mutation] = {
     "hit_rate_counts_rank_k_plus_1": _m(
         "hit rate@k also counts a relevant row at rank k + 1",
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "hit",
             "values = (expected_hits(ranked, ties, k, relevance_level) > 0)",
             "values = (expected_hits(ranked, ties, k and k + 1, relevance_level) > 0)",
         ),
         Edit(
-            "_binary_kernels",
+            "_kernels._binary",
             "hit",
             "    blocks = tied_blocks(ranked, ties, k)\n"
             "    first = _first_relevant_blocks(ranked, ties, k, relevance_level)\n",
@@ -490,7 +500,7 @@ MUTATIONS: dict[str, Mutation] = {
     "hit_rate_micro_unweighted": _m(
         'hit_rate average="micro" is the plain mean of recall (no n_relevant weights)',
         Edit(
-            "_binary_metrics",
+            "_metrics._binary",
             "hit_rate_per_query",
             "return PerQuery(recall.values, recall.undefined, "
             "kernels.n_relevant(ranked, relevance_level))",
@@ -501,16 +511,21 @@ MUTATIONS: dict[str, Mutation] = {
     "auc_tied_pairs_count_zero": _m(
         "AUC counts a tied (relevant, non-relevant) pair as 0 instead of 1/2 "
         "(a positive row takes its block's last rank, not its mid-rank)",
-        Edit("_binary_kernels", "roc_auc", "mid_rank *= 0.5", "mid_rank *= 1.0"),
+        Edit("_kernels._binary", "roc_auc", "mid_rank *= 0.5", "mid_rank *= 1.0"),
     ),
     "gauc_positives_weight_uses_negatives": _m(
         'group AUC query_weight="positives" weighs queries by their negatives',
-        Edit("_auc", "roc_auc_per_query", '"positives": n_positive', '"positives": n_negative'),
+        Edit(
+            "_metrics._auc",
+            "roc_auc_per_query",
+            '"positives": n_positive',
+            '"positives": n_negative',
+        ),
     ),
     "gauc_rows_weight_retrieved_only": _m(
         'group AUC query_weight="rows" counts only the retrieved rows of a query',
         Edit(
-            "_auc",
+            "_metrics._auc",
             "roc_auc_per_query",
             '"rows": ranked.n_rows_per_query.astype(float)',
             '"rows": ranked.n_retrieved.astype(float)',

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics import evaluate, ndcg_score
-from sklearn_rank_metrics._registry import METRICS
+from sklearn_rank_metrics._metrics._registry import METRICS
 
 NAMES = sorted(METRICS)
 TIES = ["average", "input", "optimistic", "pessimistic"]
@@ -878,7 +878,7 @@ def test_ndcg_of_a_perfect_order_is_exactly_one():
 )
 def test_integer_query_ids_factorize_like_np_unique(ids):
     # The dense-table path for unsorted integer ids must give np.unique's codes and ids.
-    from sklearn_rank_metrics._grouping import _factorize_groups
+    from sklearn_rank_metrics._engine._ranked_groups import _factorize_groups
 
     codes, values = _factorize_groups(ids, len(ids), "test")
     expected_values, expected_codes = np.unique(ids, return_inverse=True)

@@ -13,8 +13,8 @@ from scipy import stats
 from scipy.special import ndtr, ndtri
 
 from sklearn_rank_metrics import ComparisonResult, compare, evaluate
-from sklearn_rank_metrics._compare import _t_test_pvalues
-from sklearn_rank_metrics._resampling import (
+from sklearn_rank_metrics._stats._compare import _t_test_pvalues
+from sklearn_rank_metrics._stats._resampling import (
     _bca_levels,
     _chunk_rows,
     bootstrap_intervals,

@@ -31,7 +31,7 @@ from sklearn_rank_metrics._dask_partitions import (
     partition_table,
     ranges_are_disjoint,
 )
-from sklearn_rank_metrics._registry import METRICS, parse_metric
+from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
 from sklearn_rank_metrics.dask import evaluate, evaluate_per_query
 
 # one name per registered metric, plus variants with other parameters

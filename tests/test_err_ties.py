@@ -17,7 +17,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics import _err_tied_blocks, expected_reciprocal_rank_score
+from sklearn_rank_metrics import expected_reciprocal_rank_score
+from sklearn_rank_metrics._kernels import _err_ties
 
 
 def _exact_subset_means(keep: list[Fraction], degree: int) -> list[Fraction]:
@@ -44,7 +45,7 @@ def test_subset_means_match_the_exact_expansion(sizes):
     degree = 12
     labels = rng.integers(0, 4, sum(sizes))
     keep = _keep(labels, 3)
-    got = _err_tied_blocks.subset_product_means(
+    got = _err_ties.subset_product_means(
         np.array([float(x) for x in keep]), np.array(sizes), degree
     )
     start = 0

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from sklearn_rank_metrics import compare, evaluate, ranking_report
-from sklearn_rank_metrics._compare import _t_test_pvalues
+from sklearn_rank_metrics._stats._compare import _t_test_pvalues
 
 
 def run_cli(*arguments):
@@ -265,7 +265,7 @@ def test_overflow_is_an_error_or_a_stable_value():
 def test_a_value_outside_the_metric_range_is_never_returned():
     # the aggregation layer checks every per-query value against the metric's range:
     # a kernel defect (simulated here) raises instead of reaching the mean
-    from sklearn_rank_metrics import _aggregate
+    from sklearn_rank_metrics._metrics import _aggregate
 
     def with_values(values, undefined=(0.0, 0.0)):
         return _aggregate.PerQuery(np.array(values), np.array(undefined))

@@ -52,7 +52,7 @@ import mutations
 import pytest
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._registry import METRICS
+from sklearn_rank_metrics._metrics._registry import METRICS
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -511,7 +511,7 @@ def test_unknown_mutation_is_a_usage_error(monkeypatch):
 def test_stale_mutation_text_raises():
     broken = mutations.Mutation(
         "a target text that is not in the source",
-        mutations._applier(mutations.Edit("_gain_kernels", "discount_table", "np.nope", "np.x")),
+        mutations._applier(mutations.Edit("_kernels._graded", "discount_table", "np.nope", "np.x")),
     )
     before = _package_code()
     with pytest.raises(mutations.MutationError, match="occurs 0 times"):
@@ -519,7 +519,7 @@ def test_stale_mutation_text_raises():
     assert _package_code() == before
     # an edit that changes only the spelling, not the code, is no mutation
     equivalent = mutations._applier(
-        mutations.Edit("_gain_kernels", "discount_table", "np.log(rank + 1)", "np.log(rank+1)")
+        mutations.Edit("_kernels._graded", "discount_table", "np.log(rank + 1)", "np.log(rank+1)")
     )
     with pytest.raises(mutations.MutationError, match="same code"):
         equivalent()

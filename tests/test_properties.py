@@ -1,6 +1,6 @@
 """Property-based tests (hypothesis) over every metric of the registry.
 
-Every metric in ``sklearn_rank_metrics._registry.METRICS`` is covered, with parameter
+Every metric in ``sklearn_rank_metrics._metrics._registry.METRICS`` is covered, with parameter
 variants read from its function's ``_parameter_constraints`` (every ``Options`` value,
 plus a few values for numeric and array/callable parameters, see ``EXTRA_VALUES``),
 with ``k`` in {None, 1, 3} when the metric takes a cutoff (all three, or one drawn
@@ -49,8 +49,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sklearn_rank_metrics import evaluate
-from sklearn_rank_metrics._param_validation import Options
-from sklearn_rank_metrics._registry import METRICS, parse_metric
+from sklearn_rank_metrics._engine._validation import Options
+from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
 
 NAMES = sorted(METRICS)
 TIES = ("average", "input", "optimistic", "pessimistic")

@@ -1,4 +1,4 @@
-"""Tests of the readers (``sklearn_rank_metrics/_readers.py`` and ``_trec.py``).
+"""Tests of the readers (``sklearn_rank_metrics/_io/``).
 
 Every expected value comes from another tool or from arithmetic written here:
 
@@ -37,7 +37,7 @@ from sklearn_rank_metrics import (
     ndcg_score,
     recall_at_k_score,
 )
-from sklearn_rank_metrics._readers import (
+from sklearn_rank_metrics._io import (
     RankingData,
     read_letor,
     read_recommendations,
@@ -749,7 +749,7 @@ def test_modules_import_and_read_trec_without_pandas(trec_files):
         import sys
         sys.modules["pandas"] = None
         sys.modules["pyarrow"] = None
-        from sklearn_rank_metrics._readers import read_trec
+        from sklearn_rank_metrics._io import read_trec
         print(read_trec({str(trec_files[0])!r}, {str(trec_files[1])!r}).y_true.tolist())
         """
     )
@@ -952,7 +952,7 @@ def test_recommendations_from_long_tables(seed):
 def test_recommendations_survive_a_hash_collision(monkeypatch):
     # every text id hashed to the same code: matches must still be exact (the ids are
     # compared wherever codes agree, and an exact coding takes over)
-    import sklearn_rank_metrics._recommendations as module
+    import sklearn_rank_metrics._io._recommendations as module
 
     expected = read_recommendations(RECOMMENDED, RELEVANT)
     monkeypatch.setattr(module, "hash", lambda item: 7, raising=False)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import sklearn_rank_metrics
-from sklearn_rank_metrics._registry import METRICS
+from sklearn_rank_metrics._metrics._registry import METRICS
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 

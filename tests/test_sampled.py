@@ -19,7 +19,7 @@ from sklearn_rank_metrics import (
     sampled_rank_distribution,
     sampled_ranks,
 )
-from sklearn_rank_metrics._sampled import _least_squares_table
+from sklearn_rank_metrics._sampled._estimators import _least_squares_table
 
 ESTIMATORS = ["naive", "rank_estimate", "minimal_bias", "bias_variance"]
 METRICS_WITH_K = [

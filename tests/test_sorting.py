@@ -6,8 +6,8 @@ The reference is ``np.lexsort`` on the full float64 scores, which never truncate
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics import _sorting
-from sklearn_rank_metrics._sorting import sort_by_query_then_score
+from sklearn_rank_metrics._engine import _sorting
+from sklearn_rank_metrics._engine._sorting import sort_by_query_then_score
 
 
 def _reference_order(codes, scores):

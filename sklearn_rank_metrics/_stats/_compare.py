@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
-from ._evaluate import _table, metric_names
+from .._engine._validation import NONE, Interval, Options, validate_params
+from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._metrics._evaluate import _table, metric_names
 from ._model_values import per_query_values, score_mapping
-from ._param_validation import NONE, Interval, Options, validate_params
 from ._resampling import (
     BOOTSTRAP_METHODS,
     as_generator,

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from .._engine._validation import check_parameter
 from ._auc import group_roc_auc_score, roc_auc_per_query
-from ._binary_metrics import (
+from ._binary import (
     average_precision_per_query,
     fbeta_at_k_score,
     fbeta_per_query,
@@ -31,7 +32,7 @@ from ._binary_metrics import (
     recall_per_query,
     reciprocal_rank_per_query,
 )
-from ._gain_metrics import (
+from ._graded import (
     dcg_per_query,
     dcg_score,
     err_per_query,
@@ -39,7 +40,6 @@ from ._gain_metrics import (
     ndcg_per_query,
     ndcg_score,
 )
-from ._param_validation import check_parameter
 
 # Parameters of a public function that are not the kernel's.
 NON_KERNEL_PARAMETERS = (

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ._err_tied_blocks import stopping_chances
-from ._errors import RowValueError
-from ._grouping import RankedGroups
-from ._segments import query_blocks, sums_before_in_segment
+from .._engine._errors import RowValueError
+from .._engine._ranked_groups import RankedGroups
+from .._engine._segments import query_blocks, sums_before_in_segment
+from ._err_ties import stopping_chances
 from ._tie_blocks import TiedBlocks, tied_blocks
 
 GAINS = ("linear", "exponential")
@@ -259,7 +259,7 @@ def expected_reciprocal_rank(
     ``E[S_i] = (product of (1 - R) over earlier blocks) * e_t`` where ``e_t`` is the
     mean, over all ``t``-subsets of the block, of the product of ``(1 - R)``
     (a normalised elementary symmetric polynomial); see
-    :func:`~._err_tied_blocks.stopping_chances` for how, and for its cost: linear
+    :func:`~._err_ties.stopping_chances` for how, and for its cost: linear
     memory, and time O(T * D) per block of ``T`` positions in the cutoff, with ``D``
     about 60 for graded labels (at most the block's rows with a label above 0).
     """

@@ -18,15 +18,15 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranked_groups import RankedGroups
 from ._combinatorics import log_comb, safe_divide
-from ._gain_kernels import (
+from ._graded import (
     _MAX_LEVELS,
     discount_table,
     expected_dcg,
     gain_values,
     ideal_dcg_of_top_k,
 )
-from ._grouping import RankedGroups
 
 
 def _label_levels(ranked: RankedGroups, function_name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
 """Kernels of the binary-relevance metrics: hits@k, AP, RR, hit, per-query AUC.
 
-Every kernel maps a :class:`~._grouping.RankedGroups` to one value per query with
+Every kernel maps a :class:`~.._engine._ranked_groups.RankedGroups` to one value per query with
 vectorised NumPy over all queries at once. Each computes the exact expected value
 over the random orders of the arrangement's blocks (``ties="average"``); with
 singleton blocks the formulas reduce to the plain metric.
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._engine._ranked_groups import Arrangement, RankedGroups
+from .._engine._segments import segment_positions, segment_rows, segment_sums
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
-from ._grouping import Arrangement, RankedGroups
-from ._segments import segment_positions, segment_rows, segment_sums
 from ._tie_blocks import EVERY_ROW, cutoff_scope, tied_blocks
 
 

@@ -21,9 +21,9 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._grouping import query_id_column
-from ._param_validation import Options, check_parameter
-from ._registry import parse_metric
+from .._engine._ranked_groups import query_id_column
+from .._engine._validation import Options, check_parameter
+from .._metrics._registry import parse_metric
 
 RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]

@@ -16,7 +16,7 @@ repaired silently.
 :func:`join_trec` turns qrels + run into flat rows in the order that makes
 ``ties="input"`` reproduce trec_eval. The public readers :func:`read_trec`,
 :func:`read_trec_qrels` and :func:`read_trec_run` are at the end of this module and
-are re-exported by ``_readers.py``.
+are re-exported by the ``_io`` package.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ._param_validation import BOOLEAN, validate_params
+from .._engine._validation import BOOLEAN, validate_params
 from ._ranking_data import RankingData, is_path, source_name
 
 # the text of a number as the readers accept it: no "nan", "inf", "1_000" or hex

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranked_groups import rank_groups
+from .._engine._validation import BOOLEAN, NONE, check_parameter, validate_params
 from ._aggregate import apply_policy, weighted_mean
-from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
-from ._grouping import rank_groups
-from ._param_validation import BOOLEAN, NONE, check_parameter, validate_params
+from ._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
 from ._registry import MetricSpec, parse_metric
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")

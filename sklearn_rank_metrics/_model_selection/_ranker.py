@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
-from ._grouping import _factorize_groups, query_id_column
+from .._engine._ranked_groups import _factorize_groups, query_id_column
 
 PASS_GROUP_AS = ("auto", "sizes", "qid")
 

@@ -8,12 +8,19 @@ from typing import Any
 
 import numpy as np
 
-from ._aggregate import PerQuery
-from ._binary_kernels import n_relevant
-from ._combinatorics import safe_divide
-from ._common import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
-from ._errors import RowValueError
-from ._gain_kernels import (
+from .._engine._errors import RowValueError
+from .._engine._ranked_groups import RankedGroups
+from .._engine._validation import (
+    ARRAY_LIKE,
+    BOOLEAN,
+    CALLABLE,
+    Interval,
+    Options,
+    validate_params,
+)
+from .._kernels._binary import n_relevant
+from .._kernels._combinatorics import safe_divide
+from .._kernels._graded import (
     DEFAULT_MAX_GRADE,
     DISCOUNTS,
     GAINS,
@@ -23,16 +30,9 @@ from ._gain_kernels import (
     gain_values,
     ideal_dcg,
 )
-from ._grouping import RankedGroups
-from ._ndcg_top_k import ndcg_of_top_k
-from ._param_validation import (
-    ARRAY_LIKE,
-    BOOLEAN,
-    CALLABLE,
-    Interval,
-    Options,
-    validate_params,
-)
+from .._kernels._ndcg_top_k import ndcg_of_top_k
+from ._aggregate import PerQuery
+from ._base import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
 
 _GAIN_CONSTRAINTS = {
     **COMMON_CONSTRAINTS,

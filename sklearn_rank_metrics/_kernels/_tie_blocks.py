@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._grouping import RankedGroups
-from ._segments import segment_positions
+from .._engine._ranked_groups import RankedGroups
+from .._engine._segments import segment_positions
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._grouping import RankedGroups
+from .._engine._ranked_groups import RankedGroups
 
 UNDEFINED_POLICIES = (0.0, 1.0, math.nan, "skip", "raise")
 

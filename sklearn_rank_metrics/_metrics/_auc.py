@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._engine._ranked_groups import RankedGroups
+from .._engine._validation import Options, validate_params
+from .._kernels._binary import roc_auc
 from ._aggregate import PerQuery
-from ._binary_kernels import roc_auc
-from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES, fill_doc, score
-from ._grouping import RankedGroups
-from ._param_validation import Options, validate_params
+from ._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES, fill_doc, score
 
 
 def roc_auc_per_query(

@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
+from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._metrics._evaluate import MetricDetail, evaluate_details
 from ._compare import compare
-from ._evaluate import MetricDetail, evaluate_details
 from ._model_values import score_mapping
-from ._param_validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
 REPORT_METRICS = ("ndcg@10", "map", "mrr", "p@10", "recall@10")

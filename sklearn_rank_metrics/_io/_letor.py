@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ._param_validation import NONE, Interval, validate_params
+from .._engine._validation import NONE, Interval, validate_params
+from .._model_selection._scorer import response_values
 from ._ranking_data import RankingData, check_path, is_path, source_name
-from ._scorer import response_values
 from ._trec import FLOAT_RE, INT_RE
 
 # a data line (not blank, not a comment) whose comment holds "docid = X"

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._evaluate import evaluate_details
+from .._metrics._evaluate import evaluate_details
 
 
 def score_mapping(

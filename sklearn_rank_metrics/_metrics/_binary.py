@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _binary_kernels as kernels
+from .._engine._ranked_groups import RankedGroups
+from .._engine._validation import Interval, Options, validate_params
+from .._kernels import _binary as kernels
+from .._kernels._combinatorics import safe_divide
 from ._aggregate import PerQuery
-from ._combinatorics import safe_divide
-from ._common import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
-from ._grouping import RankedGroups
-from ._param_validation import Interval, Options, validate_params
+from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
 
 _BINARY_CONSTRAINTS = {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL}
 AP_DENOMINATORS = ("n_relevant", "min(k,n_relevant)", "n_relevant_in_top_k")

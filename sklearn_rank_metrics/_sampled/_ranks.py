@@ -1,7 +1,7 @@
 """One sampled rank per user from flat rows: :func:`sampled_ranks`.
 
 Each group (user) holds one positive and its sampled negatives; the rank of the
-positive among them is what the sampled metrics of :mod:`._sampled` start from.
+positive among them is what the sampled metrics of :mod:`._estimators` start from.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Any, NamedTuple
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._grouping import (
+from .._engine._ranked_groups import (
     _as_float,
     _check_shapes,
     _check_values,
     _factorize_groups,
     _scores_as_float,
 )
-from ._param_validation import (
+from .._engine._validation import (
     NONE,
     InstanceOf,
     Interval,

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._engine._segments import segment_positions, segment_rows
 from ._combinatorics import log_comb_of_integers, log_factorials
-from ._segments import segment_positions, segment_rows
 
 # f_D below this, divided by the block's size, ends the block's subset means
 NEGLIGIBLE_SUBSET_MEAN = 2.0**-60

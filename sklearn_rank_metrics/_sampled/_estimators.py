@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln, xlog1py, xlogy
 
-from ._grouping import _to_numpy
-from ._param_validation import (
+from .._engine._ranked_groups import _to_numpy
+from .._engine._validation import (
     ARRAY_LIKE,
     BOOLEAN,
     NONE,
@@ -38,8 +38,8 @@ from ._param_validation import (
     Options,
     validate_params,
 )
-from ._sampled_distribution import binned_model, rank_distribution_estimate
-from ._sampled_ranks import SampledRanks, sampled_ranks
+from ._distribution import binned_model, rank_distribution_estimate
+from ._ranks import SampledRanks, sampled_ranks
 
 __all__ = [
     "SampledRanks",

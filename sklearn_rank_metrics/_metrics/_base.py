@@ -10,9 +10,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from .._engine._ranked_groups import TIES_MODES, RankedGroups, rank_groups
+from .._engine._validation import NONE, Interval, Options
 from ._aggregate import PerQuery, aggregate
-from ._grouping import TIES_MODES, RankedGroups, rank_groups
-from ._param_validation import NONE, Interval, Options
 
 # a cutoff beyond any query is the whole ranking; the bound keeps k inside int64
 # arithmetic (an error naming 'k', not an OverflowError deep in NumPy)

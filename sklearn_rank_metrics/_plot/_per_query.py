@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ._display import (
+from .._engine._validation import Options, check_parameter
+from .._stats._model_values import per_query_values
+from ._metric_at_k import (
     axes,
     check_settings,
     estimator_scores,
@@ -16,8 +18,6 @@ from ._display import (
     per_item,
     plot_names,
 )
-from ._model_values import per_query_values
-from ._param_validation import Options, check_parameter
 
 _KINDS = ("hist", "ecdf")
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._param_validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
+from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 
 _RANDOM_STATE = [
     Interval(int, 0, None),

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from ._common import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
-from ._model_values import per_query_values, score_mapping
-from ._param_validation import NONE, Interval, Options, check_parameter
-from ._registry import parse_metric
-from ._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
-from ._scorer import RESPONSE_METHODS, response_values
+from .._engine._validation import NONE, Interval, Options, check_parameter
+from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._metrics._registry import parse_metric
+from .._model_selection._scorer import RESPONSE_METHODS, response_values
+from .._stats._model_values import per_query_values, score_mapping
+from .._stats._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
 
 _PARAMETERS = {
     "ties": [*TIES, NONE],

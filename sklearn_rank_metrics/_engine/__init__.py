@@ -1,0 +1,1 @@
+"""The ground floor: validate the input once, sort once (RankedGroups)."""

@@ -1,0 +1,1 @@
+"""Formulas: RankedGroups in, one value per query out (no validation, no policy)."""

@@ -1,0 +1,1 @@
+"""The public metric functions, their registry, evaluate() and the one pipeline."""

@@ -1,0 +1,1 @@
+"""Scorers for model selection and the GroupedRanker estimator."""

@@ -1,0 +1,1 @@
+"""Displays, as scikit-learn's metrics/_plot: one display per module."""

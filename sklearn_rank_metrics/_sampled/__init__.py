@@ -1,0 +1,1 @@
+"""Metrics from sampled negatives: sampled ranks, the rank model, estimators."""

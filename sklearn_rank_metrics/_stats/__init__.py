@@ -1,0 +1,1 @@
+"""Several models on the same queries: per-query values, resampling, compare, report."""
