@@ -878,9 +878,9 @@ def test_ndcg_of_a_perfect_order_is_exactly_one():
 )
 def test_integer_query_ids_factorize_like_np_unique(ids):
     # The dense-table path for unsorted integer ids must give np.unique's codes and ids.
-    from sklearn_rank_metrics._engine._ranked_groups import _factorize_groups
+    from sklearn_rank_metrics._engine._inputs import factorize_groups
 
-    codes, values = _factorize_groups(ids, len(ids), "test")
+    codes, values = factorize_groups(ids, len(ids), "test")
     expected_values, expected_codes = np.unique(ids, return_inverse=True)
     np.testing.assert_array_equal(codes, expected_codes)
     np.testing.assert_array_equal(values, expected_values)

@@ -685,7 +685,7 @@ def test_minus_infinity_is_a_score_for_the_boosters(library):
 # ---------------------------------------------------------------------------
 
 
-def _query_weights(n_queries, dyadic):
+def query_weights(n_queries, dyadic):
     """Per-query weights; ``dyadic`` ones (multiples of 1/4) are exact in float32."""
     rng = np.random.default_rng(6)
     if dyadic:
@@ -729,7 +729,7 @@ def test_query_weights(library, metric, minus, name, dyadic):
         score = score.astype(np.float32)
         if metric != "ndcg":
             y = (y >= BINARY_LEVEL).astype(float)
-    query_weight = _query_weights(len(sizes), dyadic)
+    query_weight = query_weights(len(sizes), dyadic)
     expected = weighted_booster_value(
         library, metric, 5, minus, (y, score, qid, sizes), query_weight
     )

@@ -1,4 +1,4 @@
-"""Validate inputs once, factorise query ids, sort once by (query, score descending).
+"""Sort once by (query, score descending): :class:`RankedGroups` from checked input.
 
 :func:`rank_groups` is the single entry point that turns user input into a
 :class:`RankedGroups`: the rows sorted by query, then by score descending, with
@@ -22,11 +22,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 
+from ._inputs import (
+    as_float,
+    check_pandas_indexes,
+    check_shapes,
+    check_values,
+    factorize_groups_with_sizes,
+    query_weights,
+    scores_as_float,
+)
 from ._segments import segment_rows, segment_sums
 from ._sorting import positions_in_queries, sort_by_query_then_score
 
@@ -379,324 +387,6 @@ def _run_starts(tied_rows: np.ndarray, n_rows: int) -> np.ndarray:
 # --------------------------------------------------------------------------- inputs
 
 
-def _to_numpy(value: Any, name: str) -> np.ndarray:
-    """Array-like (list, NumPy, pandas) to NumPy without copying when possible."""
-    if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
-        try:
-            return value.to_numpy()
-        except (TypeError, ValueError) as error:  # pragma: no cover - exotic pandas
-            raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
-    if isinstance(value, (str, bytes)) or np.isscalar(value):
-        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
-    if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
-        raise TypeError(
-            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
-            "(convert it with .toarray())."
-        )
-    if np.ma.isMaskedArray(value):
-        masked = np.flatnonzero(np.ma.getmaskarray(value).reshape(-1))
-        if len(masked):
-            raise ValueError(
-                f"{name} is a masked array with masked values (the first at flat position "
-                f"{int(masked[0])}); the mask is not a missing-value rule here: drop or "
-                "fill those rows (e.g. .compressed() on every array, or .filled())."
-            )
-        return np.ma.getdata(value)
-    if not hasattr(value, "__len__") and not hasattr(value, "__array__"):
-        raise TypeError(
-            f"{name} must be an array-like (list, NumPy array, pandas Series); got "
-            f"{type(value).__name__} (a generator or iterator: pass list(...))."
-        )
-    return np.asarray(value)
-
-
-def _format_index(flat_index: int, shape: tuple) -> str:
-    if len(shape) == 1:
-        return f"row {flat_index}"
-    return f"row {flat_index // shape[1]}, column {flat_index % shape[1]}"
-
-
-def _as_float(value: Any, name: str, function_name: str) -> np.ndarray:
-    array = _to_numpy(value, name)
-    if array.dtype.kind not in "biuf":
-        if array.dtype.kind == "O":
-            text = np.fromiter(map(isinstance, array.ravel(), repeat((str, bytes))), bool,
-                               array.size)
-            if text.any():  # "0.5" is text, whatever it says: as for a str array
-                first = int(np.flatnonzero(text)[0])
-                raise TypeError(
-                    f"{name} of {function_name} must hold numbers; got text "
-                    f"{array.ravel()[first]!r} at {_format_index(first, array.shape)}."
-                )
-            try:
-                array = array.astype(np.float64)
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"{name} of {function_name} must hold numbers; got values of dtype object "
-                    "that are not numbers."
-                ) from None
-        else:
-            raise TypeError(
-                f"{name} of {function_name} must hold numbers; got dtype {array.dtype} instead."
-            )
-    return np.asarray(array, dtype=np.float64)
-
-
-_EXACT_INTEGERS = 2**53  # float64 holds every integer up to this magnitude
-
-
-def _scores_as_float(value: Any, function_name: str) -> np.ndarray:
-    """``y_score`` as float64, keeping the order and ties of integer scores exactly.
-
-    Integer scores beyond 2**53 (nanosecond timestamps, hashes) would round to equal
-    floats and tie; they are replaced by their dense ranks (one sort), which every
-    metric reads the same way, since metrics depend on the order of the scores only.
-    """
-    array = _to_numpy(value, "y_score")
-    if array.dtype.kind in "iu" and array.size:
-        low, high = array.min(), array.max()
-        if high > _EXACT_INTEGERS or low < -_EXACT_INTEGERS:
-            _, ranks = np.unique(array, return_inverse=True)
-            return ranks.reshape(array.shape).astype(np.float64)
-    return _as_float(array, "y_score", function_name)
-
-
-def _first_bad(mask: np.ndarray) -> int | None:
-    flat = np.flatnonzero(mask)
-    return int(flat[0]) if len(flat) else None
-
-
-def _check_pandas_indexes(arrays: dict[str, Any], function_name: str) -> None:
-    """Refuse pandas inputs whose indexes differ: rows are paired by position here.
-
-    pandas would align such Series by index label; pairing them by position instead
-    would be silently wrong, so they must share one index (or be passed as arrays).
-    """
-    indexed = [(name, value.index) for name, value in arrays.items()
-               if hasattr(value, "index") and hasattr(value, "to_numpy")]
-    for name, index in indexed[1:]:
-        first_name, first_index = indexed[0]
-        if not first_index.equals(index):
-            raise ValueError(
-                f"{first_name} and {name} of {function_name} are pandas objects with "
-                "different indexes; rows are paired by position, so align them first "
-                f"(e.g. {name}.reindex({first_name}.index)) or pass NumPy arrays."
-            )
-
-
-def _check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
-    if y_true.ndim not in (1, 2):
-        raise ValueError(
-            f"y_true of {function_name} must be 1-D (flat rows) or 2-D (n_queries, n_docs); "
-            f"got {y_true.ndim} dimensions."
-        )
-    if y_true.shape != y_score.shape:
-        raise ValueError(
-            f"y_true and y_score of {function_name} must have the same shape; "
-            f"got {y_true.shape} and {y_score.shape}."
-        )
-    if y_true.size == 0:
-        raise ValueError(f"y_true of {function_name} is empty; at least one row is needed.")
-
-
-def _check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
-    # A finite sum proves every value finite (a NaN or an infinity would propagate);
-    # only when it is not (or overflows) are the rows scanned for the first bad one.
-    # The same for NaN scores, where -inf and +inf are allowed and may sum to NaN.
-    with np.errstate(over="ignore", invalid="ignore"):
-        label_sum = np.add.reduce(y_true, axis=None)
-        score_sum = np.add.reduce(y_score, axis=None)
-    if np.isfinite(label_sum) and not np.isnan(score_sum):
-        return
-    bad = _first_bad(~np.isfinite(y_true))
-    if bad is not None:
-        raise ValueError(
-            f"y_true of {function_name} must be finite; got {y_true.flat[bad]} at "
-            f"{_format_index(bad, y_true.shape)}."
-        )
-    bad = _first_bad(np.isnan(y_score))
-    if bad is not None:
-        raise ValueError(
-            f"y_score of {function_name} must not be NaN; got NaN at "
-            f"{_format_index(bad, y_score.shape)}."
-        )
-
-
-def query_id_column(X: Any, column: Any, owner: str) -> Any:
-    """The query-id column ``column`` of a pandas ``X``, or a clear error from ``owner``."""
-    columns = getattr(X, "columns", None)
-    if columns is None:
-        raise TypeError(
-            f"{owner} reads the query ids from column {column!r} of X, so X must be a pandas "
-            f"DataFrame; got {type(X).__name__}."
-        )
-    if column not in columns:
-        listed = ", ".join(repr(name) for name in list(columns)[:10])
-        raise ValueError(
-            f"{owner}: X has no column {column!r} of query ids; its columns are "
-            f"{listed}{', ...' if len(columns) > 10 else ''}."
-        )
-    return X[column]
-
-
-def _factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Codes of integer ids spanning a range at most a few times the row count.
-
-    A table over ``[min, max]`` maps each id to its rank among the ids present: two
-    linear passes instead of the sort inside ``np.unique``. None for sparse ids.
-    """
-    low, high = int(ids.min()), int(ids.max())
-    if high - low >= 2 * len(ids) + 1024:
-        return None
-    if not low:
-        shifted = ids
-    elif ids.dtype.kind == "u":
-        shifted = ids - ids.dtype.type(low)  # no wrap: every id is >= low
-    else:
-        shifted = ids.astype(np.int64) - low  # small ints would wrap in their own dtype
-    offset_ids = shifted.astype(np.intp, copy=False)
-    present = np.zeros(high - low + 1, dtype=bool)
-    present[offset_ids] = True
-    code_of_value = np.cumsum(present, dtype=np.intp)
-    code_of_value -= 1
-    # back to the ids' dtype; adding ``low`` there wraps exactly as the subtraction did
-    values = np.flatnonzero(present).astype(ids.dtype)
-    if low:
-        values += ids.dtype.type(low)
-    return code_of_value[offset_ids], values
-
-
-def _missing_objects(values: np.ndarray) -> np.ndarray:
-    """Which entries of an object array are missing: None, NaN, or pandas' NA / NaT."""
-    try:
-        import pandas as pd
-    except ImportError:  # without pandas only None and NaN can occur
-        return np.fromiter(
-            (item is None or item != item for item in values), dtype=bool, count=len(values)
-        )
-    return np.asarray(pd.isna(values), dtype=bool)
-
-
-def _factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
-    codes, ids, sizes = _factorize_groups_with_sizes(group, n_rows, function_name)
-    if codes is None:
-        codes = np.repeat(np.arange(len(ids)), sizes)
-    return codes, ids
-
-
-def _factorize_groups_with_sizes(
-    group: Any, n_rows: int, function_name: str
-) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
-    """:func:`_factorize_groups`, plus the rows per query when ids are already sorted.
-
-    When the integer ids are non-decreasing the codes are contiguous: the first item
-    is then None (the rows per query say everything) and the third the rows per
-    query; otherwise the third is None.
-    """
-    dtype = getattr(group, "dtype", None)
-    if dtype is not None and getattr(dtype, "name", "") == "category":
-        categorical = getattr(group, "array", group)
-        codes = np.asarray(categorical.codes)
-        bad = _first_bad(codes < 0)
-        if bad is not None:
-            raise ValueError(
-                f"group of {function_name} must not be missing; got a missing id at row {bad}."
-            )
-        used, codes = np.unique(codes, return_inverse=True)
-        ids = np.asarray(categorical.categories)[used]
-    else:
-        ids_array = _to_numpy(group, "group")
-        if ids_array.ndim != 1:
-            raise ValueError(
-                f"group of {function_name} must be 1-D with one query id per row; "
-                f"got shape {ids_array.shape}."
-            )
-        if len(ids_array) != n_rows:
-            raise ValueError(
-                f"group of {function_name} must have one id per row ({n_rows}); "
-                f"got {len(ids_array)}."
-            )
-        if ids_array.dtype.kind == "f":
-            bad = _first_bad(np.isnan(ids_array))
-            if bad is not None:
-                raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
-        elif ids_array.dtype.kind == "O":
-            missing = _missing_objects(ids_array)
-            bad = _first_bad(missing)
-            if bad is not None:
-                raise ValueError(
-                    f"group of {function_name} must not be missing; "
-                    f"got {ids_array[bad]!r} at row {bad}."
-                )
-        elif ids_array.dtype.kind not in "biuUS":
-            raise TypeError(
-                f"group of {function_name} must hold integer or string query ids; "
-                f"got dtype {ids_array.dtype}."
-            )
-        if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
-            starts = np.flatnonzero(ids_array[1:] != ids_array[:-1])
-            starts += 1
-            starts = np.concatenate(([0], starts))
-            sizes = np.diff(starts, append=len(ids_array))
-            return None, ids_array[starts], sizes
-        if ids_array.dtype.kind in "biu" and len(ids_array):
-            dense = _factorize_dense_integers(ids_array)
-            if dense is not None:
-                return dense + (None,)
-        try:
-            ids, codes = np.unique(ids_array, return_inverse=True)
-        except TypeError:
-            raise TypeError(
-                f"group of {function_name} mixes query ids that cannot be compared "
-                "(e.g. ints and strings)."
-            ) from None
-    return codes.reshape(-1), ids, None
-
-
-def _query_weights(
-    sample_weight: Any,
-    order: np.ndarray,
-    offsets: np.ndarray,
-    n_queries: int,
-    two_dimensional: bool,
-    function_name: str,
-) -> np.ndarray:
-    if sample_weight is None:
-        return np.ones(n_queries)
-    weights = _as_float(sample_weight, "sample_weight", function_name)
-    expected = n_queries if two_dimensional else len(order)
-    unit = (
-        "one weight per query (row of the 2-D input)" if two_dimensional else "one weight per row"
-    )
-    if weights.ndim != 1 or len(weights) != expected:
-        raise ValueError(
-            f"sample_weight of {function_name} must have {unit}: {expected} values; "
-            f"got shape {weights.shape}."
-        )
-    bad = _first_bad(~np.isfinite(weights) | (weights < 0))
-    if bad is not None:
-        raise ValueError(
-            f"sample_weight of {function_name} must be finite and >= 0; "
-            f"got {weights[bad]} at row {bad}."
-        )
-    if two_dimensional:
-        return weights
-    # Compare every row with the first row (in input order) of its query.
-    first_input_row = np.minimum.reduceat(order, offsets[:-1])
-    reference = weights[first_input_row]
-    codes = np.empty_like(order)
-    codes[order] = np.repeat(np.arange(n_queries), np.diff(offsets))
-    bad = _first_bad(weights != reference[codes])
-    if bad is not None:
-        raise ValueError(
-            f"sample_weight of {function_name} must be constant within each query; "
-            f"row {bad} has weight {weights[bad]} but row {first_input_row[codes[bad]]} of "
-            f"the same query has {reference[codes[bad]]}."
-        )
-    return reference
-
-
 def rank_groups(
     y_true: Any,
     y_score: Any,
@@ -710,14 +400,14 @@ def rank_groups(
     Inputs are never modified: arrays are converted (copied only when their dtype
     is not float64) and the sorted arrays are new.
     """
-    _check_pandas_indexes(
+    check_pandas_indexes(
         {"y_true": y_true, "y_score": y_score, "group": group, "sample_weight": sample_weight},
         function_name,
     )
-    y_true_array = _as_float(y_true, "y_true", function_name)
-    y_score_array = _scores_as_float(y_score, function_name)
-    _check_shapes(y_true_array, y_score_array, function_name)
-    _check_values(y_true_array, y_score_array, function_name)
+    y_true_array = as_float(y_true, "y_true", function_name)
+    y_score_array = scores_as_float(y_score, function_name)
+    check_shapes(y_true_array, y_score_array, function_name)
+    check_values(y_true_array, y_score_array, function_name)
 
     two_dimensional = y_true_array.ndim == 2
     if two_dimensional:
@@ -735,7 +425,7 @@ def rank_groups(
         query_ids = np.zeros(1, dtype=np.intp)
         rows_per_query = np.array([len(y_true_array)])
     else:
-        codes, query_ids, rows_per_query = _factorize_groups_with_sizes(
+        codes, query_ids, rows_per_query = factorize_groups_with_sizes(
             group, len(y_true_array), function_name
         )
 
@@ -762,7 +452,7 @@ def rank_groups(
         n_retrieved -= np.bincount(query_of_unretrieved, minlength=n_queries)
     del codes
 
-    query_weight = _query_weights(
+    query_weight = query_weights(
         sample_weight, order, offsets, n_queries, two_dimensional, function_name
     )
     return RankedGroups(

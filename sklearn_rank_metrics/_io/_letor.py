@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._inputs import response_values
 from .._engine._validation import NONE, Interval, validate_params
-from .._model_selection._scorer import response_values
 from ._ranking_data import RankingData, check_path, is_path, source_name
 from ._trec import FLOAT_RE, INT_RE
 

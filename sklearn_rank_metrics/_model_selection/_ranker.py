@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
-from .._engine._ranked_groups import _factorize_groups, query_id_column
+from .._engine._inputs import factorize_groups, query_id_column
 
 PASS_GROUP_AS = ("auto", "sizes", "qid")
 
@@ -124,7 +124,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         n_rows = _n_rows(X_model)
         if _n_rows(y) != n_rows:
             raise ValueError(f"GroupedRanker.fit: X has {n_rows} rows but y has {_n_rows(y)}.")
-        codes, _ = _factorize_groups(ids, n_rows, "GroupedRanker.fit")
+        codes, _ = factorize_groups(ids, n_rows, "GroupedRanker.fit")
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
         if self._pass_as() == "qid":

@@ -18,14 +18,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from .._engine._ranked_groups import query_id_column
+from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
 from .._engine._validation import Options, check_parameter
 from .._metrics._registry import parse_metric
 
-RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
 
 # Metric parameters that a shared setting of make_ranking_scorers may fill in.
@@ -179,57 +177,6 @@ def _same_ids(a: Any, b: Any) -> bool:
     a = np.asarray(getattr(a, "to_numpy", lambda: a)())
     b = np.asarray(getattr(b, "to_numpy", lambda: b)())
     return a.shape == b.shape and bool(np.all(a == b))
-
-
-def response_values(estimator: Any, X: Any, response_method: str = "auto") -> np.ndarray:
-    """One ranking score per row of ``X`` from a fitted estimator.
-
-    ``"auto"``: ``predict`` for regressors, rankers and any non-classifier; for a
-    classifier ``predict_proba`` if it has one, else ``decision_function``.
-    ``"predict_proba"``: the probability of ``classes_[1]`` for two classes, and the
-    expected grade ``sum_c P(c) * c`` for more (numeric classes only).
-    ``"decision_function"``: its 1-D output (binary classifiers).
-    """
-    method = response_method
-    if method == "auto":
-        if not is_classifier(estimator):
-            method = "predict"
-        elif hasattr(estimator, "predict_proba"):
-            method = "predict_proba"
-        elif hasattr(estimator, "decision_function"):
-            method = "decision_function"
-        else:
-            raise TypeError(
-                f"{type(estimator).__name__} is a classifier without predict_proba or "
-                "decision_function, so it gives no ranking score; pass "
-                "response_method='predict' to rank by its predicted labels."
-            )
-    if not hasattr(estimator, method):
-        raise TypeError(f"{type(estimator).__name__} has no {method} method to score rows.")
-    values = np.asarray(getattr(estimator, method)(X))
-    if method == "predict_proba":
-        return _proba_to_score(values, np.asarray(estimator.classes_), type(estimator).__name__)
-    if values.ndim == 2 and values.shape[1] == 1:
-        values = values[:, 0]
-    if values.ndim != 1:
-        raise ValueError(
-            f"{type(estimator).__name__}.{method} returned shape {values.shape}; a ranking "
-            "score needs one value per row"
-            + (" (use response_method='predict_proba' for the expected grade)." if
-               method == "decision_function" else ".")
-        )
-    return values
-
-
-def _proba_to_score(proba: np.ndarray, classes: np.ndarray, estimator_name: str) -> np.ndarray:
-    if proba.shape[1] == 2:
-        return proba[:, 1]
-    if classes.dtype.kind not in "biuf":
-        raise TypeError(
-            f"{estimator_name} has {len(classes)} classes of dtype {classes.dtype}; the "
-            "expected grade needs numeric classes."
-        )
-    return proba @ classes.astype(np.float64)
 
 
 def _metric_parameters(function: Callable) -> tuple[set[str], bool]:

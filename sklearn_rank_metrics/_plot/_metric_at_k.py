@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._inputs import RESPONSE_METHODS, response_values
 from .._engine._validation import NONE, Interval, Options, check_parameter
 from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
 from .._metrics._registry import parse_metric
-from .._model_selection._scorer import RESPONSE_METHODS, response_values
 from .._stats._model_values import per_query_values, score_mapping
 from .._stats._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
 

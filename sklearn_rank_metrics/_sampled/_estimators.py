@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln, xlog1py, xlogy
 
-from .._engine._ranked_groups import _to_numpy
+from .._engine._inputs import to_numpy
 from .._engine._validation import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -434,7 +434,7 @@ def sampled_metric_table(
 
 def _integer_array(value: Any, name: str, function_name: str) -> np.ndarray:
     """1-D array-like of integers (ints, or floats with integer values) as int64."""
-    array = _to_numpy(value, name)
+    array = to_numpy(value, name)
     if array.ndim != 1:
         raise ValueError(f"{name} of {function_name} must be 1-D; got shape {array.shape}.")
     if array.size == 0:

@@ -11,12 +11,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._engine._ranked_groups import (
-    _as_float,
-    _check_shapes,
-    _check_values,
-    _factorize_groups,
-    _scores_as_float,
+from .._engine._inputs import (
+    as_float,
+    check_shapes,
+    check_values,
+    factorize_groups,
+    scores_as_float,
 )
 from .._engine._validation import (
     NONE,
@@ -137,10 +137,10 @@ def sampled_ranks(
     [2, 2]
     """
     function_name = "sampled_ranks"
-    labels = _as_float(y_true, "y_true", function_name)
-    scores = _scores_as_float(y_score, function_name)
-    _check_shapes(labels, scores, function_name)
-    _check_values(labels, scores, function_name)
+    labels = as_float(y_true, "y_true", function_name)
+    scores = scores_as_float(y_score, function_name)
+    check_shapes(labels, scores, function_name)
+    check_values(labels, scores, function_name)
     if labels.ndim == 2:
         if group is not None:
             raise ValueError(
@@ -154,7 +154,7 @@ def sampled_ranks(
         codes = np.zeros(labels.size, dtype=np.intp)
         query_ids = np.zeros(1, dtype=np.intp)
     else:
-        codes, query_ids = _factorize_groups(group, labels.size, function_name)
+        codes, query_ids = factorize_groups(group, labels.size, function_name)
     labels = labels.reshape(-1)
     scores = scores.reshape(-1)
     n_groups = len(query_ids)

@@ -42,7 +42,7 @@ def score_mapping(
     return dict(scores)
 
 
-def _check_shapes(y_true: Any, scores: dict[str, Any], function_name: str) -> None:
+def check_shapes(y_true: Any, scores: dict[str, Any], function_name: str) -> None:
     """Every model's scores have the shape of ``y_true`` (the error names the model)."""
     expected = np.shape(getattr(y_true, "to_numpy", lambda: y_true)())
     for name, values in scores.items():
@@ -71,7 +71,7 @@ def per_query_values(
     values : ndarray of shape (n_models, n_metrics, n_queries)
         NaN where a query is skipped (``replace_undefined_by="skip"``) or NaN.
     """
-    _check_shapes(y_true, scores, function_name)
+    check_shapes(y_true, scores, function_name)
     query_ids = None
     values = None
     for m, y_score in enumerate(scores.values()):
