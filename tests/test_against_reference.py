@@ -1,4 +1,4 @@
-"""The package's public metric functions against the slow reference (tests/reference.py).
+"""The package's public metric functions against the slow reference (tests/support/reference.py).
 
 Seeded random data: many small queries (1-8 rows), scores drawn from a few distinct
 values (many ties, some +inf, some -inf = unretrieved rows), labels 0..3, some queries
@@ -12,17 +12,13 @@ orders (except for the two variants where relevant-first is not the best order).
 import functools
 import math
 import re
-import sys
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import reference as ref  # noqa: E402
+from tests.support import reference as ref
 
 RTOL, ATOL = 1e-10, 1e-12
 INF = math.inf

@@ -141,10 +141,10 @@ def test_letor_with_predictions(tmp_path):
 
 def test_letor_without_qid_and_a_group_sizes_file(tmp_path):
     # the real sample as LightGBM ships it: no qid:, a .query file of rows per query
-    import lambdarank
     from sklearn.linear_model import Ridge
 
     from sklearn_rank_metrics import evaluate
+    from tests.support import lambdarank
 
     X, y, qid, sizes = lambdarank.load("test")
     X_train, y_train, _, _ = lambdarank.load("train")

@@ -51,7 +51,6 @@ and the weighted NDCG of both boosters when a weighted query has no relevant row
 import re
 from functools import cache
 
-import lambdarank
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -64,6 +63,7 @@ from sklearn_rank_metrics import (
     ndcg_score,
     precision_at_k_score,
 )
+from tests.support import lambdarank
 
 RTOL = 1e-12
 ATOL = 1e-12

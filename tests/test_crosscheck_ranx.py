@@ -32,7 +32,6 @@ from functools import cache
 
 import numpy as np
 import pytest
-from qrels_data import dataset, synthetic
 
 from sklearn_rank_metrics import (
     evaluate,
@@ -44,6 +43,7 @@ from sklearn_rank_metrics import (
     precision_at_k_score,
     recall_at_k_score,
 )
+from tests.support.qrels_data import dataset, synthetic
 
 ranx = pytest.importorskip("ranx", reason="ranx is not installed")
 
@@ -96,7 +96,7 @@ DATASETS = ("synthetic", "lambdarank", "lambdarank_top10")
 
 
 # ---------------------------------------------------------------------------
-# Data: tests/qrels_data.py (shared with test_crosscheck_trec_eval.py)
+# Data: tests/support/qrels_data.py (shared with test_crosscheck_trec_eval.py)
 # ---------------------------------------------------------------------------
 
 # ---------------------------------------------------------------------------

@@ -30,7 +30,6 @@ synthetic data, and LRAP / top-k accuracy on tie-free scores.  This one adds:
 import warnings
 from functools import cache
 
-import lambdarank
 import numpy as np
 import pytest
 import sklearn
@@ -51,6 +50,7 @@ from sklearn_rank_metrics import (
     mean_average_precision_score,
     ndcg_score,
 )
+from tests.support import lambdarank
 
 SKLEARN_VERSION = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
 

@@ -30,7 +30,6 @@ from functools import cache
 
 import numpy as np
 import pytest
-from qrels_data import dataset, synthetic
 
 from sklearn_rank_metrics import (
     evaluate,
@@ -41,6 +40,7 @@ from sklearn_rank_metrics import (
     precision_at_k_score,
     recall_at_k_score,
 )
+from tests.support.qrels_data import dataset, synthetic
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec_eval (trec_eval) is not installed")
 
@@ -87,7 +87,7 @@ DATASETS = ("synthetic", "lambdarank", "lambdarank_top10")
 
 
 # ---------------------------------------------------------------------------
-# Data: tests/qrels_data.py (shared with test_crosscheck_ranx.py)
+# Data: tests/support/qrels_data.py (shared with test_crosscheck_ranx.py)
 # ---------------------------------------------------------------------------
 
 # ---------------------------------------------------------------------------

@@ -10,9 +10,10 @@ import hashlib
 import re
 from pathlib import Path
 
-import lambdarank
 import numpy as np
 import pytest
+
+from tests.support import lambdarank
 
 FOLDER = Path(__file__).resolve().parent / "data" / "lambdarank"
 TABLE_ROW = re.compile(r"^\| `(rank\.[a-z.]+\.gz)` \|.*\| `([0-9a-f]{64})` \| `([0-9a-f]{64})` \|$")

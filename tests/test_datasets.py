@@ -5,7 +5,7 @@ import pytest
 from scipy import stats
 
 from sklearn_rank_metrics import make_ranking, ndcg_score
-from tests.reference import reference_mean
+from tests.support.reference import reference_mean
 
 
 def test_shapes_ids_and_labels():

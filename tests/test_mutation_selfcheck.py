@@ -1,11 +1,11 @@
 """Mutation self-check: the cross-check suite must catch a deliberately broken metric.
 
-Each mutation of ``tests/mutations.py`` plants one realistic bug in the package
+Each mutation of ``tests/support/mutations.py`` plants one realistic bug in the package
 (a discount of ``log2(i + 2)``, tie averaging dropped, a cutoff off by one, ...).
 For each, ``test_cross_checks_catch_the_mutation`` runs the cross-check suite --
 the comparisons with scikit-learn, trec_eval, ranx, LightGBM and XGBoost, and with
 the slow independent reference implementation (``CROSS_CHECK_FILES``) -- in a
-child pytest with ``-p mutations`` and ``SRM_MUTATION=<name>``, and requires it to
+child pytest with ``-p tests.support.mutations`` and ``SRM_MUTATION=<name>``, and requires it to
 *fail*: exit code 1 exactly. Exit code 0 means the mutation survived (a hole in the
 cross-checks); 2 to 5 mean the harness itself is broken (interrupted, internal
 error, usage error, nothing collected), which must not pass as "caught". The
@@ -48,11 +48,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-import mutations
 import pytest
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._metrics._registry import METRICS
+from tests.support import mutations
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -358,7 +358,7 @@ def run_suite(args, mutation, storage):
     env.pop(mutations.ENV_VAR, None)
     if mutation is not None:
         env[mutations.ENV_VAR] = mutation
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(storage)
     command = [
         sys.executable,
@@ -367,7 +367,7 @@ def run_suite(args, mutation, storage):
         "-x",
         "-q",
         "-p",
-        "mutations",
+        "tests.support.mutations",
         "-p",
         "no:cacheprovider",
         *args,

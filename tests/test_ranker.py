@@ -9,17 +9,17 @@ the fold's rows (contiguous queries, sizes counted by hand), then the slow refer
 
 import time
 
-import lambdarank
 import numpy as np
 import pandas as pd
 import pytest
 import sklearn
-from reference import reference_mean
 from sklearn.base import BaseEstimator, clone
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV, GroupKFold
 
 from sklearn_rank_metrics import GroupedRanker, make_ranking_scorer, ndcg_score
+from tests.support import lambdarank
+from tests.support.reference import reference_mean
 
 
 class RecordingRanker(BaseEstimator):

@@ -5,7 +5,7 @@ Every expected value comes from another tool or from arithmetic written here:
 * TREC: ``pytrec_eval`` (trec_eval) evaluates the same qrels and run files, and our
   metrics on the reader's rows must give the same per-query values and means;
 * LETOR: scikit-learn's ``load_svmlight_file(query_id=True)`` and the real sample
-  read by ``tests/lambdarank.py``;
+  read by ``tests/support/lambdarank.py``;
 * tables: hand-written arrays;
 * recommender lists: ``apk``/``mapk`` in the style of ``ml_metrics``, the NDCG@5 of
   the Airbnb new-user-bookings competition and recall@k, all written out below.
@@ -22,7 +22,6 @@ import subprocess
 import sys
 import textwrap
 
-import lambdarank
 import numpy as np
 import pandas as pd
 import pytest
@@ -46,6 +45,7 @@ from sklearn_rank_metrics._io import (
     read_trec_qrels,
     read_trec_run,
 )
+from tests.support import lambdarank
 
 
 def write(path, text):

@@ -1,4 +1,4 @@
-"""Tests of the slow reference implementation (tests/reference.py) itself.
+"""Tests of the slow reference implementation (tests/support/reference.py) itself.
 
 Expected values are written as arithmetic from the SPEC formulas, so that the
 reference can be trusted when the package is compared with it.
@@ -6,15 +6,11 @@ reference can be trusted when the package is compared with it.
 
 import itertools
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import reference as ref  # noqa: E402
+from tests.support import reference as ref
 
 INF = math.inf
 L2 = math.log2

@@ -11,13 +11,12 @@ import subprocess
 import sys
 import zipfile
 
-from test_readme_commands import (
+import sklearn_rank_metrics
+from tests.test_readme_commands import (
     _copy_of_the_repository,
     _environment_outside_any_virtualenv,
     demo_sections,
 )
-
-import sklearn_rank_metrics
 
 
 def run(command, **kwargs):

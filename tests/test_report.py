@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from sklearn_rank_metrics import ranking_report
-from tests.reference import reference_mean
+from tests.support.reference import reference_mean
 
 
 def _data(seed=0, n_queries=40):

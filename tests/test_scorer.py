@@ -2,7 +2,7 @@
 
 Every score that a search or cross-validation reports is recomputed independently:
 refit a clone on the fold's train rows, predict its test rows, and evaluate the
-slow per-query reference (``tests/reference.py``) on those rows. The query ids reach
+slow per-query reference (``tests/support/reference.py``) on those rows. The query ids reach
 the scorer by metadata routing, by a pandas column, or bound to the scorer.
 """
 
@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn
-from reference import reference_mean
 from sklearn.base import clone
 from sklearn.compose import ColumnTransformer
 from sklearn.inspection import permutation_importance
@@ -37,6 +36,7 @@ from sklearn_rank_metrics import (
     mean_average_precision_score,
     ndcg_score,
 )
+from tests.support.reference import reference_mean
 
 N_FOLDS = 4
 

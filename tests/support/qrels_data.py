@@ -3,7 +3,7 @@
 ``synthetic()``: seeded queries of 1..30 rows with graded labels 0..4, some rows not
 returned (``-inf``), special queries (one relevant row, none, all relevant, ...),
 tie-free scores exact in float32 and tied ones. ``lambdarank_data()``: the real
-sample (``tests/lambdarank.py``) scored by a Ridge fitted on its training split.
+sample (``tests/support/lambdarank.py``) scored by a Ridge fitted on its training split.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-import lambdarank
 import numpy as np
 from sklearn.linear_model import Ridge
+
+from tests.support import lambdarank
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import numpy as np
 from sklearn.datasets import load_svmlight_file
 
 DATA_DIR = Path(
-    os.environ.get("SKLEARN_RANK_METRICS_DATA", Path(__file__).resolve().parent / "data")
+    os.environ.get("SKLEARN_RANK_METRICS_DATA", Path(__file__).resolve().parents[1] / "data")
 ) / "lambdarank"
 
 

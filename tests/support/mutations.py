@@ -25,7 +25,7 @@ Undoing puts the original code object back.
 
 As a pytest plugin
 ------------------
-Loaded with ``-p mutations`` (the ``tests`` folder on ``PYTHONPATH``), this module
+Loaded with ``-p tests.support.mutations`` (the repository root on ``PYTHONPATH``), this module
 reads the environment variable ``SRM_MUTATION`` in ``pytest_configure``, before any
 test module is imported, and applies the named mutation for the whole session. An
 unknown name, or a mutation whose text is no longer in the package source, is a
