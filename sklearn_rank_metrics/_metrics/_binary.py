@@ -9,6 +9,7 @@ import numpy as np
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import Interval, Options, validate_params
 from .._kernels import _binary as kernels
+from .._kernels import _relevance as relevance
 from .._kernels._combinatorics import safe_divide
 from ._aggregate import PerQuery
 from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
@@ -19,7 +20,7 @@ PRECISION_DENOMINATORS = ("k", "min(k,n_retrieved)")
 
 
 def _undefined(ranked: RankedGroups, relevance_level: float | None) -> np.ndarray:
-    return kernels.n_relevant(ranked, relevance_level) == 0
+    return relevance.n_relevant(ranked, relevance_level) == 0
 
 
 def average_precision_per_query(
@@ -65,7 +66,7 @@ def precision_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected P@k of every query."""
-    hits = kernels.expected_hits(ranked, ties, k, relevance_level)
+    hits = relevance.expected_hits(ranked, ties, k, relevance_level)
     values = safe_divide(hits, _precision_denominator(ranked, k, denominator))
     return PerQuery(values, _undefined(ranked, relevance_level))
 
@@ -79,8 +80,8 @@ def recall_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected R@k of every query."""
-    hits = kernels.expected_hits(ranked, ties, k, relevance_level)
-    values = safe_divide(hits, kernels.n_relevant(ranked, relevance_level))
+    hits = relevance.expected_hits(ranked, ties, k, relevance_level)
+    values = safe_divide(hits, relevance.n_relevant(ranked, relevance_level))
     return PerQuery(values, _undefined(ranked, relevance_level))
 
 
@@ -95,8 +96,8 @@ def fbeta_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected F-beta@k of every query: ``(1 + b^2) hits / (b^2 n_rel + k)``, linear in hits."""
-    hits = kernels.expected_hits(ranked, ties, k, relevance_level)
-    n_rel = kernels.n_relevant(ranked, relevance_level)
+    hits = relevance.expected_hits(ranked, ties, k, relevance_level)
+    n_rel = relevance.n_relevant(ranked, relevance_level)
     scale = beta**2
     denominator_values = scale * n_rel + _precision_denominator(ranked, k, denominator)
     values = safe_divide((1 + scale) * hits, denominator_values)
@@ -117,7 +118,7 @@ def hit_rate_per_query(
         values = kernels.hit(ranked, ties, k, relevance_level)
         return PerQuery(values, _undefined(ranked, relevance_level))
     recall = recall_per_query(ranked, k=k, relevance_level=relevance_level, ties=ties)
-    return PerQuery(recall.values, recall.undefined, kernels.n_relevant(ranked, relevance_level))
+    return PerQuery(recall.values, recall.undefined, relevance.n_relevant(ranked, relevance_level))
 
 
 @validate_params({**_BINARY_CONSTRAINTS, "denominator": [Options(*AP_DENOMINATORS)]})

@@ -18,7 +18,6 @@ from .._engine._validation import (
     Options,
     validate_params,
 )
-from .._kernels._binary import n_relevant
 from .._kernels._combinatorics import safe_divide
 from .._kernels._graded import (
     DEFAULT_MAX_GRADE,
@@ -31,6 +30,7 @@ from .._kernels._graded import (
     ideal_dcg,
 )
 from .._kernels._ndcg_top_k import ndcg_of_top_k
+from .._kernels._relevance import n_relevant
 from ._aggregate import PerQuery
 from ._base import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
 

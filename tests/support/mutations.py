@@ -213,7 +213,7 @@ MUTATIONS: dict[str, Mutation] = {
     "relevance_level_strict": _m(
         "relevant means y_true > relevance_level instead of >=",
         Edit(
-            "_kernels._binary",
+            "_kernels._relevance",
             "is_relevant",
             "labels >= relevance_level",
             "labels > relevance_level",
@@ -375,7 +375,7 @@ MUTATIONS: dict[str, Mutation] = {
     "n_relevant_retrieved_only": _m(
         "n_relevant counts only retrieved rows: unretrieved (-inf) relevant rows forgotten",
         Edit(
-            "_kernels._binary",
+            "_kernels._relevance",
             "n_relevant",
             'relevant_rows(ranked, "average", None, relevance_level, every_row=True)',
             'relevant_rows(ranked, "average", None, relevance_level, every_row=False)',
@@ -448,7 +448,7 @@ MUTATIONS: dict[str, Mutation] = {
     "hits_ties_not_averaged": _m(
         "hits@k (P, recall, F, micro hit rate) ignore the tie blocks: no expected value",
         Edit(
-            "_kernels._binary",
+            "_kernels._relevance",
             "expected_hits",
             "weights=blocks.inside * r / blocks.size - fixed,",
             "weights=fixed - fixed,",
@@ -460,7 +460,7 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._binary",
             "recall_per_query",
-            "safe_divide(hits, kernels.n_relevant(ranked, relevance_level))",
+            "safe_divide(hits, relevance.n_relevant(ranked, relevance_level))",
             'safe_divide(hits, _precision_denominator(ranked, k, "k"))',
         ),
     ),
@@ -503,7 +503,7 @@ MUTATIONS: dict[str, Mutation] = {
             "_metrics._binary",
             "hit_rate_per_query",
             "return PerQuery(recall.values, recall.undefined, "
-            "kernels.n_relevant(ranked, relevance_level))",
+            "relevance.n_relevant(ranked, relevance_level))",
             "return PerQuery(recall.values, recall.undefined)",
         ),
     ),
