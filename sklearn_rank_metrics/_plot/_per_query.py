@@ -10,7 +10,7 @@ import numpy as np
 
 from .._engine._validation import Options, check_parameter
 from .._stats._model_values import per_query_values
-from ._metric_at_k import (
+from ._base import (
     axes,
     check_settings,
     estimator_scores,

@@ -1,0 +1,112 @@
+"""What every display shares (as scikit-learn's ``utils/_plotting.py``): the lazy
+matplotlib import, the axes, the shared settings, and the models' scores by name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._engine._inputs import RESPONSE_METHODS, response_values
+from .._engine._validation import NONE, Options, check_parameter
+from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._stats._model_values import score_mapping
+
+_PARAMETERS = {
+    "ties": [*TIES, NONE],
+    "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
+    "relevance_level": RELEVANCE_LEVEL,
+}
+
+
+def import_pyplot(caller: str) -> Any:
+    """``matplotlib.pyplot``, or an ImportError that says how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError(
+            f"{caller} requires matplotlib. Install it with "
+            "`pip install sklearn-rank-metrics[plot]` (or `pip install matplotlib`)."
+        ) from None
+    return plt
+
+
+def axes(ax: Any, caller: str) -> tuple[Any, Any]:
+    """``(ax, figure)``: the given axes, or new ones."""
+    plt = import_pyplot(caller)
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax, ax.figure
+
+
+def check_settings(function_name: str, **settings: Any) -> dict[str, Any]:
+    """The shared metric settings (ties, policy, level), checked, as one dict."""
+    for name, value in settings.items():
+        check_parameter(function_name, name, value, _PARAMETERS[name])
+    return settings
+
+
+def model_scores(y_score: Any, name: str | None, function_name: str) -> dict[str, Any]:
+    """``{name: scores}`` from one model's scores or a mapping / DataFrame of several.
+
+    A DataFrame is always several models, one per column (as in :func:`compare`): a
+    single model's 2-D scores must be given as an array, not a DataFrame.
+    """
+    if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
+        if name is not None:
+            raise ValueError(
+                f"The 'name' parameter of {function_name} must be None when 'y_score' holds "
+                "several models (a mapping or a DataFrame: their names are its keys or "
+                f"columns). Got {name!r} instead."
+            )
+        return score_mapping(y_score, function_name)
+    return {"model" if name is None else str(name): y_score}
+
+
+def estimator_scores(
+    estimator: Any, X: Any, response_method: str, name: str | None, function_name: str
+) -> dict[str, Any]:
+    """``{name: scores}`` from one fitted estimator or a mapping name -> estimator."""
+    check_parameter(
+        function_name, "response_method", response_method, [Options(*RESPONSE_METHODS)]
+    )
+    if isinstance(estimator, Mapping):
+        if name is not None:
+            raise ValueError(
+                f"The 'name' parameter of {function_name} must be None when 'estimator' is "
+                "a mapping (the names of the estimators are its keys). Got "
+                f"{name!r} instead."
+            )
+        estimators = score_mapping(estimator, function_name)
+    else:
+        estimators = {type(estimator).__name__ if name is None else str(name): estimator}
+    return {
+        label: response_values(model, X, response_method) for label, model in estimators.items()
+    }
+
+
+def per_item(value: Any, names: list[str], parameter: str, function_name: str) -> list[dict]:
+    """A dict of plot keywords for every model from None, one dict, or a list of dicts."""
+    if value is None:
+        return [{} for _ in names]
+    if isinstance(value, Mapping):
+        return [dict(value) for _ in names]
+    items = list(value)
+    if len(items) != len(names) or not all(isinstance(item, Mapping) for item in items):
+        raise ValueError(
+            f"The {parameter!r} parameter of {function_name} must be a dict or a list of "
+            f"{len(names)} dicts (one per model). Got {value!r} instead."
+        )
+    return [dict(item) for item in items]
+
+
+def plot_names(name: Any, defaults: list[str], function_name: str) -> list[str]:
+    """Legend labels: the stored names, or ``name`` (a str for one model, or a list)."""
+    if name is None:
+        return list(defaults)
+    names = [name] if isinstance(name, str) else list(name)
+    if len(names) != len(defaults):
+        raise ValueError(
+            f"The 'name' parameter of {function_name} must give {len(defaults)} name(s) (one "
+            f"per model). Got {name!r} instead."
+        )
+    return [str(label) for label in names]
