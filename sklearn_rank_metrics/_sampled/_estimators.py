@@ -15,7 +15,7 @@ estimate the full-catalogue metric from the sampled ranks.
 
 Every estimator is a lookup table over the sampled ranks ``1 .. m+1``: fixed for the
 paper's corrections, fitted to the observed sampled ranks for ``"rank_distribution"``
-(``_sampled_distribution.py``); estimating is one ``take`` per user, with no Python
+(``_distribution.py``); estimating is one ``take`` per user, with no Python
 loop over users.
 """
 
@@ -27,9 +27,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import gammaln, xlog1py, xlogy
 
-from .._engine._inputs import to_numpy
 from .._engine._validation import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -39,6 +37,18 @@ from .._engine._validation import (
     validate_params,
 )
 from ._distribution import binned_model, rank_distribution_estimate
+from ._model import (
+    CHUNK_VALUES,
+    SAMPLED_METRICS,
+    SAMPLING_MODELS,
+    check_cost,
+    check_model,
+    fill_references,
+    integer_array,
+    metric_at_rank,
+    rank_pmf,
+    sampled_rank_distribution,
+)
 from ._ranks import SampledRanks, sampled_ranks
 
 __all__ = [
@@ -49,210 +59,11 @@ __all__ = [
     "sampled_ranks",
 ]
 
-
-SAMPLED_METRICS = ("hit_rate", "ndcg", "mrr", "ap", "auc")
 ESTIMATORS = ("naive", "rank_estimate", "minimal_bias", "bias_variance")
+
+
 # estimators fitted to the data (no fixed table)
 FITTED_ESTIMATORS = ("rank_distribution",)
-SAMPLING_MODELS = ("hypergeometric", "binomial")
-
-# Rows of P(r~ | r) built at once: bounds the working memory of a table to a few MB
-# whatever the catalogue size (chunk_rows * (m + 2) float64 values per temporary).
-_CHUNK_VALUES = 1 << 19
-
-_REFERENCES = """Krichene, W., & Rendle, S. (2020). On Sampled Metrics for Item Recommendation.
-    KDD '20, pp. 1748-1757. https://doi.org/10.1145/3394486.3403226
-
-    Krichene, W., & Rendle, S. (2022). On Sampled Metrics for Item Recommendation.
-    Communications of the ACM, 65(7), 75-83. https://doi.org/10.1145/3535335
-
-    Jin, R., Li, D., Mudrak, B., Gao, J., & Liu, Z. (2021). On Estimating
-    Recommendation Evaluation Metrics under Sampling. AAAI '21, 35(5), 4147-4154."""
-
-
-def _fill(function: Any) -> Any:
-    function.__doc__ = (function.__doc__ or "").replace("[[references]]", _REFERENCES)
-    return function
-
-
-
-# --------------------------------------------------------------------------- sampling model
-
-
-def _metric_at_rank(rank: np.ndarray, metric: str, k: int | None, n_list: int) -> np.ndarray:
-    """Metric of one relevant item at integer ``rank`` in a list of ``n_list`` items."""
-    rank = np.asarray(rank, dtype=np.float64)
-    if metric == "auc":
-        return (n_list - rank) / (n_list - 1)
-    if metric == "hit_rate":
-        value = np.ones_like(rank)
-    elif metric == "ndcg":
-        value = 1.0 / np.log2(rank + 1.0)
-    else:  # "mrr" and "ap": with one relevant item AP = RR = 1 / rank
-        value = 1.0 / rank
-    if k is not None:
-        value = np.where(rank <= k, value, 0.0)
-    return value
-
-
-def _log_factorial_range(low: int, high: int) -> tuple[int, np.ndarray]:
-    """``log(j!)`` for ``j`` in ``max(low, 0) .. high``, and where the range starts."""
-    low = max(low, 0)
-    return low, gammaln(np.arange(low, high + 1, dtype=np.float64) + 1.0)
-
-
-def _rank_pmf(true_rank: np.ndarray, m: int, n: int, sampling: str) -> np.ndarray:
-    """``P(r~ = j + 1 | r)`` for every ``r`` in ``true_rank`` (rows) and ``j = 0..m`` (columns).
-
-    Computed in log space (no overflow, no huge binomial coefficients) from tables of
-    ``log(j!)`` that cover only the values the given ranks need: for a run of
-    consecutive ranks, two ranges of ``len(true_rank) + m + 1`` values, so the memory
-    never grows with ``n``. Each row is renormalised to sum to one.
-    """
-    above = np.arange(m + 1)[None, :]
-    r = np.asarray(true_rank, dtype=np.int64)[:, None]
-    _, log_small = _log_factorial_range(0, m)  # log j! and log (m - j)!
-    if sampling == "binomial":
-        p = (r - 1) / (n - 1)
-        log_p = log_small[m] - log_small[above] - log_small[m - above]
-        log_p = log_p + xlogy(above, p) + xlog1py(m - above, -p)
-        probability = np.exp(log_p)
-    else:
-        r_low, r_high = int(r.min()), int(r.max())
-        better, worse = r - 1, n - r  # other items ranked above / below the held-out one
-        b_low, log_b = _log_factorial_range(r_low - 1 - m, r_high - 1)
-        w_low, log_w = _log_factorial_range(n - r_high - m, n - r_low)
-        left = better - above - b_low
-        right = worse - (m - above) - w_low
-        # every j = 0..m is possible unless r <= m or r > n - m: mask only then
-        masked = r_low - 1 < m or n - r_high < m
-        if masked:
-            valid = (above <= better) & (m - above <= worse)
-            np.clip(left, 0, None, out=left)  # invalid cells read any entry
-            np.clip(right, 0, None, out=right)
-        log_p = log_b[left]
-        log_p += log_small[above] + log_small[m - above]
-        log_p += log_w[right]
-        np.subtract(log_b[better - b_low] + log_w[worse - w_low], log_p, out=log_p)
-        log_p -= gammaln(n) - log_small[m] - gammaln(n - m)  # log C(n - 1, m)
-        if masked:
-            log_p[~valid] = -np.inf
-        probability = np.exp(log_p, out=log_p)
-    probability /= probability.sum(axis=1, keepdims=True)
-    return probability
-
-
-# the corrections and the fitted estimator take one pass over the n full ranks with
-# m + 2 values each: about 20 s per 1e9 values on a 2-core machine
-_MAX_CELLS = 2**31
-
-
-def _check_cost(m: int, n: int, estimator: str, function_name: str) -> None:
-    """Refuse a catalogue too large for the estimator's pass over every full rank."""
-    if estimator in ("naive", "rank_estimate") or n * (m + 2) <= _MAX_CELLS:
-        return
-    raise ValueError(
-        f"{function_name}: estimator={estimator!r} takes one pass over all n_items={n:,} "
-        f"full ranks with n_negatives + 2 = {m + 2} values each ({n * (m + 2):.2g} values, "
-        f"more than the {_MAX_CELLS:.2g} allowed, which take about a minute here). Use "
-        "estimator='naive' or 'rank_estimate' (no pass over the catalogue), or a smaller "
-        "n_items."
-    )
-
-
-def _check_model(m: int, n: int, function_name: str) -> None:
-    if n <= m:
-        raise ValueError(
-            f"The 'n_items' parameter of {function_name} must be > n_negatives (the "
-            "catalogue holds the held-out item and at least n_negatives other items). "
-            f"Got n_items={n} with n_negatives={m} instead."
-        )
-
-
-@validate_params(
-    {
-        "n_negatives": [Interval(int, 1, None)],
-        "n_items": [Interval(int, 2, None)],
-        "sampling": [Options(*SAMPLING_MODELS)],
-    }
-)
-@_fill
-def sampled_rank_distribution(
-    true_rank: Any,
-    *,
-    n_negatives: int,
-    n_items: int,
-    sampling: str = "hypergeometric",
-) -> np.ndarray:
-    """Distribution of the sampled rank given the full-catalogue rank, ``P(r~ | r)``.
-
-    The held-out item has rank ``r`` among all ``n`` items of the catalogue (itself
-    included). ``m`` negatives are drawn uniformly from the other ``n - 1`` items;
-    ``r~ - 1`` is the number of drawn negatives ranked above the held-out item.
-
-    Parameters
-    ----------
-    true_rank : array-like of int, shape (n_ranks,)
-        Full-catalogue ranks ``r``, each in ``1 .. n_items``.
-    n_negatives : int >= 1
-        Sampled negatives per user, ``m``.
-    n_items : int > n_negatives
-        Catalogue size ``n``, the held-out item included.
-    sampling : {"hypergeometric", "binomial"}, default="hypergeometric"
-        ``"hypergeometric"``: negatives drawn without replacement (the usual
-        protocol; with ``m = n - 1`` the sampled rank is the full rank).
-        ``"binomial"``: with replacement, the approximation the paper analyses.
-
-    Returns
-    -------
-    probability : ndarray of shape (n_ranks, n_negatives + 1)
-        ``probability[i, j] = P(r~ = j + 1 | r = true_rank[i])``; rows sum to one.
-        Memory is ``n_ranks * (m + 1)`` floats: pass the ranks you need.
-
-    Notes
-    -----
-    Without replacement (hypergeometric, population ``n - 1`` with ``r - 1``
-    "successes", ``m`` draws):
-
-    .. math::
-
-        P(\\tilde r = j + 1 \\mid r) = \\binom{r-1}{j}\\binom{n-r}{m-j} \\Big/ \\binom{n-1}{m}
-
-    With replacement (binomial), with :math:`p = (r-1)/(n-1)`:
-
-    .. math::
-
-        P(\\tilde r = j + 1 \\mid r) = \\binom{m}{j} p^j (1-p)^{m-j}
-
-    Both have :math:`E[\\tilde r - 1] = m (r-1)/(n-1)`. Probabilities are computed
-    in log space from :math:`\\log k!` (``scipy.special.gammaln``), so they stay
-    accurate for catalogues of millions of items.
-
-    References
-    ----------
-    [[references]]
-
-    Examples
-    --------
-    >>> from sklearn_rank_metrics import sampled_rank_distribution
-    >>> sampled_rank_distribution([1, 3, 4], n_negatives=2, n_items=4)
-    array([[1.        , 0.        , 0.        ],
-           [0.        , 0.66666667, 0.33333333],
-           [0.        , 0.        , 1.        ]])
-    """
-    function_name = "sampled_rank_distribution"
-    _check_model(n_negatives, n_items, function_name)
-    ranks = _integer_array(true_rank, "true_rank", function_name)
-    bad = np.flatnonzero((ranks < 1) | (ranks > n_items))
-    if len(bad):
-        raise ValueError(
-            f"true_rank of {function_name} must hold ranks in [1, n_items={n_items}]; got "
-            f"{ranks[bad[0]]} at entry {bad[0]}."
-        )
-    return _rank_pmf(ranks, n_negatives, n_items, sampling)
-
-
-# --------------------------------------------------------------------------- estimators
 
 
 def _least_squares_table(
@@ -282,7 +93,7 @@ def _least_squares_table(
     - ``trade_off == 1``: the posterior mean ``A^T b / c``, no matrix at all.
     """
     if chunk_rows is None:
-        chunk_rows = max(1, _CHUNK_VALUES // (m + 2))
+        chunk_rows = max(1, CHUNK_VALUES // (m + 2))
     weight = 1.0 / n  # the paper's uniform prior over full ranks
     c = np.zeros(m + 1)
     a_t_b = np.zeros(m + 1)
@@ -290,8 +101,8 @@ def _least_squares_table(
     r_factor = np.zeros((0, m + 2))
     for start in range(1, n + 1, chunk_rows):
         ranks = np.arange(start, min(start + chunk_rows, n + 1))
-        probability = _rank_pmf(ranks, m, n, sampling)
-        exact = _metric_at_rank(ranks, metric, k, n)
+        probability = rank_pmf(ranks, m, n, sampling)
+        exact = metric_at_rank(ranks, metric, k, n)
         c += weight * probability.sum(axis=0)
         if trade_off == 1.0:
             a_t_b += weight * (exact @ probability)
@@ -325,9 +136,9 @@ def _binned_model(
         m,
         n,
         k,
-        functools.partial(_rank_pmf, m=m, n=n, sampling=sampling),
-        functools.partial(_metric_at_rank, metric=metric, k=k, n_list=n),
-        max(1, _CHUNK_VALUES // (m + 2)),
+        functools.partial(rank_pmf, m=m, n=n, sampling=sampling),
+        functools.partial(metric_at_rank, metric=metric, k=k, n_list=n),
+        max(1, CHUNK_VALUES // (m + 2)),
     )
 
 
@@ -337,10 +148,10 @@ def _cached_table(
 ) -> np.ndarray:
     sampled = np.arange(1, m + 2)
     if estimator == "naive":
-        table = _metric_at_rank(sampled, metric, k, m + 1)
+        table = metric_at_rank(sampled, metric, k, m + 1)
     elif estimator == "rank_estimate":
         estimated_rank = 1 + ((n - 1) * (sampled - 1)) // m  # exact integer floor
-        table = _metric_at_rank(estimated_rank, metric, k, n)
+        table = metric_at_rank(estimated_rank, metric, k, n)
     else:
         gamma = 0.0 if estimator == "minimal_bias" else trade_off
         table = _least_squares_table(m, n, metric, k, gamma, sampling)
@@ -378,7 +189,7 @@ def _check_k(metric: str, k: int | None, function_name: str) -> None:
 
 
 @validate_params({**_TABLE_CONSTRAINTS, "n_negatives": [Interval(int, 1, None)]})
-@_fill
+@fill_references
 def sampled_metric_table(
     *,
     n_negatives: int,
@@ -427,29 +238,9 @@ def sampled_metric_table(
     """
     function_name = "sampled_metric_table"
     _check_k(metric, k, function_name)
-    _check_model(n_negatives, n_items, function_name)
-    _check_cost(n_negatives, n_items, estimator, function_name)
+    check_model(n_negatives, n_items, function_name)
+    check_cost(n_negatives, n_items, estimator, function_name)
     return _table(n_negatives, n_items, metric, k, estimator, trade_off, sampling)
-
-
-def _integer_array(value: Any, name: str, function_name: str) -> np.ndarray:
-    """1-D array-like of integers (ints, or floats with integer values) as int64."""
-    array = to_numpy(value, name)
-    if array.ndim != 1:
-        raise ValueError(f"{name} of {function_name} must be 1-D; got shape {array.shape}.")
-    if array.size == 0:
-        raise ValueError(f"{name} of {function_name} is empty; at least one entry is needed.")
-    if array.dtype.kind in "iu":
-        return array.astype(np.int64, copy=False)
-    if array.dtype.kind == "f":
-        bad = np.flatnonzero(~np.isfinite(array) | (array != np.round(array)))
-        if len(bad):
-            raise ValueError(
-                f"{name} of {function_name} must hold integers; got {array[bad[0]]} at "
-                f"entry {bad[0]}."
-            )
-        return array.astype(np.int64)
-    raise TypeError(f"{name} of {function_name} must hold integers; got dtype {array.dtype}.")
 
 
 @validate_params(
@@ -461,7 +252,7 @@ def _integer_array(value: Any, name: str, function_name: str) -> np.ndarray:
         "return_std_err": [BOOLEAN],
     }
 )
-@_fill
+@fill_references
 def sampled_metric_estimate(
     sampled_rank: Any,
     *,
@@ -668,11 +459,11 @@ def sampled_metric_estimate(
             f"n_negatives of {function_name} is required with plain ranks (it is read "
             "from the result of sampled_ranks only)."
         )
-    ranks = _integer_array(sampled_rank, "sampled_rank", function_name)
+    ranks = integer_array(sampled_rank, "sampled_rank", function_name)
     if isinstance(n_negatives, (int, np.integer)):
         negatives = np.full(len(ranks), int(n_negatives), dtype=np.int64)
     else:
-        negatives = _integer_array(n_negatives, "n_negatives", function_name)
+        negatives = integer_array(n_negatives, "n_negatives", function_name)
         if len(negatives) != len(ranks):
             raise ValueError(
                 f"n_negatives of {function_name} must be an int or have one entry per user "
@@ -709,7 +500,7 @@ def sampled_metric_estimate(
     values = np.empty(len(ranks))
     variance = 0.0  # of the mean, summed over the groups of users with one m
     for m in distinct:
-        _check_cost(int(m), n_items, estimator, function_name)
+        check_cost(int(m), n_items, estimator, function_name)
     for index, m in enumerate(distinct):  # one table per distinct m, not per user
         selected = which == index if len(distinct) > 1 else slice(None)
         share = np.count_nonzero(which == index) / len(ranks)
@@ -742,4 +533,3 @@ def sampled_metric_estimate(
     if return_std_err:
         return estimate, math.sqrt(variance)
     return estimate
-
