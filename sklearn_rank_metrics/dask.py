@@ -56,29 +56,8 @@ _CONSTRAINTS = {
 }
 
 
-@validate_params({**_CONSTRAINTS, "compute": [BOOLEAN]})
-def evaluate(
-    ddf: Any,
-    metrics: str | Sequence[str] = DEFAULT_METRICS,
-    *,
-    y_true: Any = "y_true",
-    y_score: Any = "y_score",
-    group: Any = "group",
-    sample_weight: Any = None,
-    ties: str | None = None,
-    replace_undefined_by: float | str | None = None,
-    relevance_level: float | None = None,
-    partitioned_by_query: bool | str = "auto",
-    compute: bool = True,
-) -> Any:
-    """Mean of several ranking metrics over the queries of a Dask DataFrame.
-
-    The result equals :func:`sklearn_rank_metrics.evaluate` on the same rows held in
-    memory (up to floating-point summation order, about 1e-15), for every metric
-    name and setting.
-
-    Parameters
-    ----------
+# the parameters evaluate and evaluate_per_query share, in their docstrings
+_DASK_PARAMETERS = """\
     ddf : dask.dataframe.DataFrame
         One row per (query, document) pair.
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
@@ -107,6 +86,33 @@ def evaluate(
         ``calculate_divisions=True`` reports them even when a query straddles two
         files. The check runs when this function is called, also with
         ``compute=False``.
+"""
+
+
+@validate_params({**_CONSTRAINTS, "compute": [BOOLEAN]})
+def evaluate(
+    ddf: Any,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    *,
+    y_true: Any = "y_true",
+    y_score: Any = "y_score",
+    group: Any = "group",
+    sample_weight: Any = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    partitioned_by_query: bool | str = "auto",
+    compute: bool = True,
+) -> Any:
+    """Mean of several ranking metrics over the queries of a Dask DataFrame.
+
+    The result equals :func:`sklearn_rank_metrics.evaluate` on the same rows held in
+    memory (up to floating-point summation order, about 1e-15), for every metric
+    name and setting.
+
+    Parameters
+    ----------
+    [[dask_parameters]]
     compute : bool, default=True
         ``False`` returns a :class:`dask.delayed.Delayed` whose result is the
         mapping; pass several to one :func:`dask.compute` (or ``Client.compute``) to
@@ -204,7 +210,9 @@ def evaluate_per_query(
 ) -> Any:
     """Per-query values of several ranking metrics, as a lazy Dask DataFrame.
 
-    Parameters are those of :func:`evaluate` (without ``compute``).
+    Parameters
+    ----------
+    [[dask_parameters]]
 
     Returns
     -------
@@ -381,3 +389,10 @@ def _means(totals: pd.Series, plan: PartitionPlan, stacklevel: int = 2) -> dict[
         else:
             result[name] = weighted_sum / weight
     return result
+
+
+for _function in (evaluate, evaluate_per_query):
+    _function.__doc__ = _function.__doc__.replace(
+        "    [[dask_parameters]]\n", _DASK_PARAMETERS
+    )
+del _function

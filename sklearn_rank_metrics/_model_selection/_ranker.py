@@ -148,7 +148,19 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """Ranking scores of the rows of ``X``, in their given order."""
+        """Ranking scores of the rows of ``X``, in their given order.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_rows, n_features)
+            The rows to score (with the ``group_column``, if one was given, which is
+            dropped before the wrapped ranker sees the features).
+
+        Returns
+        -------
+        scores : ndarray of shape (n_rows,)
+            The wrapped ranker's scores; higher ranks earlier.
+        """
         check_is_fitted(self, "ranker_")
         X_model, _ = self._split_group_column(X)
         self._check_features(X_model)

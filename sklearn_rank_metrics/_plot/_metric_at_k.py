@@ -163,12 +163,14 @@ class MetricAtKDisplay:
 
         Parameters
         ----------
-        y_true, group
-            Labels and query ids, as in every metric function.
+        y_true : array-like
+            Relevance labels, as in every metric function.
         y_score : array-like, or mapping of str to array-like, or DataFrame
             One model's scores (an array, 1-D or 2-D), or several models' scores by
             name. A DataFrame means several models, one per column (as in
             :func:`compare`); a single model's 2-D scores must be an array.
+        group : array-like or None, default=None
+            Query ids, as in every metric function.
         metric : str, default="ndcg"
             A metric name as in :func:`evaluate` without the cutoff, e.g. ``"ndcg"``,
             ``"ndcg(gain=exponential)"``, ``"p"``, ``"recall"``, ``"map"``.

@@ -200,12 +200,14 @@ class PerQueryMetricDisplay:
 
         Parameters
         ----------
-        y_true, group
-            Labels and query ids, as in every metric function.
+        y_true : array-like
+            Relevance labels, as in every metric function.
         y_score : array-like, or mapping of str to array-like, or DataFrame
             One model's scores (an array, 1-D or 2-D), or several models' scores by
             name. A DataFrame means several models, one per column (as in
             :func:`compare`); a single model's 2-D scores must be an array.
+        group : array-like or None, default=None
+            Query ids, as in every metric function.
         metric : str, default="ndcg@10"
             A metric name as in :func:`evaluate`.
         kind : {"hist", "ecdf"}, default="hist"
@@ -262,9 +264,27 @@ class PerQueryMetricDisplay:
     ) -> PerQueryMetricDisplay:
         """Plot the per-query distribution for one fitted estimator or a dict of them.
 
-        ``estimator``, ``X``, ``y``, ``group``, ``response_method`` and ``name`` as in
-        :meth:`MetricAtKDisplay.from_estimator`; ``**kwargs`` are those of
-        :meth:`from_predictions`.
+        Parameters
+        ----------
+        estimator : estimator or mapping of str to estimator
+            Fitted model(s); the score of a row comes from ``response_method`` as in
+            :func:`make_ranking_scorer`.
+        X : array-like or DataFrame
+            Features of the rows.
+        y : array-like
+            Relevance labels.
+        group : array-like, default=None
+            Query id of every row.
+        response_method : {"auto", "predict", "predict_proba", "decision_function"}
+            Where scores come from, as in :meth:`MetricAtKDisplay.from_estimator`.
+        name : str, default=None
+            Label of a single estimator (its class name when None).
+        **kwargs
+            The keywords of :meth:`from_predictions`.
+
+        Returns
+        -------
+        display : PerQueryMetricDisplay
         """
         function_name = f"{cls.__name__}.from_estimator"
         scores = estimator_scores(estimator, X, response_method, name, function_name)
@@ -374,10 +394,12 @@ class PerQueryDifferenceDisplay:
 
         Parameters
         ----------
-        y_true, group
-            Labels and query ids, as in every metric function.
+        y_true : array-like
+            Relevance labels, as in every metric function.
         y_score, y_score_baseline : array-like
             Scores of the model and of the baseline, row by row.
+        group : array-like or None, default=None
+            Query ids, as in every metric function.
         metric : str, default="ndcg@10"
             A metric name as in :func:`evaluate`.
         name, baseline_name : str
@@ -452,9 +474,28 @@ class PerQueryDifferenceDisplay:
     ) -> PerQueryDifferenceDisplay:
         """Plot the sorted per-query difference between two fitted estimators.
 
-        The labels default to the estimators' class names (``"baseline"`` for the
-        baseline when both have the same class). ``**kwargs`` are those of
-        :meth:`from_predictions`.
+        Parameters
+        ----------
+        estimator, baseline_estimator : estimator
+            The fitted model and the fitted baseline; the score of a row comes from
+            ``response_method`` as in :func:`make_ranking_scorer`.
+        X : array-like or DataFrame
+            Features of the rows.
+        y : array-like
+            Relevance labels.
+        group : array-like, default=None
+            Query id of every row.
+        response_method : {"auto", "predict", "predict_proba", "decision_function"}
+            Where scores come from, as in :meth:`MetricAtKDisplay.from_estimator`.
+        name, baseline_name : str, default=None
+            Labels of the two models: the estimators' class names by default
+            (``"baseline"`` for the baseline when both have the same class).
+        **kwargs
+            The keywords of :meth:`from_predictions`.
+
+        Returns
+        -------
+        display : PerQueryDifferenceDisplay
         """
         function_name = f"{cls.__name__}.from_estimator"
         if isinstance(estimator, Mapping) or isinstance(baseline_estimator, Mapping):

@@ -103,12 +103,14 @@ def ranking_report(
 
     Parameters
     ----------
-    y_true, group
-        As in every metric function (flat rows with query ids, or 2-D).
+    y_true : array-like
+        Relevance labels, as in every metric function (flat rows, or 2-D).
     y_score : array-like, mapping of str to array-like, or DataFrame
         Scores of one model, or several models' scores on the same rows, reported
         side by side (grouped by metric): a mapping ``name -> scores`` or a pandas
         DataFrame with one column per model (as :func:`compare` takes them).
+    group : array-like or None, default=None
+        Query ids of flat rows, as in every metric function (None for 2-D input).
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr", "p@10", "recall@10")
         Metric names as in :func:`evaluate`.
     ties, replace_undefined_by, relevance_level : default=None
