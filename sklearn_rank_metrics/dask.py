@@ -41,17 +41,15 @@ from ._dask_partitions import (
     partition_table,
     ranges_are_disjoint,
 )
-from ._engine._validation import BOOLEAN, NONE, Options, validate_params
-from ._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._engine._validation import BOOLEAN, Options, validate_params
+from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS, _metric_settings, metric_names
 from ._metrics._registry import parse_metric
 
 __all__ = ["evaluate", "evaluate_per_query"]
 
 _CONSTRAINTS = {
-    "ties": [*TIES, NONE],
-    "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
-    "relevance_level": RELEVANCE_LEVEL,
+    **SHARED_SETTINGS,
     "partitioned_by_query": [BOOLEAN, Options("auto")],
 }
 

@@ -72,11 +72,6 @@ class TiedBlocks:
             return np.zeros(0)
         return np.add.reduceat(values_at_rows, self.row_start)
 
-    def before_block(self, compact_values: np.ndarray) -> np.ndarray:
-        """Sum of compact per-position values over the positions before each block."""
-        running = np.cumsum(compact_values)
-        running -= compact_values
-        return running[self.block_position] - running[self.block_position - self.start_rank]
 
 
 def tied_blocks(

@@ -10,8 +10,6 @@ import numpy as np
 
 from .._engine._ranked_groups import RankedGroups
 
-UNDEFINED_POLICIES = (0.0, 1.0, math.nan, "skip", "raise")
-
 
 @dataclass(frozen=True)
 class PerQuery:

@@ -22,6 +22,16 @@ TIES = [Options(*TIES_MODES)]
 REPLACE_UNDEFINED_BY = [Options(0.0, 1.0, math.nan, "skip", "raise")]
 RELEVANCE_LEVEL = [Interval(float, None, None), NONE]
 
+# The settings every multi-metric entry point (evaluate, compare, ranking_report,
+# scorers, displays, Dask, the command line) applies to each metric that has the
+# parameter and does not set it in its own name (e.g. "ndcg(ties=input)@10");
+# None leaves the metric's default.
+SHARED_SETTINGS = {
+    "ties": [*TIES, NONE],
+    "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
+    "relevance_level": RELEVANCE_LEVEL,
+}
+
 COMMON_CONSTRAINTS = {
     "k": K,
     "ties": TIES,

@@ -10,23 +10,13 @@ from typing import Any
 import numpy as np
 
 from .._engine._ranked_groups import rank_groups
-from .._engine._validation import BOOLEAN, NONE, check_parameter, validate_params
+from .._engine._validation import BOOLEAN, check_parameter, validate_params
 from ._aggregate import apply_policy, weighted_mean
-from ._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from ._base import SHARED_SETTINGS
 from ._registry import MetricSpec, parse_metric
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
 
-# evaluate-wide settings, applied to every metric that has the parameter and does not
-# set it in its own text (e.g. "ndcg(ties=input)@10").
-_SHARED_SETTINGS = ("ties", "replace_undefined_by", "relevance_level")
-
-
-SHARED_CONSTRAINTS = {
-    "ties": [*TIES, NONE],
-    "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
-    "relevance_level": RELEVANCE_LEVEL,
-}
 
 
 def _metric_settings(spec: MetricSpec, shared: dict[str, Any]) -> tuple[dict[str, Any], Any]:
@@ -44,7 +34,7 @@ def _metric_settings(spec: MetricSpec, shared: dict[str, Any]) -> tuple[dict[str
     return kernel_params, policy
 
 
-@validate_params({**SHARED_CONSTRAINTS, "per_query": [BOOLEAN]})
+@validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN]})
 def evaluate(
     y_true: Any,
     y_score: Any,
@@ -191,7 +181,7 @@ def evaluate_details(
     # every caller (evaluate, the report, compare, the displays, the command line)
     # passes its shared settings through the same checks as evaluate's own
     for name, value in shared.items():
-        check_parameter(function_name, name, value, SHARED_CONSTRAINTS[name])
+        check_parameter(function_name, name, value, SHARED_SETTINGS[name])
     names = metric_names(metrics, function_name)
     specs = [parse_metric(name, function_name=function_name) for name in names]
     ranked = rank_groups(

@@ -26,8 +26,6 @@ from .._metrics._registry import parse_metric
 
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
 
-# Metric parameters that a shared setting of make_ranking_scorers may fill in.
-_SHARED_METRIC_SETTINGS = ("ties", "replace_undefined_by", "relevance_level")
 
 _HOW_TO_PASS_GROUPS = (
     "Pass the query id of every row in one of these ways: (1) turn on metadata "

@@ -7,15 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._engine._inputs import RESPONSE_METHODS, response_values
-from .._engine._validation import NONE, Options, check_parameter
-from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._engine._validation import Options, check_parameter
+from .._metrics._base import SHARED_SETTINGS
 from .._stats._model_values import score_mapping
-
-_PARAMETERS = {
-    "ties": [*TIES, NONE],
-    "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
-    "relevance_level": RELEVANCE_LEVEL,
-}
 
 
 def import_pyplot(caller: str) -> Any:
@@ -41,7 +35,7 @@ def axes(ax: Any, caller: str) -> tuple[Any, Any]:
 def check_settings(function_name: str, **settings: Any) -> dict[str, Any]:
     """The shared metric settings (ties, policy, level), checked, as one dict."""
     for name, value in settings.items():
-        check_parameter(function_name, name, value, _PARAMETERS[name])
+        check_parameter(function_name, name, value, SHARED_SETTINGS[name])
     return settings
 
 

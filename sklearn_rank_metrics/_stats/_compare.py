@@ -17,7 +17,7 @@ import numpy as np
 from scipy import stats
 
 from .._engine._validation import NONE, Interval, Options, validate_params
-from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
 from ._model_values import per_query_values, score_mapping
 from ._resampling import (
@@ -194,9 +194,7 @@ def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         "n_resamples": [Interval(int, 1, None)],
         "confidence_level": [Interval(float, 0, 1, closed="neither")],
         "correction": [Options("holm"), NONE],
-        "ties": [*TIES, NONE],
-        "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
-        "relevance_level": RELEVANCE_LEVEL,
+        **SHARED_SETTINGS,
     }
 )
 def compare(

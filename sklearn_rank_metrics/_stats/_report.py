@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
-from .._metrics._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES
+from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
 from ._compare import compare
 from ._model_values import score_mapping
@@ -54,9 +54,7 @@ def summarize(detail: MetricDetail) -> dict[str, float | int]:
 
 @validate_params(
     {
-        "ties": [*TIES, NONE],
-        "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
-        "relevance_level": RELEVANCE_LEVEL,
+        **SHARED_SETTINGS,
         "digits": [Interval(int, 0, None)],
         "output_dict": [BOOLEAN],
         "as_frame": [BOOLEAN],
