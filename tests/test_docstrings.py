@@ -287,3 +287,13 @@ def test_checker_reports_a_missing_parameter() -> None:
         docstring_problems(function_case("documented_badly", documented_badly, module_level=True))
         == []
     )
+
+
+def test_evaluate_docstring_lists_exactly_the_registered_metric_names():
+    from sklearn_rank_metrics._metrics._registry import METRICS
+
+    doc = " ".join(sklearn_rank_metrics.evaluate.__doc__.split())
+    listed = re.search(r"name among ``([^`]*)``", doc)
+    assert listed is not None, "evaluate's docstring lost its list of metric names"
+    names = [name.strip() for name in listed.group(1).split(",")]
+    assert sorted(names) == sorted(METRICS), (names, sorted(METRICS))
