@@ -763,7 +763,8 @@ def test_estimate_accepts_lists_floats_and_pandas():
             [1],
             {"n_negatives": 3, "n_items": 9, "metric": "precision"},
             ValueError,
-            r"'metric' parameter .* among \{'hit_rate', 'ndcg', 'mrr', 'ap', 'auc'\}",
+            r"'metric' parameter .* among "
+            r"\{'hit_rate', 'ndcg', 'mrr', 'ap', 'auc', 'map', 'gauc'\}",
         ),
         (
             [1],
@@ -919,3 +920,23 @@ def test_an_estimate_outside_the_metric_range_is_never_silent():
             estimator="minimal_bias", return_std_err=True,
         )
     assert not 0 <= estimate <= 1 and std_err > 1.0  # and its error bar says so too
+
+
+def test_sampled_metrics_take_the_registry_names():
+    # "map" and "gauc" are what evaluate() calls AP and AUC: with one relevant item
+    # per user they are the same tables as "ap" and "auc"
+    from sklearn_rank_metrics._metrics._registry import METRICS
+
+    assert {"map", "gauc"} <= set(METRICS)
+    ranks = [1, 2, 3, 5, 8]
+    for registry_name, own_name, k in (("map", "ap", 3), ("gauc", "auc", None)):
+        for estimator in ("naive", "rank_estimate", "rank_distribution"):
+            expected = sampled_metric_estimate(ranks, n_negatives=9, n_items=50,
+                                               metric=own_name, k=k, estimator=estimator)
+            got = sampled_metric_estimate(ranks, n_negatives=9, n_items=50,
+                                          metric=registry_name, k=k, estimator=estimator)
+            assert got == expected
+    # AUC of one item at sampled rank r among 10: (10 - r) / 9, by hand
+    naive = sampled_metric_estimate([1, 4], n_negatives=9, n_items=50, metric="gauc",
+                                    estimator="naive")
+    assert naive == pytest.approx(((10 - 1) / 9 + (10 - 4) / 9) / 2, rel=1e-15)

@@ -39,6 +39,7 @@ from .._engine._validation import (
 from ._distribution import binned_model, rank_distribution_estimate
 from ._model import (
     CHUNK_VALUES,
+    REGISTRY_NAMES,
     SAMPLED_METRICS,
     SAMPLING_MODELS,
     check_cost,
@@ -172,7 +173,7 @@ def _table(
 
 _TABLE_CONSTRAINTS = {
     "n_items": [Interval(int, 2, None)],
-    "metric": [Options(*SAMPLED_METRICS)],
+    "metric": [Options(*SAMPLED_METRICS, *REGISTRY_NAMES)],
     "k": [Interval(int, 1, None), NONE],
     "estimator": [Options(*ESTIMATORS)],
     "trade_off": [Interval(float, 0, 1)],
@@ -237,6 +238,7 @@ def sampled_metric_table(
     array([1.        , 0.01960784, 0.00990099])
     """
     function_name = "sampled_metric_table"
+    metric = REGISTRY_NAMES.get(metric, metric)
     _check_k(metric, k, function_name)
     check_model(n_negatives, n_items, function_name)
     check_cost(n_negatives, n_items, estimator, function_name)
@@ -285,11 +287,12 @@ def sampled_metric_estimate(
         equal them.
     n_items : int > n_negatives
         Catalogue size ``n``, the held-out item included.
-    metric : {"hit_rate", "ndcg", "mrr", "ap", "auc"}, default="ndcg"
+    metric : {"hit_rate", "ndcg", "mrr", "ap", "auc", "map", "gauc"}, default="ndcg"
         The metric of one relevant item at rank ``r`` in a list of ``N`` items:
         ``hit_rate`` :math:`[r \\le k]`, ``ndcg`` :math:`[r \\le k] / \\log_2(r+1)`,
         ``mrr`` and ``ap`` :math:`[r \\le k] / r` (with one relevant item AP equals
-        RR), ``auc`` :math:`(N - r) / (N - 1)`.
+        RR), ``auc`` :math:`(N - r) / (N - 1)`. ``"map"`` and ``"gauc"`` are the
+        names :func:`evaluate` gives the same metrics: ``"ap"`` and ``"auc"``.
     k : int >= 1 or None, default=None
         Cutoff of the metric; ``None`` means none. Must be ``None`` for ``"auc"``.
     estimator : {"rank_distribution", "naive", "rank_estimate", "minimal_bias", \
@@ -442,6 +445,7 @@ def sampled_metric_estimate(
     0.5
     """
     function_name = "sampled_metric_estimate"
+    metric = REGISTRY_NAMES.get(metric, metric)
     _check_k(metric, k, function_name)
     if isinstance(sampled_rank, SampledRanks):
         recorded = sampled_rank.n_negatives

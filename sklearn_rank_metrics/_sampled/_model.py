@@ -23,6 +23,9 @@ from .._engine._validation import (
 )
 
 SAMPLED_METRICS = ("hit_rate", "ndcg", "mrr", "ap", "auc")
+# the registry's names (evaluate, scorers, the command line) of the same metrics of
+# one relevant item: mean AP is AP, group AUC is the AUC of each user's list
+REGISTRY_NAMES = {"map": "ap", "gauc": "auc"}
 
 
 SAMPLING_MODELS = ("hypergeometric", "binomial")
