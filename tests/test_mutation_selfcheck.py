@@ -61,8 +61,7 @@ INF = math.inf
 # Fastest-failing first: the scikit-learn checks import little and catch most
 # mutations within seconds; ranx last (numba compiles its containers per process).
 CROSS_CHECK_FILES = (
-    "tests/test_sklearn_crosscheck.py",
-    "tests/test_crosscheck_sklearn_more.py",
+    "tests/test_crosscheck_sklearn.py",
     "tests/test_crosscheck_trec_eval.py",
     "tests/test_crosscheck_boosters.py",
     "tests/test_against_reference.py",
@@ -279,14 +278,14 @@ class Probe(NamedTuple):
         return [self.file, "-k", self.select]
 
 
-SKLEARN, SKLEARN_MORE, TREC, BOOSTERS, REFERENCE, RANX = CROSS_CHECK_FILES
+SKLEARN, TREC, BOOSTERS, REFERENCE, RANX = CROSS_CHECK_FILES
 
 PROBES = {
     "ties_average_as_input": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
     "ties_optimistic_pessimistic_swapped": Probe(
-        SKLEARN_MORE, "test_tie_modes_match_sklearn_on_the_realised_order"
+        SKLEARN, "test_tie_modes_match_sklearn_on_the_realised_order"
     ),
-    "ties_input_order_reversed": Probe(SKLEARN_MORE, "test_ignore_ties_true_on_tied_real_sample"),
+    "ties_input_order_reversed": Probe(SKLEARN, "test_ignore_ties_true_on_tied_real_sample"),
     "cutoff_off_by_one": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
     "unretrieved_rows_take_ranks": Probe(SKLEARN, "test_unretrieved_rows_against_sklearn_dcg"),
     "relevance_level_strict": Probe(SKLEARN, "test_group_roc_auc_matches_per_query_sklearn"),
