@@ -292,6 +292,27 @@ def factorize_groups_with_sizes(
     return codes.reshape(-1), ids, None
 
 
+def factorize_text_ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``0..n-1`` in sorted id order, and the sorted distinct ids (object array).
+
+    For ids that are all ``str`` (the TREC readers'): pandas' hash-based factorize
+    when pandas is there, else ``np.unique``; both sort by code point (the byte order
+    of UTF-8, trec_eval's ``strcmp``). :func:`factorize_groups` is the general
+    factoriser of user input (ints, strings, categoricals), with its checks.
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        uniques, codes = np.unique(values, return_inverse=True)
+        return codes.reshape(-1), uniques.astype(object)
+    codes, uniques = pd.factorize(values)
+    uniques = np.asarray(uniques, dtype=object)
+    order = np.argsort(uniques.astype(str), kind="stable")  # faster than sorting objects
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return rank[codes], uniques[order]
+
+
 def query_weights(
     sample_weight: Any,
     order: np.ndarray,

@@ -14,8 +14,7 @@ import numpy as np
 
 from .._engine._inputs import response_values
 from .._engine._validation import NONE, Interval, validate_params
-from ._ranking_data import RankingData, check_path, is_path, source_name
-from ._trec import FLOAT_RE, INT_RE
+from ._ranking_data import FLOAT_RE, INT_RE, RankingData, check_path, is_path, source_name
 
 # a data line (not blank, not a comment) whose comment holds "docid = X"
 _DOCID_RE = re.compile(rb"^[ \t]*[^#\s][^#\n]*#[^\n]*?\bdocid\s*=\s*(\S+)", re.MULTILINE)

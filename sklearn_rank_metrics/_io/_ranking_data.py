@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,14 @@ def is_path(value: Any) -> bool:
 def source_name(path: Any) -> str:
     """The path as text, for messages."""
     return os.fspath(path)
+
+
+# a number as the text readers accept it: an optional sign and digits, or a decimal
+# with an optional exponent (no "nan", "inf" or hex)
+INT_PATTERN = r"[+-]?\d+"
+FLOAT_PATTERN = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+INT_RE = re.compile(INT_PATTERN)
+FLOAT_RE = re.compile(FLOAT_PATTERN)
 
 
 @dataclass(frozen=True, eq=False)

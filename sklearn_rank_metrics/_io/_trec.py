@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,14 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._inputs import factorize_text_ids
 from .._engine._validation import BOOLEAN, validate_params
-from ._ranking_data import RankingData, is_path, source_name
+from ._ranking_data import FLOAT_RE, INT_RE, RankingData, is_path, source_name
 
 # the text of a number as the readers accept it: no "nan", "inf", "1_000" or hex
-_INT_PATTERN = r"[+-]?\d+"
-_FLOAT_PATTERN = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-INT_RE = re.compile(_INT_PATTERN)
-FLOAT_RE = re.compile(_FLOAT_PATTERN)
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 _INT64_MAX = 2**63 - 1
 
@@ -126,7 +122,7 @@ def _scan_trec_file(data: bytes, name: str, kind: str) -> TrecTable:
 
 
 def _all_integer_text(values: np.ndarray) -> bool:
-    """Every entry is an optional sign and digits (``_INT_PATTERN``), checked in C."""
+    """Every entry is an optional sign and digits (``INT_PATTERN``), checked in C."""
     text = np.asarray(values, dtype=str)
     unsigned = np.char.lstrip(text, "+-")
     one_sign_at_most = np.char.str_len(text) - np.char.str_len(unsigned) <= 1
@@ -285,30 +281,11 @@ def trec_table(source: Any, kind: str, argument: str) -> TrecTable:
     return _dict_table(source, kind, argument)
 
 
-def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes ``0..n-1`` in sorted id order, and the sorted distinct ids (object array).
-
-    pandas' hash-based factorize when pandas is there, else ``np.unique``; ids are str,
-    so both sort by code point (the byte order of UTF-8, trec_eval's ``strcmp``).
-    """
-    try:
-        import pandas as pd
-    except ImportError:
-        uniques, codes = np.unique(values, return_inverse=True)
-        return codes.reshape(-1), uniques.astype(object)
-    codes, uniques = pd.factorize(values)
-    uniques = np.asarray(uniques, dtype=object)
-    order = np.argsort(uniques.astype(str), kind="stable")  # faster than sorting objects
-    rank = np.empty(len(order), dtype=np.intp)
-    rank[order] = np.arange(len(order))
-    return rank[codes], uniques[order]
-
-
 def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
     """``{query: {docno: value}}``, queries sorted, docnos in their input order."""
     if len(table.query) == 0:
         return {}
-    codes, queries = factorize(table.query)
+    codes, queries = factorize_text_ids(table.query)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
     ends = np.append(starts[1:], len(order))
@@ -343,7 +320,7 @@ def join_trec(
     ``keep_unretrieved_queries``.
     """
     n_qrels = len(qrels.query)
-    query_code, query_ids = factorize(np.concatenate([qrels.query, run.query]))
+    query_code, query_ids = factorize_text_ids(np.concatenate([qrels.query, run.query]))
     qrels_query, run_query = query_code[:n_qrels], query_code[n_qrels:]
     in_qrels = np.zeros(len(query_ids), dtype=bool)
     in_qrels[qrels_query] = True
@@ -352,7 +329,7 @@ def join_trec(
     n_dropped = int(np.count_nonzero(in_run & ~in_qrels))
     kept = in_qrels & (in_run | keep_unretrieved_queries)
 
-    doc_code, doc_ids = factorize(np.concatenate([qrels.doc, run.doc]))
+    doc_code, doc_ids = factorize_text_ids(np.concatenate([qrels.doc, run.doc]))
     key = query_code.astype(np.int64) * max(len(doc_ids), 1) + doc_code
     qrels_key, run_key = key[:n_qrels], key[n_qrels:]
 
