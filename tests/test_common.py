@@ -131,7 +131,7 @@ def test_registry_entry_is_consistent(name):
     assert function in srm.__all__ and getattr(srm, function) is info.function
     assert info.greater_is_better is True
     assert isinstance(info.fixed_params, dict)
-    # classification expected from SPEC.md
+    # classification expected from the definitions (DESIGN.md of the project)
     plain_sums = function == "dcg_score"  # dcg and cg are not normalised
     assert info.bounded_01 is (not plain_sums)
     assert info.graded is (
@@ -499,7 +499,8 @@ def test_all_queries_skipped_gives_nan_with_warning(name):
 # evaluate
 # ---------------------------------------------------------------------------
 
-# metric text -> (public function, keywords), written from SPEC.md, not from the registry
+# metric text -> (public function, keywords), written from the metric definitions, not
+# from the registry
 EVALUATE_CASES = {
     "ndcg@10": ("ndcg_score", {"k": 10}),
     "ndcg@3": ("ndcg_score", {"k": 3}),

@@ -1,7 +1,7 @@
 """Cross-checks of our metrics against scikit-learn's own implementations.
 
 scikit-learn is the reference wherever one of its metrics computes the same
-quantity as ours (see ``/work/shared/PEERS.md``). This file has two parts.
+quantity as ours (each peer's definition is quoted where it is compared). This file has two parts.
 
 Part 1, synthetic data:
 

@@ -4,7 +4,7 @@ trec_eval itself computes every expected value below: the flat rows are turned i
 TREC qrels and a TREC run, ``pytrec_eval.RelevanceEvaluator`` evaluates them, and our
 functions must return the same per-query values and the same mean.
 
-How the two views map onto each other (``/work/shared/DESIGN.md`` section 2):
+How the two views map onto each other:
 
 * every row is a judged document: the qrels hold all rows of a query with their
   label; the run holds the rows whose score is finite. A row scored ``-inf`` is a

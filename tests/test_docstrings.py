@@ -297,3 +297,22 @@ def test_evaluate_docstring_lists_exactly_the_registered_metric_names():
     assert listed is not None, "evaluate's docstring lost its list of metric names"
     names = [name.strip() for name in listed.group(1).split(",")]
     assert sorted(names) == sorted(METRICS), (names, sorted(METRICS))
+
+
+def test_fill_doc_refuses_a_marker_without_a_fragment():
+    from sklearn_rank_metrics._metrics._base import fill_doc
+
+    def metric(k=None):
+        """Docstring.
+
+        Parameters
+        ----------
+        [[k]]
+        """
+
+    def typo(k=None):
+        """[[no_such_fragment]]"""
+
+    assert "[[k]]" not in fill_doc(metric).__doc__
+    with pytest.raises(ValueError, match=r"marker \[\[no_such_fragment\]\]"):
+        fill_doc(typo)

@@ -122,7 +122,7 @@ class Options(_Constraint):
 
 
 class HasMethods(_Constraint):
-    """A callable (``methods=('__call__',)``)."""
+    """A callable (scikit-learn's ``HasMethods("__call__")``; this port takes no methods)."""
 
     def type_matches(self, value: Any) -> bool:
         return callable(value)

@@ -7,6 +7,7 @@ A public metric is ``validate -> rank_groups -> per-query kernel -> aggregate``;
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -79,10 +80,19 @@ DOC_FRAGMENTS = {
 
 
 def fill_doc(function: Callable) -> Callable:
-    """Replace ``[[name]]`` markers in a docstring by the shared fragments."""
+    """Replace ``[[name]]`` markers in a docstring by the shared fragments.
+
+    A marker with no fragment is an error at import: a typo never reaches the docs.
+    """
     doc = function.__doc__ or ""
     for name, text in DOC_FRAGMENTS.items():
         doc = doc.replace(f"[[{name}]]", text)
+    leftover = re.search(r"\[\[(\w+)\]\]", doc)
+    if leftover:
+        raise ValueError(
+            f"fill_doc: the docstring of {function.__qualname__} has the marker "
+            f"{leftover.group(0)} but there is no fragment {leftover.group(1)!r}."
+        )
     function.__doc__ = doc
     return function
 

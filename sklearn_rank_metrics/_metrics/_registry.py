@@ -1,8 +1,9 @@
 """One entry per metric, and the text form ``name(param=value,...)@k`` that names it.
 
-The registry feeds :func:`~sklearn_rank_metrics.evaluate`, the common tests and (later)
-the scorers and the command line. Parsing is a registry lookup plus a small splitter,
-never ``eval``; :class:`MetricSpec` prints back its canonical text.
+The registry feeds :func:`~sklearn_rank_metrics.evaluate`, the scorers, the command
+line, Dask, the reports and displays, and the common tests. Parsing is a registry
+lookup plus a small splitter, never ``eval``; :class:`MetricSpec` prints back its
+canonical text.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Slow, deliberately simple reference implementation of the metrics in SPEC.md.
+"""Slow, deliberately simple reference implementation of the metrics, from their definitions.
 
-Written only from the formulas of the spec, independently of the package, so the
+Written only from the formulas (README and docstrings), independently of the package, so the
 package can be tested against it.  Everything is plain Python loops over one query
 at a time; clarity is preferred over speed everywhere.
 
