@@ -23,20 +23,29 @@ DISCOUNTS = ("log(rank+1)", "max(1,log(rank))", "none")
 
 
 def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
-    """Graded metrics need ``y_true >= 0``: a ValueError naming the first bad row."""
-    bad = np.flatnonzero(ranked.input_labels < 0)
-    if len(bad):
-        row = int(bad[0])
-        where = (
-            f"row {row // ranked.n_rows_per_query[0]}, column {row % ranked.n_rows_per_query[0]}"
-            if ranked.two_dimensional
-            else f"row {row}"
-        )
-        raise RowValueError(
-            f"y_true of {function_name} must be >= 0 (graded relevance); got "
-            f"{ranked.input_labels[row]} at {where}.",
-            row,
-        )
+    """Graded metrics need ``y_true >= 0``: a ValueError naming the first bad row.
+
+    The first bad row is found once per :class:`RankedGroups` (``evaluate`` of several
+    graded metrics scans the labels once); each metric then raises in its own name.
+    """
+    row = ranked.cached("first_negative_label", lambda: _first_negative(ranked.input_labels))
+    if row is None:
+        return
+    where = (
+        f"row {row // ranked.n_rows_per_query[0]}, column {row % ranked.n_rows_per_query[0]}"
+        if ranked.two_dimensional
+        else f"row {row}"
+    )
+    raise RowValueError(
+        f"y_true of {function_name} must be >= 0 (graded relevance); got "
+        f"{ranked.input_labels[row]} at {where}.",
+        row,
+    )
+
+
+def _first_negative(labels: np.ndarray) -> int | None:
+    bad = np.flatnonzero(labels < 0)
+    return int(bad[0]) if len(bad) else None
 
 
 def gain_values(
