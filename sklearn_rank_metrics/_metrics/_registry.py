@@ -75,6 +75,9 @@ class MetricInfo:
         Uses graded labels (gains) rather than relevant / not relevant.
     takes_k : bool
         Has a cutoff ``k``.
+    ideal_is_one : bool
+        A perfect ranking scores exactly 1 (without a cutoff, every query holding a
+        relevant row): NDCG, AP, RR, recall, hit rate, AUC; not DCG, ERR, P or F.
     """
 
     name: str
@@ -85,6 +88,7 @@ class MetricInfo:
     bounded_01: bool = True
     graded: bool = False
     takes_k: bool = True
+    ideal_is_one: bool = False
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -111,20 +115,26 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
     {
         info.name: info
         for info in (
-            MetricInfo("ndcg", ndcg_score, ndcg_per_query, graded=True),
+            MetricInfo("ndcg", ndcg_score, ndcg_per_query, graded=True, ideal_is_one=True),
             MetricInfo("dcg", dcg_score, dcg_per_query, bounded_01=False, graded=True),
             MetricInfo(
                 "cg", dcg_score, dcg_per_query, {"discount": "none"}, bounded_01=False, graded=True
             ),
             MetricInfo("err", expected_reciprocal_rank_score, err_per_query, graded=True),
-            MetricInfo("map", mean_average_precision_score, average_precision_per_query),
-            MetricInfo("mrr", mean_reciprocal_rank_score, reciprocal_rank_per_query),
+            MetricInfo(
+                "map", mean_average_precision_score, average_precision_per_query, ideal_is_one=True
+            ),
+            MetricInfo(
+                "mrr", mean_reciprocal_rank_score, reciprocal_rank_per_query, ideal_is_one=True
+            ),
             MetricInfo("p", precision_at_k_score, precision_per_query),
-            MetricInfo("recall", recall_at_k_score, recall_per_query),
+            MetricInfo("recall", recall_at_k_score, recall_per_query, ideal_is_one=True),
             MetricInfo("f1", fbeta_at_k_score, fbeta_per_query, {"beta": 1.0}),
             MetricInfo("fbeta", fbeta_at_k_score, fbeta_per_query),
-            MetricInfo("hit_rate", hit_rate_score, hit_rate_per_query),
-            MetricInfo("gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False),
+            MetricInfo("hit_rate", hit_rate_score, hit_rate_per_query, ideal_is_one=True),
+            MetricInfo(
+                "gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False, ideal_is_one=True
+            ),
         )
     }
 )
