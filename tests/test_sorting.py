@@ -1,6 +1,9 @@
 """The packed-key sort: exact (query, score descending, input row) order in every case.
 
 The reference is ``np.lexsort`` on the full float64 scores, which never truncates.
+Every test runs on every path: the rule's choice ("auto"), and each path forced
+("one_sort": one sort of query | score | row keys; "per_query": grouping by query,
+then each query's keys sorted on their own), whatever the layout.
 """
 
 import numpy as np
@@ -8,6 +11,12 @@ import pytest
 
 from sklearn_rank_metrics._engine import _sorting
 from sklearn_rank_metrics._engine._sorting import sort_by_query_then_score
+
+
+@pytest.fixture(autouse=True, params=["auto", "one_sort", "per_query"])
+def strategy(request, monkeypatch):
+    monkeypatch.setattr(_sorting, "_STRATEGY", request.param)
+    return request.param
 
 
 def _reference_order(codes, scores):
@@ -170,6 +179,7 @@ def test_forced_fallback_matches_the_packed_sort(monkeypatch, shuffled):
     if shuffled:
         permutation = rng.permutation(2000)
         codes, scores = codes[permutation], scores[permutation]
+    monkeypatch.setattr(_sorting, "_STRATEGY", "auto")
     monkeypatch.setattr(_sorting, "_MIN_SCORE_BITS", 65)
     _check(codes, scores, input_order_in_ties=False)
 
@@ -200,4 +210,33 @@ def test_chunk_boundaries_anywhere(layout, monkeypatch):
     rng = np.random.default_rng(7)
     codes = np.repeat(np.arange(30), rng.integers(1, 20, 30))
     scores = np.round(rng.normal(size=len(codes)), 1)
+    _check(*_arrange(layout, codes, scores, rng))
+
+
+def test_the_rule_picks_a_path_from_the_shape_of_the_input(monkeypatch):
+    monkeypatch.setattr(_sorting, "_STRATEGY", "auto")
+    choose = _sorting._choose_strategy
+    # 1M rows in 10k queries of about 100: scattered ids take one sort, contiguous
+    # ones the per-query sorts; one-row queries need no sort
+    assert choose(10**6, 10**4, 7, contiguous=False) == "one_sort"
+    assert choose(10**6, 10**4, 7, contiguous=True) == "per_query"
+    assert choose(10**6, 10**6, 0, contiguous=False) == "per_query"
+    # 2**30 rows in 2**30 queries leave 4 bits for the score: per-query sorts
+    assert choose(2**30, 2**30, 3, contiguous=False) == "per_query"
+    # a query of 2**33 rows leaves fewer than 32 bits beside its positions: argsort
+    assert choose(2**33, 1, 33, contiguous=True) == "argsort"
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_narrow_and_wide_score_ranges_with_infinities(layout):
+    # scores a few ulps apart next to huge ones and infinities: the one-sort path's
+    # range-adaptive field must truncate (false ties) and keep the infinities apart
+    rng = np.random.default_rng(11)
+    n_rows = 4000
+    codes = np.sort(rng.integers(0, 25, n_rows))
+    codes = np.unique(codes, return_inverse=True)[1]
+    base = 1.0 + rng.integers(0, 50, n_rows) * np.finfo(float).eps
+    scores = np.where(rng.random(n_rows) < 0.05, rng.normal(size=n_rows) * 1e300, base)
+    scores[rng.random(n_rows) < 0.05] = -np.inf
+    scores[rng.random(n_rows) < 0.02] = np.inf
     _check(*_arrange(layout, codes, scores, rng))

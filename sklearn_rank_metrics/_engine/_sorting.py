@@ -47,7 +47,9 @@ def _bit_width(count: int) -> int:
     return max(int(count) - 1, 0).bit_length()
 
 
-def _packed_keys(scores: np.ndarray, positions: np.ndarray, position_bits: int) -> np.ndarray:
+def _packed_keys(
+    scores: np.ndarray, positions: np.ndarray | None, position_bits: int
+) -> np.ndarray:
     """The sort keys ``truncated descending score | position``, as ``uint64``.
 
     The IEEE-754 bit pattern ``b`` of ``y = -score`` orders like ``y`` as an unsigned
@@ -55,7 +57,8 @@ def _packed_keys(scores: np.ndarray, positions: np.ndarray, position_bits: int) 
     their sign bit set: ``b ^ ((b >> 63) | sign bit)`` with an arithmetic shift.
     ``y`` is computed as ``0.0 - score``, which is ``+0.0`` for both zeros, so
     ``-0.0`` and ``+0.0`` tie, as they compare. That key's lowest ``position_bits``
-    bits are cleared and take the ``positions`` (``uint64``). The work runs
+    bits are cleared and take the ``positions`` (``uint64``; None: the whole
+    ordered bit pattern, nothing cleared). The work runs
     in cache-sized chunks (a fixed number of them, not one per query), so each row is
     read from memory once.
     """
@@ -74,8 +77,9 @@ def _packed_keys(scores: np.ndarray, positions: np.ndarray, position_bits: int) 
         chunk_flip_bits = flip_bits[: stop - start]
         chunk_flip_bits |= _SIGN_BIT
         chunk ^= chunk_flip_bits
-        chunk &= score_field
-        chunk |= positions[start:stop]
+        if positions is not None:
+            chunk &= score_field
+            chunk |= positions[start:stop]
     return keys
 
 
@@ -130,7 +134,12 @@ def sort_by_query_then_score(
     n_rows = len(scores)
     rows_per_query = np.diff(offsets)
     position_bits = _bit_width(int(rows_per_query.max()))
-    if 64 - position_bits < _MIN_SCORE_BITS:
+    strategy = _choose_strategy(n_rows, len(offsets) - 1, position_bits, contiguous)
+    if strategy == "one_sort":
+        if codes is None:
+            codes = np.repeat(np.arange(len(offsets) - 1), rows_per_query)
+        return _sort_packed_keys_at_once(codes, scores, offsets)
+    if strategy == "argsort":
         order = _argsort_then_radix(codes, scores, offsets)
         return order, _scan_sorted_scores(scores, order, offsets), False
     grouped = None if contiguous else _group_rows_stably(codes, n_rows)
@@ -150,6 +159,96 @@ def sort_by_query_then_score(
     if grouped is not None:
         order = grouped[order]
     return order, tied_rows, True
+
+
+# "auto", or a path forced by the tests: "one_sort", "per_query", "argsort"
+_STRATEGY = "auto"
+# the one-sort path needs this many bits left for the score beside query and row
+_MIN_SCORE_BITS_ONE_SORT = 16
+
+
+def _choose_strategy(n_rows: int, n_queries: int, position_bits: int, contiguous: bool) -> str:
+    """Which sort serves this input; every path gives the same order and tied rows.
+
+    * ``"one_sort"``: rows of a query are scattered (ids not sorted) and the row
+      index and query code leave at least 16 bits for the score in a 64-bit key.
+      One ``np.sort`` of ``query | score | row`` keys replaces grouping the rows by
+      query (a radix pass and a gather) plus the per-query sorts.
+    * ``"per_query"``: ids already contiguous (nothing to group; each query's keys
+      are sorted on their own, in cache), or too many rows and queries for one key.
+    * ``"argsort"``: a query too large to leave 32 bits for the score.
+
+    The rule reads only the input's shape, never the CPU.
+    """
+    if _STRATEGY != "auto":
+        return _STRATEGY
+    if 64 - position_bits < _MIN_SCORE_BITS:
+        return "argsort"
+    if position_bits == 0:  # one row per query: nothing to sort
+        return "per_query"
+    spare = 64 - _bit_width(n_rows) - _bit_width(n_queries)
+    if not contiguous and spare >= _MIN_SCORE_BITS_ONE_SORT:
+        return "one_sort"
+    return "per_query"
+
+
+def _sort_packed_keys_at_once(
+    codes: np.ndarray, scores: np.ndarray, offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None, bool]:
+    """One sort of ``query code | score field | input row`` keys (``uint64``).
+
+    The score field is the order-preserving bit pattern of ``-score`` (as in
+    :func:`_packed_keys`), made range-adaptive: the finite scores' patterns minus
+    their minimum, shifted right just enough to fit the bits left, starting at 1; an
+    infinite score takes the field's lowest (``+inf``) or highest (``-inf``) value,
+    so no finite score shares its field. Equal fields in a query are rows tied or
+    falsely tied; they are found and repaired exactly as on the per-query path
+    (:func:`_equal_prefix_rows`, :func:`_tied_rows`). Tied rows stay in input order.
+    """
+    n_rows = len(scores)
+    n_queries = len(offsets) - 1
+    row_bits = _bit_width(n_rows)
+    query_bits = _bit_width(n_queries)
+    score_bits = 64 - row_bits - query_bits
+    keys = _packed_keys(scores, None, 0)  # the ordered bit pattern of -score
+    finite = np.isfinite(scores)
+    all_finite = bool(finite.all())
+    finite_keys = keys if all_finite else keys[finite]
+    if len(finite_keys):
+        low, high = int(finite_keys.min()), int(finite_keys.max())
+    else:
+        low = high = 0
+    del finite_keys
+    # finite fields take 1 .. 2**score_bits - 2: 0 and the top are the infinities'
+    shift = max((high - low).bit_length() - (score_bits - 1), 0)
+    if (high - low) >> shift > (1 << score_bits) - 3:
+        shift += 1
+    low_key, shift_key = np.uint64(low), np.uint64(shift)
+    top_field = np.uint64((1 << score_bits) - 1)
+    query_shift = np.uint64(64 - query_bits)
+    row_shift = np.uint64(row_bits)
+    for start in range(0, n_rows, _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, n_rows)
+        chunk = keys[start:stop]
+        if not all_finite:
+            chunk_finite = finite[start:stop]
+            positive_infinity = ~chunk_finite & (scores[start:stop] > 0)
+            chunk[~chunk_finite] = low_key  # placeholders, set below
+        chunk -= low_key
+        chunk >>= shift_key
+        chunk += np.uint64(1)
+        if not all_finite:
+            chunk[positive_infinity] = 0
+            chunk[~chunk_finite & ~positive_infinity] = top_field
+        chunk <<= row_shift
+        chunk |= np.arange(start, stop, dtype=np.uint64)
+        if query_bits:
+            chunk |= codes[start:stop].astype(np.uint64) << query_shift
+    keys.sort()
+    candidates = _equal_prefix_rows(keys, row_bits, offsets)
+    keys &= np.uint64((1 << row_bits) - 1)
+    order = keys.view(np.intp)
+    return order, _tied_rows(candidates, scores, order), True
 
 
 def _equal_prefix_rows(keys: np.ndarray, field_bits: int, offsets: np.ndarray) -> np.ndarray:
