@@ -140,7 +140,7 @@ def _truncated_subset_means(
     """
     starts = np.cumsum(counts) - counts
     depth = needed.copy()
-    pieces: list[tuple[np.ndarray, np.ndarray]] = []  # (blocks, their means, padded)
+    pieces: list[tuple[np.ndarray, np.ndarray]] = []  # (blocks, their means, 0-padded)
     pending = np.flatnonzero(needed > 0)
     pass_depth = _FIRST_DEPTH
     while len(pending):
@@ -167,8 +167,8 @@ def _truncated_subset_means(
     for blocks, means in pieces:
         width = depth[blocks] + 1
         columns = np.arange(means.shape[1])
-        keep = columns[None, :] < width[:, None]
-        flat[segment_rows(means_start[blocks], width)] = means[keep]
+        within_depth = columns[None, :] < width[:, None]
+        flat[segment_rows(means_start[blocks], width)] = means[within_depth]
     return flat, means_start, depth
 
 
@@ -176,7 +176,7 @@ def _means_by_depth_class(values, starts, counts, blocks, degrees):
     """Yield ``(blocks, means)`` for classes of blocks whose degree is within a factor
     of two, each ``means`` of shape ``(len(blocks), class degree + 1)``."""
     depth_class = np.ceil(np.log2(np.maximum(degrees, 1))).astype(np.intp)
-    for c in np.unique(depth_class):
+    for c in np.unique(depth_class):  # one step per class (about log2 of the depth)
         chosen = depth_class == c
         members = blocks[chosen]
         degree = int(degrees[chosen].max())
