@@ -1,4 +1,4 @@
-"""Sort rows by (query, score descending): packed 64-bit keys, sorted query by query.
+"""Sort rows by (query, score descending): packed 64-bit keys, at once or query by query.
 
 NumPy sorts plain values several times faster than it argsorts them, so the row
 order is not found with ``argsort`` but carried inside the values being sorted.
@@ -12,11 +12,14 @@ scores come first) cut to its high bits. Sorting a query's keys sorts its rows b
 score descending, then by input position: tied rows stay in input order. The row
 order is read back from the position field.
 
-Each query's keys are sorted on their own, as the rows of padded 2-D blocks
-(:func:`_sort_segments`): many short sorts cost far less than one sort of all rows
-(1M rows in queries of about 100: 8 ms against 50 ms for one ``np.sort`` on the
-benchmark machine), and they need no query field in the key. Rows of a query that
-are not contiguous are first grouped, stably, by a radix sort of the query codes
+When the query ids are scattered, one sort of ``query | score | row`` keys for all
+rows replaces grouping them and the per-query sorts (:func:`_sort_packed_keys_at_once`,
+chosen by :func:`_choose_strategy` from the input's shape). Otherwise each query's
+keys are sorted on their own, as the rows of padded 2-D blocks
+(:func:`_sort_segments`): short sorts run in cache and need no query field in the
+key (``benchmarks/bench_sort_paths.py`` times both paths). On that path, rows of a
+query that are not contiguous (scattered ids whose key would be too narrow for one
+sort) are first grouped, stably, by a radix sort of the query codes
 (:func:`_group_rows_stably`).
 
 Truncating the score can make two different scores of one query compare equal (a
