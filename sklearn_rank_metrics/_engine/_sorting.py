@@ -93,7 +93,10 @@ def positions_in_queries(rows_per_query: np.ndarray) -> np.ndarray:
     last row of the query before it by ``1 - rows_per_query[q - 1]``. Empty queries
     (allowed here) hold no rows, so they are left out of the sum.
     """
-    positions = np.ones(int(rows_per_query.sum()), dtype=np.intp)
+    n_rows = int(rows_per_query.sum())
+    if n_rows == len(rows_per_query) and (n_rows == 0 or rows_per_query.max() == 1):
+        return np.zeros(n_rows, dtype=np.intp)  # one row per query (none empty)
+    positions = np.ones(n_rows, dtype=np.intp)
     if len(positions):
         filled = rows_per_query[rows_per_query > 0]
         positions[0] = 0
@@ -145,10 +148,14 @@ def sort_by_query_then_score(
     if strategy == "argsort":
         order = _argsort_then_radix(codes, scores, offsets)
         return order, _scan_sorted_scores(scores, order, offsets), False
-    grouped = None if contiguous else _group_rows_stably(codes, n_rows)
     if position_bits == 0:  # one row per query: nothing to sort, nothing tied
-        order = np.arange(n_rows, dtype=np.intp) if grouped is None else grouped
+        if contiguous:
+            return np.arange(n_rows, dtype=np.intp), None, True
+        # the codes are a permutation of 0 .. n_rows - 1: its inverse, one scatter
+        order = np.empty(n_rows, dtype=np.intp)
+        order[codes] = np.arange(n_rows, dtype=np.intp)
         return order, None, True
+    grouped = None if contiguous else _group_rows_stably(codes, n_rows)
     grouped_scores = scores if grouped is None else scores[grouped]
     rank = positions_in_queries(rows_per_query)
     keys = _packed_keys(grouped_scores, rank.view(np.uint64), position_bits)
