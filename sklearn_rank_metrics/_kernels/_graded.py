@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._errors import RowValueError
+from .._engine._inputs import first_bad
 from .._engine._ranked_groups import RankedGroups
 from .._engine._segments import query_blocks, sums_before_in_segment
 from ._err_ties import stopping_chances
@@ -28,7 +29,7 @@ def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
     The first bad row is found once per :class:`RankedGroups` (``evaluate`` of several
     graded metrics scans the labels once); each metric then raises in its own name.
     """
-    row = ranked.cached("first_negative_label", lambda: _first_negative(ranked.input_labels))
+    row = ranked.cached("first_negative_label", lambda: first_bad(ranked.input_labels < 0))
     if row is None:
         return
     where = (
@@ -42,10 +43,6 @@ def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
         row,
     )
 
-
-def _first_negative(labels: np.ndarray) -> int | None:
-    bad = np.flatnonzero(labels < 0)
-    return int(bad[0]) if len(bad) else None
 
 
 def gain_values(
