@@ -151,7 +151,7 @@ def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
             is_nan = np.isnan(kept_values)
             start = index * len(STATISTICS)
             statistics[start : start + len(STATISTICS)] = (
-                np.dot(kept_values[~is_nan], kept_weights[~is_nan]),
+                np.sum(kept_values[~is_nan] * kept_weights[~is_nan]),  # no BLAS threads
                 kept_weights.sum(),
                 kept.sum(),
                 skipped.sum(),

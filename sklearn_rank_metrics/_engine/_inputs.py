@@ -322,7 +322,9 @@ def query_weights(
     function_name: str,
 ) -> np.ndarray:
     if sample_weight is None:
-        return np.ones(n_queries)
+        # every query weighs 1: one read-only broadcast value, not an array per call
+        # (the means recognise it and skip the products)
+        return np.broadcast_to(np.float64(1.0), (n_queries,))
     weights = as_float(sample_weight, "sample_weight", function_name)
     expected = n_queries if two_dimensional else len(order)
     unit = (

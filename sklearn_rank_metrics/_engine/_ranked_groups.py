@@ -242,7 +242,18 @@ class RankedGroups:
 
     @property
     def query_of_row(self) -> np.ndarray:
+        if self.one_row_per_query:
+            return np.arange(self.n_queries)
         return np.repeat(np.arange(self.n_queries), self.n_rows_per_query)
+
+    @property
+    def one_row_per_query(self) -> bool:
+        """Whether every query holds exactly one row (then rows and queries coincide).
+
+        No query of flat input is empty, and 2-D input gives every query the same
+        number of rows, so equal counts of rows and queries mean one row each.
+        """
+        return self.n_rows == self.n_queries
 
     def in_rank_order(self, input_values: np.ndarray, ties: str) -> np.ndarray:
         """Per-input-row ``input_values`` in the rank order of :meth:`arrangement` ``(ties)``."""
@@ -253,14 +264,27 @@ class RankedGroups:
 
     @property
     def n_rows_per_query(self) -> np.ndarray:
-        return np.diff(self.offsets)
+        """Rows of every query (cached, read-only)."""
+
+        def compute() -> np.ndarray:
+            if self.one_row_per_query:  # a broadcast 1: no array of n_queries
+                return np.broadcast_to(np.intp(1), (self.n_queries,))
+            sizes = np.diff(self.offsets)
+            sizes.flags.writeable = False
+            return sizes
+
+        return self.cached("n_rows_per_query", compute)
 
     def query_sum(self, values: np.ndarray) -> np.ndarray:
-        """Sum of per-row ``values`` (in sorted order) over each query."""
+        """Sum of per-row ``values`` (in sorted order) over each query (a new array)."""
+        if self.one_row_per_query:
+            return np.array(values)
         return np.add.reduceat(values, self.offsets[:-1]) if len(values) else values
 
     def per_row(self, per_query_values: np.ndarray) -> np.ndarray:
-        """Broadcast one value per query to the query's rows."""
+        """Broadcast one value per query to the query's rows (a new array)."""
+        if self.one_row_per_query:
+            return np.array(per_query_values)
         return per_query_values[self.query_of_row]
 
     def depth(self, k: int | None) -> np.ndarray:
@@ -434,15 +458,19 @@ def rank_groups(
     n_queries = len(query_ids)
 
     contiguous = codes is None or bool(np.all(codes[1:] >= codes[:-1]))
-    if rows_per_query is None:
-        rows_per_query = np.bincount(codes, minlength=n_queries)
-    offsets = np.zeros(n_queries + 1, dtype=np.intp)
-    np.cumsum(rows_per_query, out=offsets[1:])
+    if rows_per_query is None and n_queries == len(labels_flat):
+        offsets = np.arange(n_queries + 1)  # one row per query: no count needed
+        rows_per_query = np.ones(n_queries, dtype=np.intp)
+    else:
+        if rows_per_query is None:
+            rows_per_query = np.bincount(codes, minlength=n_queries)
+        offsets = np.zeros(n_queries + 1, dtype=np.intp)
+        np.cumsum(rows_per_query, out=offsets[1:])
     order, tied_rows, input_order_in_ties = sort_by_query_then_score(
         codes, scores_flat, offsets, contiguous
     )
     unretrieved = scores_flat == -np.inf
-    n_retrieved = rows_per_query.copy()
+    n_retrieved = rows_per_query  # a new array of this call's own: no copy needed
     if unretrieved.any():
         unretrieved_rows = np.flatnonzero(unretrieved)
         if codes is None:

@@ -15,6 +15,14 @@ def segment_sums(values: np.ndarray, lengths: np.ndarray, dtype: type = np.float
 
     The sums are of type ``dtype`` (so boolean values can be counted).
     """
+    if not len(lengths):
+        return np.zeros(0, dtype=dtype)
+    if lengths.max() <= 1:  # at most one element per segment: the sums are the elements
+        if len(values) == len(lengths):
+            return values.astype(dtype, copy=True)
+        sums = np.zeros(len(lengths), dtype=dtype)
+        sums[lengths.astype(bool)] = values
+        return sums
     starts = np.cumsum(lengths)
     starts -= lengths
     sums = np.zeros(len(lengths), dtype=dtype)

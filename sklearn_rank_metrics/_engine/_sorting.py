@@ -153,7 +153,7 @@ def sort_by_query_then_score(
             return np.arange(n_rows, dtype=np.intp), None, True
         # the codes are a permutation of 0 .. n_rows - 1: its inverse, one scatter
         order = np.empty(n_rows, dtype=np.intp)
-        order[codes] = np.arange(n_rows, dtype=np.intp)
+        order[codes] = offsets[:-1]  # 0 .. n_rows - 1, as each query starts at its row
         return order, None, True
     grouped = None if contiguous else _group_rows_stably(codes, n_rows)
     grouped_scores = scores if grouped is None else scores[grouped]

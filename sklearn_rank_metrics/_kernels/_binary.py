@@ -199,6 +199,8 @@ def reciprocal_rank(
     arrangement = ranked.arrangement(ties)
     relevant = relevant_rows(ranked, ties, k, relevance_level)
     found = relevant.count > 0
+    if ranked.one_row_per_query:  # a relevant row is the first row: 1 / 1
+        return found.astype(np.float64)
     values = np.zeros(ranked.n_queries)
     first_rank = relevant.position[relevant.first[found]] - relevant.compact_start[found]
     values[found] = 1.0 / (first_rank + 1)
@@ -258,6 +260,8 @@ def roc_auc(
     arrangement = ranked.arrangement(ties)
     positive = relevant_rows(ranked, ties, None, relevance_level, every_row=True)
     n_positive = positive.count.astype(np.float64)
+    if ranked.one_row_per_query:  # one class per query: no pair, AUC undefined everywhere
+        return np.zeros(ranked.n_queries), n_positive, 1.0 - n_positive
     n_negative = ranked.n_rows_per_query - n_positive
     # pairs won = n_pos n_neg - sum over positive rows of the negatives above them;
     # the j-th positive (0-based) at 0-based rank i has i - j negatives above it

@@ -54,4 +54,7 @@ def hypergeometric_pmf(
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """``numerator / denominator`` with 0 where the denominator is not positive."""
     numerator = np.asarray(numerator, dtype=np.float64)
-    return np.divide(numerator, denominator, out=np.zeros_like(numerator), where=denominator > 0)
+    positive = denominator > 0
+    if positive.all():
+        return numerator / denominator
+    return np.divide(numerator, denominator, out=np.zeros(numerator.shape), where=positive)

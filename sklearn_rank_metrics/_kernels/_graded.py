@@ -120,9 +120,14 @@ def expected_dcg(
     block with gain sum ``G`` over its ``m`` rows holds ``G / m``.
     """
     arrangement = ranked.arrangement(ties)
-    rows = ranked.cutoff_rows(k)
     longest = int(ranked.n_rows_per_query.max())
     discounts = discount_table(longest if k is None else min(k, longest), discount, log_base)
+    if ranked.one_row_per_query:  # the row at rank 0 (k >= 1), if it was retrieved
+        dcg = gain_values(arrangement.labels, gain, function_name, ranked.input_labels)
+        dcg = dcg * discounts[0]
+        dcg[ranked.n_retrieved == 0] = 0.0
+        return dcg
+    rows = ranked.cutoff_rows(k)
     labels = arrangement.labels if rows is None else arrangement.labels[rows]
     gains = gain_values(labels, gain, function_name, ranked.input_labels)
     if not arrangement.singletons:
@@ -151,10 +156,11 @@ def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
     def compute() -> np.ndarray | None:
         labels = ranked.labels  # >= 0: checked before any graded kernel runs
         top = labels.max()
-        if top >= _MAX_LEVELS:
+        if top >= _MAX_LEVELS or ranked.n_rows_per_query.max() >= 2**31:
             return None
         n_levels = int(top) + 1
-        counts = np.empty((n_levels, ranked.n_queries), dtype=np.intp)
+        # int32 holds any query's count (queries of 2**31 rows use the sorted path)
+        counts = np.empty((n_levels, ranked.n_queries), dtype=np.int32)
         sizes = ranked.n_rows_per_query
         # cell = label * queries + query, counted block by block of whole queries
         for first, stop in query_blocks(ranked.offsets, _LEVEL_COUNT_BLOCK_ROWS):
@@ -190,6 +196,8 @@ def ideal_dcg(
     """
     longest = int(ranked.n_rows_per_query.max())
     discounts = discount_table(longest, discount, log_base)
+    if ranked.one_row_per_query:  # the ideal order is the row itself (k >= 1)
+        return gain_values(ranked.labels, gain, function_name, ranked.input_labels) * discounts[0]
     counts = _label_level_counts(ranked)
     if counts is None:
         gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)
@@ -293,6 +301,10 @@ def _err_of_cutoff_rows(
     the rows of other queries). The positions of tied ``blocks`` then take their
     expected terms ``reach(s) (e_t - e_{t+1}) / (s + t + 1)``.
     """
+    if ranked.one_row_per_query:  # rank 0, reached with certainty: ERR is R(label)
+        terms = stop_probability(labels, max_grade)
+        terms[ranked.n_retrieved == 0] = 0.0  # a -inf row is not retrieved
+        return terms
     rows = ranked.cutoff_rows(k)
     rank = ranked.cutoff_rank(k)
     stop = stop_probability(labels if rows is None else labels[rows], max_grade)

@@ -121,11 +121,11 @@ def ndcg_of_top_k(
     union = (inside_counts[owner] + chosen)[:, by_gain]
     end = np.cumsum(union, axis=1)
     cumulative = np.concatenate(([0.0], np.cumsum(discounts)))
-    ideal = (cumulative[end] - cumulative[end - union]) @ level_gain[by_gain]
+    # row sums of elementwise products, not matrix products: BLAS would start threads
+    ideal = ((cumulative[end] - cumulative[end - union]) * level_gain[by_gain]).sum(axis=1)
     query = queries[owner]
-    expected = (
-        fixed_part[query] + (chosen @ level_gain) / inside[owner] * straddling_discount[query]
-    )
+    chosen_gain = (chosen * level_gain).sum(axis=1)
+    expected = fixed_part[query] + chosen_gain / inside[owner] * straddling_discount[query]
     defined = ideal > 0
     ratio = safe_divide(expected, ideal)
     values[queries] = np.bincount(owner, weights=probability * ratio, minlength=len(queries))

@@ -56,9 +56,12 @@ class RelevantRows:
     count: np.ndarray  # relevant rows per query
     first: np.ndarray  # per query: index (into ``position``) of its first relevant row
     compact_start: np.ndarray  # per query: compact index of its first ranked row
+    one_row_per_query: bool = False  # then every rank is 0
 
     def rank(self, dtype: type = np.intp) -> np.ndarray:
         """0-based rank of every relevant row in its query (built on each call)."""
+        if self.one_row_per_query:
+            return np.zeros(len(self.position), dtype=dtype)
         rank = self.compact_start[self.query]
         np.subtract(self.position, rank, out=rank)
         return rank.astype(dtype, copy=False)
@@ -83,6 +86,13 @@ def relevant_rows(
     def compute() -> RelevantRows:
         relevant, depth = _compact_relevance(ranked, ties, k, relevance_level, scope)
         position = np.flatnonzero(relevant)
+        if ranked.one_row_per_query and len(relevant) == ranked.n_queries:
+            # every query ranks its one row: compact rows and queries coincide
+            count = relevant.astype(np.intp)
+            first = np.cumsum(count)
+            first -= count
+            # the query starts 0 .. n - 1 are the offsets themselves: a view, no copy
+            return RelevantRows(position, position, count, first, ranked.offsets[:-1], True)
         compact_start = np.cumsum(depth)
         compact_start -= depth
         running = _running_count(relevant)

@@ -55,9 +55,10 @@ def check_range(per_query: PerQuery, ranked: RankedGroups, function_name: str) -
     """
     low, high = per_query.value_range
     values = np.asarray(per_query.values, dtype=np.float64)
-    inside = (values >= low) & (values <= high)
-    if inside.all():
+    # two reductions and no temporary for the common case; a NaN fails both tests
+    if not len(values) or (values.min() >= low and values.max() <= high):
         return values
+    inside = (values >= low) & (values <= high)
     slack_low = _RANGE_ROUNDING * max(1.0, abs(low))
     slack_high = _RANGE_ROUNDING * max(1.0, abs(high)) if math.isfinite(high) else 0.0
     defined = np.asarray(per_query.undefined, dtype=np.float64) < 1
@@ -73,19 +74,37 @@ def check_range(per_query: PerQuery, ranked: RankedGroups, function_name: str) -
     return np.clip(values, low, high)
 
 
+def undefined_queries(per_query: PerQuery) -> np.ndarray:
+    """The queries where the metric is undefined in at least one tie order (bool)."""
+    undefined = np.asarray(per_query.undefined)
+    return undefined if undefined.dtype == bool else undefined.astype(np.float64) > 0
+
+
+def uniform_weights(weights: np.ndarray) -> bool:
+    """Whether ``weights`` is the engine's read-only "every query weighs 1" array.
+
+    :func:`~sklearn_rank_metrics._engine._ranked_groups.rank_groups` gives queries
+    without ``sample_weight`` a broadcast 1 (stride 0), so the mean needs no products.
+    """
+    return weights.ndim == 1 and weights.strides == (0,) and len(weights) > 0 and weights[0] == 1
+
+
 def apply_policy(
     per_query: PerQuery,
     ranked: RankedGroups,
     replace_undefined_by: float | str,
     function_name: str,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-query values after the policy (NaN where skipped), their weights, and the skipped."""
-    values = np.array(check_range(per_query, ranked, function_name), dtype=np.float64)
-    weights = ranked.query_weight.astype(np.float64, copy=True)
+    """Per-query values after the policy (NaN where skipped), their weights, and the skipped.
+
+    The arrays returned are read-only (the weights may be shared by every metric
+    of a call); the values are copied only when the policy changes some of them.
+    """
+    values = check_range(per_query, ranked, function_name)
+    weights = ranked.query_weight
     if per_query.weight is not None:
         weights = weights * per_query.weight
-    share = np.asarray(per_query.undefined, dtype=np.float64)
-    undefined = share > 0
+    undefined = undefined_queries(per_query)
     skipped = np.zeros(len(values), dtype=bool)
     if undefined.any():
         if replace_undefined_by == "raise":
@@ -95,6 +114,7 @@ def apply_policy(
                 f"({per_query.description}), and replace_undefined_by='raise'. "
                 f"{int(undefined.sum())} of {len(undefined)} queries are undefined."
             )
+        values = values.copy()
         if replace_undefined_by == "skip":
             values[undefined] = np.nan
             skipped = undefined
@@ -102,7 +122,11 @@ def apply_policy(
             values[undefined] = np.nan
         elif replace_undefined_by:
             # defined queries have share 0, so the whole array can take the product
-            values += share * float(replace_undefined_by)
+            values += np.asarray(per_query.undefined, dtype=np.float64) * float(
+                replace_undefined_by
+            )
+    for array in (values, weights, skipped):
+        array.flags.writeable = False
     return values, weights, skipped
 
 
@@ -112,18 +136,27 @@ def weighted_mean(
     """``sum(w * v) / sum(w)`` over the queries that are not skipped.
 
     A NaN value that was not skipped (the ``nan`` policy) makes the mean NaN,
-    whatever its weight.
+    whatever its weight. With every weight 1 this is ``sum(v) / n`` (the same
+    number: the weighted form scales both sums by the same power of two).
     """
+    uniform = uniform_weights(weights)
     if skipped.any():
         kept = ~skipped
-        values, weights = values[kept], weights[kept]
-    if np.isnan(values).any():
+        values = values[kept]
+        weights = np.broadcast_to(weights[:1], len(values)) if uniform else weights[kept]
+    if uniform or not len(weights):
+        total = float(len(values))
+        weighted_sum = float(np.sum(values)) if total else 0.0
+    else:
+        if weights.max() > 0:
+            # rescale by an exact power of two: weights near the largest float would
+            # overflow in the sums, denormal ones lose their digits in the products
+            weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
+        total = float(weights.sum())
+        # an elementwise product and sum, not np.dot: BLAS would start threads for it
+        weighted_sum = float(np.sum(values * weights))
+    if math.isnan(weighted_sum):
         return math.nan
-    if len(weights) and weights.max() > 0:
-        # rescale by an exact power of two: weights near the largest float would
-        # overflow in the sums, denormal ones lose their digits in the products
-        weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
-    total = weights.sum()
     if total == 0:
         warnings.warn(
             f"{function_name}: no query is left to average (all were skipped or have weight "
@@ -132,8 +165,7 @@ def weighted_mean(
             stacklevel=3,
         )
         return math.nan
-    # an elementwise product and sum, not np.dot: BLAS would start threads for it
-    return float(np.sum(values * weights) / total)
+    return weighted_sum / total
 
 
 def aggregate(

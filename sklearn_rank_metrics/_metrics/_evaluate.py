@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._ranked_groups import rank_groups
+from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._validation import BOOLEAN, check_parameter, validate_params
-from ._aggregate import apply_policy, weighted_mean
+from ._aggregate import apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS
 from ._registry import MetricSpec, parse_metric
 
@@ -84,23 +84,25 @@ def evaluate(
     >>> evaluate(y_true, y_score, qid, metrics=["mrr", "p@1", "recall@2"])
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    details = evaluate_details(
-        y_true,
-        y_score,
-        group,
-        metrics=metrics,
-        shared={
-            "ties": ties,
-            "replace_undefined_by": replace_undefined_by,
-            "relevance_level": relevance_level,
-        },
-        sample_weight=sample_weight,
-        function_name="evaluate",
+    shared = {
+        "ties": ties,
+        "replace_undefined_by": replace_undefined_by,
+        "relevance_level": relevance_level,
+    }
+    ranked, names, specs = _ranked_metrics(
+        y_true, y_score, group, metrics, shared, sample_weight, "evaluate"
     )
     if not per_query:
-        return {name: detail.mean for name, detail in details.metrics.items()}
-    tables = {name: detail.values for name, detail in details.metrics.items()}
-    return _table({"query": details.query_ids, **tables})
+        # one metric at a time, its per-query arrays dropped once its mean is known
+        return {
+            name: _metric_detail(ranked, spec, shared, means=True).mean
+            for name, spec in zip(names, specs, strict=True)
+        }
+    tables = {
+        name: _metric_detail(ranked, spec, shared, means=True).values
+        for name, spec in zip(names, specs, strict=True)
+    }
+    return _table({"query": ranked.query_ids, **tables})
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,26 @@ def evaluate_details(
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
     that combine the per-query values of several calls themselves.
     """
+    ranked, names, specs = _ranked_metrics(
+        y_true, y_score, group, metrics, shared, sample_weight, function_name
+    )
+    results = {
+        name: _metric_detail(ranked, spec, shared, means)
+        for name, spec in zip(names, specs, strict=True)
+    }
+    return EvaluationDetails(ranked.query_ids, results)
+
+
+def _ranked_metrics(
+    y_true: Any,
+    y_score: Any,
+    group: Any,
+    metrics: str | Sequence[str],
+    shared: dict[str, Any],
+    sample_weight: Any,
+    function_name: str,
+) -> tuple[RankedGroups, list[str], list[MetricSpec]]:
+    """The checked settings and metric names, and the inputs sorted once."""
     # every caller (evaluate, the report, compare, the displays, the command line)
     # passes its shared settings through the same checks as evaluate's own
     for name, value in shared.items():
@@ -187,24 +209,26 @@ def evaluate_details(
     ranked = rank_groups(
         y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
     )
-    results: dict[str, MetricDetail] = {}
-    for name, spec in zip(names, specs, strict=True):
-        kernel_params, policy = _metric_settings(spec, shared)
-        metric_function = spec.info.function.__name__
-        values = spec.info.per_query(ranked, function_name=metric_function, **kernel_params)
-        per_query_values, weights, skipped = apply_policy(
-            values, ranked, policy, metric_function
-        )
-        mean = (
-            weighted_mean(per_query_values, weights, skipped, metric_function)
-            if means
-            else math.nan
-        )
-        undefined = np.asarray(values.undefined, dtype=np.float64) > 0
-        results[name] = MetricDetail(
-            per_query_values, weights, undefined, skipped, mean, values.weight is not None
-        )
-    return EvaluationDetails(ranked.query_ids, results)
+    return ranked, names, specs
+
+
+def _metric_detail(
+    ranked: RankedGroups, spec: MetricSpec, shared: dict[str, Any], means: bool
+) -> MetricDetail:
+    """One metric's per-query values (after its policy) and mean."""
+    kernel_params, policy = _metric_settings(spec, shared)
+    metric_function = spec.info.function.__name__
+    values = spec.info.per_query(ranked, function_name=metric_function, **kernel_params)
+    per_query_values, weights, skipped = apply_policy(values, ranked, policy, metric_function)
+    mean = weighted_mean(per_query_values, weights, skipped, metric_function) if means else math.nan
+    return MetricDetail(
+        per_query_values,
+        weights,
+        undefined_queries(values),
+        skipped,
+        mean,
+        values.weight is not None,
+    )
 
 
 def _table(columns: dict[str, np.ndarray]) -> Any:

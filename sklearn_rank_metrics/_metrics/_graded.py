@@ -143,7 +143,8 @@ def ndcg_per_query(
     undefined = best <= 0
     # DCG <= ideal DCG; the two sums add the same terms in different orders, so a
     # ratio of one rounding step above 1 is cut back to 1.
-    values = np.minimum(safe_divide(dcg, best), 1.0)
+    values = safe_divide(dcg, best)
+    np.minimum(values, 1.0, out=values)
     return PerQuery(values, undefined, None, "ideal DCG is 0: no row with gain > 0")
 
 

@@ -37,7 +37,8 @@ def standard_error(detail: MetricDetail) -> float:
     n_used = int(np.count_nonzero(weights))
     if n_used < 2 or math.isnan(detail.mean):
         return math.nan
-    spread = np.dot(weights**2, (values - detail.mean) ** 2) * n_used / (n_used - 1)
+    # elementwise products and a sum, not np.dot: BLAS would start threads for it
+    spread = np.sum(weights**2 * (values - detail.mean) ** 2) * n_used / (n_used - 1)
     return float(math.sqrt(spread) / weights.sum())
 
 
