@@ -2,9 +2,23 @@
 
 Run (from the repository root, with the ``bench`` extra installed)::
 
-    python benchmarks/bench_peers.py                      # full run, writes benchmarks/RESULTS.md
+    python benchmarks/bench_peers.py                      # full run, see "Files" below
     python benchmarks/bench_peers.py --quick              # small sizes only, prints the tables
     python benchmarks/bench_peers.py --output somewhere.md
+    python benchmarks/bench_peers.py --quick --limit-dispatch baseline  # NumPy without AVX2
+
+Files: the full run writes ``benchmarks/RESULTS-<level>.md``, ``<level>`` being the
+highest SIMD level NumPy dispatches to in the run (``avx512``, ``avx2`` or
+``baseline``, from ``machine.dispatch_level``; the header gives the CPU model and
+NumPy's SIMD extensions as ``np.show_runtime()`` reports them). Where NumPy dispatches
+to AVX-512, the full run then runs itself again in a subprocess with
+``NPY_DISABLE_CPU_FEATURES`` set to the found AVX-512 targets and writes
+``RESULTS-avx2.md`` too, labelled as limited in its header (``--no-avx2-rerun``: not).
+``--limit-dispatch avx2|baseline`` sets that variable and re-executes the script, to
+time a lower level on any machine (``--output`` names the file; with ``--output`` the
+AVX2 rerun writes ``<name>-avx2.md``). ``--quick`` writes no file unless ``--output``
+is given, and never reruns. ``benchmarks/RESULTS.md`` is an older report, from before
+the files per level.
 
 Every timed call goes end to end from flat NumPy arrays ``(y_true, y_score, qid)``,
 including the conversions each tool needs (data frames, padding, dicts, tensors,
@@ -13,7 +27,9 @@ run interleaved in rounds, each in a new seeded random order, and the tables giv
 medians and the ratio to one ``np.argsort(y_score)`` of the same data. Peak extra
 memory is measured in a fresh subprocess per (implementation, size). A peer that is
 not installed, has no such metric, or would take too long (projected from the next
-smaller size) is reported in the tables with the reason, never dropped silently.
+smaller size) is reported in the tables with the reason, never dropped silently. The
+warm-up (imports, first calls, ranx's numba JIT: 45 s on 2 cores with numba's cache
+cold, 8 s warm) is timed apart; the time budget for the peers starts after it.
 """
 
 from __future__ import annotations
@@ -47,7 +63,14 @@ from typing import Any
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
-from machine import machine_lines  # noqa: E402  (benchmarks/machine.py)
+from machine import (  # noqa: E402  (benchmarks/machine.py)
+    DISABLE_VARIABLE,
+    DISPATCH_LEVELS,
+    dispatch_level,
+    limited_environment,
+    machine_lines,
+    unlimited_dispatch_level,
+)
 
 from sklearn_rank_metrics import (  # noqa: E402
     evaluate,
@@ -137,11 +160,15 @@ class Plan:
     ours_seconds: float  # about this much timing per cell for ours and the lower bounds
     peer_seconds: float  # ... and for a peer (at least one call)
     limit_scale: float  # multiplies Series.max_call
-    budget: float  # seconds: past this, remaining peer calls are skipped, ours timed once
+    budget: float  # seconds after the warm-up: past this, remaining peer calls are
+    # skipped and ours timed once
     quick: bool = False
+    base_limit: float | None = None  # replaces the scaled limit on the base series
 
     def limit(self, series: Series, n_rows: int) -> float:
         """Seconds above which a projected peer call is skipped."""
+        if self.base_limit is not None and series.key == "base":
+            return self.base_limit
         large = n_rows > 1_000_000
         return (series.max_call_large if large else series.max_call) * self.limit_scale
 
@@ -166,8 +193,11 @@ QUICK = Plan(
     ours_seconds=0.2,
     peer_seconds=0.1,
     limit_scale=0.1,
-    budget=45.0,
+    budget=45.0,  # after the warm-up; the timings take about 30 s on 2 cores
     quick=True,
+    # every installed peer on the base series at 10k and 100k rows (slowest: the pandas
+    # loop's ten metrics, about 8 s at 100k rows on 2 cores); the other shapes stay small
+    base_limit=15.0,
 )
 
 
@@ -903,9 +933,12 @@ class Bench:
         self.log = log
         self.results: dict[tuple[str, int, str, str], Result] = {}
         self.n_queries: dict[tuple[str, int], int] = {}
-        self.missing = {impl.key: impl.missing() for impl in IMPLS}
+        started = time.perf_counter()
+        self.missing = {impl.key: impl.missing() for impl in IMPLS}  # imports the peers
+        self.import_seconds = time.perf_counter() - started
         self.overhead: dict[tuple[bool, str, str], float] = {}
-        self.started = time.perf_counter()
+        self.started = time.perf_counter()  # reset after the warm-up: the budget's start
+        self.warm_up_seconds = 0.0
 
     def warm_up(self) -> None:
         """Call everything on tiny data: imports, lazy set-ups, ranx's numba JIT.
@@ -915,6 +948,7 @@ class Bench:
         per-query cost of the base series would pass for a fixed one) and on 20 queries
         for the others (XGBoost pays about 70 ms once it has several queries).
         """
+        started = time.perf_counter()
         for series in (SERIES[0], SERIES_BY_KEY["one-query"]):
             data = make_data(series, 2_000, seed=1)
             for impl in IMPLS:
@@ -938,6 +972,8 @@ class Bench:
         # the libraries' objects stay alive: keep them out of every later collection
         gc.collect()
         gc.freeze()
+        self.started = time.perf_counter()
+        self.warm_up_seconds = self.started - started
 
     def project(self, impl: Impl, metric: str, data: Data) -> tuple[float, str] | None:
         """Projected seconds of one call, from the largest smaller size already timed.
@@ -1007,7 +1043,10 @@ class Bench:
                     continue
                 if late and impl.kind == "peer":
                     result.status = "skipped"
-                    result.note = f"the run's time budget ({self.plan.budget:.0f} s) was used up"
+                    result.note = (
+                        f"the run's time budget ({self.plan.budget:.0f} s after the warm-up) "
+                        "was used up"
+                    )
                     continue
                 projected = self.project(impl, metric, data) if impl.kind == "peer" else None
                 limit = self.plan.limit(series, n_rows)
@@ -1248,6 +1287,22 @@ def machine() -> list[str]:
             versions.append(f"{distribution}: not available ({type(error).__name__})")
     lines.append("- Peers: " + ", ".join(versions))
     return lines
+
+
+def dispatch_note(level: str) -> str:
+    """The header line on NumPy's dispatch level, and whether this run was limited."""
+    line = (
+        f"- NumPy dispatch level: **{level}** (one report per level: "
+        f"{', '.join(f'RESULTS-{name}.md' for name in reversed(DISPATCH_LEVELS))}; "
+        "np.argsort and the other sorts run AVX-512, AVX2 or baseline kernels)"
+    )
+    disabled = os.environ.get(DISABLE_VARIABLE)
+    if disabled:
+        line += (
+            f"; **dispatch limited** by {DISABLE_VARIABLE}={disabled}: without it, "
+            f"NumPy dispatches to {unlimited_dispatch_level()} on this machine"
+        )
+    return line
 
 
 class Report:
@@ -1526,17 +1581,24 @@ class Report:
         return lines
 
     def markdown(self, command: str, started: datetime.datetime, runtime: float, load: str) -> str:
-        """The whole RESULTS.md."""
+        """The whole report (RESULTS-<level>.md)."""
         target_lines, passed, checked = self.targets()
+        level, limited = dispatch_level(), bool(os.environ.get(DISABLE_VARIABLE))
+        budget = self.plan.budget
+        budget_text = f"{budget:.0f} s" if budget < 120 else f"{budget / 60:.0f} min"
         out = [
-            "# Benchmark: sklearn_rank_metrics against its peers",
+            "# Benchmark: sklearn_rank_metrics against its peers "
+            f"(NumPy dispatch {level}{', limited' if limited else ''})",
             "",
             "Generated by `benchmarks/bench_peers.py`; do not edit by hand.",
             "",
             f"- Command: `{command}`",
-            f"- Date: {started:%Y-%m-%d %H:%M} UTC; runtime {runtime / 60:.1f} min; "
+            f"- Date: {started:%Y-%m-%d %H:%M} UTC; runtime {runtime / 60:.1f} min, of which "
+            f"{self.bench.import_seconds:.0f} s imports and {self.bench.warm_up_seconds:.0f} s "
+            f"warm-up (ranx's numba JIT), both outside the {budget_text} time budget; "
             f"1-minute load average {load} (other work on the machine slows the "
             "multi-threaded peers most)",
+            dispatch_note(level),
             *machine(),
             "",
             "## How to read",
@@ -1572,7 +1634,7 @@ class Report:
             "call (measured on 2,000 rows) is not scaled. The shapes *one "
             "query* and *one-row queries* run at 10k and 100k rows first (the first "
             "projected from the base series), to project the 10M-row case. "
-            f"Past {self.plan.budget / 60:.0f} min of timing, the remaining peer calls are "
+            f"Past {budget_text} of timing after the warm-up, the remaining peer calls are "
             "skipped and ours and the lower bounds are timed once (the notes say so). "
             "`–`: the tool has no such metric. `≠`: the value differs from ours under "
             "matching settings (see Value checks). Calls of ours above "
@@ -1647,19 +1709,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="small sizes only (< 1 min)")
+    parser.add_argument("--quick", action="store_true", help="small sizes only (about 1 min)")
     parser.add_argument(
         "--output",
         type=Path,
         default=None,
-        help="Markdown report (default: benchmarks/RESULTS.md; --quick writes none)",
+        help="Markdown report (default: benchmarks/RESULTS-<dispatch level>.md; --quick "
+        "writes none)",
     )
     parser.add_argument("--no-memory", action="store_true", help="skip the memory table")
+    parser.add_argument(
+        "--limit-dispatch",
+        choices=DISPATCH_LEVELS[:-1],
+        help="re-execute with NPY_DISABLE_CPU_FEATURES set so that NumPy dispatches no "
+        "higher than this level (nothing to do if it dispatches no higher already)",
+    )
+    parser.add_argument(
+        "--no-avx2-rerun",
+        action="store_true",
+        help="where NumPy dispatches to AVX-512, do not rerun the full run limited to AVX2",
+    )
     parser.add_argument("--memory-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
         print(json.dumps(memory_child(json.loads(args.memory_child))))
         return
+    if args.limit_dispatch:
+        limit_dispatch(args.limit_dispatch)
     warnings.simplefilter("ignore")
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = os.getloadavg()[0]
@@ -1670,12 +1746,17 @@ def main() -> None:
 
     plan = QUICK if args.quick else FULL
     sizes = plan.sizes
+    level = dispatch_level()
+    disabled = os.environ.get(DISABLE_VARIABLE)
+    log(f"NumPy dispatch level {level}" + (f", {DISABLE_VARIABLE}={disabled}" if disabled else ""))
     bench = Bench(plan, log)
+    log(f"imports of the peers: {bench.import_seconds:.1f} s")
     for key, reason in bench.missing.items():
         if reason:
             log(f"{IMPL_BY_KEY[key].label}: not available ({reason})")
-    log("warming up (imports, numba JIT of ranx)")
+    log("warming up (first calls, numba JIT of ranx)")
     bench.warm_up()
+    log(f"warm-up: {bench.warm_up_seconds:.1f} s; the {plan.budget:.0f} s time budget starts now")
     for n_rows in sorted({n for values in sizes.values() for n in values}):
         for series in SERIES:
             if n_rows in sizes[series.key]:
@@ -1701,11 +1782,40 @@ def main() -> None:
     print(text)
     output = args.output
     if output is None and not args.quick:
-        output = HERE / "RESULTS.md"
+        output = HERE / f"RESULTS-{level}.md"
     if output is not None:
         output.write_text(text)
         log(f"wrote {output}")
-    log(f"done in {runtime / 60:.1f} min")
+    log(f"done in {runtime / 60:.1f} min ({runtime:.0f} s)")
+    if level == "avx512" and not args.quick and not args.no_avx2_rerun:
+        rerun_avx2(args, log)
+
+
+def limit_dispatch(level: str) -> None:
+    """Re-execute this script with NPY_DISABLE_CPU_FEATURES limiting NumPy to ``level``.
+
+    NumPy reads the variable once, at import, so the limit needs a new process. Returns
+    (and the run goes on) when NumPy dispatches no higher than ``level`` already.
+    """
+    env = limited_environment(level)
+    if env is None:
+        return
+    if env[DISABLE_VARIABLE] == os.environ.get(DISABLE_VARIABLE):  # would loop for ever
+        sys.exit(f"cannot limit NumPy's dispatch to {level}: {dispatch_level()} remains")
+    print(f"{DISABLE_VARIABLE}={env[DISABLE_VARIABLE]}: re-executing", flush=True)
+    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+def rerun_avx2(args: argparse.Namespace, log: Callable[[str], None]) -> None:
+    """The full run again in a subprocess, with NumPy limited to AVX2 (RESULTS-avx2.md)."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--limit-dispatch", "avx2"]
+    command += ["--no-avx2-rerun"] + (["--no-memory"] if args.no_memory else [])
+    if args.output is not None:
+        command += ["--output", str(args.output.with_stem(args.output.stem + "-avx2"))]
+    log("rerun limited to AVX2: " + " ".join(command[1:]))
+    done = subprocess.run(command, check=False)
+    if done.returncode:
+        log(f"the AVX2 rerun failed (exit {done.returncode})")
 
 
 if __name__ == "__main__":
