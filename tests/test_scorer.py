@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.compose import ColumnTransformer
 from sklearn.inspection import permutation_importance
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
@@ -491,3 +491,85 @@ def test_import_changes_no_scikit_learn_setting():
     )
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.strip() == "ok"
+
+
+def _counting_sorts(monkeypatch):
+    """Count the sorts made through the scorers' shared-sort path."""
+    from sklearn_rank_metrics._engine import _shared_sort
+
+    calls = []
+    real = _shared_sort.rank_groups
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("function_name"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_shared_sort, "rank_groups", counted)
+    return calls
+
+
+def test_make_ranking_scorers_sort_once_per_evaluation_in_a_search(monkeypatch):
+    calls = _counting_sorts(monkeypatch)
+    X, y, qid = _queries(seed=7)
+    names = ["ndcg@5", "map", "mrr@3"]
+    with sklearn.config_context(enable_metadata_routing=True):
+        results = cross_validate(
+            Ridge(), X, y, cv=GroupKFold(N_FOLDS), scoring=make_ranking_scorers(names),
+            params={"groups": qid}, return_train_score=True,
+        )
+    # one sort per fold and per scored set (test and train), not one per metric
+    assert len(calls) == 2 * N_FOLDS
+    for name, metric, params in (("ndcg@5", "ndcg", {"k": 5}), ("map", "map", {}),
+                                 ("mrr@3", "mrr", {"k": 3})):
+        expected_test, expected_train = _expected_fold_scores(
+            Ridge(), {}, X, y, qid, metric, **params
+        )
+        np.testing.assert_allclose(results[f"test_{name}"], expected_test, rtol=1e-12)
+        np.testing.assert_allclose(results[f"train_{name}"], expected_train, rtol=1e-12)
+
+
+def test_shared_sort_sees_inputs_changed_in_place_and_never_serves_a_scorer_twice(monkeypatch):
+    calls = _counting_sorts(monkeypatch)
+    X, y, qid = _queries(seed=8)
+    model = Ridge().fit(X, y)
+    scores = model.predict(X)
+    scorers = make_ranking_scorers(["ndcg@5", "map"], group=qid)
+    y = y.copy()
+    first = scorers["ndcg@5"](model, X, y)
+    y[:] = y[::-1]  # the same array object, other labels
+    changed = scorers["map"](model, X, y)
+    assert len(calls) == 2  # the changed labels were sorted anew
+    # the same scorer twice on the same inputs sorts twice; the other one reuses
+    again = scorers["map"](model, X, y)
+    assert len(calls) == 3
+    reused = scorers["ndcg@5"](model, X, y)
+    assert len(calls) == 3
+    original = y[::-1]
+    assert first == pytest.approx(reference_mean("ndcg", original, scores, qid, k=5)[0], rel=1e-12)
+    assert changed == again == pytest.approx(reference_mean("map", y, scores, qid)[0], rel=1e-12)
+    assert reused == pytest.approx(reference_mean("ndcg", y, scores, qid, k=5)[0], rel=1e-12)
+
+
+def test_shared_sort_tells_minus_zero_from_zero_and_survives_pickling(monkeypatch):
+    calls = _counting_sorts(monkeypatch)
+    y = np.array([1.0, 0.0, 2.0, 1.0])
+    qid = np.array([1, 1, 2, 2])
+
+    class Fixed(RegressorMixin, BaseEstimator):  # predicts the scores it holds
+        def __init__(self, scores=None):
+            self.scores = scores
+
+        def predict(self, X):
+            return np.array(self.scores)
+
+    scorers = pickle.loads(pickle.dumps(make_ranking_scorers(["p@1", "mrr"], group=qid)))
+    X = np.zeros((4, 1))
+    assert scorers["p@1"](Fixed([0.0, 0.0, 1.0, 1.0]), X, y) == pytest.approx(0.5 * (0.5 + 1.0))
+    # equal as numbers, other bits: not reused (the sort reads the bits)
+    assert scorers["mrr"](Fixed([-0.0, 0.0, 1.0, 1.0]), X, y) == pytest.approx(
+        0.5 * (0.75 + 1.0)
+    )
+    assert len(calls) == 2
+    assert scorers["p@1"](Fixed([0.0, 0.0, 1.0, 1.0]), X, y) == pytest.approx(0.75)
+    assert scorers["mrr"](Fixed([0.0, 0.0, 1.0, 1.0]), X, y) == pytest.approx(0.875)
+    assert len(calls) == 3  # the second pair shared one sort after unpickling

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .._engine._ranked_groups import TIES_MODES, RankedGroups, rank_groups
+from .._engine._ranked_groups import TIES_MODES, RankedGroups
+from .._engine._shared_sort import ranked_groups
 from .._engine._validation import NONE, Interval, Options
 from ._aggregate import PerQuery, aggregate
 
@@ -121,7 +122,8 @@ def score(
     **params: Any,
 ) -> float:
     """Rank the rows once, run the kernel, apply the undefined-query policy, average."""
-    ranked: RankedGroups = rank_groups(
+    # the scorers of one make_ranking_scorers call share this sort (_shared_sort)
+    ranked: RankedGroups = ranked_groups(
         y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
     )
     values = per_query(ranked, function_name=function_name, **params)

@@ -21,6 +21,7 @@ import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
+from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
 from .._metrics._registry import parse_metric
 
@@ -66,6 +67,9 @@ class RankingScorer:
         # metadata routing: the metric's ``group`` is requested under the name
         # ``groups`` (what GroupKFold consumes); sample_weight is not requested.
         self._score_requests: dict[str, Any] = {"group": "groups", "sample_weight": None}
+        # set by make_ranking_scorers: the sort its scorers share, and this one's number
+        self._shared_sort: SharedSort | None = None
+        self._shared_sort_user = 0
 
     # -- scikit-learn's scorer protocol ----------------------------------------
     def __call__(
@@ -84,9 +88,10 @@ class RankingScorer:
             )
         group = self._query_ids(X, metadata.get("group"))
         y_score = response_values(estimator, X, self.response_method)
-        value = self.metric_function(
-            y_true, y_score, group, sample_weight=sample_weight, **self.metric_params
-        )
+        with sharing_sort(self._shared_sort, self._shared_sort_user):
+            value = self.metric_function(
+                y_true, y_score, group, sample_weight=sample_weight, **self.metric_params
+            )
         return self.sign * value
 
     def _by_parameter_name(self, metadata: dict[str, Any]) -> dict[str, Any]:
@@ -395,4 +400,9 @@ def make_ranking_scorers(
             group=group,
             **settings,
         )
+    # scikit-learn calls each scorer on its own, with the same y and predictions:
+    # they sort once between them (the next one reuses the sort of equal inputs)
+    shared_sort = SharedSort(len(scorers))
+    for user, scorer in enumerate(scorers.values()):
+        scorer._shared_sort, scorer._shared_sort_user = shared_sort, user
     return scorers
