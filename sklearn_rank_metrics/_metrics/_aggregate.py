@@ -143,9 +143,9 @@ def weighted_mean(
     if skipped.any():
         kept = ~skipped
         values = values[kept]
-        weights = np.broadcast_to(weights[:1], len(values)) if uniform else weights[kept]
+        weights = weights[: len(values)] if uniform else weights[kept]  # still a broadcast 1
     if uniform or not len(weights):
-        total = float(len(values))
+        total = float(len(weights))
         weighted_sum = float(np.sum(values)) if total else 0.0
     else:
         if weights.max() > 0:

@@ -224,8 +224,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._aggregate",
             "weighted_mean",
-            "float(np.sum(values * weights) / total)",
-            "float(np.mean(values))",
+            "weighted_sum = float(np.sum(values * weights))",
+            "weighted_sum = float(np.mean(values)) * total",
         ),
     ),
     "skip_policy_counts_zero": _m(
@@ -243,13 +243,13 @@ MUTATIONS: dict[str, Mutation] = {
             "_metrics._aggregate",
             "weighted_mean",
             "    if skipped.any():\n",
-            "    all_weights = weights.sum()\n    if skipped.any():\n",
+            "    all_weights = weights\n    if skipped.any():\n",
         ),
         Edit(
             "_metrics._aggregate",
             "weighted_mean",
-            "total = weights.sum()",
-            "total = all_weights",
+            "total = float(len(weights))",
+            "total = float(len(all_weights))",
         ),
     ),
     # -- DCG / NDCG / CG ----------------------------------------------------------------
