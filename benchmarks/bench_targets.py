@@ -134,6 +134,44 @@ def memory(shape: Shape, call_name: str) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def small_inputs() -> list[str]:
+    """Fixed cost per call: ``ndcg_score`` against scikit-learn's on the same 2-D data."""
+    rng = np.random.default_rng(0)
+    lines = ["", "| small input (2-D, k=10) | scikit-learn `ndcg_score` | ours, 2-D | "
+             "ours, flat with ids | `np.argsort` |", "|---|---|---|---|---|"]
+    for n_queries, n_docs in ((1, 100), (10, 100), (1, 1000)):
+        best = _small_input_seconds(
+            rng.integers(0, 5, (n_queries, n_docs)).astype(float),
+            rng.random((n_queries, n_docs)),
+        )
+        lines.append(
+            f"| {n_queries} × {n_docs} rows | {best['sklearn'] * 1e3:.2f} ms | "
+            f"{best['2-D'] * 1e3:.2f} ms | {best['flat'] * 1e3:.2f} ms | "
+            f"{best['argsort'] * 1e6:.0f} µs |"
+        )
+    return lines
+
+
+def _small_input_seconds(y_true: np.ndarray, y_score: np.ndarray) -> dict[str, float]:
+    import timeit
+
+    import sklearn.metrics
+
+    import sklearn_rank_metrics as srm
+
+    group = np.repeat(np.arange(y_true.shape[0]), y_true.shape[1])
+    candidates = {
+        "sklearn": lambda: sklearn.metrics.ndcg_score(y_true, y_score, k=10),
+        "2-D": lambda: srm.ndcg_score(y_true, y_score, k=10),
+        "flat": lambda: srm.ndcg_score(y_true.ravel(), y_score.ravel(), group, k=10),
+        "argsort": lambda: np.argsort(y_score.ravel()),
+    }
+    return {
+        name: min(timeit.repeat(call, number=50, repeat=7)) / 50
+        for name, call in candidates.items()
+    }
+
+
 def shapes_of(rows: int) -> list[Shape]:
     return [
         Shape(rows, ids, scores, labels)
@@ -203,10 +241,11 @@ def main() -> None:
         f"(≤ {ONE_ROW_SINGLE}); evaluate {mark(result['evaluate'], ONE_ROW_EVALUATE)} "
         f"(≤ {ONE_ROW_EVALUATE}); memory ndcg {peaks[0]:.0f} B/row, evaluate {peaks[1]:.0f} "
         f"B/row (≤ {BYTES_PER_ROW:g}).",
+        *small_inputs(),
         "",
         f"Run time {time.time() - started:.0f} s.",
     ]
-    print("\n".join(lines[-4:]))
+    print("\n".join(lines[-10:]))
     text = "\n".join(lines) + "\n"
     if not args.quick:
         output = args.output or HERE / f"TARGETS-{dispatch_level()}.md"

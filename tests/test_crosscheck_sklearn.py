@@ -531,10 +531,14 @@ BAD_2D = [
 ]
 
 
+@pytest.mark.parametrize("container", [list, np.asarray])
 @pytest.mark.parametrize("function", ["ndcg_score", "dcg_score"])
 @pytest.mark.parametrize(("y_true", "y_score"), BAD_2D)
-def test_2d_errors_are_scikit_learns(function, y_true, y_score):
+def test_2d_errors_are_scikit_learns(function, y_true, y_score, container):
     import sklearn.metrics
+
+    # as NumPy arrays they also meet the shortcut that skips scikit-learn's checks
+    y_true, y_score = container(y_true), container(y_score)
 
     theirs, ours = getattr(sklearn.metrics, function), getattr(srm, function)
     try:
@@ -549,6 +553,40 @@ def test_2d_errors_are_scikit_learns(function, y_true, y_score):
                 ours(y_true, y_score)
         else:
             assert ours(y_true, y_score) == pytest.approx(expected, rel=1e-12)
+
+
+def test_shortcut_past_scikit_learns_checks_is_taken_only_where_they_pass(monkeypatch):
+    # the shortcut (_passes_scikit_learn_checks) must never skip an error: wherever
+    # it says "passes", scikit-learn's own checks, run in full, pass too
+    from sklearn_rank_metrics._metrics import _graded
+
+    rng = np.random.default_rng(5)
+    arrays = [
+        rng.integers(0, 2, (3, 4)),  # multilabel-indicator
+        rng.integers(0, 5, (3, 4)),  # multiclass-multioutput
+        rng.integers(0, 5, (3, 4)).astype(np.int8),
+        rng.random((3, 4)),  # continuous-multioutput
+        rng.random((3, 4)).astype(np.float32),
+        rng.integers(0, 2, (3, 4)).astype(bool),
+        np.array([[1.0, -1.0, 0.0, 2.0]] * 3),
+        np.array([[1.0, np.inf, 0.0, 2.0]] * 3),
+        np.array([[1.0, -np.inf, 0.0, 2.0]] * 3),
+        np.array([[1.0, np.nan, 0.0, 2.0]] * 3),
+        rng.random((3, 1)),
+        rng.random((0, 4)),
+        np.zeros((3, 4)),
+    ]
+    passing = [
+        (function, y_true, y_score)
+        for function in ("ndcg_score", "dcg_score")
+        for y_true in arrays
+        for y_score in arrays
+        if _graded._passes_scikit_learn_checks(function, y_true, y_score, None)
+    ]
+    assert len(passing) > 50  # the shortcut is taken for the ordinary inputs
+    monkeypatch.setattr(_graded, "_passes_scikit_learn_checks", lambda *args: False)
+    for function, y_true, y_score in passing:
+        _graded._check_like_scikit_learn(function, y_true, y_score, None)  # must not raise
 
 
 def test_2d_shape_mismatch_is_a_value_error_as_in_scikit_learn():
