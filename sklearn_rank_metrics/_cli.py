@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from ._engine._errors import RowValueError
 from ._metrics._evaluate import evaluate_details
+from ._metrics._registry import parse_metric
 from ._stats._compare import compare
 from ._stats._report import REPORT_METRICS, format_report, summarize
 from ._version import __version__
@@ -258,6 +259,10 @@ def _run_names(paths: Sequence[str]) -> dict[str, str]:
 
 
 def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
+    # names as trec_eval, ir_measures or ranx write them are printed in canonical form
+    args.metrics = [
+        str(parse_metric(name, function_name="rank-metrics evaluate")) for name in args.metrics
+    ]
     settings = {
         "ties": args.ties,
         "replace_undefined_by": _policy(args.replace_undefined_by),

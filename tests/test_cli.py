@@ -375,3 +375,29 @@ def test_baseline_refuses_trec_runs(tmp_path, capsys):
                  str(tmp_path / "a.run"), "--run", str(tmp_path / "b.run"),
                  "--baseline", "b.run"]) == 2
     assert "TREC runs retrieve different documents" in capsys.readouterr().err
+
+
+def test_trec_eval_names_on_the_command_line_print_in_canonical_form(tmp_path):
+    import pytrec_eval
+
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "system.run"
+    qrels_path.write_text(QRELS)
+    run_path.write_text(RUN)
+    result = run_cli("evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+                     "--metrics", "map_cut_5", "ndcg_cut_5", "P_5", "recip_rank", "-c",
+                     "--format", "json")
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout)["results"]["system.run"]
+    assert sorted(got) == ["map@5", "mrr", "ndcg@5", "p@5"]
+    qrels = pytrec_eval.parse_qrel(io.StringIO(QRELS))
+    run = pytrec_eval.parse_run(io.StringIO(RUN))
+    names = {"map_cut_5": "map@5", "ndcg_cut_5": "ndcg@5", "P_5": "p@5", "recip_rank": "mrr"}
+    per_query = pytrec_eval.RelevanceEvaluator(
+        qrels, {"map_cut.5", "ndcg_cut.5", "P.5", "recip_rank"}
+    ).evaluate(run)
+    for theirs, ours in names.items():
+        expected = sum(values[theirs] for values in per_query.values()) / 3  # -c: 3 queries
+        assert got[ours]["mean"] == pytest.approx(expected, abs=1e-12), theirs
+    typo = run_cli("evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+                   "--metrics", "precison@5")
+    assert typo.returncode == 2 and "Did you mean 'p@5'" in typo.stderr

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .._engine._validation import check_parameter
+from ._aliases import suggestions, translate
 from ._auc import group_roc_auc_score, roc_auc_per_query
 from ._binary import (
     average_precision_per_query,
@@ -236,9 +237,16 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
     match = _NAME_PATTERN.match(text.strip())
     info = METRICS.get(match.group("name")) if match else None
     if info is None:
+        # another tool's name (trec_eval, ir_measures, ranx): the alias table
+        translated = translate(text, function_name, {name: m.graded for name, m in METRICS.items()})
+        if translated is not None:
+            return parse_metric(translated, function_name=function_name)
+        close = suggestions(text, sorted(METRICS))
+        hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
         raise ValueError(
-            f"Unknown metric {text!r} for {function_name}. Known names: {known_names()}; "
-            "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10'."
+            f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
+            "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
+            "trec_eval, ir_measures or ranx name them ('P_10', 'nDCG@10', 'precision@10')."
         )
     constraints = getattr(info.function, "_parameter_constraints", {})
     allowed = set(info.defaults) - set(NON_KERNEL_PARAMETERS) - set(info.fixed_params) - {"k"}

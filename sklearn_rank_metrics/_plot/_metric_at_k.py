@@ -224,6 +224,11 @@ class MetricAtKDisplay:
             relevance_level=relevance_level,
         )
         base = parse_metric(_without_cutoff(metric, function_name), function_name=function_name)
+        if base.params.get("k") is not None:  # another tool's name with a cutoff (P_10)
+            raise ValueError(
+                f"The 'metric' parameter of {function_name} names the metric without a "
+                f"cutoff (the display varies k); got {metric!r}, which is {base}."
+            )
         if not base.info.takes_k:
             raise ValueError(
                 f"The 'metric' parameter of {function_name} must take a cutoff k; "

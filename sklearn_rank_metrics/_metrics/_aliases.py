@@ -1,0 +1,223 @@
+"""The metric names of trec_eval, ir_measures and ranx, each translated to one registry name.
+
+IR and recommender users type the names of the tool they know: trec_eval's
+``P_10``, ``ndcg_cut_10``, ``map_cut.5``, ``recip_rank``, ``success_10``;
+ir_measures' ``nDCG@10``, ``nDCG(dcg='exp-log2')@10``, ``P(rel=2)@10``, ``R@100``,
+``AP@10``, ``RR``, ``Success@10``; ranx's ``precision@10``, ``ndcg_burges@10``,
+``map@10-l2``. :data:`ALIASES` is the one table that maps each to the registry's
+text form (``p@10``, ``ndcg(gain=exponential)@10``, ``p(relevance_level=2)@10``),
+which :func:`~._registry.parse_metric` then parses, so an alias and its canonical
+name give the same :class:`~._registry.MetricSpec` (printed in canonical form).
+
+A name translates to the *measure* only: how a tool breaks ties, scores queries
+without relevant rows or casts scores is its convention, chosen separately
+(README, "Matching other tools"). Measures the package does not compute yet
+(R-precision, bpref, Judged@k, RBP, the counts, interpolated precision) are named
+in :data:`NOT_YET` so that their names get a clear error, not "unknown".
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+# ``name``, ``name(params)``, ``name@k``, ``name_k``, ``name.k``, ranx's ``-lN`` suffix
+_ALIAS_PATTERN = re.compile(
+    r"^(?P<base>[A-Za-z][A-Za-z0-9_-]*?)"
+    r"(?:\((?P<params>[^()]*)\))?"
+    r"(?:(?:@|(?<=[A-Za-z])[_.])(?P<k>[0-9]+))?"
+    r"(?:-l(?P<level>[0-9]+))?$"
+)
+
+
+@dataclass(frozen=True)
+class Alias:
+    """One name of another tool: its tool, its base name (case-insensitive) and ours.
+
+    ``target`` is the registry name; ``params`` are parameters the alias fixes;
+    ``cutoff`` says whether the alias takes ``@k`` / ``_k`` (``"optional"``,
+    ``"required"`` or ``"none"``); ``tool_params`` maps the tool's own parameter
+    names (``rel``) to ours (``relevance_level``), with value translations.
+    """
+
+    tool: str
+    base: str
+    target: str
+    params: tuple[tuple[str, str], ...] = ()
+    cutoff: str = "optional"
+    tool_params: tuple[tuple[str, str], ...] = (("rel", "relevance_level"),)
+    example: str = ""
+
+
+ALIASES: tuple[Alias, ...] = (
+    # trec_eval (pytrec_eval's measure names; "-m P.10" and the output's "P_10")
+    Alias("trec_eval", "map_cut", "map", cutoff="required", example="map_cut_10"),
+    Alias("trec_eval", "ndcg_cut", "ndcg", cutoff="required", example="ndcg_cut_10"),
+    Alias("trec_eval", "P", "p", cutoff="required", example="P_10"),
+    Alias("trec_eval", "recall", "recall", cutoff="required", example="recall_100"),
+    Alias("trec_eval", "success", "hit_rate", cutoff="required", example="success_10"),
+    Alias("trec_eval", "recip_rank", "mrr", cutoff="none", example="recip_rank"),
+    Alias("trec_eval", "set_P", "p", cutoff="none", example="set_P"),
+    Alias("trec_eval", "set_recall", "recall", cutoff="none", example="set_recall"),
+    Alias("trec_eval", "set_F", "f1", cutoff="none", example="set_F"),
+    # ir_measures ("Name(param=value)@cutoff")
+    Alias(
+        "ir_measures",
+        "nDCG",
+        "ndcg",
+        tool_params=(("dcg", "gain"),),
+        example="nDCG(dcg='exp-log2')@10",
+    ),
+    Alias("ir_measures", "AP", "map", example="AP@10"),
+    Alias("ir_measures", "RR", "mrr", example="RR@10"),
+    Alias("ir_measures", "R", "recall", example="R@100"),
+    Alias("ir_measures", "Success", "hit_rate", cutoff="required", example="Success@10"),
+    Alias("ir_measures", "SetP", "p", cutoff="none", example="SetP"),
+    Alias("ir_measures", "SetR", "recall", cutoff="none", example="SetR"),
+    Alias("ir_measures", "SetF", "f1", cutoff="none", example="SetF"),
+    # ranx ("name@k", "-lN" for the relevance level)
+    Alias("ranx", "precision", "p", example="precision@10"),
+    Alias("ranx", "ndcg_burges", "ndcg", (("gain", "exponential"),), example="ndcg_burges@10"),
+)
+
+# a tool's parameter value -> ours
+_VALUES: dict[tuple[str, str], dict[str, str]] = {
+    ("dcg", "gain"): {"log2": "linear", "exp-log2": "exponential"},
+}
+
+NOT_YET: dict[str, str] = {
+    "rprec": "R-precision (trec_eval Rprec, ir_measures Rprec, ranx r-precision)",
+    "r-precision": "R-precision (trec_eval Rprec, ir_measures Rprec, ranx r-precision)",
+    "bpref": "bpref (trec_eval, ir_measures Bpref, ranx)",
+    "judged": "Judged@k (ir_measures)",
+    "rbp": "rank-biased precision (ir_measures RBP, ranx rbp)",
+    "num_rel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",
+    "numrel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",
+    "num_ret": "the count of retrieved documents (trec_eval num_ret, ir_measures NumRet)",
+    "numret": "the count of retrieved documents (trec_eval num_ret, ir_measures NumRet)",
+    "num_rel_ret": "the count of relevant retrieved documents (trec_eval num_rel_ret)",
+    "numrelret": "the count of relevant retrieved documents (ir_measures NumRelRet)",
+    "iprec_at_recall": "interpolated precision at a recall level (trec_eval)",
+    "iprec": "interpolated precision at a recall level (ir_measures IPrec)",
+    "11pt_avg": "11-point interpolated average precision (trec_eval)",
+    "idcg": "ideal DCG per query",
+}
+
+_BY_BASE: dict[str, Alias] = {alias.base.lower(): alias for alias in ALIASES}
+
+
+def _not_yet_key(text: str) -> str | None:
+    lowered = text.strip().lower()
+    for key in sorted(NOT_YET, key=len, reverse=True):
+        if lowered == key or lowered.startswith(key) and not lowered[len(key)].isalpha():
+            return key
+    return None
+
+
+def translate(text: str, function_name: str, registry: dict[str, bool]) -> str | None:
+    """The registry text of another tool's metric name, or None if it is not one.
+
+    ``registry`` maps each registry name to whether its metric is graded. A registry
+    name in other letter case (``MAP``, ``NDCG@10``) or with ranx's ``-lN`` suffix
+    (``map@10-l2``: relevance level N) translates too. Raises a ``ValueError`` for
+    the name of a measure the package does not compute yet, for an alias written
+    with a cutoff it does not take (or without one it needs), and for ``-lN`` on a
+    graded metric (ranx then zeroes the gains below N, which no parameter does here).
+    """
+    stripped = text.strip()
+    not_yet = _not_yet_key(stripped)
+    if not_yet is not None:
+        raise ValueError(
+            f"Metric {text!r} of {function_name} is {NOT_YET[not_yet]}, which "
+            "sklearn_rank_metrics does not compute yet."
+        )
+    match = _ALIAS_PATTERN.match(stripped)
+    if match is None:
+        return None
+    base, k, level = match.group("base"), match.group("k"), match.group("level")
+    if base.lower() in registry and base.lower() not in _BY_BASE:
+        if level is not None and registry[base.lower()]:
+            raise ValueError(
+                f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
+                "zeroes the gains below that grade, which no parameter does here; pass a "
+                "gain array to the metric function instead."
+            )
+        params = [match.group("params")] if match.group("params") else []
+        if level is not None:
+            params.append(f"relevance_level={level}")
+        name = base.lower() + (f"({','.join(params)})" if params else "")
+        return name if k is None else f"{name}@{k}"
+    alias = _BY_BASE.get(base.lower())
+    if alias is None:
+        return None
+    if alias.cutoff == "required" and k is None:
+        raise ValueError(
+            f"Metric {text!r} of {function_name}: {alias.tool}'s {alias.base} needs a cutoff, "
+            f"as in {alias.example!r}."
+        )
+    if alias.cutoff == "none" and k is not None:
+        raise ValueError(
+            f"Metric {text!r} of {function_name}: {alias.tool}'s {alias.base} takes no cutoff; "
+            f"write {alias.example!r}."
+        )
+    params = dict(alias.params)
+    renames = dict(alias.tool_params)
+    for item in (match.group("params") or "").split(","):
+        if not item.strip():
+            continue
+        key, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or key not in renames:
+            raise ValueError(
+                f"Unknown parameter {item.strip()!r} in metric {text!r} of {function_name}; "
+                f"{alias.tool}'s {alias.base} takes here: {', '.join(renames) or 'none'}."
+            )
+        ours = renames[key]
+        value = value.strip("'\"")
+        translations = _VALUES.get((key, ours))
+        if translations is not None:
+            if value not in translations:
+                raise ValueError(
+                    f"Parameter {key}={value!r} in metric {text!r} of {function_name} is not "
+                    f"supported; {key} takes {sorted(translations)}."
+                )
+            value = translations[value]
+        params[ours] = value
+    if level is not None:
+        if registry[alias.target]:
+            raise ValueError(
+                f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
+                "zeroes the gains below that grade, which no parameter does here; pass a "
+                "gain array to the metric function instead."
+            )
+        params["relevance_level"] = level
+    return _registry_text(alias.target, params, k)
+
+
+def _registry_text(target: str, params: dict[str, str], k: str | None) -> str:
+    text = target
+    if params:
+        text += "(" + ",".join(f"{key}={value}" for key, value in sorted(params.items())) + ")"
+    return text if k is None else f"{text}@{k}"
+
+
+def suggestions(text: str, registry_names: list[str]) -> list[str]:
+    """Up to three close names (registry text, cutoff kept) for an unknown ``text``.
+
+    The base name (lower case, without parameters and cutoff) is matched against
+    the registry's names and the aliases' base names (``difflib``), each hit shown
+    as registry text with the cutoff given.
+    """
+    cut = re.match(r"^(?P<base>.*?)(?:[@_.]?(?P<k>[0-9]+))?$", text.strip().lower())
+    base = re.sub(r"\(.*\)", "", cut.group("base")) if cut else text.lower()
+    k = cut.group("k") if cut else None
+    targets = {name: name for name in registry_names}
+    for alias in ALIASES:
+        name = _registry_text(alias.target, dict(alias.params), None)
+        targets.setdefault(alias.base.lower(), name)
+    found: list[str] = []
+    for hit in difflib.get_close_matches(base, list(targets), n=3, cutoff=0.6):
+        name = targets[hit] if k is None else f"{targets[hit]}@{k}"
+        if name not in found:
+            found.append(name)
+    return found
