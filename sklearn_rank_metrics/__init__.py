@@ -22,6 +22,7 @@ from ._metrics._binary import (
     mean_average_precision_score,
     mean_reciprocal_rank_score,
     precision_at_k_score,
+    r_precision_score,
     recall_at_k_score,
 )
 from ._metrics._evaluate import evaluate
@@ -63,6 +64,7 @@ __all__ = [
     "mean_reciprocal_rank_score",
     "ndcg_score",
     "precision_at_k_score",
+    "r_precision_score",
     "ranking_report",
     "read_letor",
     "read_recommendations",

@@ -111,6 +111,8 @@ VARIANTS = {
     "precision-level2": _v("precision", "precision_at_k_score", relevance_level=2),
     "recall": _v("recall", "recall_at_k_score"),
     "recall-level3": _v("recall", "recall_at_k_score", relevance_level=3),
+    "rprec": Variant("rprec", "r_precision_score", {}, takes_k=False),
+    "rprec-level2": Variant("rprec", "r_precision_score", {"relevance_level": 2}, takes_k=False),
     "f1": _v("fbeta", "fbeta_at_k_score"),
     "fbeta-0.5-min_k_n_retrieved": _v(
         "fbeta", "fbeta_at_k_score", beta=0.5, denominator="min(k,n_retrieved)"

@@ -77,7 +77,7 @@ CANONICAL = {
     "map": "map", "map_cut_10": "map@10", "map_cut.5": "map@5", "ndcg": "ndcg",
     "ndcg_cut_10": "ndcg@10", "P_10": "p@10", "P.5": "p@5", "recall_100": "recall@100",
     "recip_rank": "mrr", "success_10": "hit_rate@10", "set_P": "p", "set_recall": "recall",
-    "set_F": "f1",
+    "set_F": "f1", "Rprec": "rprec",
     # ir_measures
     "nDCG@10": "ndcg@10", "nDCG": "ndcg", "nDCG(dcg='exp-log2')@10": "ndcg(gain=exponential)@10",
     "nDCG(dcg='log2')@10": "ndcg@10", "P@10": "p@10", "P(rel=2)@10": "p(relevance_level=2)@10",
@@ -88,7 +88,7 @@ CANONICAL = {
     "ndcg@10": "ndcg@10", "ndcg_burges@10": "ndcg(gain=exponential)@10",
     "precision@10": "p@10", "recall@10": "recall@10", "map@10": "map@10", "mrr@10": "mrr@10",
     "hit_rate@10": "hit_rate@10", "f1@10": "f1@10", "precision@10-l2": "p(relevance_level=2)@10",
-    "map-l2": "map(relevance_level=2)",
+    "map-l2": "map(relevance_level=2)", "r-precision": "rprec",
     # other letter case
     "MAP": "map", "NDCG@10": "ndcg@10", "MRR@10": "mrr@10",
 }
@@ -117,7 +117,7 @@ TREC_EVAL_VALUES = [
     ("P_10", "P.10", "P_10", 1), ("recall_3", "recall.3", "recall_3", 1),
     ("recip_rank", "recip_rank", "recip_rank", 1), ("success_1", "success.1", "success_1", 1),
     ("set_P", "set_P", "set_P", 1), ("set_recall", "set_recall", "set_recall", 1),
-    ("set_F", "set_F", "set_F", 1),
+    ("set_F", "set_F", "set_F", 1), ("Rprec", "Rprec", "Rprec", 1),
     # ir_measures computes these with pytrec_eval
     ("nDCG@3", "ndcg_cut.3", "ndcg_cut_3", 1), ("P@3", "P.3", "P_3", 1),
     ("P(rel=2)@3", "P.3", "P_3", 2), ("R@3", "recall.3", "recall_3", 1),
@@ -138,7 +138,7 @@ def test_trec_eval_and_ir_measures_names_give_trec_evals_values(name, measure, k
 
 
 RANX_VALUES = ["ndcg@3", "ndcg_burges@3", "precision@3", "recall@3", "map@3", "mrr@3",
-               "hit_rate@1", "f1@3", "precision@3-l2", "map-l2", "recall@3-l2"]
+               "hit_rate@1", "f1@3", "precision@3-l2", "map-l2", "recall@3-l2", "r-precision"]
 
 
 @pytest.mark.parametrize("name", RANX_VALUES)
@@ -160,7 +160,7 @@ def test_ir_measures_exponential_ndcg_and_err_by_hand():
 
 @pytest.mark.parametrize(
     ("name", "measure"),
-    [("Rprec", "R-precision"), ("r-precision", "R-precision"), ("bpref", "bpref"),
+    [("bpref", "bpref"),
      ("Bpref", "bpref"), ("Judged@10", "Judged@k"), ("RBP(p=0.8)", "rank-biased"),
      ("rbp.8", "rank-biased"), ("num_rel", "relevant documents"),
      ("NumRet", "retrieved documents"), ("num_rel_ret", "relevant retrieved"),

@@ -38,6 +38,7 @@ IDEAL_IS_ONE = {
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "recall_at_k_score",
+    "r_precision_score",
     "hit_rate_score",
     "group_roc_auc_score",
 }
@@ -137,7 +138,8 @@ def test_registry_entry_is_consistent(name):
     assert info.graded is (
         function in {"ndcg_score", "dcg_score", "expected_reciprocal_rank_score"}
     )
-    assert info.takes_k is (function != "group_roc_auc_score")
+    # per-query AUC ranks every row; R-precision's cutoff is each query's own R
+    assert info.takes_k is (function not in {"group_roc_auc_score", "r_precision_score"})
 
 
 # ---------------------------------------------------------------------------

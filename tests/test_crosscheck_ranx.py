@@ -41,6 +41,7 @@ from sklearn_rank_metrics import (
     mean_reciprocal_rank_score,
     ndcg_score,
     precision_at_k_score,
+    r_precision_score,
     recall_at_k_score,
 )
 from tests.support.qrels_data import dataset, synthetic
@@ -56,7 +57,7 @@ EXPONENTIAL_GAIN_L2 = [0.0, 0.0, 3.0, 7.0, 15.0]
 
 def _metrics():
     """ranx metric -> (our function, keyword arguments, our name in ``evaluate``)."""
-    table = {}
+    table = {"r-precision": (r_precision_score, {}, "rprec")}
     for k in KS:
         at = "" if k is None else f"@{k}"
         cut = {} if k is None else {"k": k}

@@ -38,6 +38,7 @@ from sklearn_rank_metrics import (
     mean_reciprocal_rank_score,
     ndcg_score,
     precision_at_k_score,
+    r_precision_score,
     recall_at_k_score,
 )
 from tests.support.qrels_data import dataset, synthetic
@@ -55,6 +56,7 @@ def _measures():
         "ndcg": (ndcg_score, {}, "ndcg"),
         "map": (mean_average_precision_score, {}, "map"),
         "recip_rank": (mean_reciprocal_rank_score, {}, "mrr"),
+        "Rprec": (r_precision_score, {}, "rprec"),
     }
     for k in KS:
         table[f"ndcg_cut_{k}"] = (ndcg_score, {"k": k}, f"ndcg@{k}")

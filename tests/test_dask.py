@@ -47,6 +47,7 @@ ALL_METRICS = [
     "p@5",
     "p(denominator=min(k,n_retrieved))@5",
     "recall@10",
+    "rprec",
     "f1@5",
     "fbeta(beta=2.0)@5",
     "hit_rate@3",

@@ -202,6 +202,10 @@ EXAMPLES = {
         "p", 0.2, srm.precision_at_k_score, [1, 0], [0.9, 0.1], k=5
     ),
     "hits_ties_not_averaged": _ex("p", 0.5, srm.precision_at_k_score, [0, 1], [0.5, 0.5], k=1),
+    # R = 2 relevant rows, one of them unretrieved: 1 hit in min(R, 1) ranks, / R
+    "rprec_cutoff_reaches_unretrieved_rows": _ex(
+        "rprec", 0.5, srm.r_precision_score, [1, 1], [0.9, -INF]
+    ),
     "recall_divided_by_k": _ex(
         "recall", 0.5, srm.recall_at_k_score, [1, 1, 0], [0.9, 0.8, 0.1], k=1
     ),
@@ -316,6 +320,7 @@ PROBES = {
     "precision_denominator_n_retrieved": Probe(TREC, "test_matches_trec_eval and P_3"),
     "hits_ties_not_averaged": Probe(REFERENCE, "test_metric_against_reference and precision"),
     "recall_divided_by_k": Probe(SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"),
+    "rprec_cutoff_reaches_unretrieved_rows": Probe(TREC, "test_matches_trec_eval and Rprec"),
     "fbeta_beta_not_squared": Probe(REFERENCE, "fbeta"),
     "f1_without_one_plus_beta2": Probe(REFERENCE, "f1"),
     "hit_rate_counts_rank_k_plus_1": Probe(

@@ -373,6 +373,7 @@ def ideal_is_one(name: str, params: dict[str, Any], k: int | None, stats: Stats)
     * F-beta@k: (1 + b^2) hits / (b^2 n_rel + d) with hits <= n_rel, hits <= d -> 1
       iff n_rel == d.
     * GAUC: every positive above every negative -> 1 (one-class queries undefined).
+    * R-precision: the R relevant rows fill the first R ranks -> 1.
     """
     setting = settings_of(name, params)
     function = METRICS[name].function.__name__
@@ -389,7 +390,7 @@ def ideal_is_one(name: str, params: dict[str, Any], k: int | None, stats: Stats)
         return always
     if function == "mean_average_precision_score":
         return within_k if setting["denominator"] == "n_relevant" else always
-    if function in ("mean_reciprocal_rank_score", "group_roc_auc_score"):
+    if function in ("mean_reciprocal_rank_score", "group_roc_auc_score", "r_precision_score"):
         return always
     if function == "precision_at_k_score":
         return n_rel >= d

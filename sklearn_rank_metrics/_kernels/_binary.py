@@ -25,6 +25,7 @@ from ._relevance import (
     n_relevant,
     relevant_in_tied_blocks,
     relevant_rows,
+    sorted_relevance,
 )
 from ._tie_blocks import tied_blocks
 
@@ -220,6 +221,47 @@ def reciprocal_rank(
         owner, weights=probability / (blocks.start_rank[block] + t), minlength=len(first)
     )
     return values
+
+
+def r_precision(
+    ranked: RankedGroups, ties: str, relevance_level: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Expected R-precision per query, and ``R`` (relevant rows, unretrieved ones too).
+
+    The hits within the first ``d = min(R, n_retrieved)`` ranks, divided by ``R``:
+    a cutoff of its own for every query. From a running count of the relevant rows
+    in rank order, the fixed order's hits are ``running[start + d] -
+    running[start]``. Under ``ties="average"`` the one block that straddles rank
+    ``d`` (``m`` rows, ``r`` relevant, first at row ``b``) counts the relevant rows
+    before it plus ``(start + d - b) r / m`` (each of its positions inside holds
+    the block's share), which is exact.
+    """
+    total = n_relevant(ranked, relevance_level)
+    relevant = sorted_relevance(ranked, ties, relevance_level)
+    running = np.zeros(len(relevant) + 1, dtype=np.float64)
+    np.cumsum(relevant, out=running[1:])
+    start = ranked.offsets[:-1]
+    boundary = start + np.minimum(total.astype(np.intp), ranked.n_retrieved)
+    hits = running[boundary] - running[start]
+    if ties == "average" and ranked.tied_rows is not None:
+        # blocks in random order: the block that holds the rows on both sides of
+        # the boundary straddles it (the boundary row is then a tied row)
+        tied = ranked.tied_rows
+        where = np.searchsorted(tied, boundary)
+        straddling = np.flatnonzero(
+            (where < len(tied)) & (tied[np.minimum(where, len(tied) - 1)] == boundary)
+        )
+        if len(straddling):
+            runs = ranked.tie_first_rows
+            at = np.searchsorted(runs, boundary[straddling], side="right") - 1
+            block_start = runs[at]
+            block_end = np.append(runs, len(relevant))[at + 1]
+            share = (running[block_end] - running[block_start]) / (block_end - block_start)
+            hits[straddling] = (
+                running[block_start] - running[start[straddling]]
+                + (boundary[straddling] - block_start) * share
+            )
+    return safe_divide(hits, total), total
 
 
 def hit(

@@ -12,7 +12,7 @@ name give the same :class:`~._registry.MetricSpec` (printed in canonical form).
 A name translates to the *measure* only: how a tool breaks ties, scores queries
 without relevant rows or casts scores is its convention, chosen separately
 (README, "Matching other tools"). Measures the package does not compute yet
-(R-precision, bpref, Judged@k, RBP, the counts, interpolated precision) are named
+(bpref, Judged@k, RBP, the counts, interpolated precision, IDCG) are named
 in :data:`NOT_YET` so that their names get a clear error, not "unknown".
 """
 
@@ -79,6 +79,7 @@ ALIASES: tuple[Alias, ...] = (
     # ranx ("name@k", "-lN" for the relevance level)
     Alias("ranx", "precision", "p", example="precision@10"),
     Alias("ranx", "ndcg_burges", "ndcg", (("gain", "exponential"),), example="ndcg_burges@10"),
+    Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
 )
 
 # a tool's parameter value -> ours
@@ -87,8 +88,6 @@ _VALUES: dict[tuple[str, str], dict[str, str]] = {
 }
 
 NOT_YET: dict[str, str] = {
-    "rprec": "R-precision (trec_eval Rprec, ir_measures Rprec, ranx r-precision)",
-    "r-precision": "R-precision (trec_eval Rprec, ir_measures Rprec, ranx r-precision)",
     "bpref": "bpref (trec_eval, ir_measures Bpref, ranx)",
     "judged": "Judged@k (ir_measures)",
     "rbp": "rank-biased precision (ir_measures RBP, ranx rbp)",

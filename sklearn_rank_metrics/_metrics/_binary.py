@@ -104,6 +104,18 @@ def fbeta_per_query(
     return PerQuery(values, _undefined(ranked, relevance_level))
 
 
+def r_precision_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "r_precision_score",
+    relevance_level: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected R-precision of every query."""
+    values, total = kernels.r_precision(ranked, ties, relevance_level)
+    return PerQuery(values, total == 0)
+
+
 def hit_rate_per_query(
     ranked: RankedGroups,
     *,
@@ -350,6 +362,75 @@ def precision_at_k_score(
         k=k,
         relevance_level=relevance_level,
         denominator=denominator,
+        ties=ties,
+    )
+
+
+@validate_params({**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL})
+@fill_doc
+def r_precision_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    relevance_level: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """R-precision: precision at rank R, the number of relevant rows, averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[relevance_level]]
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    precision_at_k_score, recall_at_k_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{R\\text{-}prec} = \\frac{\\mathrm{hits@}\\min(R, n)}{R}
+
+    where ``R`` counts the relevant rows of the query (unretrieved ``-inf`` ones
+    too) and ``n`` its retrieved rows: trec_eval's ``Rprec``, ranx's
+    ``r-precision``. It equals P@R and R@R. With ``ties="average"`` the tied block
+    that straddles rank ``R`` contributes its share ``r/m`` of relevant rows at
+    each of its positions within it (exact). A query without a relevant row is
+    undefined.
+
+    References
+    ----------
+    Buckley, C., & Voorhees, E. M. (2000). Evaluating evaluation measure stability.
+    SIGIR 2000, 33-40.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import r_precision_score
+    >>> r_precision_score([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])  # R = 2: 1 hit in 2
+    0.5
+    >>> r_precision_score([1, 0, 1], [0.9, 0.5, 0.5])  # the tie straddles rank 2
+    0.75
+    """
+    return score(
+        r_precision_per_query,
+        "r_precision_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level,
         ties=ties,
     )
 

@@ -30,6 +30,8 @@ from ._binary import (
     mean_reciprocal_rank_score,
     precision_at_k_score,
     precision_per_query,
+    r_precision_per_query,
+    r_precision_score,
     recall_at_k_score,
     recall_per_query,
     reciprocal_rank_per_query,
@@ -129,6 +131,9 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
                 "mrr", mean_reciprocal_rank_score, reciprocal_rank_per_query, ideal_is_one=True
             ),
             MetricInfo("p", precision_at_k_score, precision_per_query),
+            MetricInfo(
+                "rprec", r_precision_score, r_precision_per_query, takes_k=False, ideal_is_one=True
+            ),
             MetricInfo("recall", recall_at_k_score, recall_per_query, ideal_is_one=True),
             MetricInfo("f1", fbeta_at_k_score, fbeta_per_query, {"beta": 1.0}),
             MetricInfo("fbeta", fbeta_at_k_score, fbeta_per_query),

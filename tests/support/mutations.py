@@ -464,6 +464,16 @@ MUTATIONS: dict[str, Mutation] = {
             'safe_divide(hits, _precision_denominator(ranked, k, "k"))',
         ),
     ),
+    # -- R-precision ----------------------------------------------------------------------
+    "rprec_cutoff_reaches_unretrieved_rows": _m(
+        "R-precision looks at the first R rows even when fewer were retrieved",
+        Edit(
+            "_kernels._binary",
+            "r_precision",
+            "boundary = start + np.minimum(total.astype(np.intp), ranked.n_retrieved)",
+            "boundary = start + total.astype(np.intp)",
+        ),
+    ),
     # -- F1 / F-beta ----------------------------------------------------------------------
     "fbeta_beta_not_squared": _m(
         "F-beta weighs recall by beta instead of beta**2",

@@ -259,6 +259,15 @@ def fbeta(ranked, unretrieved, *, k=None, beta=1.0, relevance_level=None, denomi
     return (1 + b2) * p * r / (b2 * p + r), undefined
 
 
+def rprec(ranked, unretrieved, *, relevance_level=None):
+    """R-precision: hits in the first min(R, n_retrieved) ranks / R (trec_eval Rprec)."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    if n_rel == 0:
+        return 0.0, True
+    return _hits_at(ranked, min(n_rel, len(ranked)), relevance_level) / n_rel, False
+
+
 def hit(ranked, unretrieved, *, k=None, relevance_level=None):
     """Macro hit rate of one query: 1 if hits@k >= 1 else 0."""
     ranked, unretrieved = list(ranked), list(unretrieved)
@@ -405,6 +414,7 @@ METRIC_FUNCTIONS = {
     "mrr": rr,
     "precision": precision,
     "recall": recall,
+    "rprec": rprec,
     "fbeta": fbeta,
     "hit_rate": hit,
     "err": err,
