@@ -26,7 +26,7 @@ from ._metrics._binary import (
     recall_at_k_score,
 )
 from ._metrics._evaluate import evaluate
-from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, ndcg_score
+from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, idcg_score, ndcg_score
 from ._model_selection._ranker import GroupedRanker
 from ._model_selection._scorer import make_ranking_scorer, make_ranking_scorers
 from ._plot._metric_at_k import MetricAtKDisplay
@@ -57,6 +57,7 @@ __all__ = [
     "fbeta_at_k_score",
     "group_roc_auc_score",
     "hit_rate_score",
+    "idcg_score",
     "make_ranking",
     "make_ranking_scorer",
     "make_ranking_scorers",

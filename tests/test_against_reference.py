@@ -67,6 +67,12 @@ VARIANTS = {
     "dcg-cg": _v("dcg", "dcg_score", discount="none"),
     "dcg-log10": _v("dcg", "dcg_score", log_base=10),
     "dcg-jarvelin_ln": _v("dcg", "dcg_score", discount="max(1,log(rank))", log_base=math.e),
+    # IDCG
+    "idcg": _v("idcg", "idcg_score"),
+    "idcg-exponential": _v("idcg", "idcg_score", gain="exponential"),
+    "idcg-gain_list": _v("idcg", "idcg_score", gain=[0.0, 1.0, 3.0, 10.0]),
+    "idcg-jarvelin_log10": _v("idcg", "idcg_score", discount="max(1,log(rank))", log_base=10),
+    "idcg-cg": _v("idcg", "idcg_score", discount="none"),
     # NDCG
     "ndcg": _v("ndcg", "ndcg_score"),
     "ndcg-exponential": _v("ndcg", "ndcg_score", gain="exponential"),

@@ -10,6 +10,7 @@ with judged but unretrieved documents (score ``-inf``), an unjudged retrieved on
 
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -67,7 +68,9 @@ def _trec_eval(measure, result_key, relevance_level=1):
 def _ranx(metric):
     qrels, run = _qrels_and_run()
     ranx_run = ranx.Run(run)
-    ranx.evaluate(ranx.Qrels(qrels), ranx_run, metric, save_results_in_run=True)
+    with warnings.catch_warnings():  # numba's note on a cast inside ranx's own NDCG
+        warnings.filterwarnings("ignore", message="unsafe cast", category=Warning)
+        ranx.evaluate(ranx.Qrels(qrels), ranx_run, metric, save_results_in_run=True)
     return dict(ranx_run.scores[metric])
 
 
@@ -90,7 +93,7 @@ CANONICAL = {
     "hit_rate@10": "hit_rate@10", "f1@10": "f1@10", "precision@10-l2": "p(relevance_level=2)@10",
     "map-l2": "map(relevance_level=2)", "r-precision": "rprec",
     # other letter case
-    "MAP": "map", "NDCG@10": "ndcg@10", "MRR@10": "mrr@10",
+    "MAP": "map", "NDCG@10": "ndcg@10", "MRR@10": "mrr@10", "IDCG@10": "idcg@10",
 }
 
 
@@ -165,7 +168,7 @@ def test_ir_measures_exponential_ndcg_and_err_by_hand():
      ("rbp.8", "rank-biased"), ("num_rel", "relevant documents"),
      ("NumRet", "retrieved documents"), ("num_rel_ret", "relevant retrieved"),
      ("NumRelRet", "relevant retrieved"), ("iprec_at_recall_0.50", "interpolated precision"),
-     ("IPrec@0.5", "interpolated precision"), ("11pt_avg", "11-point"), ("idcg@10", "ideal DCG")],
+     ("IPrec@0.5", "interpolated precision"), ("11pt_avg", "11-point")],
 )
 def test_measures_not_computed_yet_say_so(name, measure):
     with pytest.raises(ValueError, match=rf"{re.escape(measure)}.*does not compute yet"):

@@ -133,10 +133,10 @@ def test_registry_entry_is_consistent(name):
     assert info.greater_is_better is True
     assert isinstance(info.fixed_params, dict)
     # classification expected from the definitions (DESIGN.md of the project)
-    plain_sums = function == "dcg_score"  # dcg and cg are not normalised
+    plain_sums = function in {"dcg_score", "idcg_score"}  # dcg, cg, idcg: not normalised
     assert info.bounded_01 is (not plain_sums)
     assert info.graded is (
-        function in {"ndcg_score", "dcg_score", "expected_reciprocal_rank_score"}
+        function in {"ndcg_score", "dcg_score", "idcg_score", "expected_reciprocal_rank_score"}
     )
     # per-query AUC ranks every row; R-precision's cutoff is each query's own R
     assert info.takes_k is (function not in {"group_roc_auc_score", "r_precision_score"})

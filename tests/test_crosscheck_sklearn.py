@@ -970,3 +970,31 @@ def test_sklearn_warns_where_we_apply_the_policy():
     with pytest.warns(UserWarning):
         assert np.isnan(group_roc_auc_score(y, score))
     assert group_roc_auc_score(y, score, replace_undefined_by=0.0) == 0.0
+
+
+# ---------------------------------------------------------------------------
+# Ideal DCG: scikit-learn's dcg_score of the labels ranked by themselves
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [None, 1, 5, 10])
+@pytest.mark.parametrize("log_base", [2, 10])
+def test_idcg_is_scikit_learns_dcg_of_the_labels_by_themselves(k, log_base):
+    import sklearn.metrics
+
+    # 2-D (scikit-learn's form), tied scores: the scores do not matter
+    y_true, y_score = tied_2d(seed=4)
+    expected = sklearn.metrics.dcg_score(y_true, y_true, k=k, log_base=log_base)
+    defined = y_true.sum(axis=1) > 0  # a query without gain is undefined: 0 by default
+    assert defined.sum() < len(y_true)
+    assert srm.idcg_score(y_true, y_score, k=k, log_base=log_base) == approx(expected)
+    # the real sample, query by query
+    y, score, qid = real("real-tied")
+    per_query = [
+        sklearn.metrics.dcg_score([y[rows]], [y[rows]], k=k, log_base=log_base)
+        for rows in queries(qid)
+        if rows.sum() > 1
+    ]
+    several = np.isin(qid, [q for q in np.unique(qid) if (qid == q).sum() > 1])
+    got = srm.idcg_score(y[several], score[several], qid[several], k=k, log_base=log_base)
+    assert got == approx(np.mean(per_query))

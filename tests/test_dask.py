@@ -48,6 +48,7 @@ ALL_METRICS = [
     "p(denominator=min(k,n_retrieved))@5",
     "recall@10",
     "rprec",
+    "idcg@10",
     "f1@5",
     "fbeta(beta=2.0)@5",
     "hit_rate@3",

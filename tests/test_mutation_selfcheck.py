@@ -202,6 +202,8 @@ EXAMPLES = {
         "p", 0.2, srm.precision_at_k_score, [1, 0], [0.9, 0.1], k=5
     ),
     "hits_ties_not_averaged": _ex("p", 0.5, srm.precision_at_k_score, [0, 1], [0.5, 0.5], k=1),
+    # the best row alone: 3 / log2(2)
+    "idcg_ignores_the_cutoff": _ex("idcg", 3.0, srm.idcg_score, [1, 3, 2], [0.9, 0.5, 0.1], k=1),
     # R = 2 relevant rows, one of them unretrieved: 1 hit in min(R, 1) ranks, / R
     "rprec_cutoff_reaches_unretrieved_rows": _ex(
         "rprec", 0.5, srm.r_precision_score, [1, 1], [0.9, -INF]
@@ -321,6 +323,7 @@ PROBES = {
     "hits_ties_not_averaged": Probe(REFERENCE, "test_metric_against_reference and precision"),
     "recall_divided_by_k": Probe(SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"),
     "rprec_cutoff_reaches_unretrieved_rows": Probe(TREC, "test_matches_trec_eval and Rprec"),
+    "idcg_ignores_the_cutoff": Probe(SKLEARN, "test_idcg_is_scikit_learns_dcg"),
     "fbeta_beta_not_squared": Probe(REFERENCE, "fbeta"),
     "f1_without_one_plus_beta2": Probe(REFERENCE, "f1"),
     "hit_rate_counts_rank_k_plus_1": Probe(

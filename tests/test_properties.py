@@ -350,6 +350,7 @@ def partly_undefined(name: str, params: dict[str, Any]) -> bool:
 NO_IDEAL_CLAIM = {
     # not normalised: the ideal order gives the ideal DCG, not 1
     "dcg_score": "not normalised",
+    "idcg_score": "not normalised: the ideal DCG itself",
     # ERR of the ideal order is sum_r R_r / r * prod(1 - R_i) with R(g) = (2^g - 1) /
     # 2^g_max < 1, so it is below 1 for every query
     "expected_reciprocal_rank_score": "stop probability R(g) < 1",

@@ -12,7 +12,7 @@ name give the same :class:`~._registry.MetricSpec` (printed in canonical form).
 A name translates to the *measure* only: how a tool breaks ties, scores queries
 without relevant rows or casts scores is its convention, chosen separately
 (README, "Matching other tools"). Measures the package does not compute yet
-(bpref, Judged@k, RBP, the counts, interpolated precision, IDCG) are named
+(bpref, Judged@k, RBP, the counts, interpolated precision) are named
 in :data:`NOT_YET` so that their names get a clear error, not "unknown".
 """
 
@@ -100,7 +100,6 @@ NOT_YET: dict[str, str] = {
     "iprec_at_recall": "interpolated precision at a recall level (trec_eval)",
     "iprec": "interpolated precision at a recall level (ir_measures IPrec)",
     "11pt_avg": "11-point interpolated average precision (trec_eval)",
-    "idcg": "ideal DCG per query",
 }
 
 _BY_BASE: dict[str, Alias] = {alias.base.lower(): alias for alias in ALIASES}

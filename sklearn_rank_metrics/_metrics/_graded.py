@@ -32,7 +32,12 @@ from .._kernels._graded import (
 from .._kernels._ndcg_top_k import ndcg_of_top_k
 from .._kernels._relevance import n_relevant
 from ._aggregate import PerQuery
-from ._base import COMMON_CONSTRAINTS, fill_doc, resolve_ignore_ties, score
+from ._base import (
+    COMMON_CONSTRAINTS,
+    fill_doc,
+    resolve_ignore_ties,
+    score,
+)
 
 _GAIN_CONSTRAINTS = {
     **COMMON_CONSTRAINTS,
@@ -241,6 +246,121 @@ def dcg_score(
         discount=discount,
         log_base=log_base,
         ties=resolve_ignore_ties(ignore_ties, ties, "dcg_score"),
+    )
+
+
+def idcg_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "idcg_score",
+    k: int | None = None,
+    gain: Any = "linear",
+    discount: str = "log(rank+1)",
+    log_base: float = 2,
+    ties: str = "average",
+) -> PerQuery:
+    """Ideal DCG@k of every query (undefined: no row with a positive gain)."""
+    check_labels_non_negative(ranked, function_name)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        values = ideal_dcg(ranked, k, gain, discount, log_base, function_name)
+    _check_finite(values, ranked, function_name)
+    return PerQuery(
+        values,
+        _no_positive_gain(ranked, gain, function_name),
+        None,
+        "no row with gain > 0",
+        value_range=(0.0, math.inf),
+    )
+
+
+@validate_params(
+    {
+        **COMMON_CONSTRAINTS,
+        "gain": _GAIN_CONSTRAINTS["gain"],
+        "discount": _GAIN_CONSTRAINTS["discount"],
+        "log_base": [Interval(float, 1, None, closed="neither")],
+    }
+)
+@fill_doc
+def idcg_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    k: int | None = None,
+    gain: Any = "linear",
+    discount: str = "log(rank+1)",
+    log_base: float = 2,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+) -> float:
+    """Ideal discounted cumulative gain: the DCG@k of the best order, averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[k]]
+    gain : {"linear", "exponential"}, array-like or callable, default="linear"
+        As in :func:`dcg_score`.
+    discount : {"log(rank+1)", "max(1,log(rank))", "none"}, default="log(rank+1)"
+        As in :func:`dcg_score`.
+    log_base : float > 1, default=2
+        As in :func:`dcg_score`.
+    ties : {"average", "input", "optimistic", "pessimistic"}, default="average"
+        Taken like every metric's, and every mode gives the same value: the ideal
+        order does not depend on the scores.
+    [[replace_undefined_by]]
+    [[sample_weight]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    dcg_score : The DCG of the model's order.
+    ndcg_score : DCG divided by this ideal DCG.
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{IDCG@k} = \\sum_{i=1}^{\\min(k, n)} g(y^*_{(i)})\\, d(i)
+
+    where :math:`y^*_{(1)} \\ge y^*_{(2)} \\ge \\dots` are all judged labels of the
+    query sorted by gain, the unretrieved (``-inf``) rows included: the denominator
+    of :func:`ndcg_score` with ``ideal="all"``, and the DCG scikit-learn's
+    ``dcg_score(y_true, y_true)`` gives. The scores only say which rows belong to
+    which query; ties do not matter. A query without a row of positive gain is
+    undefined (its ideal DCG is 0).
+
+    References
+    ----------
+    Järvelin, K., & Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR
+    techniques. ACM TOIS 20(4), 422-446.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import idcg_score
+    >>> idcg_score([0, 2, 3], [0.9, 0.5, 0.1])  # 3/log2(2) + 2/log2(3) + 0
+    4.2619
+    >>> idcg_score([0, 2, 3], [0.9, 0.5, 0.1], k=1)
+    3.0
+    """
+    return score(
+        idcg_per_query,
+        "idcg_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        k=k,
+        gain=gain,
+        discount=discount,
+        log_base=log_base,
+        ties=ties,
     )
 
 

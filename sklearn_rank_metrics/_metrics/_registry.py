@@ -41,6 +41,8 @@ from ._graded import (
     dcg_score,
     err_per_query,
     expected_reciprocal_rank_score,
+    idcg_per_query,
+    idcg_score,
     ndcg_per_query,
     ndcg_score,
 )
@@ -123,6 +125,7 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             MetricInfo(
                 "cg", dcg_score, dcg_per_query, {"discount": "none"}, bounded_01=False, graded=True
             ),
+            MetricInfo("idcg", idcg_score, idcg_per_query, bounded_01=False, graded=True),
             MetricInfo("err", expected_reciprocal_rank_score, err_per_query, graded=True),
             MetricInfo(
                 "map", mean_average_precision_score, average_precision_per_query, ideal_is_one=True

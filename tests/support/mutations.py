@@ -464,6 +464,16 @@ MUTATIONS: dict[str, Mutation] = {
             'safe_divide(hits, _precision_denominator(ranked, k, "k"))',
         ),
     ),
+    # -- IDCG -------------------------------------------------------------------------------
+    "idcg_ignores_the_cutoff": _m(
+        "the ideal DCG sums every row instead of the first k",
+        Edit(
+            "_metrics._graded",
+            "idcg_per_query",
+            "values = ideal_dcg(ranked, k, gain, discount, log_base, function_name)",
+            "values = ideal_dcg(ranked, None, gain, discount, log_base, function_name)",
+        ),
+    ),
     # -- R-precision ----------------------------------------------------------------------
     "rprec_cutoff_reaches_unretrieved_rows": _m(
         "R-precision looks at the first R rows even when fewer were retrieved",

@@ -170,6 +170,14 @@ def ideal_dcg(
     return sum(g * discount_of(rank, discount, log_base) for rank, g in enumerate(gains, start=1))
 
 
+def idcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)", log_base=2):
+    """IDCG@k: ``ideal_dcg`` with ideal="all"; undefined if no row has gain > 0."""
+    rows = list(ranked) + list(unretrieved)
+    undefined = not any(gain_of(y, gain) > 0 for y in rows)
+    value = ideal_dcg(ranked, unretrieved, k=k, gain=gain, discount=discount, log_base=log_base)
+    return value, undefined
+
+
 def ndcg(ranked, unretrieved, *, k=None, gain="linear", discount="log(rank+1)", ideal="all"):
     """NDCG@k = DCG@k / IDCG@k (log base 2); undefined when IDCG == 0."""
     value, _ = dcg(ranked, unretrieved, k=k, gain=gain, discount=discount, log_base=2)
@@ -410,6 +418,7 @@ METRIC_FUNCTIONS = {
     "dcg": dcg,
     "ndcg": ndcg,
     "cg": cg,
+    "idcg": idcg,
     "map": ap,
     "mrr": rr,
     "precision": precision,
