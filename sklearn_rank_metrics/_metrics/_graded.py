@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -104,9 +105,21 @@ def dcg_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected DCG@k of every query (undefined: no row with a positive gain)."""
+    return _gain_sums(
+        ranked,
+        gain,
+        function_name,
+        lambda: expected_dcg(ranked, ties, k, gain, discount, log_base, function_name),
+    )
+
+
+def _gain_sums(
+    ranked: RankedGroups, gain: Any, function_name: str, compute: Callable[[], np.ndarray]
+) -> PerQuery:
+    """Per-query sums of gains (DCG, IDCG): labels >= 0, no overflow, range [0, inf)."""
     check_labels_non_negative(ranked, function_name)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        values = expected_dcg(ranked, ties, k, gain, discount, log_base, function_name)
+        values = compute()
     _check_finite(values, ranked, function_name)
     return PerQuery(
         values,
@@ -259,17 +272,13 @@ def idcg_per_query(
     log_base: float = 2,
     ties: str = "average",
 ) -> PerQuery:
-    """Ideal DCG@k of every query (undefined: no row with a positive gain)."""
-    check_labels_non_negative(ranked, function_name)
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        values = ideal_dcg(ranked, k, gain, discount, log_base, function_name)
-    _check_finite(values, ranked, function_name)
-    return PerQuery(
-        values,
-        _no_positive_gain(ranked, gain, function_name),
-        None,
-        "no row with gain > 0",
-        value_range=(0.0, math.inf),
+    """Ideal DCG@k of every query (undefined: no row with a positive gain; ``ties``
+    changes nothing)."""
+    return _gain_sums(
+        ranked,
+        gain,
+        function_name,
+        lambda: ideal_dcg(ranked, k, gain, discount, log_base, function_name),
     )
 
 
