@@ -891,3 +891,55 @@ def test_integer_query_ids_factorize_like_np_unique(ids):
     np.testing.assert_array_equal(codes, expected_codes)
     np.testing.assert_array_equal(values, expected_values)
     assert values.dtype == expected_values.dtype
+
+
+# ---------------------------------------------------------------------------
+# One row per query: the engine's and kernels' shortcuts for that shape
+# ---------------------------------------------------------------------------
+
+ONE_ROW_TEXTS = [
+    "ndcg@10", "ndcg(gain=exponential)", "ndcg(ideal=top_k)@3", "dcg@10", "cg@5", "idcg@10",
+    "err@10", "map", "map(denominator=min(k,n_relevant))@10", "mrr@10", "p@5",
+    "p(denominator=min(k,n_retrieved))@5", "recall@10", "rprec", "f1@10", "hit_rate@10",
+    "hit_rate(average=micro)@10", "gauc",
+]
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_one_row_queries_take_the_values_of_the_general_path(ties, weighted):
+    # every query of one row triggers the shortcuts; one query of two rows beside them
+    # turns them off, and a query's value depends on that query alone
+    rng = np.random.default_rng(11)
+    n = 60
+    y_true = rng.integers(0, 5, n).astype(float)
+    y_score = rng.random(n)
+    y_score[rng.random(n) < 0.2] = -np.inf  # judged, not retrieved
+    group = rng.permutation(n) + 100
+    weight = rng.uniform(0.5, 2.0, n) if weighted else None
+    settings = {"ties": ties, "replace_undefined_by": np.nan, "per_query": True}
+    alone = evaluate(
+        y_true, y_score, group, metrics=ONE_ROW_TEXTS, sample_weight=weight, **settings
+    )
+    extra = (
+        np.append(y_true, [1.0, 2.0]),
+        np.append(y_score, [0.5, 0.5]),
+        np.append(group, [7, 7]),
+        None if weight is None else np.append(weight, [1.0, 1.0]),
+    )
+    beside = evaluate(*extra[:3], metrics=ONE_ROW_TEXTS, sample_weight=extra[3], **settings)
+    beside = beside[beside["query"] != 7].reset_index(drop=True)
+    pd.testing.assert_frame_equal(alone, beside, rtol=1e-12, atol=1e-15)
+    assert alone["gauc"].isna().all()  # one class per query: AUC undefined everywhere
+    # and the means, with the default policies, equal the general path's
+    with pytest.warns(UserWarning, match="no query is left to average"):  # gauc
+        means = evaluate(y_true, y_score, group, metrics=ONE_ROW_TEXTS, ties=ties)
+    for text in ONE_ROW_TEXTS:
+        values = alone[text].to_numpy()
+        if text != "gauc" and not np.isnan(values).all():
+            kept = values[~np.isnan(values)]
+            expected = evaluate(
+                y_true, y_score, group, metrics=[text], ties=ties, replace_undefined_by="skip"
+            )[text]
+            assert expected == pytest.approx(kept.mean(), rel=1e-12), text
+    assert set(means) == set(ONE_ROW_TEXTS)
