@@ -134,21 +134,22 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
     if match is None:
         return None
     base, k, level = match.group("base"), match.group("k"), match.group("level")
-    if base.lower() in registry and base.lower() not in _BY_BASE:
-        if level is not None and registry[base.lower()]:
-            raise ValueError(
-                f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
-                "zeroes the gains below that grade, which no parameter does here; pass a "
-                "gain array to the metric function instead."
-            )
+    alias = _BY_BASE.get(base.lower())
+    target = alias.target if alias is not None else base.lower()
+    if target not in registry:
+        return None
+    if level is not None and registry[target]:
+        raise ValueError(
+            f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
+            "zeroes the gains below that grade, which no parameter does here; pass a "
+            "gain array to the metric function instead."
+        )
+    if alias is None:  # a registry name in other letter case, or with ranx's -lN
         params = [match.group("params")] if match.group("params") else []
         if level is not None:
             params.append(f"relevance_level={level}")
-        name = base.lower() + (f"({','.join(params)})" if params else "")
+        name = target + (f"({','.join(params)})" if params else "")
         return name if k is None else f"{name}@{k}"
-    alias = _BY_BASE.get(base.lower())
-    if alias is None:
-        return None
     if alias.cutoff == "required" and k is None:
         raise ValueError(
             f"Metric {text!r} of {function_name}: {alias.tool}'s {alias.base} needs a cutoff, "
@@ -182,12 +183,6 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
             value = translations[value]
         params[ours] = value
     if level is not None:
-        if registry[alias.target]:
-            raise ValueError(
-                f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
-                "zeroes the gains below that grade, which no parameter does here; pass a "
-                "gain array to the metric function instead."
-            )
         params["relevance_level"] = level
     return _registry_text(alias.target, params, k)
 
