@@ -25,6 +25,7 @@ from ._relevance import (
     n_relevant,
     relevant_in_tied_blocks,
     relevant_rows,
+    running_count,
     sorted_relevance,
 )
 from ._tie_blocks import tied_blocks
@@ -238,11 +239,10 @@ def r_precision(
     """
     total = n_relevant(ranked, relevance_level)
     relevant = sorted_relevance(ranked, ties, relevance_level)
-    running = np.zeros(len(relevant) + 1, dtype=np.float64)
-    np.cumsum(relevant, out=running[1:])
+    running = running_count(relevant)
     start = ranked.offsets[:-1]
     boundary = start + np.minimum(total.astype(np.intp), ranked.n_retrieved)
-    hits = running[boundary] - running[start]
+    hits = (running[boundary] - running[start]).astype(np.float64)
     if ties == "average" and ranked.tied_rows is not None:
         # blocks in random order: the block that holds the rows on both sides of
         # the boundary straddles it (the boundary row is then a tied row)

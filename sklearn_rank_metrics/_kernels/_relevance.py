@@ -95,7 +95,7 @@ def relevant_rows(
             return RelevantRows(position, position, count, first, ranked.offsets[:-1], True)
         compact_start = np.cumsum(depth)
         compact_start -= depth
-        running = _running_count(relevant)
+        running = running_count(relevant)
         count = (running[compact_start + depth] - running[compact_start]).astype(np.intp)
         del running
         first = np.cumsum(count)
@@ -143,7 +143,7 @@ def relevant_in_tied_blocks(
     def compute() -> tuple[np.ndarray, np.ndarray]:
         blocks = tied_blocks(ranked, ties, k, every_row=every_row)
         relevant, _ = _compact_relevance(ranked, ties, k, relevance_level, scope)
-        running = _running_count(relevant)  # relevant rows before each compact row
+        running = running_count(relevant)  # relevant rows before each compact row
         lo = running[blocks.block_position].astype(np.intp)
         hi = running[blocks.block_position + blocks.inside].astype(np.intp)
         return lo, hi
@@ -166,7 +166,7 @@ def _compact_relevance(
     return relevant[ranked.cutoff_rows(k)], ranked.depth(k)
 
 
-def _running_count(flags: np.ndarray) -> np.ndarray:
+def running_count(flags: np.ndarray) -> np.ndarray:
     """``running[i]``: true ``flags`` before index ``i`` (``n + 1`` entries).
 
     32-bit when the count fits: half the memory traffic of a 64-bit running sum.
