@@ -67,7 +67,7 @@ _DASK_PARAMETERS = """\
         Column of query ids (ints, strings or categorical), or the name of the index.
     sample_weight : column label or None, default=None
         Column of query weights: one per row, constant within each query.
-    ties, replace_undefined_by, relevance_level : default=None
+    convention, ties, replace_undefined_by, relevance_level : default=None
         As in :func:`sklearn_rank_metrics.evaluate`: applied to every metric that has
         the parameter, unless its name sets it. ``ties="input"`` follows the row
         order of ``ddf`` (partition by partition), which the shuffle keeps through an
@@ -96,6 +96,7 @@ def evaluate(
     y_score: Any = "y_score",
     group: Any = "group",
     sample_weight: Any = None,
+    convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
@@ -179,6 +180,7 @@ def evaluate(
         columns={"y_true": y_true, "y_score": y_score, "group": group},
         sample_weight=sample_weight,
         shared=(
+            ("convention", convention),
             ("ties", ties),
             ("replace_undefined_by", replace_undefined_by),
             ("relevance_level", relevance_level),
@@ -201,6 +203,7 @@ def evaluate_per_query(
     y_score: Any = "y_score",
     group: Any = "group",
     sample_weight: Any = None,
+    convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
@@ -251,6 +254,7 @@ def evaluate_per_query(
         columns={"y_true": y_true, "y_score": y_score, "group": group},
         sample_weight=sample_weight,
         shared=(
+            ("convention", convention),
             ("ties", ties),
             ("replace_undefined_by", replace_undefined_by),
             ("relevance_level", relevance_level),

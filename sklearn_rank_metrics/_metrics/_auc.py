@@ -9,6 +9,7 @@ from .._engine._validation import Options, validate_params
 from .._kernels._binary import roc_auc
 from ._aggregate import PerQuery
 from ._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES, fill_doc, score
+from ._conventions import with_convention
 
 
 def roc_auc_per_query(
@@ -30,6 +31,7 @@ def roc_auc_per_query(
     return PerQuery(values, undefined, weight, "only one class (all or no rows relevant)")
 
 
+@with_convention
 @validate_params(
     {
         "relevance_level": RELEVANCE_LEVEL,
@@ -49,6 +51,7 @@ def group_roc_auc_score(
     ties: str = "average",
     replace_undefined_by: float | str = "skip",
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Per-query ROC AUC (group AUC, GAUC), averaged over queries.
 
@@ -68,6 +71,7 @@ def group_roc_auc_score(
         is undefined. The default skips them (the usual GAUC convention; the count
         of such queries shows as NaN rows in ``evaluate(..., per_query=True)``).
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------

@@ -15,6 +15,7 @@ from .._engine._ranked_groups import TIES_MODES, RankedGroups
 from .._engine._shared_sort import ranked_groups
 from .._engine._validation import NONE, Interval, Options
 from ._aggregate import PerQuery, aggregate
+from ._conventions import CONVENTION, DOC_CONVENTION
 
 # a cutoff beyond any query is the whole ranking; the bound keeps k inside int64
 # arithmetic (an error naming 'k', not an OverflowError deep in NumPy)
@@ -29,6 +30,7 @@ RELEVANCE_LEVEL = [Interval(float, None, None), NONE]
 # parameter and does not set it in its own name (e.g. "ndcg(ties=input)@10");
 # None leaves the metric's default.
 SHARED_SETTINGS = {
+    "convention": CONVENTION,
     "ties": [*TIES, NONE],
     "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
     "relevance_level": RELEVANCE_LEVEL,
@@ -73,6 +75,7 @@ DOC_FRAGMENTS = {
     "relevance_level": """relevance_level : float or None, default=None
         A row is relevant when ``y_true > 0`` (``None``) or when
         ``y_true >= relevance_level`` (trec_eval's ``-l``).""",
+    "convention": DOC_CONVENTION,
     "returns": """score : float
         Mean of the per-query values, weighted by ``sample_weight``. Per-query
         values (with the query ids) come from :func:`evaluate` with

@@ -13,6 +13,7 @@ from .._kernels import _relevance as relevance
 from .._kernels._combinatorics import safe_divide
 from ._aggregate import PerQuery
 from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
+from ._conventions import with_convention
 
 _BINARY_CONSTRAINTS = {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL}
 AP_DENOMINATORS = ("n_relevant", "min(k,n_relevant)", "n_relevant_in_top_k")
@@ -133,6 +134,7 @@ def hit_rate_per_query(
     return PerQuery(recall.values, recall.undefined, relevance.n_relevant(ranked, relevance_level))
 
 
+@with_convention
 @validate_params({**_BINARY_CONSTRAINTS, "denominator": [Options(*AP_DENOMINATORS)]})
 @fill_doc
 def mean_average_precision_score(
@@ -146,6 +148,7 @@ def mean_average_precision_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Mean average precision (MAP@k) over queries.
 
@@ -162,6 +165,7 @@ def mean_average_precision_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -215,6 +219,7 @@ def mean_average_precision_score(
     )
 
 
+@with_convention
 @validate_params(_BINARY_CONSTRAINTS)
 @fill_doc
 def mean_reciprocal_rank_score(
@@ -227,6 +232,7 @@ def mean_reciprocal_rank_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Mean reciprocal rank (MRR@k) over queries.
 
@@ -238,6 +244,7 @@ def mean_reciprocal_rank_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -287,6 +294,7 @@ def mean_reciprocal_rank_score(
     )
 
 
+@with_convention
 @validate_params({**_BINARY_CONSTRAINTS, "denominator": [Options(*PRECISION_DENOMINATORS)]})
 @fill_doc
 def precision_at_k_score(
@@ -300,6 +308,7 @@ def precision_at_k_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Precision at k (P@k), averaged over queries.
 
@@ -316,6 +325,7 @@ def precision_at_k_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -366,6 +376,7 @@ def precision_at_k_score(
     )
 
 
+@with_convention
 @validate_params({**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL})
 @fill_doc
 def r_precision_score(
@@ -377,6 +388,7 @@ def r_precision_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """R-precision: precision at rank R, the number of relevant rows, averaged over queries.
 
@@ -387,6 +399,7 @@ def r_precision_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -435,6 +448,7 @@ def r_precision_score(
     )
 
 
+@with_convention
 @validate_params(_BINARY_CONSTRAINTS)
 @fill_doc
 def recall_at_k_score(
@@ -447,6 +461,7 @@ def recall_at_k_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Recall at k (R@k), averaged over queries.
 
@@ -458,6 +473,7 @@ def recall_at_k_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -506,6 +522,7 @@ def recall_at_k_score(
     )
 
 
+@with_convention
 @validate_params(
     {
         **_BINARY_CONSTRAINTS,
@@ -526,6 +543,7 @@ def fbeta_at_k_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """F-beta at k, the weighted harmonic mean of P@k and R@k, averaged over queries.
 
@@ -541,6 +559,7 @@ def fbeta_at_k_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -590,6 +609,7 @@ def fbeta_at_k_score(
     )
 
 
+@with_convention
 @validate_params({**_BINARY_CONSTRAINTS, "average": [Options("macro", "micro")]})
 @fill_doc
 def hit_rate_score(
@@ -603,6 +623,7 @@ def hit_rate_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Hit rate at k: the share of queries with a relevant row in the top k.
 
@@ -619,6 +640,7 @@ def hit_rate_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------

@@ -12,39 +12,68 @@ import numpy as np
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._validation import BOOLEAN, check_parameter, validate_params
 from ._aggregate import apply_policy, undefined_queries, weighted_mean
-from ._base import SHARED_SETTINGS
+from ._base import SHARED_SETTINGS, fill_doc
+from ._conventions import (
+    ASCENDING,
+    CONVENTIONS,
+    Ordering,
+    prepare_labels,
+    prepare_nonpositive,
+    prepare_scores,
+    prepare_weights,
+)
 from ._registry import MetricSpec, parse_metric
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
 
 
+def _metric_settings(
+    spec: MetricSpec, shared: dict[str, Any]
+) -> tuple[dict[str, Any], Any, Ordering | None]:
+    """Kernel parameters, the undefined-query policy and the input ordering of one metric.
 
-def _metric_settings(spec: MetricSpec, shared: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-    """Kernel parameters and the undefined-query policy of one metric."""
+    Precedence: the metric's name, then the shared settings given explicitly, then
+    the convention's preset, then the metric function's defaults.
+    """
     kernel_params = spec.kernel_params
     defaults = spec.info.defaults
     policy = spec.params.get("replace_undefined_by", defaults["replace_undefined_by"])
+    convention = shared.get("convention")
+    chosen = dict(spec.params)
     for name, value in shared.items():
-        if value is None or name in spec.params:
+        if value is None or name == "convention" or name in spec.params:
             continue
+        chosen[name] = value
+    if convention is not None:
+        preset = CONVENTIONS[convention]
+        function_name = spec.info.function.__name__
+        for name, value in preset.settings(function_name, defaults).items():
+            chosen.setdefault(name, value)
+    for name, value in chosen.items():
         if name == "replace_undefined_by":
             policy = value
         elif name in kernel_params:
             kernel_params[name] = value
-    return kernel_params, policy
+    if convention is None:
+        return kernel_params, policy, None
+    ordering = CONVENTIONS[convention].ordering_of(spec.info.function.__name__, kernel_params)
+    return kernel_params, policy, ordering
 
 
 @validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN]})
+@fill_doc
 def evaluate(
     y_true: Any,
     y_score: Any,
     group: Any = None,
     *,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
+    convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
     sample_weight: Any = None,
+    doc_id: Any = None,
     per_query: bool = False,
 ) -> Any:
     """Compute several ranking metrics from one validation and one sort.
@@ -59,11 +88,20 @@ def evaluate(
         fbeta, hit_rate, gauc``; the parameters are those of the metric's function, e.g.
         ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
         ``"p(denominator=min(k,n_retrieved))@5"``. ``cg@k`` is DCG without discount.
+        trec_eval's, ir_measures' and ranx's names work too (``"P_10"``,
+        ``"nDCG@10"``, ``"precision@10"``).
+    [[convention]]
+        With ``doc_id``, tied rows are ordered by document id as the tool orders them.
     ties, replace_undefined_by, relevance_level : default=None
         Applied to every metric that has the parameter, unless its name sets it;
         ``None`` keeps each metric's own default.
     sample_weight : array-like, default=None
         Query weights, as in every metric function.
+    doc_id : array-like of shape (n_rows,), default=None
+        Document id of every row (flat rows only). Used only by a ``convention``
+        whose tool breaks ties by document id (trec_eval and ir_measures: byte order,
+        descending; ir_measures' ``RR@k``: ascending); without it, tied rows keep
+        their input order.
     per_query : bool, default=False
         Return the per-query values instead of the means.
 
@@ -85,24 +123,19 @@ def evaluate(
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
     shared = {
+        "convention": convention,
         "ties": ties,
         "replace_undefined_by": replace_undefined_by,
         "relevance_level": relevance_level,
     }
-    ranked, names, specs = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, "evaluate"
+    rankings = _ranked_metrics(
+        y_true, y_score, group, metrics, shared, sample_weight, "evaluate", doc_id
     )
     if not per_query:
         # one metric at a time, its per-query arrays dropped once its mean is known
-        return {
-            name: _metric_detail(ranked, spec, shared, means=True).mean
-            for name, spec in zip(names, specs, strict=True)
-        }
-    tables = {
-        name: _metric_detail(ranked, spec, shared, means=True).values
-        for name, spec in zip(names, specs, strict=True)
-    }
-    return _table({"query": ranked.query_ids, **tables})
+        return {name: _metric_detail(plan, means=True).mean for name, plan in rankings.items()}
+    tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
+    return _table({"query": rankings.query_ids, **tables})
 
 
 @dataclass(frozen=True)
@@ -174,20 +207,34 @@ def evaluate_details(
     sample_weight: Any,
     function_name: str,
     means: bool = True,
+    doc_id: Any = None,
 ) -> EvaluationDetails:
     """Validate, sort once, and compute every metric's per-query values and mean.
 
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
     that combine the per-query values of several calls themselves.
     """
-    ranked, names, specs = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, function_name
+    rankings = _ranked_metrics(
+        y_true, y_score, group, metrics, shared, sample_weight, function_name, doc_id
     )
-    results = {
-        name: _metric_detail(ranked, spec, shared, means)
-        for name, spec in zip(names, specs, strict=True)
-    }
-    return EvaluationDetails(ranked.query_ids, results)
+    results = {name: _metric_detail(plan, means) for name, plan in rankings.items()}
+    return EvaluationDetails(rankings.query_ids, results)
+
+
+@dataclass(frozen=True)
+class MetricPlan:
+    """One metric ready to compute: its spec, settings and the rows ranked for it."""
+
+    spec: MetricSpec
+    kernel_params: dict[str, Any]
+    policy: Any
+    ranked: RankedGroups
+
+
+class Rankings(dict):
+    """``{name: MetricPlan}`` in the order given, and the sorted query ids."""
+
+    query_ids: np.ndarray
 
 
 def _ranked_metrics(
@@ -198,28 +245,100 @@ def _ranked_metrics(
     shared: dict[str, Any],
     sample_weight: Any,
     function_name: str,
-) -> tuple[RankedGroups, list[str], list[MetricSpec]]:
-    """The checked settings and metric names, and the inputs sorted once."""
+    doc_id: Any = None,
+) -> Rankings:
+    """The checked settings and metric names, and the inputs sorted once.
+
+    Once per input ordering, to be exact: a convention whose tool computes some
+    measures with other score precision or tie order (ir_measures) sorts once for
+    each ordering it needs.
+    """
     # every caller (evaluate, the report, compare, the displays, the command line)
     # passes its shared settings through the same checks as evaluate's own
     for name, value in shared.items():
         check_parameter(function_name, name, value, SHARED_SETTINGS[name])
     names = metric_names(metrics, function_name)
     specs = [parse_metric(name, function_name=function_name) for name in names]
-    ranked = rank_groups(
-        y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
-    )
-    return ranked, names, specs
+    settings = [_metric_settings(spec, shared) for spec in specs]
+    convention = shared.get("convention")
+    doc_order = _doc_id_orders(doc_id, y_true, function_name) if doc_id is not None else None
+    ranked_by_ordering: dict[Ordering | None, RankedGroups] = {}
+    rankings = Rankings()
+    for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
+        if ordering not in ranked_by_ordering:
+            inputs = (y_true, y_score, group, sample_weight)
+            if convention is not None:
+                inputs = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order)
+            ranked_by_ordering[ordering] = rank_groups(
+                *inputs[:3], sample_weight=inputs[3], function_name=function_name
+            )
+        rankings[name] = MetricPlan(spec, kernel_params, policy, ranked_by_ordering[ordering])
+    rankings.query_ids = next(iter(ranked_by_ordering.values())).query_ids
+    return rankings
 
 
-def _metric_detail(
-    ranked: RankedGroups, spec: MetricSpec, shared: dict[str, Any], means: bool
-) -> MetricDetail:
+def _doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np.ndarray]:
+    """Row permutations that put document ids in ascending and descending order.
+
+    Stable, so a document id given twice keeps its input order either way.
+    """
+    ids = np.asarray(getattr(doc_id, "to_numpy", lambda: doc_id)())
+    n_rows = len(np.asarray(getattr(y_true, "to_numpy", lambda: y_true)()))
+    if ids.ndim != 1 or np.ndim(getattr(y_true, "to_numpy", lambda: y_true)()) != 1:
+        raise ValueError(
+            f"The 'doc_id' parameter of {function_name} takes flat rows: one id per row of a "
+            f"1-D y_true; got doc_id of shape {ids.shape} for y_true of "
+            f"{np.ndim(y_true)} dimension(s)."
+        )
+    if len(ids) != n_rows:
+        raise ValueError(
+            f"The 'doc_id' parameter of {function_name} has {len(ids)} rows but y_true has "
+            f"{n_rows}; give one document id per row."
+        )
+    try:
+        codes = np.unique(ids, return_inverse=True)[1]
+    except TypeError as error:
+        raise TypeError(
+            f"The 'doc_id' parameter of {function_name} must hold ids of one kind that sort "
+            f"(all str or all int); sorting them failed: {error}."
+        ) from None
+    return {
+        ASCENDING: np.argsort(codes, kind="stable"),
+        "descending": np.argsort(-codes, kind="stable"),
+    }
+
+
+def _prepared(
+    inputs: tuple[Any, Any, Any, Any],
+    convention: Any,
+    ordering: Ordering,
+    doc_order: dict[str, np.ndarray] | None,
+) -> tuple[Any, Any, Any, Any]:
+    """The inputs as the convention's tool reads them, rows in its tie order."""
+    y_true, y_score, group, sample_weight = inputs
+    y_true = prepare_labels(y_true, convention)
+    y_score = prepare_scores(y_score, convention, ordering)
+    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
+    if sample_weight is not None:
+        sample_weight = prepare_weights(sample_weight, convention)
+    if doc_order is None or ordering.doc_id_order is None:
+        return y_true, y_score, group, sample_weight
+    order = doc_order[ordering.doc_id_order]
+
+    def rows(values: Any) -> Any:
+        if values is None:
+            return None
+        return np.asarray(getattr(values, "to_numpy", lambda: values)())[order]
+
+    return rows(y_true), rows(y_score), rows(group), rows(sample_weight)
+
+
+def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     """One metric's per-query values (after its policy) and mean."""
-    kernel_params, policy = _metric_settings(spec, shared)
+    ranked, spec = plan.ranked, plan.spec
     metric_function = spec.info.function.__name__
-    values = spec.info.per_query(ranked, function_name=metric_function, **kernel_params)
-    per_query_values, weights, skipped = apply_policy(values, ranked, policy, metric_function)
+    values = spec.info.per_query(ranked, function_name=metric_function, **plan.kernel_params)
+    per_query_values, weights, skipped = apply_policy(values, ranked, plan.policy, metric_function)
     mean = weighted_mean(per_query_values, weights, skipped, metric_function) if means else math.nan
     return MetricDetail(
         per_query_values,

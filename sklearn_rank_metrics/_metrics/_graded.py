@@ -39,6 +39,7 @@ from ._base import (
     resolve_ignore_ties,
     score,
 )
+from ._conventions import with_convention
 
 _GAIN_CONSTRAINTS = {
     **COMMON_CONSTRAINTS,
@@ -166,6 +167,7 @@ def ndcg_per_query(
     return PerQuery(values, undefined, None, "ideal DCG is 0: no row with gain > 0")
 
 
+@with_convention
 @validate_params({**_GAIN_CONSTRAINTS, "log_base": [Interval(float, 1, None, closed="neither")]})
 @fill_doc
 def dcg_score(
@@ -181,6 +183,7 @@ def dcg_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Discounted cumulative gain, averaged over queries.
 
@@ -204,6 +207,7 @@ def dcg_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -282,6 +286,7 @@ def idcg_per_query(
     )
 
 
+@with_convention
 @validate_params(
     {
         **COMMON_CONSTRAINTS,
@@ -303,6 +308,7 @@ def idcg_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Ideal discounted cumulative gain: the DCG@k of the best order, averaged over queries.
 
@@ -321,6 +327,7 @@ def idcg_score(
         order does not depend on the scores.
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -442,6 +449,7 @@ def _passes_scikit_learn_checks(
     return True
 
 
+@with_convention
 @validate_params({**_GAIN_CONSTRAINTS, "ideal": [Options("all", "top_k")]})
 @fill_doc
 def ndcg_score(
@@ -457,6 +465,7 @@ def ndcg_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Normalised discounted cumulative gain, averaged over queries.
 
@@ -488,6 +497,7 @@ def ndcg_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------
@@ -570,6 +580,7 @@ def err_per_query(
     return PerQuery(values, undefined, None, "no row with a label > 0")
 
 
+@with_convention
 @validate_params({**COMMON_CONSTRAINTS, "max_grade": [Interval(float, 0, 1023, closed="right")]})
 @fill_doc
 def expected_reciprocal_rank_score(
@@ -582,6 +593,7 @@ def expected_reciprocal_rank_score(
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
+    convention: str | None = None,
 ) -> float:
     """Expected reciprocal rank (cascade model), averaged over queries.
 
@@ -599,6 +611,7 @@ def expected_reciprocal_rank_score(
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
+    [[convention]]
 
     Returns
     -------

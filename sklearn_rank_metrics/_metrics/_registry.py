@@ -55,6 +55,7 @@ NON_KERNEL_PARAMETERS = (
     "sample_weight",
     "replace_undefined_by",
     "ignore_ties",
+    "convention",
 )
 
 

@@ -345,6 +345,7 @@ def make_ranking_scorers(
     group_column: Any = None,
     response_method: str = "auto",
     group: Any = None,
+    convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
@@ -359,7 +360,7 @@ def make_ranking_scorers(
         ``cv_results_["mean_test_ndcg@10"]`` holds its scores.
     group_column, response_method, group
         As in :func:`make_ranking_scorer`, for every scorer.
-    ties, replace_undefined_by, relevance_level : default=None
+    convention, ties, replace_undefined_by, relevance_level : default=None
         Applied to every metric that has the parameter and does not set it in its
         name; ``None`` keeps each metric's default (as in :func:`evaluate`).
 
@@ -380,6 +381,7 @@ def make_ranking_scorers(
             f"metric, each once; got {names!r}."
         )
     shared = {
+        "convention": convention,
         "ties": ties,
         "replace_undefined_by": replace_undefined_by,
         "relevance_level": relevance_level,

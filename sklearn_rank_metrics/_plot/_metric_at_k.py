@@ -151,6 +151,7 @@ class MetricAtKDisplay:
         name: str | None = None,
         confidence_level: float | None = 0.95,
         n_resamples: int = 1000,
+        convention: str | None = None,
         ties: str | None = None,
         replace_undefined_by: float | str | None = None,
         relevance_level: float | None = None,
@@ -183,7 +184,7 @@ class MetricAtKDisplay:
             jointly for all k and models); None draws no band.
         n_resamples : int >= 1, default=1000
             Bootstrap resamples of the band.
-        ties, replace_undefined_by, relevance_level : default=None
+        convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`. Queries that are skipped (or NaN) are left out
             of the mean and of the band.
         random_state : int, numpy Generator or RandomState, or None, default=None
@@ -219,6 +220,7 @@ class MetricAtKDisplay:
         check_parameter(function_name, "n_resamples", n_resamples, [Interval(int, 1, None)])
         shared = check_settings(
             function_name,
+            convention=convention,
             ties=ties,
             replace_undefined_by=replace_undefined_by,
             relevance_level=relevance_level,

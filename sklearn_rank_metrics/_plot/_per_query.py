@@ -190,6 +190,7 @@ class PerQueryMetricDisplay:
         kind: str = "hist",
         bins: Any = 10,
         name: str | None = None,
+        convention: str | None = None,
         ties: str | None = None,
         replace_undefined_by: float | str | None = None,
         relevance_level: float | None = None,
@@ -214,7 +215,7 @@ class PerQueryMetricDisplay:
         bins : int or sequence, default=10
         name : str, default=None
             Name of a single model (``"model"`` when None).
-        ties, replace_undefined_by, relevance_level : default=None
+        convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`; skipped (or NaN) queries are not plotted.
         ax, plot_kwargs
             As in :meth:`plot`.
@@ -238,6 +239,7 @@ class PerQueryMetricDisplay:
         scores = model_scores(y_score, name, function_name)
         settings = check_settings(
             function_name,
+            convention=convention,
             ties=ties,
             replace_undefined_by=replace_undefined_by,
             relevance_level=relevance_level,
@@ -385,6 +387,7 @@ class PerQueryDifferenceDisplay:
         metric: str = "ndcg@10",
         name: str = "model",
         baseline_name: str = "baseline",
+        convention: str | None = None,
         ties: str | None = None,
         replace_undefined_by: float | str | None = None,
         relevance_level: float | None = None,
@@ -404,7 +407,7 @@ class PerQueryDifferenceDisplay:
             A metric name as in :func:`evaluate`.
         name, baseline_name : str
             Labels of the two models.
-        ties, replace_undefined_by, relevance_level : default=None
+        convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`; a query skipped (or NaN) for either model is left
             out.
         ax : matplotlib Axes, default=None
@@ -439,6 +442,7 @@ class PerQueryDifferenceDisplay:
         scores = {name: y_score, baseline_name: y_score_baseline}
         settings = check_settings(
             function_name,
+            convention=convention,
             ties=ties,
             replace_undefined_by=replace_undefined_by,
             relevance_level=relevance_level,

@@ -208,6 +208,7 @@ def compare(
     confidence_level: float = 0.95,
     method: str | Sequence[str] = ("percentile", "bca"),
     correction: str | None = None,
+    convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
@@ -253,7 +254,7 @@ def compare(
     correction : {"holm"} or None, default=None
         ``"holm"`` adds Holm-adjusted p-values; the family is the comparisons of one
         metric (all pairs, or all models against the baseline).
-    ties, replace_undefined_by, relevance_level : default=None
+    convention, ties, replace_undefined_by, relevance_level : default=None
         As in :func:`evaluate`: applied to every metric that has the parameter and
         does not set it in its name.
     random_state : int, numpy Generator or RandomState, or None, default=None
@@ -348,6 +349,7 @@ def compare(
     names = metric_names(metrics, function_name)
     rng = as_generator(random_state, function_name)
     shared = {
+        "convention": convention,
         "ties": ties,
         "replace_undefined_by": replace_undefined_by,
         "relevance_level": relevance_level,

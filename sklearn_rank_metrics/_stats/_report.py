@@ -69,6 +69,7 @@ def ranking_report(
     group: Any = None,
     *,
     metrics: str | Sequence[str] = REPORT_METRICS,
+    convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
@@ -112,7 +113,7 @@ def ranking_report(
         Query ids of flat rows, as in every metric function (None for 2-D input).
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr", "p@10", "recall@10")
         Metric names as in :func:`evaluate`.
-    ties, replace_undefined_by, relevance_level : default=None
+    convention, ties, replace_undefined_by, relevance_level : default=None
         Applied to every metric that has the parameter, as in :func:`evaluate`.
     sample_weight : array-like, default=None
         Query weights, as in every metric function.
@@ -164,6 +165,7 @@ def ranking_report(
     2
     """
     shared = {
+        "convention": convention,
         "ties": ties,
         "replace_undefined_by": replace_undefined_by,
         "relevance_level": relevance_level,

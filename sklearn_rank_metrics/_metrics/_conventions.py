@@ -1,0 +1,378 @@
+"""``convention=``: every setting another tool decides, in one word.
+
+A preset fills in the parameters a caller did not give (explicit arguments and
+parameters written in a metric's name always win) and prepares the inputs the way
+the tool reads them: scores cast to single precision, ``-inf`` as an ordinary score,
+weights in single precision, negative labels as gain 0, and tied rows ordered by
+document id where the tool breaks ties that way (when document ids are given;
+otherwise tied rows keep their input order, which the TREC readers make trec_eval's).
+
+Each preset is one row of the README's "Matching other tools" tables, and the
+cross-check suite (``tests/test_conventions.py``) runs it against the tool itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from .._engine._validation import NONE, Options, check_parameter
+
+# the order in which document ids break ties (after the score), or None: input order
+DESCENDING = "descending"
+ASCENDING = "ascending"
+
+
+@dataclass(frozen=True)
+class Ordering:
+    """How one tool reads the rows of a query before any formula sees them.
+
+    ``single_precision``: scores compared as float32. ``doc_id_order``: tied rows
+    ordered by document id (``"descending"`` / ``"ascending"``, byte order), or
+    ``None`` for their input order. ``nonpositive_scores``: what a row scored
+    ``<= 0`` is (torchmetrics): ``"not_relevant"`` (its label becomes 0),
+    ``"not_returned"`` (its score becomes ``-inf``), or ``None`` (a row like any).
+    """
+
+    single_precision: bool = False
+    doc_id_order: str | None = None
+    nonpositive_scores: str | None = None
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One tool's settings.
+
+    Attributes
+    ----------
+    name : str
+        The word users pass: ``convention="trec_eval"``.
+    description : str
+        What the preset reproduces, for messages and the CLI header.
+    params : mapping
+        Parameter values for every metric function that has the parameter.
+    function_params : mapping of function name to mapping
+        Values for one function only (``denominator`` means different things for
+        MAP and P@k); they override ``params``.
+    ordering : Ordering
+        Score precision and tie order for every metric, unless ``orderings`` names
+        the metric.
+    orderings : callable or None
+        ``orderings(function_name, params) -> Ordering | None``: a metric the tool
+        computes with another implementation (ir_measures picks a provider per
+        measure).
+    minus_infinity_is_a_score : bool
+        ``-inf`` ranks last like any score (the boosters) instead of meaning "not
+        returned".
+    single_precision_weights : bool
+        Query weights read as float32 (the boosters).
+    negative_labels_gain_zero : bool
+        A negative label (TREC's -2 for spam) is non-relevant with gain 0.
+    """
+
+    name: str
+    description: str
+    params: Mapping[str, Any]
+    function_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    ordering: Ordering = Ordering()
+    orderings: Callable[[str, Mapping[str, Any]], Ordering | None] | None = None
+    minus_infinity_is_a_score: bool = False
+    single_precision_weights: bool = False
+    negative_labels_gain_zero: bool = False
+
+    def settings(self, function_name: str, accepted: Any) -> dict[str, Any]:
+        """The preset's values of the parameters ``function_name`` accepts."""
+        values = dict(self.params)
+        values.update(self.function_params.get(function_name, {}))
+        return {name: value for name, value in values.items() if name in accepted}
+
+    def ordering_of(self, function_name: str, params: Mapping[str, Any]) -> Ordering:
+        """Score precision and tie order of one metric with its final parameters."""
+        if self.orderings is not None:
+            special = self.orderings(function_name, params)
+            if special is not None:
+                return special
+        return self.ordering
+
+
+# what trec_eval decides (pytrec_eval; README "Matching other tools")
+_TREC_EVAL_PARAMS = {
+    "ties": "input",
+    "replace_undefined_by": 0.0,
+    "relevance_level": 1.0,
+    "gain": "linear",
+    "discount": "log(rank+1)",
+    "log_base": 2,
+    "ideal": "all",
+}
+_TREC_EVAL_FUNCTIONS = {
+    "mean_average_precision_score": {"denominator": "n_relevant"},
+    "precision_at_k_score": {"denominator": "k"},
+}
+
+
+# what LightGBM and XGBoost decide: a query without a relevant row scores 1 in their
+# NDCG and MAP only (XGBoost's pre@k scores it 0, our default)
+_BOOSTER_PARAMS = {
+    "ties": "input",
+    "relevance_level": None,
+    "gain": "exponential",
+    "discount": "log(rank+1)",
+    "ideal": "all",
+}
+_BOOSTER_FUNCTIONS = {
+    "ndcg_score": {"replace_undefined_by": 1.0},
+    "mean_average_precision_score": {
+        "denominator": "min(k,n_relevant)",
+        "replace_undefined_by": 1.0,
+    },
+}
+
+
+def _ir_measures_provider(function_name: str, params: Mapping[str, Any]) -> Ordering | None:
+    """ir_measures computes some measures with other tools than trec_eval.
+
+    ``RR@k`` comes from its msmarco provider (double precision, ties by document id
+    ascending); ``ERR@k`` and ``nDCG(dcg='exp-log2')`` from gdeval (double
+    precision, ties by document id descending).
+    """
+    if function_name == "mean_reciprocal_rank_score" and params.get("k") is not None:
+        return Ordering(single_precision=False, doc_id_order=ASCENDING)
+    if function_name == "expected_reciprocal_rank_score" or (
+        function_name == "ndcg_score" and params.get("gain") == "exponential"
+    ):
+        return Ordering(single_precision=False, doc_id_order=DESCENDING)
+    return None
+
+
+def _torchmetrics_targets(function_name: str, params: Mapping[str, Any]) -> Ordering | None:
+    """torchmetrics zeroes the target of rows scored ``<= 0`` in MAP, MRR and P@k.
+
+    Recall keeps them in its denominator only: they are relevant rows not returned.
+    """
+    if function_name in (
+        "mean_average_precision_score",
+        "mean_reciprocal_rank_score",
+        "precision_at_k_score",
+    ):
+        return Ordering(single_precision=True, nonpositive_scores="not_relevant")
+    if function_name == "recall_at_k_score":
+        return Ordering(single_precision=True, nonpositive_scores="not_returned")
+    return None
+
+
+CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
+    {
+        convention.name: convention
+        for convention in (
+            Convention(
+                "trec_eval",
+                "trec_eval -c: float32 scores, ties by docno descending, relevant = label >= 1, "
+                "empty query 0",
+                _TREC_EVAL_PARAMS,
+                _TREC_EVAL_FUNCTIONS,
+                Ordering(single_precision=True, doc_id_order=DESCENDING),
+                negative_labels_gain_zero=True,
+            ),
+            Convention(
+                "ir_measures",
+                "ir_measures: as trec_eval; RR@k (msmarco), ERR@k and nDCG exp-log2 (gdeval) in "
+                "float64",
+                _TREC_EVAL_PARAMS,
+                _TREC_EVAL_FUNCTIONS,
+                Ordering(single_precision=True, doc_id_order=DESCENDING),
+                _ir_measures_provider,
+                negative_labels_gain_zero=True,
+            ),
+            Convention(
+                "ranx",
+                "ranx: ties in input order, relevant = label >= 1, empty query 0",
+                {**_TREC_EVAL_PARAMS},
+                _TREC_EVAL_FUNCTIONS,
+            ),
+            Convention(
+                "sklearn",
+                "scikit-learn: ties averaged, linear gain, empty query 0 (AUC: NaN)",
+                {
+                    "ties": "average",
+                    "replace_undefined_by": 0.0,
+                    "relevance_level": None,
+                    "gain": "linear",
+                    "discount": "log(rank+1)",
+                    "log_base": 2,
+                    "ideal": "all",
+                },
+                {
+                    "mean_average_precision_score": {"denominator": "n_relevant"},
+                    "group_roc_auc_score": {"replace_undefined_by": np.nan},
+                },
+            ),
+            Convention(
+                "lightgbm",
+                "LightGBM: gain 2^y - 1, ties in input order, empty query 1, MAP / min(k, rel), "
+                "-inf a score",
+                _BOOSTER_PARAMS,
+                _BOOSTER_FUNCTIONS,
+                minus_infinity_is_a_score=True,
+                single_precision_weights=True,
+            ),
+            Convention(
+                "xgboost",
+                "XGBoost: float32 scores, gain 2^y - 1, ties in input order, empty query 1, P@k "
+                "/ min(k, n)",
+                _BOOSTER_PARAMS,
+                {
+                    **_BOOSTER_FUNCTIONS,
+                    "precision_at_k_score": {"denominator": "min(k,n_retrieved)"},
+                },
+                Ordering(single_precision=True),
+                minus_infinity_is_a_score=True,
+                single_precision_weights=True,
+            ),
+            Convention(
+                "torchmetrics",
+                "torchmetrics: float32 scores, NDCG ties averaged, AP@k / relevant in top k, "
+                "score <= 0 not relevant",
+                {
+                    "ties": "input",
+                    "replace_undefined_by": 0.0,
+                    "relevance_level": None,
+                    "gain": "linear",
+                    "discount": "log(rank+1)",
+                    "ideal": "all",
+                },
+                {
+                    "ndcg_score": {"ties": "average"},
+                    "mean_average_precision_score": {"denominator": "n_relevant_in_top_k"},
+                    "precision_at_k_score": {"denominator": "k"},
+                    "group_roc_auc_score": {"replace_undefined_by": 0.0},
+                },
+                Ordering(single_precision=True),
+                _torchmetrics_targets,
+            ),
+        )
+    }
+)
+
+CONVENTION = [Options(*CONVENTIONS), NONE]
+
+DOC_CONVENTION = """convention : {"trec_eval", "ir_measures", "ranx", "sklearn", \
+"lightgbm", "xgboost", "torchmetrics"} or None, default=None
+        Reproduce another tool: sets every parameter that tool decides and the
+        call does not give (ties, the undefined-query policy, gain, denominators,
+        what counts as relevant) and reads the inputs as the tool does (scores as
+        float32 for trec_eval, ir_measures, XGBoost and torchmetrics; ``-inf`` as
+        an ordinary score for the boosters). Explicit arguments win. Tied rows
+        keep their input order where the tool orders them by document id (the
+        TREC readers give trec_eval's order). README, "Matching other tools"."""
+
+
+def check_convention(value: Any, function_name: str) -> Convention | None:
+    """The preset named ``value`` (None for None), or the package's error."""
+    check_parameter(function_name, "convention", value, CONVENTION)
+    return None if value is None else CONVENTIONS[value]
+
+
+def _numeric(values: Any) -> np.ndarray | None:
+    """``values`` as a float64 array when it is numeric (not bool), else None.
+
+    Anything else is left to the validation, whose messages name the bad row.
+    """
+    if values is None:
+        return None
+    array = np.asarray(values)
+    if array.dtype.kind not in "iuf":
+        return None
+    return array.astype(np.float64)
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def prepare_scores(y_score: Any, convention: Convention, ordering: Ordering) -> Any:
+    """The scores as the tool reads them (a new array; the input is never modified)."""
+    scores = _numeric(y_score)
+    if scores is None:
+        return y_score
+    if ordering.single_precision:
+        # beyond float32's range the tool sees +-inf; clipping keeps them finite and
+        # first / last, tied as the tool ties them
+        finite = np.isfinite(scores)
+        scores = np.where(finite, np.clip(scores, -_FLOAT32_MAX, _FLOAT32_MAX), scores)
+        scores = scores.astype(np.float32).astype(np.float64)
+    if convention.minus_infinity_is_a_score:
+        # below every score the tool could hold: ranked last, tied among themselves
+        scores = np.where(scores == -np.inf, np.finfo(np.float64).min, scores)
+    return scores
+
+
+def prepare_labels(y_true: Any, convention: Convention) -> Any:
+    """Negative labels as gain 0 where the tool reads them so (trec_eval)."""
+    if not convention.negative_labels_gain_zero:
+        return y_true
+    labels = _numeric(y_true)
+    if labels is None or not (labels < 0).any():
+        return y_true
+    return np.where(labels < 0, 0.0, labels)
+
+
+def prepare_nonpositive(y_true: Any, y_score: Any, ordering: Ordering) -> tuple[Any, Any]:
+    """Rows scored ``<= 0`` as torchmetrics reads them (``Ordering.nonpositive_scores``)."""
+    if ordering.nonpositive_scores is None:
+        return y_true, y_score
+    labels, scores = _numeric(y_true), _numeric(y_score)
+    if labels is None or scores is None or labels.shape != scores.shape:
+        return y_true, y_score  # the validation names the problem
+    if ordering.nonpositive_scores == "not_relevant":
+        return np.where(scores > 0, labels, 0.0), y_score
+    return y_true, np.where(scores > 0, scores, -np.inf)
+
+
+def prepare_weights(sample_weight: Any, convention: Convention) -> Any:
+    """Query weights as the tool stores them (float32 for the boosters)."""
+    if not convention.single_precision_weights:
+        return sample_weight
+    weights = _numeric(sample_weight)
+    if weights is None:
+        return sample_weight
+    return weights.astype(np.float32).astype(np.float64)
+
+
+def with_convention(function: Callable) -> Callable:
+    """Give a public metric function its ``convention`` parameter.
+
+    The preset fills in every parameter the call did not pass, then the inputs are
+    prepared as the tool reads them; the function itself sees ``convention=None``.
+    """
+    signature = inspect.signature(function)
+    accepted = frozenset(signature.parameters)
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        convention = check_convention(bound.arguments.get("convention"), function.__name__)
+        if convention is None:
+            return function(*args, **kwargs)
+        arguments = dict(bound.arguments)
+        arguments["convention"] = None
+        for name, value in convention.settings(function.__name__, accepted).items():
+            if name == "ties" and arguments.get("ignore_ties"):
+                continue  # scikit-learn's ignore_ties=True already chose the tie order
+            arguments.setdefault(name, value)
+        ordering = convention.ordering_of(function.__name__, arguments)
+        arguments["y_true"] = prepare_labels(arguments["y_true"], convention)
+        arguments["y_score"] = prepare_scores(arguments["y_score"], convention, ordering)
+        arguments["y_true"], arguments["y_score"] = prepare_nonpositive(
+            arguments["y_true"], arguments["y_score"], ordering
+        )
+        if arguments.get("sample_weight") is not None:
+            arguments["sample_weight"] = prepare_weights(arguments["sample_weight"], convention)
+        return function(**arguments)
+
+    return wrapper
