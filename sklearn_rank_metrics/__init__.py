@@ -6,7 +6,10 @@ query with vectorised NumPy; the functions return the mean over queries.
 """
 
 from ._io import (
+    AlignedRuns,
     RankingData,
+    align_recommendations,
+    align_trec_runs,
     read_letor,
     read_recommendations,
     read_table,
@@ -43,6 +46,7 @@ from ._stats._report import ranking_report
 from ._version import __version__ as __version__
 
 __all__ = [
+    "AlignedRuns",
     "ComparisonResult",
     "GroupedRanker",
     "MetricAtKDisplay",
@@ -50,6 +54,8 @@ __all__ = [
     "PerQueryMetricDisplay",
     "RankingData",
     "SampledRanks",
+    "align_recommendations",
+    "align_trec_runs",
     "compare",
     "dcg_score",
     "evaluate",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ._engine._errors import RowValueError
+from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import parse_metric
 from ._stats._compare import compare
@@ -114,9 +115,13 @@ def _build_parser() -> argparse.ArgumentParser:
                          "repeat for several runs; '-' reads standard input")
     sources.add_argument(
         "-c", "--keep-unretrieved-queries", action="store_true",
-        help="--qrels: keep queries that are in the qrels but not in a run (they score 0), "
-        "like trec_eval -c; by default only queries in both are evaluated and queries "
-        "only in a run are dropped and counted",
+        help="--qrels: every run is averaged over every query of the qrels, a query it "
+        "does not answer at 0 (trec_eval -c); the default, kept for trec_eval users",
+    )
+    sources.add_argument(
+        "--answered-only", action="store_true",
+        help="--qrels: average each run over the queries it answers (trec_eval without "
+        "-c): several runs' means are then over different query sets",
     )
 
     options = evaluate.add_argument_group("metrics and output")
@@ -125,6 +130,12 @@ def _build_parser() -> argparse.ArgumentParser:
         help="metric names as in evaluate(): ndcg, ndcg@k, dcg@k, cg@k, err@k, map, map@k, "
         "mrr, mrr@k, p@k, recall@k, f1@k, fbeta@k, hit_rate@k, gauc, with parameters as "
         "'name(param=value)@k' (default: %(default)s)",
+    )
+    options.add_argument(
+        "--convention", choices=[*CONVENTIONS, "none"], metavar="TOOL",
+        help="reproduce a tool's numbers: set every option it decides and that is not "
+        f"given ({', '.join(CONVENTIONS)}, or none; default: trec_eval with --qrels, "
+        "none otherwise); explicit options win",
     )
     options.add_argument("--ties", choices=["average", "input", "optimistic", "pessimistic"],
                          help="how tied scores are ranked (default: each metric's own, "
@@ -203,10 +214,14 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
             raise _BadInput(f"--{option.replace('_', '-')} goes with --{owner}")
     if args.keep_unretrieved_queries and source != "qrels":
         raise _BadInput("--keep-unretrieved-queries goes with --qrels")
+    if args.answered_only and source != "qrels":
+        raise _BadInput("--answered-only goes with --qrels")
+    if args.answered_only and args.keep_unretrieved_queries:
+        raise _BadInput("--answered-only and -c (--keep-unretrieved-queries) contradict")
     if args.group_sizes and source != "letor":
         raise _BadInput("--group-sizes goes with --letor")
 
-    from ._io import read_letor, read_table, read_trec
+    from ._io import align_trec_runs, read_letor, read_table, read_trec
 
     facts: dict[str, Any] = {}
     if source == "table":
@@ -231,19 +246,26 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
     else:
         if not args.run:
             raise _BadInput("--qrels needs at least one --run file")
-        runs = {}
         if args.run.count("-") > 1:
             raise _BadInput("--run - (standard input) can be given once")
-        for name, path in _run_names(args.run).items():
-            run = sys.stdin.buffer if path == "-" else path
-            with _progress(f"reading {args.qrels} and {path}"):
-                data = read_trec(
-                    args.qrels, run, keep_unretrieved_queries=args.keep_unretrieved_queries
-                )
-            runs[name] = data
-            facts.setdefault("n_dropped_queries", {})[name] = data.n_dropped_queries
+        named = {
+            name: sys.stdin.buffer if path == "-" else path
+            for name, path in _run_names(args.run).items()
+        }
         facts["source"] = args.qrels
-        return None, runs, facts
+        if args.answered_only:  # each run on its own rows and queries (trec_eval)
+            runs = {}
+            for name, run in named.items():
+                with _progress(f"reading {args.qrels} and {name}"):
+                    runs[name] = read_trec(args.qrels, run)
+                facts.setdefault("n_dropped_queries", {})[name] = runs[name].n_dropped_queries
+            return None, runs, facts
+        # every run on the same rows and the qrels' queries (trec_eval -c)
+        with _progress(f"reading {args.qrels} and {len(named)} run(s)"):
+            aligned = align_trec_runs(args.qrels, named)
+        facts["n_dropped_queries"] = aligned.n_dropped_queries
+        facts["n_answered"] = aligned.n_answered
+        return aligned, dict(aligned.scores), facts
     return data, runs, facts
 
 
@@ -263,7 +285,10 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
     args.metrics = [
         str(parse_metric(name, function_name="rank-metrics evaluate")) for name in args.metrics
     ]
+    if args.convention is None:  # TREC files are read as trec_eval reads them
+        args.convention = "trec_eval" if args.qrels else "none"
     settings = {
+        "convention": None if args.convention == "none" else args.convention,
         "ties": args.ties,
         "replace_undefined_by": _policy(args.replace_undefined_by),
         "relevance_level": args.relevance_level,
@@ -285,9 +310,10 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
                 shared=settings,
                 sample_weight=None,
                 function_name="rank-metrics evaluate",
+                doc_id=getattr(run_data, "doc_id", None),
             )
         except RowValueError as error:  # name the file and line of the row
-            locate = run_data._row_location
+            locate = getattr(run_data, "_row_location", None)
             if locate is None:
                 raise
             raise _BadInput(f"{locate(error.row)}: {error}") from None
@@ -310,8 +336,7 @@ def _compare_runs(
     """compare() of every run against --baseline; runs must share their rows."""
     if data is None:
         raise _BadInput(
-            "--baseline needs runs on the same rows (--table or --letor); TREC runs "
-            "retrieve different documents"
+            "--baseline compares runs on the same queries; drop --answered-only"
         )
     if args.format == "csv":
         raise _BadInput("--baseline prints its comparison with --format text or json")
@@ -364,7 +389,9 @@ def _print_report(
     if args.format == "json":
         document = {
             "source": facts["source"],
+            "convention": args.convention,
             "n_queries": query_counts,
+            "n_answered_queries": facts.get("n_answered"),
             "n_dropped_queries": facts.get("n_dropped_queries"),
             "results": results,
         }
@@ -380,9 +407,17 @@ def _print_report(
             for metric, stats in by_metric.items():
                 writer.writerow([run, metric, *(_cell(value) for value in stats.values())])
         return
-    lines = [f"{facts['source']}: " + ", ".join(
-        f"{name}: {count} queries" for name, count in query_counts.items()
-    )]
+    if "n_answered" in facts:  # TREC runs on the qrels' queries
+        (n_queries,) = set(query_counts.values())
+        lines = [f"{facts['source']}: {n_queries} queries, every run averaged over all of "
+                 "them (answered: " + ", ".join(
+                     f"{name} {count}" for name, count in facts["n_answered"].items()) + ")"]
+    else:
+        lines = [f"{facts['source']}: " + ", ".join(
+            f"{name}: {count} queries" for name, count in query_counts.items()
+        )]
+    if args.convention != "none":
+        lines.append(f"convention: {CONVENTIONS[args.convention].description}")
     for name, count in (facts.get("n_dropped_queries") or {}).items():
         if count:
             lines.append(f"{name}: {count} queries only in the run were dropped (as trec_eval)")

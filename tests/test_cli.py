@@ -193,8 +193,9 @@ def test_trec_runs_match_pytrec_eval(tmp_path):
     qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "system.run"
     qrels_path.write_text(QRELS)
     run_path.write_text(RUN)
-    for keep in (False, True):
-        flag = ["-c"] if keep else []
+    # the default (and -c) averages over the qrels' queries, as trec_eval -c;
+    # --answered-only over the queries the run answers, as trec_eval without -c
+    for flag, keep in (([], True), (["-c"], True), (["--answered-only"], False)):
         result = run_cli("evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
                          "--metrics", "map", "ndcg", "p@5", "--format", "json", *flag)
         assert result.returncode == 0, result.stderr
@@ -205,6 +206,8 @@ def test_trec_runs_match_pytrec_eval(tmp_path):
         run = pytrec_eval.parse_run(io.StringIO(RUN))
         per_query = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg", "P_5"}).evaluate(run)
         n_queries = 3 if keep else 2  # query 3 is only in the qrels: 0 with -c (trec_eval -c)
+        if keep:
+            assert document["n_answered_queries"] == {"system.run": 2}
         for ours, theirs in (("map", "map"), ("ndcg", "ndcg"), ("p@5", "P_5")):
             expected = sum(values[theirs] for values in per_query.values()) / n_queries
             assert got[ours]["mean"] == pytest.approx(expected, abs=1e-12), (ours, keep)
@@ -367,14 +370,55 @@ def test_baseline_errors(table, extra, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_baseline_refuses_trec_runs(tmp_path, capsys):
+OTHER_RUN = """1 Q0 d2 1 3.0 other
+1 Q0 d9 2 2.0 other
+2 Q0 d4 1 1.0 other
+3 Q0 d5 1 1.0 other
+"""
+
+
+def test_trec_runs_compared_on_the_qrels_queries(tmp_path, capsys):
+    # two runs that return different documents and answer different queries: both
+    # are averaged over the qrels' three queries, and --baseline compares them there
+    import pytrec_eval
+
     (tmp_path / "qrels.txt").write_text(QRELS)
     (tmp_path / "a.run").write_text(RUN)
-    (tmp_path / "b.run").write_text(RUN)
-    assert main(["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
-                 str(tmp_path / "a.run"), "--run", str(tmp_path / "b.run"),
-                 "--baseline", "b.run"]) == 2
-    assert "TREC runs retrieve different documents" in capsys.readouterr().err
+    (tmp_path / "b.run").write_text(OTHER_RUN)
+    common = ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
+              str(tmp_path / "a.run"), "--run", str(tmp_path / "b.run"), "--metrics", "map",
+              "P_5"]
+    assert main([*common, "--baseline", "b.run", "--resamples", "50", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    qrels = pytrec_eval.parse_qrel(io.StringIO(QRELS))
+    expected = {}
+    for name, text in (("a.run", RUN), ("b.run", OTHER_RUN)):
+        tool = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5"}).evaluate(
+            pytrec_eval.parse_run(io.StringIO(text))
+        )
+        expected[name] = {m: sum(tool.get(q, {}).get(m, 0.0) for q in qrels) / len(qrels)
+                          for m in ("map", "P_5")}
+        assert document["n_queries"][name] == len(qrels) == 3
+    assert document["n_answered_queries"] == {"a.run": 2, "b.run": 3}
+    for name in expected:
+        got = document["results"][name]
+        assert got["map"]["mean"] == pytest.approx(expected[name]["map"], abs=1e-12)
+        assert got["p@5"]["mean"] == pytest.approx(expected[name]["P_5"], abs=1e-12)
+    (row,) = [r for r in document["comparison"] if r["metric"] == "map"]
+    assert row["mean_difference"] == pytest.approx(
+        expected["a.run"]["map"] - expected["b.run"]["map"], abs=1e-12
+    )
+    assert row["n_queries"] == 3
+    # the text header says how many queries each run answered
+    assert main(common) == 0
+    assert "3 queries, every run averaged over all of them (answered: a.run 2, b.run 3)" in (
+        capsys.readouterr().out
+    )
+    # side by side over different query sets only when asked, and never compared
+    assert main([*common, "--answered-only", "--baseline", "b.run"]) == 2
+    assert "drop --answered-only" in capsys.readouterr().err
+    assert main([*common, "--answered-only", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_queries"] == {"a.run": 2, "b.run": 3}
 
 
 def test_trec_eval_names_on_the_command_line_print_in_canonical_form(tmp_path):
@@ -401,3 +445,56 @@ def test_trec_eval_names_on_the_command_line_print_in_canonical_form(tmp_path):
     typo = run_cli("evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
                    "--metrics", "precison@5")
     assert typo.returncode == 2 and "Did you mean 'p@5'" in typo.stderr
+
+
+TIED_QRELS = """1 0 a 1
+1 0 b 0
+1 0 c 2
+2 0 a 1
+2 0 b 0
+2 0 c 0
+"""
+# query 1: a and b tie; query 2: a and b differ only beyond float32 (a higher in
+# float64), so trec_eval ties them and puts b first by docno descending
+TIED_RUN = """1 Q0 a 1 0.5 run
+1 Q0 b 2 0.5 run
+1 Q0 c 3 0.1 run
+2 Q0 a 1 0.25000000001 run
+2 Q0 b 2 0.25 run
+2 Q0 c 3 0.1 run
+"""
+
+
+def test_trec_files_default_to_the_trec_eval_convention(tmp_path, capsys):
+    import pytrec_eval
+
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "tied.run"
+    qrels_path.write_text(TIED_QRELS)
+    run_path.write_text(TIED_RUN)
+    qrels = pytrec_eval.parse_qrel(io.StringIO(TIED_QRELS))
+    run = pytrec_eval.parse_run(io.StringIO(TIED_RUN))
+    tool = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_1", "recip_rank"}).evaluate(run)
+    common = ["evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+              "--metrics", "map", "P_1", "recip_rank"]
+    assert main([*common, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["convention"] == "trec_eval"
+    got = document["results"]["tied.run"]
+    for ours, theirs in (("map", "map"), ("p@1", "P_1"), ("mrr", "recip_rank")):
+        expected = sum(values[theirs] for values in tool.values()) / 2
+        assert got[ours]["mean"] == pytest.approx(expected, abs=1e-12), ours
+    # by hand: both queries rank b (not relevant) before a (relevant): RR 1/2, P@1 0
+    assert got["mrr"]["mean"] == 0.5 and got["p@1"]["mean"] == 0.0
+    # the header says which convention; "none" averages the ties instead
+    assert main(common) == 0
+    assert "convention: trec_eval -c" in capsys.readouterr().out
+    assert main([*common, "--convention", "none", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["convention"] == "none"
+    # (1 + 1/2) / 2 over the two orders of a and b in both queries (read_trec keeps
+    # trec_eval's float32 scores)
+    assert document["results"]["tied.run"]["mrr"]["mean"] == 0.75
+    # an explicit option wins over the preset
+    assert main([*common, "--ties", "optimistic", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["results"]["tied.run"]["mrr"]["mean"] == 1.0

@@ -4,7 +4,9 @@
 * :func:`read_trec`, :func:`read_trec_qrels`, :func:`read_trec_run`: TREC qrels and
   runs, or the nested dicts of pytrec_eval and ranx (defined in ``_trec.py``);
 * :func:`read_table`: CSV, TSV and Parquet tables or pandas DataFrames, by column;
-* :func:`read_recommendations`: ranked lists of item ids against relevant items.
+* :func:`read_recommendations`: ranked lists of item ids against relevant items;
+* :func:`align_trec_runs`, :func:`align_recommendations`: several runs (recommenders)
+  on the same rows, to compare them.
 
 Every reader returns a :class:`RankingData`. A judged document that the system did
 not return gets the score ``-inf`` (the package's data model): it counts toward the
@@ -14,6 +16,7 @@ and the first bad line; nothing is repaired or guessed silently. pandas and pyar
 are imported inside the functions that need them, never at import time.
 """
 
+from ._aligned import AlignedRuns, align_recommendations, align_trec_runs
 from ._letor import read_letor
 from ._ranking_data import RankingData
 from ._recommendations import read_recommendations
@@ -21,7 +24,10 @@ from ._tables import read_table
 from ._trec import read_trec, read_trec_qrels, read_trec_run
 
 __all__ = [
+    "AlignedRuns",
     "RankingData",
+    "align_recommendations",
+    "align_trec_runs",
     "read_letor",
     "read_recommendations",
     "read_table",

@@ -1,0 +1,271 @@
+"""Several runs on the same rows: :func:`align_trec_runs`, :func:`align_recommendations`.
+
+Two TREC runs (or two recommenders' top-N lists) return different documents, so each
+reader call gives its own rows. Comparing them needs one set of rows: per query, the
+union of the judged documents and of every run's returned documents. Each run scores
+the rows it returned and gives ``-inf`` (judged or returned by another run, not by
+this one) to the others, which is exactly what a document the run did not return
+means in every metric. The queries are those of the qrels (of the held-out items),
+for every run: a query a run did not answer has only ``-inf`` rows for it and scores
+as ``trec_eval -c`` scores it.
+
+The union is one sort of integer keys over all runs together, never a loop per
+query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._ranking_data import RankingData, is_path
+from ._recommendations import read_recommendations
+from ._trec import read_trec
+
+
+@dataclass(frozen=True, eq=False)
+class AlignedRuns:
+    """Several runs' scores on the same rows.
+
+    Unpacks as ``y_true, scores, group = aligned``, so ``compare(*aligned)`` and
+    ``ranking_report(*aligned)`` compare the runs query by query.
+
+    A run's metrics on the aligned rows equal its metrics on its own rows
+    (:func:`read_trec` with ``keep_unretrieved_queries=True``), except per-query AUC
+    (``gauc``), whose candidates are all rows: a document only another run returned
+    is a negative this run ranks last.
+
+    Attributes
+    ----------
+    y_true : ndarray of shape (n_rows,), float64
+        Label of every row (0 for a document nobody judged).
+    scores : dict of str to ndarray of shape (n_rows,)
+        Each run's score of every row, ``-inf`` where the run did not return it.
+    group : ndarray of shape (n_rows,)
+        Query (user) id of every row; every query of the qrels (held-out items).
+    doc_id : ndarray of shape (n_rows,)
+        Document (item) id of every row. Rows are sorted by query, then document id
+        descending: trec_eval's tie order for ``ties="input"``.
+    n_queries : int
+        Queries every run is averaged over.
+    n_answered : dict of str to int
+        Queries each run returned at least one document for; the others score as
+        ``trec_eval -c`` scores them (0 for every metric).
+    n_dropped_queries : dict of str to int
+        Queries only in the run (not in the qrels), left out as trec_eval does.
+    source : str or None
+        The files (or dicts) the rows come from.
+    """
+
+    y_true: np.ndarray
+    scores: dict[str, np.ndarray]
+    group: np.ndarray
+    doc_id: np.ndarray
+    n_queries: int
+    n_answered: dict[str, int]
+    n_dropped_queries: dict[str, int]
+    source: str | None = None
+
+    def __iter__(self) -> Any:
+        return iter((self.y_true, self.scores, self.group))
+
+    def run(self, name: str) -> RankingData:
+        """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.
+
+        Parameters
+        ----------
+        name : str
+            The run's name (a key of ``scores``).
+
+        Returns
+        -------
+        data : RankingData
+            Unpacks as ``y_true, y_score, group`` for every metric function.
+        """
+        if name not in self.scores:
+            raise KeyError(f"AlignedRuns: no run named {name!r}; the runs are {list(self.scores)}.")
+        return RankingData(
+            self.y_true, self.scores[name], self.group, self.doc_id, source=self.source
+        )
+
+    def __repr__(self) -> str:
+        answered = ", ".join(f"{name}: {count}" for name, count in self.n_answered.items())
+        return (
+            f"AlignedRuns(n_rows={len(self.y_true)}, n_queries={self.n_queries}, "
+            f"answered={{{answered}}})"
+        )
+
+
+def run_names(runs: Any, function_name: str) -> dict[str, Any]:
+    """``{name: source}``: a mapping as given, or file names for a sequence of paths."""
+    if isinstance(runs, Mapping):
+        names = list(runs)
+        bad = [name for name in names if not isinstance(name, str)]
+        if bad:
+            raise TypeError(
+                f"The run names (keys of 'runs') of {function_name} must be str; got {bad[0]!r}."
+            )
+        result = dict(runs)
+    elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
+        if not all(is_path(path) for path in runs):
+            raise TypeError(
+                f"The 'runs' parameter of {function_name} must be a mapping {{name: run}} or a "
+                "list of run file paths."
+            )
+        result = {}
+        for index, path in enumerate(runs):
+            name = Path(path).name
+            result[name if name not in result else f"{name} ({index + 1})"] = path
+    else:
+        raise TypeError(
+            f"The 'runs' parameter of {function_name} must be a mapping {{name: run}} or a "
+            f"list of run file paths; got {type(runs).__name__}."
+        )
+    if not result:
+        raise ValueError(f"The 'runs' parameter of {function_name} must hold at least one run.")
+    return result
+
+
+def _union(datasets: dict[str, RankingData], source: str) -> AlignedRuns:
+    """One row per (query, document) of any run, every run's score on every row."""
+    groups = np.concatenate([data.group for data in datasets.values()])
+    docs = np.concatenate([data.doc_id for data in datasets.values()])
+    group_ids, group_code = np.unique(groups, return_inverse=True)
+    doc_ids, doc_code = np.unique(docs, return_inverse=True)
+    # query ascending, then document id descending (trec_eval's tie order)
+    key = group_code.astype(np.int64) * len(doc_ids) + (len(doc_ids) - 1 - doc_code)
+    unique_key, row_of = np.unique(key, return_inverse=True)
+    n_rows = len(unique_key)
+    # every run gives a document of a query the same label (the qrels' or 0)
+    y_true = np.zeros(n_rows)
+    y_true[row_of] = np.concatenate([data.y_true for data in datasets.values()])
+    scores, n_answered = {}, {}
+    start = 0
+    query_of_row = unique_key // len(doc_ids)
+    for name, data in datasets.items():
+        rows = row_of[start : start + len(data.y_true)]
+        start += len(data.y_true)
+        score = np.full(n_rows, -np.inf)
+        score[rows] = data.y_score
+        scores[name] = score
+        answered = np.zeros(len(group_ids), dtype=bool)
+        answered[query_of_row[rows[np.isfinite(data.y_score)]]] = True
+        n_answered[name] = int(answered.sum())
+    return AlignedRuns(
+        y_true,
+        scores,
+        group_ids[query_of_row],
+        doc_ids[len(doc_ids) - 1 - unique_key % len(doc_ids)],
+        len(group_ids),
+        n_answered,
+        {name: data.n_dropped_queries for name, data in datasets.items()},
+        source,
+    )
+
+
+def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = True) -> AlignedRuns:
+    """Join one TREC qrels with several runs on the same rows, to compare the runs.
+
+    Per query of the qrels, one row for every document that is judged or returned by
+    any run. A run's score of a row is its score of the document, or ``-inf`` when
+    the run did not return it (a judged document then counts toward the relevant
+    rows, never toward a rank; a document only another run returned is a label-0
+    row nobody ranks for this run, which changes none of its metrics). Every run is
+    averaged over the same queries, those of the qrels: a query a run did not answer
+    scores 0 (``trec_eval -c``). Labels and scores follow :func:`read_trec`
+    (negative labels are 0; scores in single precision unless
+    ``single_precision=False``).
+
+    Parameters
+    ----------
+    qrels : str, os.PathLike, binary file object or dict
+        A qrels file or ``{query: {docno: label}}``, as in :func:`read_trec`.
+    runs : mapping of str to run, or sequence of paths
+        ``{name: run file or {query: {docno: score}}}``, or run file paths (named by
+        their file names).
+    single_precision : bool, default=True
+        Round the scores to single precision, as trec_eval does.
+
+    Returns
+    -------
+    aligned : AlignedRuns
+        Unpacks as ``y_true, scores, group`` for :func:`compare` and
+        :func:`ranking_report`; ``aligned.run(name)`` gives one run's rows.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import align_trec_runs, evaluate
+    >>> qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
+    >>> runs = {"bm25": {"q1": {"d1": 2.0, "d5": 1.0}},
+    ...         "dense": {"q1": {"d2": 3.0, "d1": 1.0}, "q2": {"d3": 1.0}}}
+    >>> aligned = align_trec_runs(qrels, runs)
+    >>> aligned
+    AlignedRuns(n_rows=4, n_queries=2, answered={bm25: 1, dense: 2})
+    >>> aligned.doc_id.tolist(), aligned.scores["bm25"].tolist()
+    (['d5', 'd2', 'd1', 'd3'], [1.0, -inf, 2.0, -inf])
+    >>> evaluate(*aligned.run("bm25"), metrics="map")  # q2 not answered: 0
+    {'map': 0.5}
+    """
+    named = run_names(runs, "align_trec_runs")
+    datasets = {
+        name: read_trec(
+            qrels, run, keep_unretrieved_queries=True, single_precision=single_precision
+        )
+        for name, run in named.items()
+    }
+    sources = [data.source for data in datasets.values()]
+    return _union(datasets, sources[0] if len(sources) == 1 else "; ".join(sources))
+
+
+def align_recommendations(
+    recommended: Mapping[str, Any], relevant: Any, **columns: Any
+) -> AlignedRuns:
+    """Several recommenders' top-N lists against one set of relevant items, on the same rows.
+
+    Per user, one row for every item that is relevant or recommended by any model;
+    a model's score of an item follows :func:`read_recommendations` (decreasing with
+    the position in its list), ``-inf`` where the model did not recommend it.
+
+    Parameters
+    ----------
+    recommended : mapping of str to recommendations
+        ``{model name: its recommendations}``, each in any form
+        :func:`read_recommendations` takes (``{user: [items]}``, aligned lists, or a
+        long table).
+    relevant : mapping, sequence or long table
+        The relevant (held-out) items per user, as in :func:`read_recommendations`.
+    **columns
+        ``user``, ``item``, ``rank``, ``score``, ``grade``: column names for long
+        tables, as in :func:`read_recommendations`.
+
+    Returns
+    -------
+    aligned : AlignedRuns
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import align_recommendations, evaluate
+    >>> relevant = {"ann": {"phone"}, "bob": {"car"}}
+    >>> aligned = align_recommendations(
+    ...     {"pop": {"ann": ["tv", "phone"], "bob": ["tv", "car"]},
+    ...      "knn": {"ann": ["phone"], "bob": ["bike", "car"]}}, relevant)
+    >>> aligned  # ann: tv, phone; bob: tv, car, bike
+    AlignedRuns(n_rows=5, n_queries=2, answered={pop: 2, knn: 2})
+    >>> evaluate(*aligned.run("knn"), metrics=["mrr", "hit_rate@1"])  # ranks 1 and 2
+    {'mrr': 0.75, 'hit_rate@1': 0.5}
+    """
+    named = run_names(recommended, "align_recommendations")
+    datasets, n_dropped = {}, {}
+    for name, lists in named.items():
+        if isinstance(lists, Mapping) and isinstance(relevant, Mapping):
+            # a user the model has no list for is a query it did not answer; a user
+            # without held-out items is not evaluated (as a run-only query)
+            n_dropped[name] = sum(user not in relevant for user in lists)
+            lists = {user: lists.get(user, []) for user in relevant}
+        datasets[name] = read_recommendations(lists, relevant, **columns)
+    aligned = _union(datasets, f"{len(named)} recommenders")
+    return replace(aligned, n_dropped_queries={name: n_dropped.get(name, 0) for name in named})

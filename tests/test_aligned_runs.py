@@ -1,0 +1,174 @@
+"""Runs that return different documents, compared on the same rows.
+
+Expected values come from the tools: pytrec_eval for TREC runs (every run over the
+qrels' queries, a query the run does not answer at 0, as ``trec_eval -c``) and ranx
+for recommenders' top-N lists (``make_comparable=True``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import cache
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics import (
+    AlignedRuns,
+    align_recommendations,
+    align_trec_runs,
+    compare,
+    evaluate,
+    ranking_report,
+    read_trec,
+)
+from tests.support.qrels_data import dataset
+
+TREC_NAMES = ["map", "ndcg_cut_10", "P_5", "recall_10", "recip_rank", "Rprec"]
+MEASURES = {"map", "ndcg_cut", "P", "recall", "recip_rank", "Rprec"}
+
+
+@cache
+def two_runs(dataset_name):
+    """One qrels (every row judged), two runs that return different subsets.
+
+    Run "a" has the tied scores, run "b" the tie-free ones; each leaves out a
+    different third of the rows, and each leaves whole queries unanswered (a query
+    only "b" answers, one only "a" answers). A query only in run "a" is not judged.
+    """
+    flat = dataset(dataset_name)
+    rng = np.random.default_rng(11)
+    queries = np.unique(flat.group)
+    qrels = {}
+    for q, d, label in zip(flat.group, flat.doc, flat.y, strict=True):
+        qrels.setdefault(str(q), {})[str(d)] = int(label)
+    runs = {"a": {}, "b": {}}
+    returned = {"a": rng.random(len(flat.y)) < 0.7, "b": rng.random(len(flat.y)) < 0.7}
+    returned["a"] &= ~np.isin(flat.group, queries[1::9])  # queries "a" does not answer
+    returned["b"] &= ~np.isin(flat.group, queries[2::9])
+    for name, scores in (("a", flat.tied_score), ("b", flat.score)):
+        for q, d, s, keep in zip(flat.group, flat.doc, scores, returned[name], strict=True):
+            if keep and np.isfinite(s):
+                runs[name].setdefault(str(q), {})[str(d)] = float(s)
+    for q in list(runs["a"])[::4]:  # documents nobody judged (label 0 for everyone)
+        runs["a"][q]["unjudged"] = 0.3
+    runs["a"]["unjudged-query"] = {"x": 1.0}
+    return qrels, runs
+
+
+def trec_eval_c(qrels, run):
+    """pytrec_eval per query over every qrels query (unanswered: 0), as trec_eval -c."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    tool = pytrec_eval.RelevanceEvaluator(qrels, MEASURES).evaluate(run)
+    return {
+        name: {q: tool[q][name] if q in tool else 0.0 for q in qrels} for name in TREC_NAMES
+    }
+
+
+@pytest.mark.parametrize("dataset_name", ["synthetic", "lambdarank"])
+def test_each_aligned_run_matches_trec_eval_c(dataset_name):
+    qrels, runs = two_runs(dataset_name)
+    aligned = align_trec_runs(qrels, runs)
+    assert aligned.n_queries == len(qrels)
+    assert aligned.n_dropped_queries == {"a": 1, "b": 0}
+    for name, run in runs.items():
+        expected = trec_eval_c(qrels, run)
+        answered = sum(q in qrels and any(np.isfinite(list(run[q].values()))) for q in run)
+        assert aligned.n_answered[name] == answered < len(qrels)
+        table = evaluate(
+            *aligned.run(name), metrics=TREC_NAMES, convention="trec_eval",
+            doc_id=aligned.doc_id, per_query=True,
+        )  # fmt: skip
+        for metric in TREC_NAMES:
+            ours = dict(zip(table["query"], table[metric], strict=True))
+            assert sorted(ours) == sorted(expected[metric])
+            np.testing.assert_allclose(
+                [ours[q] for q in qrels], [expected[metric][q] for q in qrels],
+                rtol=1e-9, atol=1e-12, err_msg=f"{name} {metric}",
+            )  # fmt: skip
+
+
+def test_compare_and_report_take_aligned_runs():
+    qrels, runs = two_runs("synthetic")
+    aligned = align_trec_runs(qrels, runs)
+    names = ["map", "P_5"]
+    expected = {name: trec_eval_c(qrels, run) for name, run in runs.items()}
+    result = compare(
+        *aligned, metrics=names, baseline="b", convention="trec_eval", n_resamples=20,
+        random_state=0,
+    )  # fmt: skip
+    row = result.table.iloc[0]
+    assert (row["model_a"], row["model_b"]) == ("a", "b")
+    assert row["n_queries"] == len(qrels)
+    for metric, measure in (("map", "map"), ("P_5", "P_5")):
+        means = result.means.set_index("model")[metric]
+        for name in runs:
+            want = np.mean(list(expected[name][measure].values()))
+            assert means[name] == pytest.approx(want, rel=1e-9, abs=1e-12)
+    report = ranking_report(*aligned, metrics=names, convention="trec_eval", output_dict=True)
+    assert report["a"]["map"]["mean"] == pytest.approx(
+        np.mean(list(expected["a"]["map"].values())), rel=1e-9
+    )
+    assert report["a"]["map"]["n_queries"] == len(qrels)
+
+
+def test_a_run_scores_the_same_on_its_own_rows_and_on_the_aligned_rows():
+    # rows another run added are label-0 or judged rows this run did not return
+    qrels, runs = two_runs("lambdarank")
+    aligned = align_trec_runs(qrels, runs)
+    own = read_trec(qrels, runs["b"], keep_unretrieved_queries=True)  # "a" adds unjudged rows
+    # (not gauc: its candidates are every row, so the union's other rows count as
+    # negatives ranked last; AlignedRuns says so)
+    names = ["ndcg@10", "map", "mrr", "p@5", "recall@20", "rprec", "err@10", "f1@10"]
+    assert len(own.y_true) < len(aligned.y_true)
+    np.testing.assert_allclose(
+        list(evaluate(*own, metrics=names, ties="input").values()),
+        list(evaluate(*aligned.run("b"), metrics=names, ties="input").values()),
+        rtol=1e-12,
+    )
+
+
+def test_recommenders_aligned_match_ranx():
+    ranx = pytest.importorskip("ranx")
+    rng = np.random.default_rng(2)
+    items = [f"i{n}" for n in range(40)]
+    users = [f"u{n}" for n in range(60)]
+    relevant = {u: set(rng.choice(items, rng.integers(1, 5), replace=False)) for u in users}
+    models = {
+        name: {u: list(rng.choice(items, 10, replace=False)) for u in users[skip:]}
+        for name, skip in (("pop", 0), ("knn", 5))  # knn has no list for five users
+    }
+    aligned = align_recommendations(models, relevant)
+    assert aligned.n_answered == {"pop": 60, "knn": 55} and aligned.n_queries == 60
+    qrels = ranx.Qrels({u: {i: 1 for i in relevant[u]} for u in users})
+    metrics = ["ndcg@5", "map@10", "mrr@10", "hit_rate@3", "recall@10", "precision@5"]
+    for name, lists in models.items():
+        run = ranx.Run({u: {i: 10.0 - p for p, i in enumerate(lists[u])} for u in lists})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ranx.evaluate(qrels, run, metrics, make_comparable=True, threads=1)
+        table = evaluate(*aligned.run(name), metrics=metrics, convention="ranx", per_query=True)
+        for metric in metrics:
+            ours = dict(zip(table["query"], table[metric], strict=True))
+            tool = {u: float(run.scores[metric].get(u, 0.0)) for u in users}
+            np.testing.assert_allclose(
+                [ours[u] for u in users], [tool[u] for u in users], rtol=1e-9, atol=1e-12,
+                err_msg=f"{name} {metric}",
+            )  # fmt: skip
+
+
+def test_aligned_runs_errors_and_form():
+    qrels = {"q1": {"d1": 1}}
+    with pytest.raises(TypeError, match="'runs' parameter of align_trec_runs must be a mapping"):
+        align_trec_runs(qrels, 3)
+    with pytest.raises(TypeError, match="run names .* must be str"):
+        align_trec_runs(qrels, {1: {"q1": {"d1": 1.0}}})
+    with pytest.raises(ValueError, match="at least one run"):
+        align_trec_runs(qrels, {})
+    aligned = align_trec_runs(qrels, {"r": {"q1": {"d1": 1.0, "d2": 0.5}}})
+    assert isinstance(aligned, AlignedRuns)
+    y, scores, group = aligned
+    assert y.tolist() == [0.0, 1.0] and scores["r"].tolist() == [0.5, 1.0]
+    assert aligned.doc_id.tolist() == ["d2", "d1"] and group.tolist() == ["q1", "q1"]
+    with pytest.raises(KeyError, match="no run named 'x'"):
+        aligned.run("x")
