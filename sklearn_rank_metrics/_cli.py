@@ -22,9 +22,10 @@ from typing import Any, TextIO
 
 from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
-from ._metrics._evaluate import evaluate_details
+from ._metrics._evaluate import evaluate_details, trec_eval_lines
 from ._metrics._registry import parse_metric
 from ._stats._compare import compare
+from ._stats._comparison_table import means_table
 from ._stats._report import REPORT_METRICS, format_report, summarize
 from ._version import __version__
 
@@ -41,6 +42,9 @@ class _Parser(argparse.ArgumentParser):
 
 class _BadInput(Exception):
     """Input the command cannot use; reported in one line, exit status 2."""
+
+
+OUTPUT_FORMATS = ("text", "json", "csv", "markdown", "latex", "trec_eval")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -146,8 +150,10 @@ def _build_parser() -> argparse.ArgumentParser:
     options.add_argument("--relevance-level", type=float, metavar="LEVEL",
                          help="binary metrics call a row relevant when its label is >= LEVEL "
                          "(default: label > 0)")
-    options.add_argument("--format", choices=["text", "json", "csv"], default="text",
-                         help="report format on stdout (default: text)")
+    options.add_argument("--format", choices=list(OUTPUT_FORMATS), default="text",
+                         help="report format on stdout: text, json, csv, markdown, latex "
+                         "(booktabs), or trec_eval (trec_eval -q's per-query lines and "
+                         "'all' lines; default: text)")
     options.add_argument("--digits", type=_digits, default=4,
                          help="digits after the decimal point in the text report (>= 0)")
     options.add_argument("--per-query", metavar="PATH",
@@ -159,6 +165,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "the same queries (mean difference, percentile and BCa bootstrap intervals, paired "
         "t-test and randomisation test; text and json formats)",
     )
+    options.add_argument("--correction", choices=["holm", "bonferroni", "bh"],
+                         help="--baseline: adjust the p-values for the comparisons of each "
+                         "metric (Holm, Bonferroni, Benjamini-Hochberg)")
+    options.add_argument("--alpha", type=float, default=0.05, metavar="LEVEL",
+                         help="--baseline: significance level of the markers "
+                         "(default: %(default)s)")
     options.add_argument("--resamples", type=int, default=10_000, metavar="N",
                          help="--baseline: bootstrap resamples and random sign patterns "
                          "(default: %(default)s)")
@@ -282,6 +294,7 @@ def _run_names(paths: Sequence[str]) -> dict[str, str]:
 
 def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
     # names as trec_eval, ir_measures or ranx write them are printed in canonical form
+    given_names = list(args.metrics)
     args.metrics = [
         str(parse_metric(name, function_name="rank-metrics evaluate")) for name in args.metrics
     ]
@@ -324,7 +337,14 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
         _write_per_query(args.per_query, per_query)
     if args.baseline is not None:
         facts["comparison"] = _compare_runs(args, data, runs, settings)
-    _print_report(out, args, results, facts, query_counts)
+    if args.format == "trec_eval":  # trec_eval -q: per-query lines, then "all"
+        for name, details in per_query.items():
+            out.write(f"{'runid':<22}\tall\t{name}\n")
+            # the measures as the user named them (P_10 stays P_10)
+            named = dict(zip(given_names, details.metrics.values(), strict=True))
+            out.write(trec_eval_lines(details.query_ids, named))
+    else:
+        _print_report(out, args, results, facts, query_counts)
     if args.per_query == "-":  # standard output, after the report
         out.write("\n")
         _write_per_query(out, per_query)
@@ -338,8 +358,11 @@ def _compare_runs(
         raise _BadInput(
             "--baseline compares runs on the same queries; drop --answered-only"
         )
-    if args.format == "csv":
-        raise _BadInput("--baseline prints its comparison with --format text or json")
+    if args.format == "trec_eval":
+        raise _BadInput("--baseline prints its comparison with --format text, json, csv, "
+                        "markdown or latex")
+    if not 0 < args.alpha < 1:
+        raise _BadInput(f"--alpha must be in (0, 1); got {args.alpha}")
     if args.baseline not in runs:
         raise _BadInput(f"--baseline {args.baseline!r} is not one of the runs {list(runs)}")
     if len(runs) < 2:
@@ -351,6 +374,7 @@ def _compare_runs(
             data.group,
             metrics=args.metrics,
             baseline=args.baseline,
+            correction=args.correction,
             n_resamples=args.resamples,
             random_state=args.seed,
             **settings,
@@ -406,6 +430,19 @@ def _print_report(
         for run, by_metric in results.items():
             for metric, stats in by_metric.items():
                 writer.writerow([run, metric, *(_cell(value) for value in stats.values())])
+        if "comparison" in facts:  # a second table, after a blank line
+            out.write("\n" + facts["comparison"].to_csv())
+        return
+    if args.format in ("markdown", "latex"):
+        comparison = facts.get("comparison")
+        if comparison is not None:
+            render = comparison.to_markdown if args.format == "markdown" else comparison.to_latex
+            out.write(render(alpha=args.alpha, digits=args.digits) + "\n")
+            return
+        means = {run: {m: s["mean"] for m, s in stats.items()} for run, stats in results.items()}
+        counts = ", ".join(f"{name}: {count}" for name, count in query_counts.items())
+        caption = f"Means over the queries of {facts['source']} ({counts})."
+        out.write(means_table(means, caption, digits=args.digits, style=args.format) + "\n")
         return
     if "n_answered" in facts:  # TREC runs on the qrels' queries
         (n_queries,) = set(query_counts.values())
@@ -427,8 +464,8 @@ def _print_report(
     out.write(format_report(summaries, args.digits) + "\n")
     if "comparison" in facts:
         out.write(
-            f"\nPaired comparison with {args.baseline!r} (differences: run - baseline):\n\n"
-            f"{facts['comparison']}\n"
+            f"\nPaired comparison with {args.baseline!r}:\n\n"
+            f"{facts['comparison'].to_text(alpha=args.alpha, digits=args.digits)}\n"
         )
 
 

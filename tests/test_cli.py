@@ -326,7 +326,21 @@ def test_baseline_comparison_equals_compare(table, capsys):
                  "--metrics", "ndcg@10", "--resamples", "200"]) == 0
     text = capsys.readouterr().out
     assert "Paired comparison with 'noise'" in text
-    assert text.strip().splitlines()[-1].split()[:3] == ["ndcg@10", "good", "model"]
+    # the comparison table: runs as rows (good model: a, noise: b), then the comparison
+    comparison = text.split("Paired comparison", 1)[1].splitlines()
+    assert any(line.split()[:3] == ["a", "good", "model"] for line in comparison)
+    difference = next(line for line in comparison if "difference" in line)
+    assert difference.split()[:7] == ["a", "good", "model", "vs", "b", "noise", "difference"]
+    # csv: the report, a blank line, then the comparison table's columns
+    assert main(["evaluate", "--table", str(path), "--group", "query", "--y-true", "grade",
+                 "--y-score", "good model", "--y-score", "noise", "--baseline", "noise",
+                 "--metrics", "ndcg@10", "--resamples", "200", "--format", "csv"]) == 0
+    report, comparison = capsys.readouterr().out.split("\n\n")
+    rows = list(csv.DictReader(io.StringIO(comparison)))
+    assert [(row["metric"], row["model_a"], row["model_b"]) for row in rows] == [
+        ("ndcg@10", "good model", "noise")
+    ]
+    assert report.splitlines()[0].startswith("run,metric,mean")
 
 
 def test_integer_query_ids_give_the_api_numbers(table, tmp_path, capsys):
@@ -360,7 +374,8 @@ def test_integer_query_ids_give_the_api_numbers(table, tmp_path, capsys):
     "extra, message",
     [
         (["--baseline", "other"], "--baseline 'other' is not one of the runs"),
-        (["--baseline", "noise", "--format", "csv"], "with --format text or json"),
+        (["--baseline", "noise", "--format", "trec_eval"], "with --format text, json, csv"),
+        (["--baseline", "noise", "--alpha", "1.5"], "--alpha must be in (0, 1)"),
     ],
 )
 def test_baseline_errors(table, extra, message, capsys):
@@ -498,3 +513,38 @@ def test_trec_files_default_to_the_trec_eval_convention(tmp_path, capsys):
     assert main([*common, "--ties", "optimistic", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["results"]["tied.run"]["mrr"]["mean"] == 1.0
+
+
+def test_trec_eval_markdown_and_latex_formats(tmp_path, capsys):
+    import pytrec_eval
+
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "a.run").write_text(RUN)
+    (tmp_path / "b.run").write_text(OTHER_RUN)
+    common = ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
+              str(tmp_path / "a.run"), "--run", str(tmp_path / "b.run"), "--metrics", "map",
+              "P_5"]
+    # trec_eval -q's lines, the measures as named, every qrels query (-c), then "all"
+    assert main([*common, "--format", "trec_eval"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    qrels = pytrec_eval.parse_qrel(io.StringIO(QRELS))
+    expected = []
+    for name, text in (("a.run", RUN), ("b.run", OTHER_RUN)):
+        tool = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5"}).evaluate(
+            pytrec_eval.parse_run(io.StringIO(text))
+        )
+        expected.append(f"{'runid':<22}\tall\t{name}")
+        values = {
+            m: {q: tool.get(q, {}).get(m, 0.0) for q in sorted(qrels)} for m in ("map", "P_5")
+        }
+        expected += [f"{m:<22}\t{q}\t{values[m][q]:.4f}" for q in sorted(qrels) for m in values]
+        expected += [f"{m:<22}\tall\t{np.mean(list(values[m].values())):.4f}" for m in values]
+    assert lines == expected
+    # Markdown: runs as rows, metrics as columns; with --baseline, the comparison's tables
+    assert main([*common, "--format", "markdown"]) == 0
+    text = capsys.readouterr().out
+    assert "| a | a.run |" in text and "| b | b.run |" in text and "---:" in text
+    assert main([*common, "--format", "latex", "--baseline", "a.run", "--resamples", "50"]) == 0
+    latex = capsys.readouterr().out
+    assert r"\toprule" in latex and "paired randomisation test" in latex
+    assert "b.run vs a a.run" in latex

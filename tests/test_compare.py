@@ -466,7 +466,7 @@ def test_text_table_and_dict_fallback_without_pandas(monkeypatch):
     )
     assert isinstance(result.table, dict)
     assert isinstance(result.table["p_value_t_holm"], np.ndarray)
-    lines = str(result).splitlines()
+    lines = result.to_long_text().splitlines()
     assert len(lines) == 1 + 6
     assert "95% CI percentile" in lines[0] and "p t-test Holm" in lines[0]
     assert lines[1].split()[:3] == ["ndcg@10", "a", "b"]
@@ -607,7 +607,7 @@ def test_comparison_result_is_hashable_and_compares_by_identity():
         ({"confidence_level": 1.0}, ValueError, "'confidence_level' parameter"),
         ({"method": "basic"}, ValueError, "'method' parameter"),
         ({"method": 3}, TypeError, "'method' parameter"),
-        ({"correction": "bonferroni"}, ValueError, "'correction' parameter"),
+        ({"correction": "sidak"}, ValueError, "'correction' parameter"),
         ({"baseline": "zzz"}, ValueError, "'baseline' parameter"),
         ({"baseline": 1}, TypeError, "'baseline' parameter"),
         ({"metrics": []}, ValueError, "'metrics' parameter"),

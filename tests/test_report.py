@@ -194,10 +194,12 @@ def test_baseline_adds_the_paired_comparison():
         n_resamples=500, random_state=0,
     )
     assert "Paired comparison with 'noisy'" in text
-    comparison_lines = text.split("Paired comparison", 1)[1].splitlines()[3:]
-    assert [line.split()[:3] for line in comparison_lines] == [
-        ["ndcg@10", "model", "noisy"],
-        ["map", "model", "noisy"],
+    comparison = text.split("Paired comparison", 1)[1]
+    # runs as rows (model: a, noisy: b), then the comparison's differences per metric
+    difference = next(line for line in comparison.splitlines() if "difference" in line)
+    assert difference.split()[:6] == ["a", "model", "vs", "b", "noisy", "difference"]
+    assert difference.split()[6:] == [
+        f"{report['model'][metric]['mean_difference']:+.4f}" for metric in ("ndcg@10", "map")
     ]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._ranked_groups import RankedGroups, rank_groups
-from .._engine._validation import BOOLEAN, check_parameter, validate_params
+from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
 from ._aggregate import apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import (
@@ -60,7 +60,7 @@ def _metric_settings(
     return kernel_params, policy, ordering
 
 
-@validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN]})
+@validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN, Options("trec_eval")]})
 @fill_doc
 def evaluate(
     y_true: Any,
@@ -74,7 +74,7 @@ def evaluate(
     relevance_level: float | None = None,
     sample_weight: Any = None,
     doc_id: Any = None,
-    per_query: bool = False,
+    per_query: bool | str = False,
 ) -> Any:
     """Compute several ranking metrics from one validation and one sort.
 
@@ -102,8 +102,11 @@ def evaluate(
         whose tool breaks ties by document id (trec_eval and ir_measures: byte order,
         descending; ir_measures' ``RR@k``: ascending); without it, tied rows keep
         their input order.
-    per_query : bool, default=False
-        Return the per-query values instead of the means.
+    per_query : bool or "trec_eval", default=False
+        Return the per-query values instead of the means; ``"trec_eval"``: as the
+        text ``trec_eval -q`` prints, one line ``measure<TAB>query<TAB>value`` per
+        query and metric (queries sorted, values with 4 decimals, skipped queries
+        left out), then one ``all`` line per metric with its mean.
 
     Returns
     -------
@@ -134,6 +137,9 @@ def evaluate(
     if not per_query:
         # one metric at a time, its per-query arrays dropped once its mean is known
         return {name: _metric_detail(plan, means=True).mean for name, plan in rankings.items()}
+    if per_query == "trec_eval":
+        details = {name: _metric_detail(plan, means=True) for name, plan in rankings.items()}
+        return trec_eval_lines(rankings.query_ids, details)
     tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
     return _table({"query": rankings.query_ids, **tables})
 
@@ -348,6 +354,25 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
         mean,
         values.weight is not None,
     )
+
+
+def trec_eval_lines(query_ids: np.ndarray, details: dict[str, MetricDetail]) -> str:
+    """Per-query values and means in ``trec_eval -q``'s layout.
+
+    ``measure<TAB>query<TAB>value`` (the measure left-aligned in 22 characters, the
+    value with 4 decimals, as trec_eval prints them), query by query in sorted order,
+    then the ``all`` line of every measure; a query a metric skips has no line.
+    """
+    lines = []
+    queries = [str(q) for q in query_ids.tolist()]
+    values = {name: detail.values.tolist() for name, detail in details.items()}
+    for index, query in enumerate(queries):
+        for name in details:
+            value = values[name][index]
+            if not math.isnan(value):
+                lines.append(f"{name:<22}\t{query}\t{value:.4f}")
+    lines += [f"{name:<22}\tall\t{detail.mean:.4f}" for name, detail in details.items()]
+    return "\n".join(lines) + "\n"
 
 
 def _table(columns: dict[str, np.ndarray]) -> Any:

@@ -7,7 +7,10 @@ query, and the statistic is the mean over queries of the per-query difference.
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,13 +22,14 @@ from scipy import stats
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
+from ._comparison_table import comparison_tables
 from ._model_values import per_query_values, score_mapping
 from ._resampling import (
     BOOTSTRAP_METHODS,
+    CORRECTIONS,
     as_generator,
     bootstrap_intervals,
     bootstrap_means,
-    holm,
     sign_flip_pvalues,
 )
 
@@ -62,7 +66,9 @@ class ComparisonResult:
     n_resamples: int
     methods: tuple[str, ...]
     correction: str | None
+    baseline: str | None = None
     _columns: dict[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
+    _means: dict[str, dict[str, float]] = field(repr=False, compare=False, default_factory=dict)
 
     def __repr__(self) -> str:
         n_rows = len(self._columns.get("metric", ()))
@@ -73,13 +79,137 @@ class ComparisonResult:
         )
 
     def __str__(self) -> str:
+        return self.to_text()
+
+    def _tables(self, style: str, test: str, alpha: float, digits: int) -> str:
+        return comparison_tables(
+            self._columns,
+            self._means,
+            baseline=self.baseline,
+            correction=self.correction,
+            n_resamples=self.n_resamples,
+            test=test,
+            alpha=alpha,
+            digits=digits,
+            style=style,
+        )
+
+    def to_text(self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4) -> str:
+        """The comparison as text: runs as rows, metrics as columns, then each comparison.
+
+        Every mean is followed by the letters (as superscripts) of the runs it is
+        significantly better than, at level ``alpha``, by the paired randomisation
+        test (``test="permutation"``) or the paired t-test (``test="t"``), with the
+        p-values of ``correction`` when one was chosen; the caption names the test,
+        the level and the correction. Each comparison then shows, per metric, the
+        mean difference, the paired effect size :math:`d_z`, the win/tie/loss counts
+        over queries and the p-value. Three runs and four metrics fit 100 columns.
+
+        Parameters
+        ----------
+        test : {"permutation", "t"}, default="permutation"
+            The p-values that decide the markers.
+        alpha : float in (0, 1), default=0.05
+            Significance level of the markers.
+        digits : int, default=4
+            Digits of the means and differences.
+
+        Returns
+        -------
+        text : str
+        """
+        return self._tables("text", test, alpha, digits)
+
+    def to_markdown(
+        self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4
+    ) -> str:
+        """The tables of :meth:`to_text` as Markdown (pipe tables, the caption above).
+
+        Parameters
+        ----------
+        test, alpha, digits
+            As in :meth:`to_text`.
+
+        Returns
+        -------
+        text : str
+        """
+        return self._tables("markdown", test, alpha, digits)
+
+    def to_latex(self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4) -> str:
+        """The tables of :meth:`to_text` as a LaTeX ``table`` with booktabs rules.
+
+        Markers are superscripts (``0.8770$^{a}$``); the caption is ``\\caption``.
+        Needs ``\\usepackage{booktabs}``.
+
+        Parameters
+        ----------
+        test, alpha, digits
+            As in :meth:`to_text`.
+
+        Returns
+        -------
+        text : str
+        """
+        return self._tables("latex", test, alpha, digits)
+
+    def to_long_text(self) -> str:
+        """Every column of :attr:`table` as aligned text, one line per comparison.
+
+        Returns
+        -------
+        text : str
+        """
         return format_comparison(self._columns, self.confidence_level, self.methods)
+
+    def to_csv(self) -> str:
+        """:attr:`table` as CSV text (a header, then one line per comparison).
+
+        Returns
+        -------
+        text : str
+        """
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(list(self._columns))
+        for record in self.records():
+            writer.writerow(["nan" if _is_nan(v) else v for v in record.values()])
+        return buffer.getvalue()
+
+    def to_json(self) -> str:
+        """The settings, the means and :attr:`table` as JSON (NaN as null).
+
+        Returns
+        -------
+        text : str
+        """
+        document = {
+            "baseline": self.baseline,
+            "correction": self.correction,
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+            "means": self._means,
+            "comparisons": self.records(),
+        }
+        return json.dumps(_json_safe(document), indent=2)
 
     def records(self) -> list[dict[str, Any]]:
         """The table as one dict per comparison, with plain Python values."""
         columns = {name: np.asarray(values).tolist() for name, values in self._columns.items()}
         n_rows = len(columns.get("metric", ()))
         return [{name: values[row] for name, values in columns.items()} for row in range(n_rows)]
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(item) for item in value]
+    return None if _is_nan(value) else value
 
 
 def _format_number(value: float, p_value: bool = False) -> str:
@@ -167,6 +297,34 @@ def _pairs(models: list[str], baseline: str | None) -> list[tuple[int, int]]:
     return [(a, b) for a in range(len(models)) if a != b]
 
 
+def _wins_ties_losses(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
+    """Queries where ``a`` is above, level with, below ``b``, column by column.
+
+    Values within ``100 eps max(|a|, |b|)`` of each other are level, so that rounding
+    never turns a tie into a win.
+    """
+    differences = a - b
+    tolerance = 100 * np.finfo(np.float64).eps * np.maximum(np.abs(a), np.abs(b))
+    wins = np.count_nonzero(differences > tolerance, axis=0)
+    losses = np.count_nonzero(differences < -tolerance, axis=0)
+    return [wins, len(a) - wins - losses, losses]
+
+
+def _effect_size(differences: np.ndarray) -> np.ndarray:
+    r"""Paired effect size :math:`d_z = \bar d / s_d` (Cohen), column by column.
+
+    :math:`s_d` is the standard deviation of the per-query differences (``ddof=1``);
+    NaN with fewer than two queries or when every difference is equal.
+    """
+    if len(differences) < 2:
+        return np.full(differences.shape[1], np.nan)
+    spread = np.std(differences, axis=0, ddof=1)
+    constant = np.ptp(differences, axis=0) == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        effect = np.mean(differences, axis=0) / spread
+    return np.where(constant, np.nan, effect)
+
+
 def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The paired t-test of ``scipy.stats.ttest_rel``, column by column.
 
@@ -193,7 +351,7 @@ def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     {
         "n_resamples": [Interval(int, 1, None)],
         "confidence_level": [Interval(float, 0, 1, closed="neither")],
-        "correction": [Options("holm"), NONE],
+        "correction": [Options(*CORRECTIONS), NONE],
         **SHARED_SETTINGS,
     }
 )
@@ -251,9 +409,11 @@ def compare(
         Of the two-sided bootstrap intervals.
     method : {"percentile", "bca"} or sequence of them, default=("percentile", "bca")
         Bootstrap interval methods; each adds ``ci_low_<method>, ci_high_<method>``.
-    correction : {"holm"} or None, default=None
-        ``"holm"`` adds Holm-adjusted p-values; the family is the comparisons of one
-        metric (all pairs, or all models against the baseline).
+    correction : {"holm", "bonferroni", "bh"} or None, default=None
+        Adds adjusted p-values ``p_value_t_<correction>`` and
+        ``p_value_permutation_<correction>``: Holm's step-down, Bonferroni's, or
+        Benjamini and Hochberg's false discovery rate; the family is the comparisons
+        of one metric (all pairs, or all models against the baseline).
     convention, ties, replace_undefined_by, relevance_level : default=None
         As in :func:`evaluate`: applied to every metric that has the parameter and
         does not set it in its name.
@@ -366,6 +526,7 @@ def compare(
     stats_columns = ["mean_a", "mean_b", "mean_difference"]
     stats_columns += [f"ci_{side}_{m}" for m in methods for side in ("low", "high")]
     stats_columns += ["p_value_t", "p_value_permutation"]
+    stats_columns += ["wins", "ties", "losses", "effect_size"]
     results = np.full((n_metrics, len(pairs), len(stats_columns)), np.nan)
 
     # Metrics with the same kept queries share their resamples (usually: all of them).
@@ -392,6 +553,8 @@ def compare(
             out.extend(intervals[m])
         out.append(_t_test_pvalues(a_columns, b_columns))
         out.append(sign_flip_pvalues(differences, n_resamples, rng))
+        out.extend(_wins_ties_losses(a_columns, b_columns))
+        out.append(_effect_size(differences))
         stacked = np.stack(out, axis=1).reshape(len(metric_indices), len(pairs), -1)
         results[metric_indices] = stacked
 
@@ -408,10 +571,13 @@ def compare(
     flat = results.reshape(n_metrics * len(pairs), len(stats_columns))
     for index, name in enumerate(stats_columns):
         columns[name] = flat[:, index]
-    if correction == "holm":
+    for name in ("wins", "ties", "losses"):  # counts (a metric without queries: 0)
+        columns[name] = np.nan_to_num(columns[name]).astype(np.int64)
+    if correction is not None:
+        adjust = CORRECTIONS[correction]
         for name in ("p_value_t", "p_value_permutation"):
             by_metric = results[:, :, stats_columns.index(name)]
-            columns[f"{name}_holm"] = np.concatenate([holm(row) for row in by_metric])
+            columns[f"{name}_{correction}"] = np.concatenate([adjust(row) for row in by_metric])
 
     means_columns = {"model": np.asarray(models, dtype=object)}
     means_columns.update({name: means[:, j] for j, name in enumerate(names)})
@@ -429,5 +595,10 @@ def compare(
         n_resamples=n_resamples,
         methods=methods,
         correction=correction,
+        baseline=baseline,
         _columns=columns,
+        _means={
+            model: {name: float(means[m, j]) for j, name in enumerate(names)}
+            for m, model in enumerate(models)
+        },
     )

@@ -226,7 +226,7 @@ def ranking_report(
         return summaries[None] if None in summaries else summaries
     text = format_report(summaries, digits)
     if comparison is not None:
-        text += f"\n\nPaired comparison with {baseline!r} (differences: model - baseline):\n\n"
+        text += f"\n\nPaired comparison with {baseline!r}:\n\n"
         text += str(comparison)
     return text
 

@@ -297,3 +297,35 @@ def holm(p_values: np.ndarray) -> np.ndarray:
     scaled = np.minimum(1.0, (m - np.arange(m)) * p_values[order])
     adjusted[order] = np.maximum.accumulate(scaled)
     return adjusted
+
+
+def bonferroni(p_values: np.ndarray) -> np.ndarray:
+    r"""Bonferroni's adjustment: :math:`\min(1, m p)` over the ``m`` p-values that are
+    not NaN (NaN stays NaN)."""
+    p_values = np.asarray(p_values, dtype=np.float64)
+    m = np.count_nonzero(~np.isnan(p_values))
+    return np.minimum(1.0, m * p_values)
+
+
+def benjamini_hochberg(p_values: np.ndarray) -> np.ndarray:
+    r"""Benjamini and Hochberg's (1995) false-discovery-rate adjustment.
+
+    With the ``m`` p-values that are not NaN sorted as :math:`p_{(1)} \le \dots \le
+    p_{(m)}`, the adjusted value of :math:`p_{(i)}` is
+    :math:`\min_{j \ge i} \min(1, m p_{(j)} / j)` (``scipy.stats.false_discovery_control``
+    with ``method="bh"``). NaN stays NaN and is not counted in ``m``.
+    """
+    p_values = np.asarray(p_values, dtype=np.float64)
+    adjusted = np.full(p_values.shape, np.nan)
+    defined = np.flatnonzero(~np.isnan(p_values))
+    if len(defined) == 0:
+        return adjusted
+    order = defined[np.argsort(p_values[defined], kind="stable")]
+    m = len(order)
+    scaled = np.minimum(1.0, m * p_values[order] / np.arange(1, m + 1))
+    adjusted[order] = np.minimum.accumulate(scaled[::-1])[::-1]
+    return adjusted
+
+
+# compare(correction=...): the adjustment of one family of p-values
+CORRECTIONS = {"holm": holm, "bonferroni": bonferroni, "bh": benjamini_hochberg}

@@ -1,0 +1,274 @@
+"""The comparison table users know from ranx and PyTerrier, as text, Markdown or LaTeX.
+
+Runs as rows, metrics as columns, each mean followed by the letters of the runs it
+is significantly better than (ranx's notation), with a caption naming the test, the
+level and the correction; then, for each comparison, the mean difference, the paired
+effect size, the win/tie/loss counts and the p-value per metric.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+# run labels: the letters that have a superscript form (no "q"), then digits
+_LETTERS = "abcdefghijklmnoprstuvwxyz"
+_SUPERSCRIPT = dict(
+    zip(_LETTERS + "0123456789", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ⁰¹²³⁴⁵⁶⁷⁸⁹", strict=True)
+)
+_TESTS = {
+    "permutation": ("p_value_permutation", "paired randomisation test"),
+    "t": ("p_value_t", "paired t-test"),
+}
+_CORRECTION_NAMES = {
+    "holm": "Holm",
+    "bonferroni": "Bonferroni",
+    "bh": "Benjamini-Hochberg",
+}
+_SHORT_CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH"}
+FORMATS = ("text", "markdown", "latex")
+
+
+def run_labels(n_runs: int) -> list[str]:
+    """``a, b, c, ...`` (without ``q``, which has no superscript), then ``1, 2, ...``."""
+    if n_runs <= len(_LETTERS):
+        return list(_LETTERS[:n_runs])
+    return [str(i + 1) for i in range(n_runs)]
+
+
+def _marks(label_letters: str, style: str) -> str:
+    if not label_letters:
+        return ""
+    if style == "latex":
+        return f"$^{{{label_letters}}}$"
+    return "".join(_SUPERSCRIPT[c] for c in label_letters)
+
+
+def _number(value: float, digits: int, sign: bool = False) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "nan"
+    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def _p_value(value: float) -> str:
+    if math.isnan(value):
+        return "nan"
+    return f"{value:.1e}" if value < 1e-4 else f"{value:.4f}"
+
+
+def comparison_tables(
+    columns: dict[str, np.ndarray],
+    means: dict[str, dict[str, float]],
+    *,
+    baseline: str | None,
+    correction: str | None,
+    n_resamples: int,
+    test: str,
+    alpha: float,
+    digits: int,
+    style: str,
+) -> str:
+    """The summary table and the per-comparison details in one format."""
+    if test not in _TESTS:
+        raise ValueError(f"The 'test' parameter must be 'permutation' or 't'; got {test!r}.")
+    if not isinstance(alpha, float | int) or not 0 < alpha < 1:
+        raise ValueError(f"The 'alpha' parameter must be a float in (0, 1); got {alpha!r}.")
+    if style not in FORMATS:
+        raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
+    models = list(means)
+    metrics = list(next(iter(means.values()))) if means else []
+    labels = dict(zip(models, run_labels(len(models)), strict=True))
+    p_column, test_name = _TESTS[test]
+    if correction is not None:
+        p_column = f"{p_column}_{correction}"
+    n_rows = len(columns["metric"])
+    better: dict[tuple[str, str], str] = {}  # (model, metric) -> letters it beats
+    for i in range(n_rows):
+        p = float(columns[p_column][i])
+        if math.isnan(p) or p >= alpha:
+            continue
+        a, b = columns["model_a"][i], columns["model_b"][i]
+        winner, loser = (a, b) if columns["mean_difference"][i] > 0 else (b, a)
+        key = (winner, columns["metric"][i])
+        better[key] = "".join(sorted(better.get(key, "") + labels[loser]))
+
+    caption = _caption(columns, models, baseline, correction, n_resamples, test_name, alpha)
+    summary_header = ["", "run", *metrics]
+    summary_rows = [
+        [
+            labels[model],
+            model,
+            *(
+                _number(means[model][metric], digits)
+                + _marks(better.get((model, metric), ""), style)
+                for metric in metrics
+            ),
+        ]
+        for model in models
+    ]
+    detail_header = ["comparison", "", *metrics]
+    detail_rows = []
+    p_label = ("p t-test " if test == "t" else "p perm. ") + (
+        f"({_SHORT_CORRECTION_NAMES[correction]})" if correction else ""
+    )
+    by_pair: dict[tuple[str, str], dict[str, int]] = {}
+    for i in range(n_rows):
+        by_pair.setdefault((columns["model_a"][i], columns["model_b"][i]), {})[
+            columns["metric"][i]
+        ] = i
+    for (a, b), rows in by_pair.items():
+        name = f"{labels[a]} {a} vs {labels[b]} {b}"
+
+        def cells(render: Any, rows: dict[str, int] = rows) -> list[str]:
+            return [render(rows[metric]) if metric in rows else "" for metric in metrics]
+
+        detail_rows += [
+            [
+                name,
+                "difference",
+                *cells(lambda i: _number(columns["mean_difference"][i], digits, sign=True)),
+            ],
+            ["", "effect size d_z", *cells(lambda i: _number(columns["effect_size"][i], 2, True))],
+            [
+                "",
+                "win/tie/loss",
+                *cells(
+                    lambda i: f"{columns['wins'][i]}/{columns['ties'][i]}/{columns['losses'][i]}"
+                ),
+            ],
+            ["", p_label.strip(), *cells(lambda i: _p_value(float(columns[p_column][i])))],
+        ]
+    if style == "markdown":
+        return _markdown(caption, summary_header, summary_rows, detail_header, detail_rows)
+    if style == "latex":
+        return _latex(caption, summary_header, summary_rows, detail_header, detail_rows)
+    return _text(caption, summary_header, summary_rows, detail_header, detail_rows)
+
+
+def means_table(
+    means: dict[str, dict[str, float]], caption: str, *, digits: int, style: str
+) -> str:
+    """Runs as rows, metrics as columns, without markers (no comparison)."""
+    if style not in FORMATS:
+        raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
+    models = list(means)
+    metrics = list(next(iter(means.values()))) if means else []
+    header = ["", "run", *metrics]
+    rows = [
+        [label, model, *(_number(means[model][metric], digits) for metric in metrics)]
+        for label, model in zip(run_labels(len(models)), models, strict=True)
+    ]
+    render = {"text": _text, "markdown": _markdown, "latex": _latex}[style]
+    return render(caption, header, rows, [], [])
+
+
+def _caption(
+    columns: dict[str, np.ndarray],
+    models: Sequence[str],
+    baseline: str | None,
+    correction: str | None,
+    n_resamples: int,
+    test_name: str,
+    alpha: float,
+) -> str:
+    counts = sorted(set(np.asarray(columns["n_queries"]).tolist()))
+    queries = (
+        f"{counts[0]} queries" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} queries"
+    )
+    against = f"against {baseline}" if baseline is not None else "between every pair of runs"
+    family = len(models) - 1 if baseline is not None else len(models) * (len(models) - 1) // 2
+    corrected = (
+        f"{_CORRECTION_NAMES[correction]} correction over the {family} comparison"
+        f"{'s' if family > 1 else ''} of each metric"
+        if correction
+        else "no correction for multiple comparisons"
+    )
+    if "randomisation" in test_name:
+        if counts and 2 ** counts[-1] <= n_resamples:
+            test_name += ", exact (every sign pattern)"
+        else:
+            test_name += f", {n_resamples} random sign patterns"
+    return (
+        f"Two-sided {test_name}, {against}; p < {alpha:g}, {corrected}. A letter after a "
+        f"mean: significantly better than the run with that letter. Means over {queries}."
+    )
+
+
+def _aligned(header: list[str], rows: list[list[str]], left: int) -> list[str]:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for row in [header, *rows]:
+        cells = [
+            text.ljust(width) if i < left else text.rjust(width)
+            for i, (text, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _text(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
+    lines = textwrap.wrap(caption, 100, break_on_hyphens=False)
+    lines += [""] + _aligned(summary_header, summary_rows, left=2)
+    if detail_rows:
+        lines += [""] + _aligned(detail_header, detail_rows, left=2)
+    return "\n".join(lines)
+
+
+def _markdown_table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+    rule = ["---" if i < left else "---:" for i in range(len(header))]
+    return [line(header), "| " + " | ".join(rule) + " |", *(line(row) for row in rows)]
+
+
+def _markdown(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
+    lines = [caption, ""] + _markdown_table(summary_header, summary_rows, left=2)
+    if detail_rows:
+        lines += [""] + _markdown_table(detail_header, detail_rows, left=2)
+    return "\n".join(lines)
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _escape(text: str) -> str:
+    if text.endswith("}$") and "$^{" in text:  # a number with its marks
+        number, _, marks = text.partition("$^{")
+        return _escape(number) + "$^{" + marks
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+
+
+def _latex_table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
+    spec = "l" * left + "r" * (len(header) - left)
+    lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule"]
+    lines.append(" & ".join(_escape(cell) for cell in header) + r" \\")
+    lines.append(r"\midrule")
+    lines += [" & ".join(_escape(cell) for cell in row) + r" \\" for row in rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return lines
+
+
+def _latex(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
+    lines = [r"% \usepackage{booktabs}", r"\begin{table}", r"\centering"]
+    lines.append(rf"\caption{{{_escape(caption)}}}")
+    lines += _latex_table(summary_header, summary_rows, left=2)
+    if detail_rows:
+        lines += [r"\medskip", ""] + _latex_table(detail_header, detail_rows, left=2)
+    lines.append(r"\end{table}")
+    return "\n".join(lines)
