@@ -324,6 +324,7 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
                 sample_weight=None,
                 function_name="rank-metrics evaluate",
                 doc_id=getattr(run_data, "doc_id", None),
+                judged=getattr(run_data, "judged", None),
             )
         except RowValueError as error:  # name the file and line of the row
             locate = getattr(run_data, "_row_location", None)
@@ -375,6 +376,7 @@ def _compare_runs(
             metrics=args.metrics,
             baseline=args.baseline,
             correction=args.correction,
+            judged=getattr(data, "judged", None),
             n_resamples=args.resamples,
             random_state=args.seed,
             **settings,

@@ -119,6 +119,9 @@ VARIANTS = {
     "recall-level3": _v("recall", "recall_at_k_score", relevance_level=3),
     "rprec": Variant("rprec", "r_precision_score", {}, takes_k=False),
     "rprec-level2": Variant("rprec", "r_precision_score", {"relevance_level": 2}, takes_k=False),
+    "bpref": Variant("bpref", "bpref_score", {}, takes_k=False),
+    "bpref-level2": Variant("bpref", "bpref_score", {"relevance_level": 2}, takes_k=False),
+    "judged": _v("judged", "judged_at_k_score"),
     "f1": _v("fbeta", "fbeta_at_k_score"),
     "fbeta-0.5-min_k_n_retrieved": _v(
         "fbeta", "fbeta_at_k_score", beta=0.5, denominator="min(k,n_retrieved)"
@@ -492,8 +495,11 @@ def test_two_dimensional_input(vid, ties, weighted):
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
 
 
-# (with a gain table whose G[0] > 0 every row has a positive gain: never undefined)
-@pytest.mark.parametrize("vid", [v for v in ALL_VARIANTS if v != "dcg-gain_list_g0_positive"])
+# (with a gain table whose G[0] > 0 every row has a positive gain, and Judged@k is
+# defined for every query: never undefined)
+@pytest.mark.parametrize(
+    "vid", [v for v in ALL_VARIANTS if v not in ("dcg-gain_list_g0_positive", "judged")]
+)
 def test_every_query_skipped_gives_nan_and_warns(vid):
     variant = ALL_VARIANTS[vid]
     y_true = np.array([0, 0, 0, 0])

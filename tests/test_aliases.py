@@ -80,13 +80,15 @@ CANONICAL = {
     "map": "map", "map_cut_10": "map@10", "map_cut.5": "map@5", "ndcg": "ndcg",
     "ndcg_cut_10": "ndcg@10", "P_10": "p@10", "P.5": "p@5", "recall_100": "recall@100",
     "recip_rank": "mrr", "success_10": "hit_rate@10", "set_P": "p", "set_recall": "recall",
-    "set_F": "f1", "Rprec": "rprec",
+    "set_F": "f1", "Rprec": "rprec", "bpref": "bpref",
     # ir_measures
     "nDCG@10": "ndcg@10", "nDCG": "ndcg", "nDCG(dcg='exp-log2')@10": "ndcg(gain=exponential)@10",
     "nDCG(dcg='log2')@10": "ndcg@10", "P@10": "p@10", "P(rel=2)@10": "p(relevance_level=2)@10",
     "R@100": "recall@100", "R(rel=2)@100": "recall(relevance_level=2)@100", "AP": "map",
     "AP@10": "map@10", "AP(rel=2)": "map(relevance_level=2)", "RR": "mrr", "RR@10": "mrr@10",
     "Success@10": "hit_rate@10", "ERR@10": "err@10", "SetP": "p", "SetR": "recall", "SetF": "f1",
+    "Bpref": "bpref", "Bpref(rel=2)": "bpref(relevance_level=2)", "Judged@10": "judged@10",
+    "Judged": "judged",
     # ranx
     "ndcg@10": "ndcg@10", "ndcg_burges@10": "ndcg(gain=exponential)@10",
     "precision@10": "p@10", "recall@10": "recall@10", "map@10": "map@10", "mrr@10": "mrr@10",
@@ -163,8 +165,7 @@ def test_ir_measures_exponential_ndcg_and_err_by_hand():
 
 @pytest.mark.parametrize(
     ("name", "measure"),
-    [("bpref", "bpref"),
-     ("Bpref", "bpref"), ("Judged@10", "Judged@k"), ("RBP(p=0.8)", "rank-biased"),
+    [("RBP(p=0.8)", "rank-biased"),
      ("rbp.8", "rank-biased"), ("num_rel", "relevant documents"),
      ("NumRet", "retrieved documents"), ("num_rel_ret", "relevant retrieved"),
      ("NumRelRet", "relevant retrieved"), ("iprec_at_recall_0.50", "interpolated precision"),

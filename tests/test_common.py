@@ -41,6 +41,7 @@ IDEAL_IS_ONE = {
     "r_precision_score",
     "hit_rate_score",
     "group_roc_auc_score",
+    "bpref_score",
 }
 
 
@@ -138,8 +139,11 @@ def test_registry_entry_is_consistent(name):
     assert info.graded is (
         function in {"ndcg_score", "dcg_score", "idcg_score", "expected_reciprocal_rank_score"}
     )
-    # per-query AUC ranks every row; R-precision's cutoff is each query's own R
-    assert info.takes_k is (function not in {"group_roc_auc_score", "r_precision_score"})
+    # per-query AUC ranks every row; R-precision's cutoff is each query's own R;
+    # bpref reads every retrieved row
+    assert info.takes_k is (
+        function not in {"group_roc_auc_score", "r_precision_score", "bpref_score"}
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -476,6 +480,10 @@ def test_replace_undefined_by_policies(name):
         value(replace_undefined_by=1.0),
         value(replace_undefined_by="skip"),
     )
+    if METRICS[name].always_defined:  # Judged@k: no query is undefined, no policy applies
+        assert zero == one == skip == value(replace_undefined_by=np.nan)
+        assert value(replace_undefined_by="raise") == zero
+        return
     assert math.isnan(value(replace_undefined_by=np.nan))
     if METRICS[name].fixed_params.get("average") != "micro":
         # the undefined query counts as 0, as 1, or not at all
@@ -495,6 +503,9 @@ def test_all_queries_skipped_gives_nan_with_warning(name):
     y_true = np.zeros(8)
     y_score = np.linspace(0.0, 1.0, 8)
     group = np.repeat([1, 2], 4)
+    if METRICS[name].always_defined:  # nothing is skipped: every row here is judged
+        assert call(name, y_true, y_score, group, replace_undefined_by="skip") == 1.0
+        return
     with pytest.warns(UserWarning):
         value = call(name, y_true, y_score, group, replace_undefined_by="skip")
     assert math.isnan(value)
@@ -901,7 +912,7 @@ ONE_ROW_TEXTS = [
     "ndcg@10", "ndcg(gain=exponential)", "ndcg(ideal=top_k)@3", "dcg@10", "cg@5", "idcg@10",
     "err@10", "map", "map(denominator=min(k,n_relevant))@10", "mrr@10", "p@5",
     "p(denominator=min(k,n_retrieved))@5", "recall@10", "rprec", "f1@10", "hit_rate@10",
-    "hit_rate(average=micro)@10", "gauc",
+    "hit_rate(average=micro)@10", "gauc", "bpref", "judged@3",
 ]
 
 

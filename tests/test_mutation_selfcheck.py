@@ -208,6 +208,13 @@ EXAMPLES = {
     "rprec_cutoff_reaches_unretrieved_rows": _ex(
         "rprec", 0.5, srm.r_precision_score, [1, 1], [0.9, -INF]
     ),
+    # R = 2, N = 3: the second relevant row has 3 non-relevant rows above it, capped at
+    # R = 2: (1 - 1/2) + (1 - 2/2) over 2 relevant rows
+    "bpref_count_not_capped_at_r": _ex(
+        "bpref", 0.25, srm.bpref_score, [0, 1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5], ties="input"
+    ),
+    # two rows retrieved, both judged: Judged@5 = 2 / min(5, 2)
+    "judged_divided_by_k": _ex("judged", 1.0, srm.judged_at_k_score, [1, 0], [0.9, 0.8], k=5),
     "recall_divided_by_k": _ex(
         "recall", 0.5, srm.recall_at_k_score, [1, 1, 0], [0.9, 0.8, 0.1], k=1
     ),
@@ -323,6 +330,8 @@ PROBES = {
     "hits_ties_not_averaged": Probe(REFERENCE, "test_metric_against_reference and precision"),
     "recall_divided_by_k": Probe(SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"),
     "rprec_cutoff_reaches_unretrieved_rows": Probe(TREC, "test_matches_trec_eval and Rprec"),
+    "bpref_count_not_capped_at_r": Probe(REFERENCE, "test_metric_against_reference and bpref"),
+    "judged_divided_by_k": Probe(REFERENCE, "test_metric_against_reference and judged"),
     "idcg_ignores_the_cutoff": Probe(SKLEARN, "test_idcg_is_scikit_learns_dcg"),
     "fbeta_beta_not_squared": Probe(REFERENCE, "fbeta"),
     "f1_without_one_plus_beta2": Probe(REFERENCE, "f1"),

@@ -323,6 +323,8 @@ def undefined_queries(name: str, params: dict[str, Any], stats: Stats) -> np.nda
     """
     if METRICS[name].function.__name__ == "group_roc_auc_score":
         return (stats.n_relevant == 0) | (stats.n_relevant == stats.n_rows)
+    if METRICS[name].always_defined:
+        return np.zeros(len(stats.n_relevant), dtype=bool)
     return stats.n_relevant == 0
 
 
@@ -354,6 +356,8 @@ NO_IDEAL_CLAIM = {
     # ERR of the ideal order is sum_r R_r / r * prod(1 - R_i) with R(g) = (2^g - 1) /
     # 2^g_max < 1, so it is below 1 for every query
     "expected_reciprocal_rank_score": "stop probability R(g) < 1",
+    # the share of judged rows in the top k: not a property of the order
+    "judged_at_k_score": "judgement coverage, not the order",
 }
 
 
@@ -375,6 +379,7 @@ def ideal_is_one(name: str, params: dict[str, Any], k: int | None, stats: Stats)
       iff n_rel == d.
     * GAUC: every positive above every negative -> 1 (one-class queries undefined).
     * R-precision: the R relevant rows fill the first R ranks -> 1.
+    * bpref: no non-relevant row above any relevant row, all retrieved -> 1.
     """
     setting = settings_of(name, params)
     function = METRICS[name].function.__name__
@@ -391,7 +396,9 @@ def ideal_is_one(name: str, params: dict[str, Any], k: int | None, stats: Stats)
         return always
     if function == "mean_average_precision_score":
         return within_k if setting["denominator"] == "n_relevant" else always
-    if function in ("mean_reciprocal_rank_score", "group_roc_auc_score", "r_precision_score"):
+    if function in (
+        "mean_reciprocal_rank_score", "group_roc_auc_score", "r_precision_score", "bpref_score"
+    ):
         return always
     if function == "precision_at_k_score":
         return n_rel >= d

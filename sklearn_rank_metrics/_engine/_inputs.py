@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from sklearn.base import is_classifier
 
+from ._errors import RowValueError
+
 RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 
 
@@ -407,3 +409,45 @@ def _proba_to_score(proba: np.ndarray, classes: np.ndarray, estimator_name: str)
             "expected grade needs numeric classes."
         )
     return proba @ classes.astype(np.float64)
+
+
+def judged_mask(
+    judged: Any, y_true: np.ndarray, function_name: str
+) -> np.ndarray | None:
+    """``judged`` as a flat bool array (None when every row is judged).
+
+    A row that was retrieved but never judged must have the label 0: an unjudged
+    document has no relevance to count.
+    """
+    if judged is None:
+        return None
+    array = to_numpy(judged, "judged")
+    if array.dtype.kind not in "biu" and not (
+        array.dtype.kind == "f" and np.isin(array, (0.0, 1.0)).all()
+    ):
+        raise TypeError(
+            f"judged of {function_name} must hold booleans (True: the row was judged); got "
+            f"dtype {array.dtype}."
+        )
+    if array.shape != y_true.shape:
+        raise ValueError(
+            f"judged of {function_name} must have the shape of y_true {y_true.shape}; got "
+            f"{array.shape}."
+        )
+    if array.dtype.kind in "iu" and not np.isin(array, (0, 1)).all():
+        bad = first_bad(~np.isin(array, (0, 1)))
+        raise ValueError(
+            f"judged of {function_name} must hold True/False (or 1/0); got "
+            f"{array.flat[bad]} at {format_index(bad, array.shape)}."
+        )
+    mask = array.astype(bool).reshape(-1)
+    if mask.all():
+        return None
+    bad = first_bad(~mask & (y_true.reshape(-1) != 0))
+    if bad is not None:
+        raise RowValueError(
+            f"judged of {function_name} is False at {format_index(bad, y_true.shape)}, where "
+            f"y_true is {y_true.flat[bad]}; a document nobody judged has the label 0.",
+            bad,
+        )
+    return mask

@@ -32,6 +32,7 @@ from ._inputs import (
     check_shapes,
     check_values,
     factorize_groups_with_sizes,
+    judged_mask,
     query_weights,
     scores_as_float,
 )
@@ -197,6 +198,10 @@ class RankedGroups:
         it except on its argsort fallback).
     sorted_labels : callable
         Returns :attr:`labels`, gathering them on the first call only.
+    judged : ndarray of shape (n_rows,), bool, or None
+        In input order: whether each row was judged (``judged=`` of the metric); None
+        when every row was. Only bpref and Judged@k read it: every other metric takes
+        an unjudged row (label 0) as non-relevant, as trec_eval does.
 
     Built on demand, so a metric that needs only the relevant rows, or only the top
     k rows, never pays for arrays over all rows that it does not read:
@@ -222,6 +227,7 @@ class RankedGroups:
     two_dimensional: bool
     input_order_in_ties: bool
     sorted_labels: Callable[[], np.ndarray] = field(repr=False, compare=False)
+    judged: np.ndarray | None = field(default=None, repr=False, compare=False)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -417,6 +423,7 @@ def rank_groups(
     group: Any = None,
     *,
     sample_weight: Any = None,
+    judged: Any = None,
     function_name: str = "evaluate",
 ) -> RankedGroups:
     """Validate inputs and build the :class:`RankedGroups` every metric reads.
@@ -432,6 +439,7 @@ def rank_groups(
     y_score_array = scores_as_float(y_score, function_name)
     check_shapes(y_true_array, y_score_array, function_name)
     check_values(y_true_array, y_score_array, function_name)
+    judged_rows = judged_mask(judged, y_true_array, function_name)
 
     two_dimensional = y_true_array.ndim == 2
     if two_dimensional:
@@ -494,4 +502,5 @@ def rank_groups(
         two_dimensional=two_dimensional,
         input_order_in_ties=input_order_in_ties,
         sorted_labels=_OnDemand(partial(np.take, labels_flat, order)),
+        judged=judged_rows,
     )

@@ -111,13 +111,28 @@ def sharing_sort(shared: SharedSort | None, user: int) -> Iterator[None]:
 
 
 def ranked_groups(
-    y_true: Any, y_score: Any, group: Any, *, sample_weight: Any, function_name: str
+    y_true: Any,
+    y_score: Any,
+    group: Any,
+    *,
+    sample_weight: Any,
+    function_name: str,
+    judged: Any = None,
 ) -> RankedGroups:
-    """:func:`rank_groups`, through the active shared sort if there is one."""
+    """:func:`rank_groups`, through the active shared sort if there is one.
+
+    A ``judged`` mask is not part of what the scorers share: with one, the rows are
+    sorted here.
+    """
     active = _ACTIVE.get()
-    if active is None:
+    if active is None or judged is not None:
         return rank_groups(
-            y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
+            y_true,
+            y_score,
+            group,
+            sample_weight=sample_weight,
+            judged=judged,
+            function_name=function_name,
         )
     shared, user = active
     return shared.ranked(user, (y_true, y_score, group, sample_weight), function_name)

@@ -59,6 +59,9 @@ class AlignedRuns:
         Queries only in the run (not in the qrels), left out as trec_eval does.
     source : str or None
         The files (or dicts) the rows come from.
+    judged : ndarray of shape (n_rows,), bool, or None
+        Whether each row was judged (a document only runs returned was not); pass it
+        as ``judged=`` for bpref and Judged@k.
     """
 
     y_true: np.ndarray
@@ -69,6 +72,7 @@ class AlignedRuns:
     n_answered: dict[str, int]
     n_dropped_queries: dict[str, int]
     source: str | None = None
+    judged: np.ndarray | None = None
 
     def __iter__(self) -> Any:
         return iter((self.y_true, self.scores, self.group))
@@ -89,7 +93,12 @@ class AlignedRuns:
         if name not in self.scores:
             raise KeyError(f"AlignedRuns: no run named {name!r}; the runs are {list(self.scores)}.")
         return RankingData(
-            self.y_true, self.scores[name], self.group, self.doc_id, source=self.source
+            self.y_true,
+            self.scores[name],
+            self.group,
+            self.doc_id,
+            source=self.source,
+            judged=self.judged,
         )
 
     def __repr__(self) -> str:
@@ -143,6 +152,16 @@ def _union(datasets: dict[str, RankingData], source: str) -> AlignedRuns:
     # every run gives a document of a query the same label (the qrels' or 0)
     y_true = np.zeros(n_rows)
     y_true[row_of] = np.concatenate([data.y_true for data in datasets.values()])
+    # and the same judged flag (a judged document is judged for every run)
+    judged = None
+    if any(data.judged is not None for data in datasets.values()):
+        judged = np.zeros(n_rows, dtype=bool)
+        judged[row_of] = np.concatenate(
+            [
+                np.ones(len(data.y_true), bool) if data.judged is None else data.judged
+                for data in datasets.values()
+            ]
+        )
     scores, n_answered = {}, {}
     start = 0
     query_of_row = unique_key // len(doc_ids)
@@ -164,6 +183,7 @@ def _union(datasets: dict[str, RankingData], source: str) -> AlignedRuns:
         n_answered,
         {name: data.n_dropped_queries for name, data in datasets.items()},
         source,
+        judged,
     )
 
 

@@ -53,6 +53,10 @@ class RankingData:
         TREC: queries of the run without qrels, dropped as trec_eval drops them.
     source : str or None
         The file name(s) the rows come from.
+    judged : ndarray of shape (n_rows,), bool, or None
+        Whether each row was judged (TREC: a run document missing from the qrels was
+        not); ``None`` when every row was. Pass it as ``judged=`` to
+        :func:`evaluate`, :func:`bpref_score` or :func:`judged_at_k_score`.
     """
 
     y_true: np.ndarray
@@ -62,12 +66,13 @@ class RankingData:
     X: Any = None
     n_dropped_queries: int = 0
     source: str | None = None
+    judged: np.ndarray | None = None
     # where row i was read, e.g. "results.csv, line 9" (file readers only)
     _row_location: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n_rows = len(self.y_true)
-        for name in ("y_score", "group", "doc_id"):
+        for name in ("y_score", "group", "doc_id", "judged"):
             value = getattr(self, name)
             if value is not None and len(value) != n_rows:
                 raise ValueError(

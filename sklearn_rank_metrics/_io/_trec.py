@@ -307,6 +307,7 @@ class JoinedRows:
     group: np.ndarray
     doc_id: np.ndarray
     n_dropped_queries: int
+    judged: np.ndarray
 
 
 def join_trec(
@@ -337,6 +338,7 @@ def join_trec(
     # and, the other way round, which qrels rows the run retrieved
     run_label = np.zeros(len(run_key), dtype=np.int64)
     retrieved = np.zeros(n_qrels, dtype=bool)
+    judged = np.zeros(len(run_key), dtype=bool)
     if n_qrels:
         sorter = np.argsort(qrels_key)
         position = np.searchsorted(qrels_key, run_key, sorter=sorter)
@@ -362,6 +364,8 @@ def join_trec(
         query_ids[rows_query[order]],
         doc_ids[rows_doc[order]],
         n_dropped,
+        # a run document missing from the qrels was never judged
+        np.concatenate([judged[run_rows], np.ones(np.count_nonzero(unretrieved), bool)])[order],
     )
 
 
@@ -521,4 +525,5 @@ def read_trec(
         doc_id=rows.doc_id,
         n_dropped_queries=rows.n_dropped_queries,
         source=source,
+        judged=rows.judged,
     )

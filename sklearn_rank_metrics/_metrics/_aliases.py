@@ -80,6 +80,8 @@ ALIASES: tuple[Alias, ...] = (
     Alias("ranx", "precision", "p", example="precision@10"),
     Alias("ranx", "ndcg_burges", "ndcg", (("gain", "exponential"),), example="ndcg_burges@10"),
     Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
+    Alias("ir_measures", "Bpref", "bpref", cutoff="none", example="Bpref"),
+    Alias("ir_measures", "Judged", "judged", example="Judged@10"),
 )
 
 # a tool's parameter value -> ours
@@ -88,8 +90,6 @@ _VALUES: dict[tuple[str, str], dict[str, str]] = {
 }
 
 NOT_YET: dict[str, str] = {
-    "bpref": "bpref (trec_eval, ir_measures Bpref, ranx)",
-    "judged": "Judged@k (ir_measures)",
     "rbp": "rank-biased precision (ir_measures RBP, ranx rbp)",
     "num_rel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",
     "numrel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",

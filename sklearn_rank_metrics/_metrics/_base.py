@@ -72,6 +72,10 @@ DOC_FRAGMENTS = {
     "sample_weight": """sample_weight : array-like, default=None
         Weight of each query in the mean. Flat input: one weight per row, constant
         within each query. 2-D input: one weight per row of ``y_true`` (per query).""",
+    "judged": """judged : array-like of bool, same shape as ``y_true``, default=None
+        Whether each row was judged; ``None``: every row was. A row retrieved but
+        never judged (a document missing from the qrels) has ``judged=False`` and
+        the label 0. The readers fill it (:attr:`RankingData.judged`).""",
     "relevance_level": """relevance_level : float or None, default=None
         A row is relevant when ``y_true > 0`` (``None``) or when
         ``y_true >= relevance_level`` (trec_eval's ``-l``).""",
@@ -122,12 +126,18 @@ def score(
     *,
     sample_weight: Any,
     replace_undefined_by: float | str,
+    judged: Any = None,
     **params: Any,
 ) -> float:
     """Rank the rows once, run the kernel, apply the undefined-query policy, average."""
     # the scorers of one make_ranking_scorers call share this sort (_shared_sort)
     ranked: RankedGroups = ranked_groups(
-        y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        judged=judged,
+        function_name=function_name,
     )
     values = per_query(ranked, function_name=function_name, **params)
     return aggregate(values, ranked, replace_undefined_by, function_name)

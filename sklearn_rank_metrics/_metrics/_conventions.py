@@ -138,11 +138,14 @@ _BOOSTER_FUNCTIONS = {
 def _ir_measures_provider(function_name: str, params: Mapping[str, Any]) -> Ordering | None:
     """ir_measures computes some measures with other tools than trec_eval.
 
-    ``RR@k`` comes from its msmarco provider (double precision, ties by document id
-    ascending); ``ERR@k`` and ``nDCG(dcg='exp-log2')`` from gdeval (double
-    precision, ties by document id descending).
+    ``RR@k`` comes from its msmarco provider and ``Judged@k`` from its own (double
+    precision, ties by document id ascending); ``ERR@k`` and
+    ``nDCG(dcg='exp-log2')`` from gdeval (double precision, ties by document id
+    descending).
     """
-    if function_name == "mean_reciprocal_rank_score" and params.get("k") is not None:
+    if function_name == "judged_at_k_score" or (
+        function_name == "mean_reciprocal_rank_score" and params.get("k") is not None
+    ):
         return Ordering(single_precision=False, doc_id_order=ASCENDING)
     if function_name == "expected_reciprocal_rank_score" or (
         function_name == "ndcg_score" and params.get("gain") == "exponential"

@@ -73,6 +73,7 @@ def evaluate(
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
     sample_weight: Any = None,
+    judged: Any = None,
     doc_id: Any = None,
     per_query: bool | str = False,
 ) -> Any:
@@ -85,7 +86,8 @@ def evaluate(
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
         name among ``ndcg, dcg, cg, idcg, err, map, mrr, p, recall, rprec, f1,
-        fbeta, hit_rate, gauc``; the parameters are those of the metric's function, e.g.
+        fbeta, hit_rate, gauc, bpref, judged``; the parameters are those of the
+        metric's function, e.g.
         ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
         ``"p(denominator=min(k,n_retrieved))@5"``. ``cg@k`` is DCG without discount.
         trec_eval's, ir_measures' and ranx's names work too (``"P_10"``,
@@ -97,6 +99,9 @@ def evaluate(
         ``None`` keeps each metric's own default.
     sample_weight : array-like, default=None
         Query weights, as in every metric function.
+    [[judged]]
+        Read by ``bpref`` and ``judged@k``; every other metric takes an unjudged row
+        as a non-relevant one (label 0), as trec_eval does.
     doc_id : array-like of shape (n_rows,), default=None
         Document id of every row (flat rows only). Used only by a ``convention``
         whose tool breaks ties by document id (trec_eval and ir_measures: byte order,
@@ -132,7 +137,7 @@ def evaluate(
         "relevance_level": relevance_level,
     }
     rankings = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, "evaluate", doc_id
+        y_true, y_score, group, metrics, shared, sample_weight, "evaluate", doc_id, judged
     )
     if not per_query:
         # one metric at a time, its per-query arrays dropped once its mean is known
@@ -214,6 +219,7 @@ def evaluate_details(
     function_name: str,
     means: bool = True,
     doc_id: Any = None,
+    judged: Any = None,
 ) -> EvaluationDetails:
     """Validate, sort once, and compute every metric's per-query values and mean.
 
@@ -221,7 +227,7 @@ def evaluate_details(
     that combine the per-query values of several calls themselves.
     """
     rankings = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, function_name, doc_id
+        y_true, y_score, group, metrics, shared, sample_weight, function_name, doc_id, judged
     )
     results = {name: _metric_detail(plan, means) for name, plan in rankings.items()}
     return EvaluationDetails(rankings.query_ids, results)
@@ -252,6 +258,7 @@ def _ranked_metrics(
     sample_weight: Any,
     function_name: str,
     doc_id: Any = None,
+    judged: Any = None,
 ) -> Rankings:
     """The checked settings and metric names, and the inputs sorted once.
 
@@ -272,11 +279,14 @@ def _ranked_metrics(
     rankings = Rankings()
     for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
         if ordering not in ranked_by_ordering:
-            inputs = (y_true, y_score, group, sample_weight)
+            inputs = (y_true, y_score, group, sample_weight, judged)
             if convention is not None:
                 inputs = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order)
             ranked_by_ordering[ordering] = rank_groups(
-                *inputs[:3], sample_weight=inputs[3], function_name=function_name
+                *inputs[:3],
+                sample_weight=inputs[3],
+                judged=inputs[4],
+                function_name=function_name,
             )
         rankings[name] = MetricPlan(spec, kernel_params, policy, ranked_by_ordering[ordering])
     rankings.query_ids = next(iter(ranked_by_ordering.values())).query_ids
@@ -315,20 +325,20 @@ def _doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np
 
 
 def _prepared(
-    inputs: tuple[Any, Any, Any, Any],
+    inputs: tuple[Any, Any, Any, Any, Any],
     convention: Any,
     ordering: Ordering,
     doc_order: dict[str, np.ndarray] | None,
-) -> tuple[Any, Any, Any, Any]:
+) -> tuple[Any, Any, Any, Any, Any]:
     """The inputs as the convention's tool reads them, rows in its tie order."""
-    y_true, y_score, group, sample_weight = inputs
+    y_true, y_score, group, sample_weight, judged = inputs
     y_true = prepare_labels(y_true, convention)
     y_score = prepare_scores(y_score, convention, ordering)
     y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
     if sample_weight is not None:
         sample_weight = prepare_weights(sample_weight, convention)
     if doc_order is None or ordering.doc_id_order is None:
-        return y_true, y_score, group, sample_weight
+        return y_true, y_score, group, sample_weight, judged
     order = doc_order[ordering.doc_id_order]
 
     def rows(values: Any) -> Any:
@@ -336,7 +346,7 @@ def _prepared(
             return None
         return np.asarray(getattr(values, "to_numpy", lambda: values)())[order]
 
-    return rows(y_true), rows(y_score), rows(group), rows(sample_weight)
+    return rows(y_true), rows(y_score), rows(group), rows(sample_weight), rows(judged)
 
 
 def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:

@@ -46,6 +46,7 @@ from ._graded import (
     ndcg_per_query,
     ndcg_score,
 )
+from ._judged import bpref_per_query, bpref_score, judged_at_k_score, judged_per_query
 
 # Parameters of a public function that are not the kernel's.
 NON_KERNEL_PARAMETERS = (
@@ -56,6 +57,7 @@ NON_KERNEL_PARAMETERS = (
     "replace_undefined_by",
     "ignore_ties",
     "convention",
+    "judged",
 )
 
 
@@ -84,6 +86,9 @@ class MetricInfo:
     ideal_is_one : bool
         A perfect ranking scores exactly 1 (without a cutoff, every query holding a
         relevant row): NDCG, AP, RR, recall, hit rate, AUC; not DCG, ERR, P or F.
+    always_defined : bool
+        Defined for every query, also without a relevant row (Judged@k measures how
+        much of the top k is judged), so ``replace_undefined_by`` never applies.
     """
 
     name: str
@@ -95,6 +100,7 @@ class MetricInfo:
     graded: bool = False
     takes_k: bool = True
     ideal_is_one: bool = False
+    always_defined: bool = False
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -145,6 +151,8 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             MetricInfo(
                 "gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False, ideal_is_one=True
             ),
+            MetricInfo("bpref", bpref_score, bpref_per_query, takes_k=False, ideal_is_one=True),
+            MetricInfo("judged", judged_at_k_score, judged_per_query, always_defined=True),
         )
     }
 )

@@ -46,9 +46,12 @@ class ComparisonResult:
         One row per (metric, pair of models); columns ``metric, model_a, model_b,
         n_queries, mean_a, mean_b, mean_difference`` (``mean_a - mean_b``), then
         ``ci_low_<method>, ci_high_<method>`` for every bootstrap method,
-        ``p_value_t, p_value_permutation`` and, with ``correction="holm"``,
-        ``p_value_t_holm, p_value_permutation_holm``. A pandas DataFrame when pandas
-        is installed, else a dict of arrays.
+        ``p_value_t, p_value_permutation``, ``wins, ties, losses`` (queries where
+        ``model_a`` is above, level with, below ``model_b``; values within
+        ``100 eps`` of each other are level), ``effect_size`` (paired Cohen's
+        :math:`d_z = \\bar d / s_d`, NaN when every difference is equal) and, with a
+        ``correction``, ``p_value_t_<correction>, p_value_permutation_<correction>``.
+        A pandas DataFrame when pandas is installed, else a dict of arrays.
     means : DataFrame or dict of ndarray
         Column ``model`` and one column per metric: the mean over the queries that
         enter the comparison of that metric.
@@ -57,6 +60,8 @@ class ComparisonResult:
         is left out).
     confidence_level, n_resamples, methods, correction
         The settings used.
+    baseline : str or None
+        The model every other one was compared with, or None (every pair).
     """
 
     table: Any
@@ -370,6 +375,7 @@ def compare(
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
+    judged: Any = None,
     random_state: Any = None,
 ) -> ComparisonResult:
     r"""Compare several models on the same queries: differences, intervals, p-values.
@@ -417,6 +423,9 @@ def compare(
     convention, ties, replace_undefined_by, relevance_level : default=None
         As in :func:`evaluate`: applied to every metric that has the parameter and
         does not set it in its name.
+    judged : array-like of bool, default=None
+        Whether each row was judged (for ``bpref`` and ``judged@k``), as in
+        :func:`evaluate`; :class:`AlignedRuns` has it as ``.judged``.
     random_state : int, numpy Generator or RandomState, or None, default=None
         Seeds the resampling; an int gives the same result on every call.
 
@@ -515,7 +524,7 @@ def compare(
         "relevance_level": relevance_level,
     }
     query_ids, values = per_query_values(
-        y_true, scores, group, names, shared=shared, function_name=function_name
+        y_true, scores, group, names, shared=shared, function_name=function_name, judged=judged
     )
     n_models, n_metrics, n_queries = values.shape
 

@@ -62,6 +62,7 @@ def per_query_values(
     *,
     shared: dict[str, Any],
     function_name: str,
+    judged: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-query values of every metric for every model: one ``evaluate_details`` each.
 
@@ -84,6 +85,7 @@ def per_query_values(
             sample_weight=None,
             function_name=function_name,
             means=False,
+            judged=judged,
         )
         if values is None:
             query_ids = details.query_ids

@@ -74,6 +74,7 @@ def ranking_report(
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
     sample_weight: Any = None,
+    judged: Any = None,
     digits: int = 4,
     output_dict: bool = False,
     as_frame: bool = False,
@@ -117,6 +118,9 @@ def ranking_report(
         Applied to every metric that has the parameter, as in :func:`evaluate`.
     sample_weight : array-like, default=None
         Query weights, as in every metric function.
+    judged : array-like of bool, default=None
+        Whether each row was judged (for ``bpref`` and ``judged@k``), as in
+        :func:`evaluate`.
     digits : int, default=4
         Digits after the decimal point in the text report.
     output_dict : bool, default=False
@@ -204,6 +208,7 @@ def ranking_report(
             shared=shared,
             sample_weight=sample_weight,
             function_name="ranking_report",
+            judged=judged,
         )
         summaries[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
     comparison = None
@@ -216,6 +221,7 @@ def ranking_report(
             baseline=baseline,
             n_resamples=n_resamples,
             random_state=random_state,
+            judged=judged,
             **shared,
         )
     if output_dict or as_frame:

@@ -484,6 +484,25 @@ MUTATIONS: dict[str, Mutation] = {
             "boundary = start + total.astype(np.intp)",
         ),
     ),
+    # -- bpref and Judged@k ----------------------------------------------------------------
+    "bpref_count_not_capped_at_r": _m(
+        "bpref subtracts n / min(N, R) without capping n at R",
+        Edit(
+            "_kernels._judged",
+            "bpref",
+            "expected_min = np.minimum(above, cap).astype(np.float64)",
+            "expected_min = above.astype(np.float64)",
+        ),
+    ),
+    "judged_divided_by_k": _m(
+        "Judged@k divides by k instead of min(k, n_retrieved)",
+        Edit(
+            "_kernels._judged",
+            "judged_at_k",
+            "return safe_divide(expected, depth.astype(np.float64))",
+            "return safe_divide(expected, np.full(ranked.n_queries, float(k or 1)))",
+        ),
+    ),
     # -- F1 / F-beta ----------------------------------------------------------------------
     "fbeta_beta_not_squared": _m(
         "F-beta weighs recall by beta instead of beta**2",

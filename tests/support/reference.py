@@ -276,6 +276,28 @@ def rprec(ranked, unretrieved, *, relevance_level=None):
     return _hits_at(ranked, min(n_rel, len(ranked)), relevance_level) / n_rel, False
 
 
+def bpref(ranked, unretrieved, *, relevance_level=None):
+    """bpref with every row judged (trec_eval): each retrieved relevant row adds
+    1 - min(n, R) / min(N, R), n the non-relevant rows above it (1 when N = 0); / R."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    n_non = len(ranked) + len(unretrieved) - n_rel
+    if n_rel == 0:
+        return 0.0, True
+    total, above = 0.0, 0
+    for label in ranked:
+        if is_relevant(label, relevance_level):
+            total += 1.0 if n_non == 0 else 1.0 - min(above, n_rel) / min(n_non, n_rel)
+        else:
+            above += 1
+    return total / n_rel, False
+
+
+def judged(ranked, unretrieved, *, k=None):
+    """Judged@k with every row judged: 1 when the query retrieved a row, else 0."""
+    return (1.0 if depth_of(k, len(list(ranked))) else 0.0), False
+
+
 def hit(ranked, unretrieved, *, k=None, relevance_level=None):
     """Macro hit rate of one query: 1 if hits@k >= 1 else 0."""
     ranked, unretrieved = list(ranked), list(unretrieved)
@@ -428,6 +450,8 @@ METRIC_FUNCTIONS = {
     "hit_rate": hit,
     "err": err,
     "gauc": auc,
+    "bpref": bpref,
+    "judged": judged,
 }
 
 PerQuery = namedtuple(

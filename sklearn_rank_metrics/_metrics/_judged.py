@@ -1,0 +1,192 @@
+"""Measures that read which rows were judged: bpref and Judged@k."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._engine._ranked_groups import RankedGroups
+from .._engine._validation import validate_params
+from .._kernels import _judged as kernels
+from ._aggregate import PerQuery
+from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
+from ._conventions import with_convention
+
+
+def bpref_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "bpref_score",
+    relevance_level: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected bpref of every query."""
+    values, n_relevant, _ = kernels.bpref(ranked, ties, relevance_level)
+    return PerQuery(values, n_relevant == 0)
+
+
+def judged_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "judged_at_k_score",
+    k: int | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected Judged@k of every query (defined for every query)."""
+    values = kernels.judged_at_k(ranked, ties, k)
+    return PerQuery(values, np.zeros(ranked.n_queries, dtype=bool))
+
+
+@with_convention
+@validate_params({**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL})
+@fill_doc
+def bpref_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    judged: Any = None,
+    relevance_level: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+    convention: str | None = None,
+) -> float:
+    """bpref: how rarely judged non-relevant rows rank above relevant ones, over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[judged]]
+    [[relevance_level]]
+    [[ties]]
+    [[replace_undefined_by]]
+    [[sample_weight]]
+    [[convention]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    judged_at_k_score, mean_average_precision_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{bpref} = \\frac{1}{R} \\sum_{r\\ \\mathrm{relevant,\\ retrieved}}
+        \\left(1 - \\frac{\\min(n_r, R)}{\\min(N, R)}\\right)
+
+    ``R`` counts the judged relevant rows and ``N`` the judged non-relevant rows of
+    the query (retrieved or not, ``-inf`` rows included); ``n_r`` the judged
+    non-relevant rows ranked above ``r``. Unjudged rows (``judged=False``) are
+    skipped; the term is 1 when ``N = 0`` (trec_eval's ``bpref``, ir_measures'
+    ``Bpref``; ranx's ``bpref`` divides 0 by 0 there and gives NaN). With
+    ``ties="average"``, a relevant row of a tied block holding ``m``
+    judged non-relevant rows, ``c`` such rows above the block, has
+    :math:`E[\\min(c + X, R)] = \\sum_{x=0}^{m} \\min(c + x, R) / (m + 1)` (exact: its
+    place among those ``m`` rows is uniform). A query without a relevant row is
+    undefined.
+
+    References
+    ----------
+    Buckley, C., & Voorhees, E. M. (2004). Retrieval evaluation with incomplete
+    information. SIGIR 2004, 25-32.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import bpref_score
+    >>> # relevant, unjudged, non-relevant, relevant; R = 2, N = 1
+    >>> bpref_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], judged=[1, 0, 1, 1])
+    0.5
+    """
+    return score(
+        bpref_per_query,
+        "bpref_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        judged=judged,
+        relevance_level=relevance_level,
+        ties=ties,
+    )
+
+
+@with_convention
+@validate_params(COMMON_CONSTRAINTS)
+@fill_doc
+def judged_at_k_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    judged: Any = None,
+    k: int | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+    convention: str | None = None,
+) -> float:
+    """Judged@k: the share of judged rows among the top k, averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[judged]]
+    [[k]]
+    [[ties]]
+    replace_undefined_by : {0.0, 1.0, nan, "skip", "raise"}, default=0.0
+        Accepted as in every metric; Judged@k is defined for every query (one that
+        retrieved nothing scores 0), so it never applies.
+    [[sample_weight]]
+    [[convention]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    bpref_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{Judged@k} = \\frac{\\#\\{\\text{judged rows at ranks } 1..d\\}}{d},
+        \\qquad d = \\min(k, n)
+
+    with ``n`` the rows the query retrieved (ir_measures' ``Judged@k``); 0 when
+    ``n = 0``. It measures how far a run's top ranks are covered by the
+    judgements, i.e. how much the other metrics can be trusted. With
+    ``ties="average"``, a tied block with ``J`` judged rows of its ``m`` that has
+    ``T`` positions within the cutoff counts ``T J / m`` (exact).
+
+    References
+    ----------
+    MacAvaney, S., Macdonald, C., & Ounis, I. (2022). Streamlining evaluation with
+    ir-measures. ECIR 2022, 305-310.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import judged_at_k_score
+    >>> judged_at_k_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], judged=[1, 0, 1, 1], k=2)
+    0.5
+    """
+    return score(
+        judged_per_query,
+        "judged_at_k_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        judged=judged,
+        k=k,
+        ties=ties,
+    )
