@@ -31,6 +31,7 @@ from ._metrics._binary import (
 from ._metrics._evaluate import evaluate
 from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, idcg_score, ndcg_score
 from ._metrics._judged import bpref_score, judged_at_k_score
+from ._metrics._rbp import rbp_score
 from ._model_selection._ranker import GroupedRanker
 from ._model_selection._scorer import make_ranking_scorer, make_ranking_scorers
 from ._plot._metric_at_k import MetricAtKDisplay
@@ -76,6 +77,7 @@ __all__ = [
     "precision_at_k_score",
     "r_precision_score",
     "ranking_report",
+    "rbp_score",
     "read_letor",
     "read_recommendations",
     "read_table",

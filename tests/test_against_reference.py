@@ -122,6 +122,10 @@ VARIANTS = {
     "bpref": Variant("bpref", "bpref_score", {}, takes_k=False),
     "bpref-level2": Variant("bpref", "bpref_score", {"relevance_level": 2}, takes_k=False),
     "judged": _v("judged", "judged_at_k_score"),
+    "rbp": _v("rbp", "rbp_score"),
+    "rbp-graded-level2": _v("rbp", "rbp_score", p=0.5, graded=True, relevance_level=2),
+    "rbp-residual": _v("rbp", "rbp_score", p=0.9, part="residual"),
+    "rbp-upper": _v("rbp", "rbp_score", part="upper"),
     "f1": _v("fbeta", "fbeta_at_k_score"),
     "fbeta-0.5-min_k_n_retrieved": _v(
         "fbeta", "fbeta_at_k_score", beta=0.5, denominator="min(k,n_retrieved)"
@@ -498,7 +502,8 @@ def test_two_dimensional_input(vid, ties, weighted):
 # (with a gain table whose G[0] > 0 every row has a positive gain, and Judged@k is
 # defined for every query: never undefined)
 @pytest.mark.parametrize(
-    "vid", [v for v in ALL_VARIANTS if v not in ("dcg-gain_list_g0_positive", "judged")]
+    "vid",
+    [v for v in ALL_VARIANTS if v not in ("dcg-gain_list_g0_positive", "judged", "rbp-residual")],
 )
 def test_every_query_skipped_gives_nan_and_warns(vid):
     variant = ALL_VARIANTS[vid]

@@ -50,6 +50,7 @@ ALL_METRICS = [
     "rprec",
     "bpref",
     "judged@5",
+    "rbp(p=0.5)@10",
     "idcg@10",
     "f1@5",
     "fbeta(beta=2.0)@5",

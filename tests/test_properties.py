@@ -65,7 +65,8 @@ POLICIES = (0.0, 1.0, "skip", NAN_POLICY)  # replace_undefined_by ("raise" aside
 # over or drawn, ties is drawn (or looped over), replace_undefined_by is property 7's
 # subject (other tests use each metric's default), ignore_ties=True is ties="input",
 # and sample_weight is drawn with the data.
-NOT_VARIED = {"k", "ties", "replace_undefined_by", "ignore_ties", "sample_weight"}
+# (RBP's graded=True is unbounded: the reference harness and tests/test_rbp.py cover it)
+NOT_VARIED = {"k", "ties", "replace_undefined_by", "ignore_ties", "sample_weight", "graded"}
 
 # Values of parameters that are not (only) a set of options.  The gains are monotone
 # in the label, so "higher label first" is also "higher gain first" (properties 5, 8).
@@ -75,6 +76,7 @@ EXTRA_VALUES: dict[str, tuple[Any, ...]] = {
     "beta": (0.5, 2.0),
     "max_grade": (5.0,),
     "relevance_level": (2.0,),
+    "p": (0.5, 0.95),
 }
 
 
@@ -323,7 +325,7 @@ def undefined_queries(name: str, params: dict[str, Any], stats: Stats) -> np.nda
     """
     if METRICS[name].function.__name__ == "group_roc_auc_score":
         return (stats.n_relevant == 0) | (stats.n_relevant == stats.n_rows)
-    if METRICS[name].always_defined:
+    if METRICS[name].always_defined or params.get("part") == "residual":
         return np.zeros(len(stats.n_relevant), dtype=bool)
     return stats.n_relevant == 0
 
@@ -358,6 +360,8 @@ NO_IDEAL_CLAIM = {
     "expected_reciprocal_rank_score": "stop probability R(g) < 1",
     # the share of judged rows in the top k: not a property of the order
     "judged_at_k_score": "judgement coverage, not the order",
+    # the ideal order leaves p^R of the weight past the R relevant rows: below 1
+    "rbp_score": "1 - p^R < 1",
 }
 
 

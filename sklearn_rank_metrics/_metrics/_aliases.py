@@ -82,7 +82,18 @@ ALIASES: tuple[Alias, ...] = (
     Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
     Alias("ir_measures", "Bpref", "bpref", cutoff="none", example="Bpref"),
     Alias("ir_measures", "Judged", "judged", example="Judged@10"),
+    Alias(
+        "ir_measures",
+        "RBP",
+        "rbp",
+        tool_params=(("rel", "relevance_level"), ("p", "p")),
+        example="RBP(p=0.8,rel=1)",
+    ),
 )
+
+# ranx's rank-biased precision "rbp.8" (p = 0.8, graded: the label is the gain), with
+# its "-lN" relevance level; the digits after the dot are p, not a cutoff
+_RANX_RBP = re.compile(r"^rbp\.(?P<p>[0-9]+)(?:-l(?P<level>[0-9]+))?$")
 
 # a tool's parameter value -> ours
 _VALUES: dict[tuple[str, str], dict[str, str]] = {
@@ -90,7 +101,6 @@ _VALUES: dict[tuple[str, str], dict[str, str]] = {
 }
 
 NOT_YET: dict[str, str] = {
-    "rbp": "rank-biased precision (ir_measures RBP, ranx rbp)",
     "num_rel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",
     "numrel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",
     "num_ret": "the count of retrieved documents (trec_eval num_ret, ir_measures NumRet)",
@@ -124,6 +134,12 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
     graded metric (ranx then zeroes the gains below N, which no parameter does here).
     """
     stripped = text.strip()
+    ranx_rbp = _RANX_RBP.match(stripped)
+    if ranx_rbp is not None:
+        params = {"graded": "True", "p": f"0.{ranx_rbp.group('p')}"}
+        if ranx_rbp.group("level") is not None:
+            params["relevance_level"] = ranx_rbp.group("level")
+        return _registry_text("rbp", params, None)
     not_yet = _not_yet_key(stripped)
     if not_yet is not None:
         raise ValueError(

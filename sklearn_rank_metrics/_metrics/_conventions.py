@@ -141,8 +141,10 @@ def _ir_measures_provider(function_name: str, params: Mapping[str, Any]) -> Orde
     ``RR@k`` comes from its msmarco provider and ``Judged@k`` from its own (double
     precision, ties by document id ascending); ``ERR@k`` and
     ``nDCG(dcg='exp-log2')`` from gdeval (double precision, ties by document id
-    descending).
+    descending); ``RBP`` from cwl_eval (double precision, ties in the run's order).
     """
+    if function_name == "rbp_score":  # cwl_eval: double precision, the run's order
+        return Ordering(single_precision=False)
     if function_name == "judged_at_k_score" or (
         function_name == "mean_reciprocal_rank_score" and params.get("k") is not None
     ):

@@ -86,7 +86,7 @@ def evaluate(
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
         name among ``ndcg, dcg, cg, idcg, err, map, mrr, p, recall, rprec, f1,
-        fbeta, hit_rate, gauc, bpref, judged``; the parameters are those of the
+        fbeta, hit_rate, gauc, bpref, judged, rbp``; the parameters are those of the
         metric's function, e.g.
         ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
         ``"p(denominator=min(k,n_retrieved))@5"``. ``cg@k`` is DCG without discount.

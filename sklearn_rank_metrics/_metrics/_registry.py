@@ -47,6 +47,7 @@ from ._graded import (
     ndcg_score,
 )
 from ._judged import bpref_per_query, bpref_score, judged_at_k_score, judged_per_query
+from ._rbp import rbp_per_query, rbp_score
 
 # Parameters of a public function that are not the kernel's.
 NON_KERNEL_PARAMETERS = (
@@ -153,6 +154,7 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             ),
             MetricInfo("bpref", bpref_score, bpref_per_query, takes_k=False, ideal_is_one=True),
             MetricInfo("judged", judged_at_k_score, judged_per_query, always_defined=True),
+            MetricInfo("rbp", rbp_score, rbp_per_query),
         )
     }
 )

@@ -503,6 +503,15 @@ MUTATIONS: dict[str, Mutation] = {
             "return safe_divide(expected, np.full(ranked.n_queries, float(k or 1)))",
         ),
     ),
+    "rbp_weight_starts_at_p": _m(
+        "RBP weighs rank 1 with (1 - p) p instead of (1 - p)",
+        Edit(
+            "_kernels._rbp",
+            "rbp",
+            "(1.0 - p) * np.power(p, rank.astype(np.float64))",
+            "(1.0 - p) * np.power(p, rank.astype(np.float64) + 1.0)",
+        ),
+    ),
     # -- F1 / F-beta ----------------------------------------------------------------------
     "fbeta_beta_not_squared": _m(
         "F-beta weighs recall by beta instead of beta**2",

@@ -298,6 +298,22 @@ def judged(ranked, unretrieved, *, k=None):
     return (1.0 if depth_of(k, len(list(ranked))) else 0.0), False
 
 
+def rbp(ranked, unretrieved, *, k=None, p=0.8, graded=False, relevance_level=None,
+        part="value"):  # fmt: skip
+    """RBP = (1 - p) sum_{i <= d} p^(i-1) g_i (every row judged: residual = p^d)."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    depth = depth_of(k, len(ranked))
+    value = 0.0
+    for i, label in enumerate(ranked[:depth]):
+        if is_relevant(label, relevance_level):
+            value += (1 - p) * p**i * (label if graded else 1.0)
+    residual = p**depth
+    if part == "residual":
+        return residual, False
+    return (value + residual if part == "upper" else value), n_rel == 0
+
+
 def hit(ranked, unretrieved, *, k=None, relevance_level=None):
     """Macro hit rate of one query: 1 if hits@k >= 1 else 0."""
     ranked, unretrieved = list(ranked), list(unretrieved)
@@ -452,6 +468,7 @@ METRIC_FUNCTIONS = {
     "gauc": auc,
     "bpref": bpref,
     "judged": judged,
+    "rbp": rbp,
 }
 
 PerQuery = namedtuple(

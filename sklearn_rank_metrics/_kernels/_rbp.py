@@ -1,0 +1,60 @@
+"""Rank-biased precision (Moffat & Zobel 2008) and its residual.
+
+RBP is linear in the gain at each rank, so under ``ties="average"`` every position of
+a tied block takes the block's mean gain (and mean unjudged share): the expectation
+over the block's orders, exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._engine._ranked_groups import RankedGroups
+from ._relevance import is_relevant
+
+
+def _in_rank_order_per_position(ranked: RankedGroups, ties: str, values: np.ndarray) -> np.ndarray:
+    """``values`` (rank order) as expected at each position: block means under average."""
+    arrangement = ranked.arrangement(ties)
+    if ties == "average" and not arrangement.singletons:
+        return arrangement.block_mean_per_row(values)
+    return values
+
+
+def rbp(
+    ranked: RankedGroups,
+    ties: str,
+    k: int | None,
+    p: float,
+    graded: bool,
+    relevance_level: float | None,
+    part: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """RBP, its residual or its upper bound per query, and the relevant rows R.
+
+    ``RBP = (1 - p) sum_{i <= d} p^(i-1) g_i`` over the ``d = min(k, n)`` top ranks;
+    the residual is ``(1 - p) sum_{i <= d, unjudged} p^(i-1) + p^d``, the weight of
+    the unjudged ranks and of every rank past ``d``; the upper bound is their sum.
+    ``g_i`` is 1 for a relevant row, or its label when ``graded`` (ranx's RBP), and 0
+    below the relevance level.
+    """
+    arrangement = ranked.arrangement(ties)
+    labels = arrangement.labels
+    relevant = is_relevant(labels, relevance_level)
+    n_relevant = ranked.query_sum(relevant.astype(np.float64))
+    depth = ranked.depth(k)
+    rank = ranked.rank
+    inside = rank < ranked.per_row(depth)
+    weight = np.where(inside, (1.0 - p) * np.power(p, rank.astype(np.float64)), 0.0)
+    values = np.zeros(ranked.n_queries)
+    if part in ("value", "upper"):
+        gains = np.where(relevant, labels, 0.0) if graded else relevant.astype(np.float64)
+        values += ranked.query_sum(weight * _in_rank_order_per_position(ranked, ties, gains))
+    if part in ("residual", "upper"):
+        if ranked.judged is not None:
+            unjudged = (~ranked.in_rank_order(ranked.judged, ties)).astype(np.float64)
+            values += ranked.query_sum(
+                weight * _in_rank_order_per_position(ranked, ties, unjudged)
+            )
+        values += np.power(p, depth.astype(np.float64))
+    return values, n_relevant

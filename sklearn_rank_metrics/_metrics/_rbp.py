@@ -1,0 +1,148 @@
+"""Rank-biased precision: :func:`rbp_score`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._engine._ranked_groups import RankedGroups
+from .._engine._validation import BOOLEAN, Interval, Options, validate_params
+from .._kernels import _rbp as kernels
+from ._aggregate import PerQuery
+from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
+from ._conventions import with_convention
+
+RBP_PARTS = ("value", "residual", "upper")
+
+
+def rbp_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "rbp_score",
+    k: int | None = None,
+    p: float = 0.8,
+    graded: bool = False,
+    relevance_level: float | None = None,
+    part: str = "value",
+    ties: str = "average",
+) -> PerQuery:
+    """Expected RBP (or its residual, or upper bound) of every query."""
+    if part == "upper" and graded:
+        raise ValueError(
+            f"The upper bound of {function_name} (part='upper') needs graded=False: with "
+            "graded gains an unjudged row could gain more than 1."
+        )
+    values, n_relevant = kernels.rbp(ranked, ties, k, p, graded, relevance_level, part)
+    # the residual is defined for every query; RBP like every metric needs a relevant row
+    if part == "residual":
+        return PerQuery(values, np.zeros(ranked.n_queries, bool))
+    undefined = n_relevant == 0
+    values[undefined] = 0.0  # an undefined query holds 0 until the policy applies
+    return PerQuery(values, undefined, value_range=(0.0, np.inf) if graded else (0.0, 1.0))
+
+
+@with_convention
+@validate_params(
+    {
+        **COMMON_CONSTRAINTS,
+        "relevance_level": RELEVANCE_LEVEL,
+        "p": [Interval(float, 0, 1, closed="neither")],
+        "graded": [BOOLEAN],
+        "part": [Options(*RBP_PARTS)],
+    }
+)
+@fill_doc
+def rbp_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    p: float = 0.8,
+    k: int | None = None,
+    graded: bool = False,
+    relevance_level: float | None = None,
+    part: str = "value",
+    judged: Any = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+    convention: str | None = None,
+) -> float:
+    """Rank-biased precision (RBP), its residual or its upper bound, averaged over queries.
+
+    Parameters
+    ----------
+    [[inputs]]
+    p : float in (0, 1), default=0.8
+        Persistence: the probability that the user goes on to the next rank.
+    [[k]]
+    graded : bool, default=False
+        ``False``: a relevant row gains 1 (ir_measures' ``RBP(rel=...)``), so RBP lies
+        in [0, 1]; ``True``: it gains its label (ranx's ``rbp``; values may exceed 1).
+    [[relevance_level]]
+    part : {"value", "residual", "upper"}, default="value"
+        ``"value"``: RBP itself; ``"residual"``: the weight RBP leaves unknown, of
+        the unjudged rows within the ranking and of every rank after it;
+        ``"upper"``: their sum, RBP if every unjudged row were relevant (``graded``
+        must be False).
+    [[judged]]
+        Only the residual and the upper bound read it.
+    [[ties]]
+    [[replace_undefined_by]]
+        The residual is defined for every query.
+    [[sample_weight]]
+    [[convention]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    expected_reciprocal_rank_score, ndcg_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{RBP} = (1 - p) \\sum_{i=1}^{d} p^{i-1} g_i, \\qquad
+        \\mathrm{residual} = (1 - p) \\sum_{i \\le d,\\ \\mathrm{unjudged}} p^{i-1}
+        + p^{d}
+
+    with ``d = min(k, n)`` the ranks considered (``n``: the rows the query
+    retrieved) and ``g_i`` the gain at rank ``i``. RBP and RBP + residual bound the
+    value a full judgement would give. With ``ties="average"`` each position of a
+    tied block takes the block's mean gain (RBP is linear in the gains: exact).
+    A query without a relevant row is undefined (RBP; the residual is always
+    defined).
+
+    References
+    ----------
+    Moffat, A., & Zobel, J. (2008). Rank-biased precision for measurement of
+    retrieval effectiveness. ACM Transactions on Information Systems, 27(1), 2.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import rbp_score
+    >>> rbp_score([1, 0, 1], [0.9, 0.8, 0.7], p=0.5)  # 0.5 * (1 + 0.25)
+    0.625
+    >>> rbp_score([1, 0, 1], [0.9, 0.8, 0.7], p=0.5, part="residual")  # p^3
+    0.125
+    """
+    return score(
+        rbp_per_query,
+        "rbp_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        judged=judged,
+        k=k,
+        p=p,
+        graded=graded,
+        relevance_level=relevance_level,
+        part=part,
+        ties=ties,
+    )
