@@ -14,7 +14,8 @@ variable is removed from its environment (the conftest's no-skip rule is about
 peers, not mutants) and Hypothesis stores nothing in the project.
 
 Speed. A full cross-check run takes about a minute, so each mutation first runs
-its *probe*: the part of the suite known to catch it (``PROBES``: one file and a
+its *probe* (two probes at a time, in a thread pool, while the parent waits): the
+part of the suite known to catch it (``PROBES``: one file and a
 ``-k`` selection, all inside ``CROSS_CHECK_FILES``). The probe is a subset of the
 suite, so the probe failing proves the suite fails. Should a probe pass (the
 tests changed), the whole suite runs with ``-x`` (fastest-failing files first)
@@ -45,6 +46,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
@@ -419,9 +421,30 @@ def _cases():
         yield pytest.param(name, marks=marks, id=name)
 
 
+# Probe children run two at a time (the parent waits meanwhile), started at the first
+# mutation test for every mutation test the session selected.
+PARALLEL_PROBES = max(1, min(2, os.cpu_count() or 1))
+
+
+@pytest.fixture(scope="module")
+def probe_runs(request, tmp_path_factory):
+    selected = [
+        item.callspec.params["name"]
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_cross_checks_catch_the_mutation"
+    ]
+    executor = ThreadPoolExecutor(PARALLEL_PROBES)
+    futures = {
+        name: executor.submit(run_suite, PROBES[name].args(), name, tmp_path_factory.mktemp(name))
+        for name in selected
+    }
+    yield futures
+    executor.shutdown(wait=True, cancel_futures=True)
+
+
 @pytest.mark.parametrize("name", list(_cases()))
-def test_cross_checks_catch_the_mutation(name, tmp_path):
-    probe = run_suite(PROBES[name].args(), name, tmp_path)
+def test_cross_checks_catch_the_mutation(name, tmp_path, probe_runs):
+    probe = probe_runs[name].result()
     check_header(probe, name)
     assert probe.returncode in (0, 1), f"the probe run is broken:\n{probe.describe()}"
     if probe.returncode == 1:
