@@ -28,6 +28,7 @@ from ._metrics._binary import (
     r_precision_score,
     recall_at_k_score,
 )
+from ._metrics._counts import retrieval_count_score
 from ._metrics._evaluate import evaluate
 from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, idcg_score, ndcg_score
 from ._metrics._judged import bpref_score, judged_at_k_score
@@ -85,6 +86,7 @@ __all__ = [
     "read_trec_qrels",
     "read_trec_run",
     "recall_at_k_score",
+    "retrieval_count_score",
     "sampled_metric_estimate",
     "sampled_metric_table",
     "sampled_rank_distribution",

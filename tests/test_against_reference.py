@@ -126,6 +126,9 @@ VARIANTS = {
     "rbp-graded-level2": _v("rbp", "rbp_score", p=0.5, graded=True, relevance_level=2),
     "rbp-residual": _v("rbp", "rbp_score", p=0.9, part="residual"),
     "rbp-upper": _v("rbp", "rbp_score", part="upper"),
+    "num_rel": Variant("counts", "retrieval_count_score", {"count": "relevant"}, takes_k=False),
+    "num_ret": _v("counts", "retrieval_count_score", count="retrieved"),
+    "num_rel_ret-level2": _v("counts", "retrieval_count_score", relevance_level=2),
     "f1": _v("fbeta", "fbeta_at_k_score"),
     "fbeta-0.5-min_k_n_retrieved": _v(
         "fbeta", "fbeta_at_k_score", beta=0.5, denominator="min(k,n_retrieved)"
@@ -327,7 +330,9 @@ def check(variant, data, pq, k, ties, policy, weighted, id_kind, bound_values=No
         return
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        expected, _ = ref.aggregate(pq, policy, query_weight)
+        expected, _ = ref.aggregate(
+            pq, policy, query_weight, total=variant.metric in ref.TOTAL_METRICS
+        )
     got = call_package(variant, data, k, ties, policy, weighted, id_kind, **extra)
     assert isinstance(got, float)
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
@@ -336,7 +341,9 @@ def check(variant, data, pq, k, ties, policy, weighted, id_kind, bound_values=No
     for name, values in (bound_values or {}).items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            bound, _ = ref.aggregate(pq, policy, query_weight, values=values)
+            bound, _ = ref.aggregate(
+                pq, policy, query_weight, values=values, total=variant.metric in ref.TOTAL_METRICS
+            )
         np.testing.assert_allclose(
             got, bound, rtol=RTOL, atol=ATOL, err_msg=f"not the brute-force {name} over tie orders"
         )
@@ -412,7 +419,9 @@ def test_defaults_are_average_ties_and_default_policy(vid):
     variant = ALL_VARIANTS[vid]
     data = _DATA_BY_KEY[data_key_for(vid, None, "average")]
     pq = reference_for(vid, None, "average")
-    expected, _ = ref.aggregate(pq, "skip" if variant.metric == "gauc" else 0.0)
+    expected, _ = ref.aggregate(
+        pq, "skip" if variant.metric == "gauc" else 0.0, total=variant.metric in ref.TOTAL_METRICS
+    )
     got = public(variant.function)(data.y_true, data.y_score, data.group("int"), **variant.params)
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
 
@@ -503,7 +512,12 @@ def test_two_dimensional_input(vid, ties, weighted):
 # defined for every query: never undefined)
 @pytest.mark.parametrize(
     "vid",
-    [v for v in ALL_VARIANTS if v not in ("dcg-gain_list_g0_positive", "judged", "rbp-residual")],
+    [
+        v
+        for v in ALL_VARIANTS
+        if v not in ("dcg-gain_list_g0_positive", "judged", "rbp-residual")
+        and ALL_VARIANTS[v].metric != "counts"
+    ],
 )
 def test_every_query_skipped_gives_nan_and_warns(vid):
     variant = ALL_VARIANTS[vid]

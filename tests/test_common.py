@@ -134,7 +134,8 @@ def test_registry_entry_is_consistent(name):
     assert info.greater_is_better is True
     assert isinstance(info.fixed_params, dict)
     # classification expected from the definitions (DESIGN.md of the project)
-    plain_sums = function in {"dcg_score", "idcg_score"}  # dcg, cg, idcg: not normalised
+    # dcg, cg, idcg: not normalised; the counts: sums of rows
+    plain_sums = function in {"dcg_score", "idcg_score", "retrieval_count_score"}
     assert info.bounded_01 is (not plain_sums)
     assert info.graded is (
         function in {"ndcg_score", "dcg_score", "idcg_score", "expected_reciprocal_rank_score"}
@@ -143,7 +144,9 @@ def test_registry_entry_is_consistent(name):
     # bpref reads every retrieved row
     assert info.takes_k is (
         function not in {"group_roc_auc_score", "r_precision_score", "bpref_score"}
+        and info.fixed_params.get("count") != "relevant"  # num_rel counts every row
     )
+    assert info.total is (function == "retrieval_count_score")
 
 
 # ---------------------------------------------------------------------------
@@ -503,8 +506,8 @@ def test_all_queries_skipped_gives_nan_with_warning(name):
     y_true = np.zeros(8)
     y_score = np.linspace(0.0, 1.0, 8)
     group = np.repeat([1, 2], 4)
-    if METRICS[name].always_defined:  # nothing is skipped: every row here is judged
-        assert call(name, y_true, y_score, group, replace_undefined_by="skip") == 1.0
+    if METRICS[name].always_defined:  # nothing is skipped (Judged@k, the counts)
+        assert not math.isnan(call(name, y_true, y_score, group, replace_undefined_by="skip"))
         return
     with pytest.warns(UserWarning):
         value = call(name, y_true, y_score, group, replace_undefined_by="skip")

@@ -515,3 +515,29 @@ def test_bad_convention_and_doc_ids_are_errors_naming_the_argument():
     # a preset with a metric name it has no opinion about still checks that name
     with pytest.raises(ValueError, match="Unknown metric"):
         evaluate([1, 0], [0.2, 0.1], metrics="nope@3", convention="ranx")
+
+
+def test_ir_measures_counts_are_summed():
+    # NumRel, NumRet, NumRelRet: per query as trec_eval counts them, and ir_measures'
+    # aggregate is their sum over the qrels' queries, as ours is
+    ir_measures = pytest.importorskip("ir_measures")
+    y, score, group, doc = trec_data("synthetic", "query_not_in_run")
+    qrels_dict, run_dict = qrels_and_run(y, score, group, doc)
+    qrels = [
+        ir_measures.Qrel(q, d, rel) for q, docs in qrels_dict.items() for d, rel in docs.items()
+    ]
+    run = [ir_measures.ScoredDoc(q, d, s) for q, docs in run_dict.items() for d, s in docs.items()]
+    names = ["NumRel", "NumRet", "NumRelRet"]
+    means = evaluate(y, score, group, metrics=names, convention="ir_measures")
+    table = evaluate(y, score, group, metrics=names, convention="ir_measures", per_query=True)
+    for name in names:
+        measure = ir_measures.parse_measure(name)
+        tool = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+        ours = per_query(table, name)
+        answered = [q for q in tool if q in run_dict]
+        close([ours[q] for q in answered], [tool[q] for q in answered], name)
+        # num_rel of a query the run does not answer still counts its relevant rows
+        expected_total = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+        if name != "NumRel":
+            close(means[name], expected_total, name)
+        assert means[name] == pytest.approx(sum(ours.values()), rel=1e-12)

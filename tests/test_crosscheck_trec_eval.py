@@ -40,6 +40,7 @@ from sklearn_rank_metrics import (
     precision_at_k_score,
     r_precision_score,
     recall_at_k_score,
+    retrieval_count_score,
 )
 from tests.support.qrels_data import dataset, synthetic
 
@@ -57,6 +58,10 @@ def _measures():
         "map": (mean_average_precision_score, {}, "map"),
         "recip_rank": (mean_reciprocal_rank_score, {}, "mrr"),
         "Rprec": (r_precision_score, {}, "rprec"),
+        # counts: trec_eval's summary is their sum over queries
+        "num_rel": (retrieval_count_score, {"count": "relevant"}, "num_rel"),
+        "num_ret": (retrieval_count_score, {"count": "retrieved"}, "num_ret"),
+        "num_rel_ret": (retrieval_count_score, {"count": "relevant_retrieved"}, "num_rel_ret"),
     }
     for k in KS:
         table[f"ndcg_cut_{k}"] = (ndcg_score, {"k": k}, f"ndcg@{k}")
@@ -186,19 +191,27 @@ def test_matches_trec_eval(dataset_name, setting, measure):
     ours = our_table(dataset_name, setting)[name]
     if setting == "query_not_in_run":
         # trec_eval reports only the queries of the run; ours reports every query,
-        # the ones without a returned row at 0 (what trec_eval -c counts them as)
+        # the ones without a returned row at 0 (what trec_eval -c counts them as;
+        # num_rel still counts their relevant documents there)
         absent = sorted(set(ours) - set(expected))
         assert len(absent) >= 3
-        np.testing.assert_array_equal([ours[q] for q in absent], 0.0)
-        # trec_eval -c: the mean over every query of the qrels
-        c_mean = sum(expected.values()) / case.n_qrels_queries
-        got = function(
-            case.y, case.score, case.group, **kwargs, **own_params(function, case.params)
-        )
-        np.testing.assert_allclose(got, c_mean, rtol=RTOL, atol=ATOL)
+        if measure != "num_rel":
+            np.testing.assert_array_equal([ours[q] for q in absent], 0.0)
+        if measure not in ("num_rel", "num_ret", "num_rel_ret"):
+            # trec_eval -c: the mean over every query of the qrels
+            c_mean = sum(expected.values()) / case.n_qrels_queries
+            got = function(
+                case.y, case.score, case.group, **kwargs, **own_params(function, case.params)
+            )
+            np.testing.assert_allclose(got, c_mean, rtol=RTOL, atol=ATOL)
         # trec_eval's own mean: our input restricted to the queries of the run
         rows = np.isin(case.group, queries)
         ours = our_table(dataset_name, setting, only_run_queries=True)[name]
+    elif setting == "qrels_relevant_only" and measure.startswith("num_"):
+        # a count is defined for every query, so "skip" keeps the queries trec_eval
+        # leaves out (not in the qrels): compare on the qrels' queries
+        rows = np.isin(case.group, queries)
+        ours = {q: ours[q] for q in queries}
     else:
         rows = slice(None)
     ours = {q: v for q, v in ours.items() if not np.isnan(v)}  # "skip" leaves NaN

@@ -219,6 +219,16 @@ EXAMPLES = {
     "judged_divided_by_k": _ex("judged", 1.0, srm.judged_at_k_score, [1, 0], [0.9, 0.8], k=5),
     # one relevant row at rank 1: (1 - p) p^0 = 0.2 for p = 0.8
     "rbp_weight_starts_at_p": _ex("rbp", 0.2, srm.rbp_score, [1], [0.5]),
+    # two relevant rows, one not retrieved: num_rel counts both
+    "num_rel_counts_retrieved_only": _ex(
+        "num_rel", 2.0, srm.retrieval_count_score, [1, 1], [0.9, -INF], count="relevant"
+    ),
+    "num_ret_counts_unretrieved_rows": _ex(
+        "num_ret", 1.0, srm.retrieval_count_score, [1, 1], [0.9, -INF], count="retrieved"
+    ),
+    "num_rel_ret_ignores_the_cutoff": _ex(
+        "num_rel_ret", 1.0, srm.retrieval_count_score, [1, 1], [0.9, 0.8], k=1
+    ),
     "recall_divided_by_k": _ex(
         "recall", 0.5, srm.recall_at_k_score, [1, 1, 0], [0.9, 0.8, 0.1], k=1
     ),
@@ -337,6 +347,9 @@ PROBES = {
     "bpref_count_not_capped_at_r": Probe(REFERENCE, "test_metric_against_reference and bpref"),
     "judged_divided_by_k": Probe(REFERENCE, "test_metric_against_reference and judged"),
     "rbp_weight_starts_at_p": Probe(REFERENCE, "test_metric_against_reference and rbp"),
+    "num_rel_counts_retrieved_only": Probe(TREC, "test_matches_trec_eval and num_rel"),
+    "num_ret_counts_unretrieved_rows": Probe(TREC, "test_matches_trec_eval and num_ret"),
+    "num_rel_ret_ignores_the_cutoff": Probe(REFERENCE, "test_metric_against_reference"),
     "idcg_ignores_the_cutoff": Probe(SKLEARN, "test_idcg_is_scikit_learns_dcg"),
     "fbeta_beta_not_squared": Probe(REFERENCE, "fbeta"),
     "f1_without_one_plus_beta2": Probe(REFERENCE, "f1"),

@@ -362,6 +362,8 @@ NO_IDEAL_CLAIM = {
     "judged_at_k_score": "judgement coverage, not the order",
     # the ideal order leaves p^R of the weight past the R relevant rows: below 1
     "rbp_score": "1 - p^R < 1",
+    # counts of rows, not a share
+    "retrieval_count_score": "a count",
 }
 
 
@@ -769,12 +771,15 @@ def test_2d_input_equals_flat_input(name, case, ties, weighted, cutoff, policy):
 # ---------------------------------------------------------------------------
 
 
-def expected_mean(values, weights, policy):
+def expected_mean(values, weights, policy, total=False):
     """The documented aggregation: weighted mean of the kept queries.
 
     Returns (mean, warns): NaN when a kept value is NaN (the nan policy); NaN with a
-    UserWarning when no weight is left (every query skipped, or weights 0).
+    UserWarning when no weight is left (every query skipped, or weights 0). ``total``
+    (the counts): the weighted sum, which never warns.
     """
+    if total:
+        return float(np.sum(values * weights)), False
     kept = ~np.isnan(values) if policy == "skip" else np.ones(len(values), dtype=bool)
     if np.isnan(values[kept]).any():
         return math.nan, False
@@ -813,7 +818,9 @@ def test_per_query_values_average_to_the_mean(name, data, ties, cutoff):
         for text, (params, stats) in texts.items():
             np.testing.assert_array_equal(table["query"].to_numpy(), stats.ids)
             weights = stats.weight * metric_weight(name, params, stats)
-            mean, warns = expected_mean(table[text].to_numpy(float), weights, policy)
+            mean, warns = expected_mean(
+                table[text].to_numpy(float), weights, policy, METRICS[name].total
+            )
             assert_close(means[text], mean, f"{text}, policy={policy}")
             expect_warning |= warns
         assert bool(empty) == expect_warning, (policy, [str(w.message) for w in empty])

@@ -32,6 +32,9 @@ class PerQuery:
     value_range : tuple of float
         The metric's range, ``(0, 1)`` unless the metric says otherwise (DCG:
         ``(0, inf)``); :func:`apply_policy` checks every value against it.
+    total : bool
+        The summary is the weighted sum over queries, not the mean (trec_eval's
+        counts ``num_rel``, ``num_ret``, ``num_rel_ret``).
     """
 
     values: np.ndarray
@@ -39,6 +42,7 @@ class PerQuery:
     weight: np.ndarray | None = None
     description: str = "no relevant row"
     value_range: tuple[float, float] = (0.0, 1.0)
+    total: bool = False
 
 
 # values this close to their range (relative to the bound, at least absolute) are
@@ -131,15 +135,24 @@ def apply_policy(
 
 
 def weighted_mean(
-    values: np.ndarray, weights: np.ndarray, skipped: np.ndarray, function_name: str
+    values: np.ndarray,
+    weights: np.ndarray,
+    skipped: np.ndarray,
+    function_name: str,
+    total: bool = False,
 ) -> float:
     """``sum(w * v) / sum(w)`` over the queries that are not skipped.
 
     A NaN value that was not skipped (the ``nan`` policy) makes the mean NaN,
     whatever its weight. With every weight 1 this is ``sum(v) / n`` (the same
     number: the weighted form scales both sums by the same power of two).
+    ``total``: ``sum(w * v)`` itself (a count summed over queries).
     """
     uniform = uniform_weights(weights)
+    if total:  # nothing is skipped: a count is defined for every query
+        if uniform:
+            return float(np.sum(values))
+        return float(np.sum(values * weights))  # an elementwise product: no BLAS threads
     if skipped.any():
         kept = ~skipped
         values = values[kept]
@@ -176,4 +189,4 @@ def aggregate(
 ) -> float:
     """The weighted mean of the per-query values under the undefined-query policy."""
     values, weights, skipped = apply_policy(per_query, ranked, replace_undefined_by, function_name)
-    return weighted_mean(values, weights, skipped, function_name)
+    return weighted_mean(values, weights, skipped, function_name, per_query.total)

@@ -82,6 +82,9 @@ ALIASES: tuple[Alias, ...] = (
     Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
     Alias("ir_measures", "Bpref", "bpref", cutoff="none", example="Bpref"),
     Alias("ir_measures", "Judged", "judged", example="Judged@10"),
+    Alias("ir_measures", "NumRel", "num_rel", cutoff="none", example="NumRel"),
+    Alias("ir_measures", "NumRet", "num_ret", tool_params=(), example="NumRet"),
+    Alias("ir_measures", "NumRelRet", "num_rel_ret", example="NumRelRet"),
     Alias(
         "ir_measures",
         "RBP",
@@ -101,12 +104,6 @@ _VALUES: dict[tuple[str, str], dict[str, str]] = {
 }
 
 NOT_YET: dict[str, str] = {
-    "num_rel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",
-    "numrel": "the count of relevant documents (trec_eval num_rel, ir_measures NumRel)",
-    "num_ret": "the count of retrieved documents (trec_eval num_ret, ir_measures NumRet)",
-    "numret": "the count of retrieved documents (trec_eval num_ret, ir_measures NumRet)",
-    "num_rel_ret": "the count of relevant retrieved documents (trec_eval num_rel_ret)",
-    "numrelret": "the count of relevant retrieved documents (ir_measures NumRelRet)",
     "iprec_at_recall": "interpolated precision at a recall level (trec_eval)",
     "iprec": "interpolated precision at a recall level (ir_measures IPrec)",
     "11pt_avg": "11-point interpolated average precision (trec_eval)",

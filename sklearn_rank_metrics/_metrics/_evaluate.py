@@ -86,7 +86,8 @@ def evaluate(
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
         name among ``ndcg, dcg, cg, idcg, err, map, mrr, p, recall, rprec, f1,
-        fbeta, hit_rate, gauc, bpref, judged, rbp``; the parameters are those of the
+        fbeta, hit_rate, gauc, bpref, judged, rbp, num_rel, num_ret, num_rel_ret``
+        (the counts are summed over queries, not averaged); the parameters are those of the
         metric's function, e.g.
         ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
         ``"p(denominator=min(k,n_retrieved))@5"``. ``cg@k`` is DCG without discount.
@@ -158,7 +159,8 @@ class MetricDetail:
     ``undefined`` the queries where the metric is undefined in at least one tie order,
     ``skipped`` those left out of the mean, ``mean`` the weighted mean, and
     ``weights_queries`` whether the metric itself weights queries unequally (e.g.
-    micro-averaged hit rate), beyond ``sample_weight``.
+    micro-averaged hit rate), beyond ``sample_weight``; ``total`` whether ``mean``
+    is the weighted sum over queries (the counts) rather than the mean.
     """
 
     values: np.ndarray
@@ -167,6 +169,7 @@ class MetricDetail:
     skipped: np.ndarray
     mean: float
     weights_queries: bool = False
+    total: bool = False
 
 
 @dataclass(frozen=True)
@@ -355,7 +358,11 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     metric_function = spec.info.function.__name__
     values = spec.info.per_query(ranked, function_name=metric_function, **plan.kernel_params)
     per_query_values, weights, skipped = apply_policy(values, ranked, plan.policy, metric_function)
-    mean = weighted_mean(per_query_values, weights, skipped, metric_function) if means else math.nan
+    mean = (
+        weighted_mean(per_query_values, weights, skipped, metric_function, values.total)
+        if means
+        else math.nan
+    )
     return MetricDetail(
         per_query_values,
         weights,
@@ -363,6 +370,7 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
         skipped,
         mean,
         values.weight is not None,
+        values.total,
     )
 
 
@@ -371,17 +379,27 @@ def trec_eval_lines(query_ids: np.ndarray, details: dict[str, MetricDetail]) -> 
 
     ``measure<TAB>query<TAB>value`` (the measure left-aligned in 22 characters, the
     value with 4 decimals, as trec_eval prints them), query by query in sorted order,
-    then the ``all`` line of every measure; a query a metric skips has no line.
+    then the ``all`` line of every measure; a query a metric skips has no line. The
+    counts (``num_rel``, ...) print as integers, as trec_eval prints them.
     """
     lines = []
     queries = [str(q) for q in query_ids.tolist()]
     values = {name: detail.values.tolist() for name, detail in details.items()}
+
+    def text(value: float, detail: MetricDetail) -> str:
+        # trec_eval prints its counts (num_rel, ...) as integers
+        if detail.total and float(value).is_integer():
+            return f"{value:.0f}"
+        return f"{value:.4f}"
+
     for index, query in enumerate(queries):
-        for name in details:
+        for name, detail in details.items():
             value = values[name][index]
             if not math.isnan(value):
-                lines.append(f"{name:<22}\t{query}\t{value:.4f}")
-    lines += [f"{name:<22}\tall\t{detail.mean:.4f}" for name, detail in details.items()]
+                lines.append(f"{name:<22}\t{query}\t{text(value, detail)}")
+    lines += [
+        f"{name:<22}\tall\t{text(detail.mean, detail)}" for name, detail in details.items()
+    ]
     return "\n".join(lines) + "\n"
 
 

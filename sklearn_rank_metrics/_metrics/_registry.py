@@ -36,6 +36,7 @@ from ._binary import (
     recall_per_query,
     reciprocal_rank_per_query,
 )
+from ._counts import counts_per_query, retrieval_count_score
 from ._graded import (
     dcg_per_query,
     dcg_score,
@@ -90,6 +91,8 @@ class MetricInfo:
     always_defined : bool
         Defined for every query, also without a relevant row (Judged@k measures how
         much of the top k is judged), so ``replace_undefined_by`` never applies.
+    total : bool
+        Summed over queries, not averaged (trec_eval's counts).
     """
 
     name: str
@@ -102,6 +105,7 @@ class MetricInfo:
     takes_k: bool = True
     ideal_is_one: bool = False
     always_defined: bool = False
+    total: bool = False
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -155,6 +159,23 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             MetricInfo("bpref", bpref_score, bpref_per_query, takes_k=False, ideal_is_one=True),
             MetricInfo("judged", judged_at_k_score, judged_per_query, always_defined=True),
             MetricInfo("rbp", rbp_score, rbp_per_query),
+            *(
+                MetricInfo(
+                    name,
+                    retrieval_count_score,
+                    counts_per_query,
+                    {"count": count},
+                    bounded_01=False,
+                    takes_k=count != "relevant",
+                    always_defined=True,
+                    total=True,
+                )
+                for name, count in (
+                    ("num_rel", "relevant"),
+                    ("num_ret", "retrieved"),
+                    ("num_rel_ret", "relevant_retrieved"),
+                )
+            ),
         )
     }
 )

@@ -98,5 +98,12 @@ def per_query_values(
                     "gauc with query_weight='rows'/'positives': use their uniform form). Got "
                     f"{name!r}, which weights queries unequally, instead."
                 )
+            if detail.total:
+                raise ValueError(
+                    f"The 'metrics' parameter of {function_name} must name metrics averaged "
+                    f"over queries; {name!r} is a count summed over queries (as trec_eval "
+                    "reports num_rel, num_ret and num_rel_ret). Compare precision or recall "
+                    "instead, or the per-query counts from evaluate(..., per_query=True)."
+                )
             values[m, j] = detail.values
     return query_ids, values

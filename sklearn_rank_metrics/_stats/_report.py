@@ -29,17 +29,20 @@ def standard_error(detail: MetricDetail) -> float:
         {\\sum_q w_q},
 
     which is ``std(v, ddof=1) / sqrt(n)`` for equal weights. NaN with fewer than two
-    queries (or when the mean is NaN).
+    queries (or when the mean is NaN). For a count summed over queries (``total``)
+    the sum is ``sum(w) * mean``, so its standard error is ``sum(w) * SE``.
     """
     kept = ~detail.skipped
     values = detail.values[kept]
-    weights = detail.weights[kept]
+    weights = np.broadcast_to(detail.weights, detail.values.shape)[kept]
     n_used = int(np.count_nonzero(weights))
     if n_used < 2 or math.isnan(detail.mean):
         return math.nan
+    mean = detail.mean / weights.sum() if detail.total else detail.mean
     # elementwise products and a sum, not np.dot: BLAS would start threads for it
-    spread = np.sum(weights**2 * (values - detail.mean) ** 2) * n_used / (n_used - 1)
-    return float(math.sqrt(spread) / weights.sum())
+    spread = np.sum(weights**2 * (values - mean) ** 2) * n_used / (n_used - 1)
+    error = math.sqrt(spread) / weights.sum()
+    return float(error * weights.sum() if detail.total else error)
 
 
 def summarize(detail: MetricDetail) -> dict[str, float | int]:
@@ -88,7 +91,9 @@ def ranking_report(
     standard error over queries, the number of queries in the mean, the number where
     the metric is undefined (no relevant row; for ``gauc`` one class only) and the
     number skipped by ``replace_undefined_by="skip"``. With the default policy
-    (``0.0``) undefined queries count as 0 and stay in the mean.
+    (``0.0``) undefined queries count as 0 and stay in the mean. For the counts
+    (``num_rel``, ``num_ret``, ``num_rel_ret``) the "mean" is their sum over queries,
+    as trec_eval reports them, and the standard error is that of the sum.
 
     The standard error of the (weighted) mean :math:`\\bar v = \\sum_q w_q v_q / \\sum_q w_q`
     over the :math:`n` queries in the mean is

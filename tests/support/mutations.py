@@ -512,6 +512,34 @@ MUTATIONS: dict[str, Mutation] = {
             "(1.0 - p) * np.power(p, rank.astype(np.float64) + 1.0)",
         ),
     ),
+    # -- counts ---------------------------------------------------------------------------
+    "num_rel_counts_retrieved_only": _m(
+        "num_rel counts only the retrieved relevant rows",
+        Edit(
+            "_metrics._counts",
+            "counts_per_query",
+            "values = relevance.n_relevant(ranked, relevance_level).astype(np.float64)",
+            "values = np.array(relevance.expected_hits(ranked, ties, None, relevance_level))",
+        ),
+    ),
+    "num_ret_counts_unretrieved_rows": _m(
+        "num_ret counts the -inf rows as retrieved",
+        Edit(
+            "_metrics._counts",
+            "counts_per_query",
+            "values = ranked.depth(k).astype(np.float64)",
+            "values = np.minimum(ranked.n_rows_per_query, k or 2**62).astype(np.float64)",
+        ),
+    ),
+    "num_rel_ret_ignores_the_cutoff": _m(
+        "num_rel_ret counts the relevant rows retrieved at any rank",
+        Edit(
+            "_metrics._counts",
+            "counts_per_query",
+            "values = np.array(relevance.expected_hits(ranked, ties, k, relevance_level))",
+            "values = np.array(relevance.expected_hits(ranked, ties, None, relevance_level))",
+        ),
+    ),
     # -- F1 / F-beta ----------------------------------------------------------------------
     "fbeta_beta_not_squared": _m(
         "F-beta weighs recall by beta instead of beta**2",

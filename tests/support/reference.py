@@ -314,6 +314,18 @@ def rbp(ranked, unretrieved, *, k=None, p=0.8, graded=False, relevance_level=Non
     return (value + residual if part == "upper" else value), n_rel == 0
 
 
+def counts(ranked, unretrieved, *, k=None, count="relevant_retrieved", relevance_level=None):
+    """trec_eval's counts of one query: relevant rows (all), retrieved rows in the
+    cutoff, or relevant rows among those; defined for every query, summed over queries."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    if count == "relevant":
+        return float(_n_relevant(ranked, unretrieved, relevance_level)), False
+    depth = depth_of(k, len(ranked))
+    if count == "retrieved":
+        return float(depth), False
+    return float(_hits_at(ranked, depth, relevance_level)), False
+
+
 def hit(ranked, unretrieved, *, k=None, relevance_level=None):
     """Macro hit rate of one query: 1 if hits@k >= 1 else 0."""
     ranked, unretrieved = list(ranked), list(unretrieved)
@@ -469,7 +481,11 @@ METRIC_FUNCTIONS = {
     "bpref": bpref,
     "judged": judged,
     "rbp": rbp,
+    "counts": counts,
 }
+
+# metrics summed over queries instead of averaged
+TOTAL_METRICS = {"counts"}
 
 PerQuery = namedtuple(
     "PerQuery",
@@ -583,7 +599,7 @@ def query_weights_from_rows(per_query, sample_weight):
     return np.array(out)
 
 
-def aggregate(per_query, replace_undefined_by=0.0, query_weight=None, values=None):
+def aggregate(per_query, replace_undefined_by=0.0, query_weight=None, values=None, total=False):
     """Apply the undefined-query policy and return (mean, per-query values).
 
     ``values`` (optional) overrides ``per_query.value0`` (used for min/max bounds).
@@ -591,7 +607,8 @@ def aggregate(per_query, replace_undefined_by=0.0, query_weight=None, values=Non
     orders where undefined orders are worth r).  nan / "skip" / "raise": a query is
     undefined if it is undefined in at least one tie order.
     Mean = sum(w * v) / sum(w) over the kept queries, w = sample weight * extra
-    weight.  Per-query values of skipped queries are nan in the returned array.
+    weight (``total``: sum(w * v)).  Per-query values of skipped queries are nan in
+    the returned array.
     """
     value0 = per_query.value0 if values is None else np.asarray(values, float)
     frac = per_query.undefined_fraction
@@ -627,6 +644,8 @@ def aggregate(per_query, replace_undefined_by=0.0, query_weight=None, values=Non
         if keep[i]:
             num += weights[i] * per_q[i]
             den += weights[i]
+    if total:
+        return num, per_q
     if den == 0:
         return np.nan, per_q
     return num / den, per_q

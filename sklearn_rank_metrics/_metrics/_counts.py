@@ -1,0 +1,138 @@
+"""trec_eval's counts: relevant, retrieved, and relevant retrieved rows, summed over queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._engine._ranked_groups import RankedGroups
+from .._engine._validation import Options, validate_params
+from .._kernels import _relevance as relevance
+from ._aggregate import PerQuery
+from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
+from ._conventions import with_convention
+
+COUNTS = ("relevant", "retrieved", "relevant_retrieved")
+
+
+def counts_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "retrieval_count_score",
+    count: str = "relevant_retrieved",
+    k: int | None = None,
+    relevance_level: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """The count of every query (defined for every query), summed by the aggregation."""
+    if count == "relevant":
+        if k is not None:
+            raise ValueError(
+                f"{function_name} counts every relevant row of a query with "
+                f"count='relevant' (trec_eval num_rel), so it takes no cutoff; got k={k}."
+            )
+        values = relevance.n_relevant(ranked, relevance_level).astype(np.float64)
+    elif count == "retrieved":
+        values = ranked.depth(k).astype(np.float64)
+    else:
+        values = np.array(relevance.expected_hits(ranked, ties, k, relevance_level))
+    return PerQuery(
+        values,
+        np.zeros(ranked.n_queries, dtype=bool),
+        value_range=(0.0, np.inf),
+        total=True,
+    )
+
+
+@with_convention
+@validate_params(
+    {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL, "count": [Options(*COUNTS)]}
+)
+@fill_doc
+def retrieval_count_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    count: str = "relevant_retrieved",
+    k: int | None = None,
+    relevance_level: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+    convention: str | None = None,
+) -> float:
+    """Relevant, retrieved or relevant retrieved rows, summed over queries (trec_eval's counts).
+
+    Parameters
+    ----------
+    [[inputs]]
+    count : {"relevant", "retrieved", "relevant_retrieved"}, default="relevant_retrieved"
+        What is counted in each query: its relevant rows, retrieved or not
+        (trec_eval ``num_rel``; takes no cutoff), the rows it retrieved within the
+        cutoff (``num_ret``), or the relevant ones among those (``num_rel_ret``,
+        ranx ``hits``).
+    [[k]]
+    [[relevance_level]]
+    [[ties]]
+    replace_undefined_by : {0.0, 1.0, nan, "skip", "raise"}, default=0.0
+        Accepted as in every metric; a count is defined for every query, so it never
+        applies.
+    sample_weight : array-like, default=None
+        Query weights: the result is ``sum_q w_q c_q``. Flat input: one weight per
+        row, constant within each query.
+    [[convention]]
+
+    Returns
+    -------
+    total : float
+        The sum of the per-query counts (a count under ``ties="average"`` can be
+        fractional: the expected number of relevant rows within the cutoff).
+        Per-query counts come from :func:`evaluate` with ``per_query=True``.
+
+    See Also
+    --------
+    precision_at_k_score, recall_at_k_score
+
+    Notes
+    -----
+    .. math::
+
+        \\mathrm{num\\_rel} = \\sum_q R_q, \\quad
+        \\mathrm{num\\_ret} = \\sum_q \\min(k, n_q), \\quad
+        \\mathrm{num\\_rel\\_ret} = \\sum_q \\mathrm{hits}_q@k
+
+    As trec_eval and ir_measures (``NumRel``, ``NumRet``, ``NumRelRet``) report
+    them: the summary is the sum over queries, not the mean. ``-inf`` rows are
+    relevant but not retrieved.
+
+    References
+    ----------
+    Voorhees, E. M., & Harman, D. K. (Eds.). (2005). TREC: Experiment and Evaluation
+    in Information Retrieval. MIT Press (trec_eval's measures).
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import retrieval_count_score
+    >>> y, s, qid = [1, 0, 1, 0, 1], [0.9, 0.8, float("-inf"), 0.7, 0.6], [1, 1, 1, 2, 2]
+    >>> retrieval_count_score(y, s, qid, count="relevant")  # 2 + 1
+    3.0
+    >>> retrieval_count_score(y, s, qid, count="retrieved")  # 2 + 2
+    4.0
+    >>> retrieval_count_score(y, s, qid)  # 1 + 1
+    2.0
+    """
+    return score(
+        counts_per_query,
+        "retrieval_count_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        count=count,
+        k=k,
+        relevance_level=relevance_level,
+        ties=ties,
+    )
