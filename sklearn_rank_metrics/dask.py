@@ -73,7 +73,10 @@ _DASK_PARAMETERS = """\
         order of ``ddf`` (partition by partition), which the shuffle keeps through an
         int64 row key. ``replace_undefined_by="raise"`` raises a ValueError naming an
         undefined query, from the partition where it was found (the in-memory
-        version names the smallest undefined id; here it may be another one).
+        version names the smallest undefined id; here it may be another one). A
+        ``convention`` whose tool breaks ties by document id takes the row order
+        here (no ``doc_id`` column); every row counts as judged (no ``judged``
+        column), so bpref and Judged@k see fully judged data.
     partitioned_by_query : bool or "auto", default="auto"
         Whether every query's rows already sit in one partition. ``True``: trusted,
         no shuffle (a query split over partitions would count as several queries).

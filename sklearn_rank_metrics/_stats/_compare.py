@@ -22,7 +22,7 @@ from scipy import stats
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
-from ._comparison_table import comparison_tables
+from ._comparison_table import aligned_lines, comparison_tables
 from ._model_values import per_query_values, score_mapping
 from ._resampling import (
     BOOTSTRAP_METHODS,
@@ -253,16 +253,8 @@ def format_comparison(
             row.append(f"[{low}, {high}]")
         row += [_format_number(columns[name][i], p_value=True) for name in p_columns]
         rows.append(row)
-    widths = [max(len(text) for text in column) for column in zip(headers, *rows, strict=True)]
-    left = 3  # metric and model names are left-aligned, numbers right-aligned
-    lines = []
-    for row in [headers, *rows]:
-        cells = [
-            text.ljust(width) if i < left else text.rjust(width)
-            for i, (text, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    # metric and model names are left-aligned, numbers right-aligned
+    return "\n".join(aligned_lines(headers, rows, left=3))
 
 
 # --------------------------------------------------------------------------- compare

@@ -198,7 +198,8 @@ def _caption(
     )
 
 
-def _aligned(header: list[str], rows: list[list[str]], left: int) -> list[str]:
+def aligned_lines(header: list[str], rows: list[list[str]], left: int) -> list[str]:
+    """Columns padded to their widest cell: the first ``left`` left-aligned, the rest right."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = []
     for row in [header, *rows]:
@@ -212,9 +213,9 @@ def _aligned(header: list[str], rows: list[list[str]], left: int) -> list[str]:
 
 def _text(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
     lines = textwrap.wrap(caption, 100, break_on_hyphens=False)
-    lines += [""] + _aligned(summary_header, summary_rows, left=2)
+    lines += [""] + aligned_lines(summary_header, summary_rows, left=2)
     if detail_rows:
-        lines += [""] + _aligned(detail_header, detail_rows, left=2)
+        lines += [""] + aligned_lines(detail_header, detail_rows, left=2)
     return "\n".join(lines)
 
 

@@ -287,16 +287,19 @@ def holm(p_values: np.ndarray) -> np.ndarray:
     :math:`\max_{j \le i} \min(1, (m - j + 1) p_{(j)})`. NaN stays NaN and is
     not counted in ``m``.
     """
-    p_values = np.asarray(p_values, dtype=np.float64)
-    adjusted = np.full(p_values.shape, np.nan)
-    defined = np.flatnonzero(~np.isnan(p_values))
-    if len(defined) == 0:
-        return adjusted
-    order = defined[np.argsort(p_values[defined], kind="stable")]
+    p_values, adjusted, order = _sorted_family(p_values)
     m = len(order)
     scaled = np.minimum(1.0, (m - np.arange(m)) * p_values[order])
     adjusted[order] = np.maximum.accumulate(scaled)
     return adjusted
+
+
+def _sorted_family(p_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The p-values as float, an all-NaN result, and the defined ones' indices, ascending."""
+    p_values = np.asarray(p_values, dtype=np.float64)
+    defined = np.flatnonzero(~np.isnan(p_values))
+    order = defined[np.argsort(p_values[defined], kind="stable")]
+    return p_values, np.full(p_values.shape, np.nan), order
 
 
 def bonferroni(p_values: np.ndarray) -> np.ndarray:
@@ -315,12 +318,7 @@ def benjamini_hochberg(p_values: np.ndarray) -> np.ndarray:
     :math:`\min_{j \ge i} \min(1, m p_{(j)} / j)` (``scipy.stats.false_discovery_control``
     with ``method="bh"``). NaN stays NaN and is not counted in ``m``.
     """
-    p_values = np.asarray(p_values, dtype=np.float64)
-    adjusted = np.full(p_values.shape, np.nan)
-    defined = np.flatnonzero(~np.isnan(p_values))
-    if len(defined) == 0:
-        return adjusted
-    order = defined[np.argsort(p_values[defined], kind="stable")]
+    p_values, adjusted, order = _sorted_family(p_values)
     m = len(order)
     scaled = np.minimum(1.0, m * p_values[order] / np.arange(1, m + 1))
     adjusted[order] = np.minimum.accumulate(scaled[::-1])[::-1]
