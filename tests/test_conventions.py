@@ -541,3 +541,26 @@ def test_ir_measures_counts_are_summed():
         if name != "NumRel":
             close(means[name], expected_total, name)
         assert means[name] == pytest.approx(sum(ours.values()), rel=1e-12)
+
+
+def test_pandas_inputs_with_other_indexes_are_refused_before_the_preset_casts_them():
+    # the preset turns the inputs into arrays (and evaluate moves rows by doc id):
+    # misaligned pandas indexes must be an error first, never paired by position
+    pd = pytest.importorskip("pandas")
+    y = pd.Series([1.0, 0.0, 1.0], index=[0, 1, 2])
+    shuffled_index = pd.Series([0.3, 0.2, 0.1], index=[2, 1, 0])
+    with pytest.raises(ValueError, match="y_true and y_score of ndcg_score are pandas"):
+        srm.ndcg_score(y, shuffled_index, convention="trec_eval")
+    with pytest.raises(ValueError, match="y_true and y_score of evaluate are pandas"):
+        evaluate(y, shuffled_index, convention="xgboost")
+    ids = pd.Series(["a", "b", "c"], index=[5, 6, 7])
+    with pytest.raises(ValueError, match="y_true and doc_id of evaluate are pandas"):
+        evaluate(y, [0.3, 0.2, 0.1], doc_id=ids, convention="trec_eval")
+    judged = pd.Series([True, True, True], index=[9, 8, 7])
+    with pytest.raises(ValueError, match="y_true and judged of bpref_score are pandas"):
+        srm.bpref_score(y, [0.3, 0.2, 0.1], judged=judged)
+    # the same index is fine, and gives the numbers of the arrays
+    same = pd.Series([0.3, 0.2, 0.1], index=[0, 1, 2])
+    assert srm.ndcg_score(y, same, convention="trec_eval") == srm.ndcg_score(
+        y.to_numpy(), same.to_numpy(), convention="trec_eval"
+    )

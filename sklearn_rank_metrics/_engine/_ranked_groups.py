@@ -432,7 +432,13 @@ def rank_groups(
     is not float64) and the sorted arrays are new.
     """
     check_pandas_indexes(
-        {"y_true": y_true, "y_score": y_score, "group": group, "sample_weight": sample_weight},
+        {
+            "y_true": y_true,
+            "y_score": y_score,
+            "group": group,
+            "sample_weight": sample_weight,
+            "judged": judged,
+        },
         function_name,
     )
     y_true_array = as_float(y_true, "y_true", function_name)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._inputs import check_pandas_indexes
 from .._engine._validation import NONE, Options, check_parameter
 
 # the order in which document ids break ties (after the score), or None: input order
@@ -365,6 +366,14 @@ def with_convention(function: Callable) -> Callable:
         if convention is None:
             return function(*args, **kwargs)
         arguments = dict(bound.arguments)
+        # the inputs become arrays below: pandas indexes must agree before that
+        check_pandas_indexes(
+            {
+                name: arguments.get(name)
+                for name in ("y_true", "y_score", "group", "sample_weight", "judged")
+            },
+            function.__name__,
+        )
         arguments["convention"] = None
         for name, value in convention.settings(function.__name__, accepted).items():
             if name == "ties" and arguments.get("ignore_ties"):

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
 from ._aggregate import apply_policy, undefined_queries, weighted_mean
@@ -277,6 +278,19 @@ def _ranked_metrics(
     specs = [parse_metric(name, function_name=function_name) for name in names]
     settings = [_metric_settings(spec, shared) for spec in specs]
     convention = shared.get("convention")
+    if convention is not None or doc_id is not None:
+        # the inputs become arrays (and rows move) below: pandas indexes must agree first
+        check_pandas_indexes(
+            {
+                "y_true": y_true,
+                "y_score": y_score,
+                "group": group,
+                "sample_weight": sample_weight,
+                "judged": judged,
+                "doc_id": doc_id,
+            },
+            function_name,
+        )
     doc_order = _doc_id_orders(doc_id, y_true, function_name) if doc_id is not None else None
     ranked_by_ordering: dict[Ordering | None, RankedGroups] = {}
     rankings = Rankings()
