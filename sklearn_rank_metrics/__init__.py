@@ -33,6 +33,7 @@ from ._metrics._evaluate import evaluate
 from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, idcg_score, ndcg_score
 from ._metrics._judged import bpref_score, judged_at_k_score
 from ._metrics._rbp import rbp_score
+from ._metrics._streaming import RankingEvaluator
 from ._model_selection._ranker import GroupedRanker
 from ._model_selection._scorer import make_ranking_scorer, make_ranking_scorers
 from ._plot._metric_at_k import MetricAtKDisplay
@@ -56,6 +57,7 @@ __all__ = [
     "PerQueryDifferenceDisplay",
     "PerQueryMetricDisplay",
     "RankingData",
+    "RankingEvaluator",
     "SampledRanks",
     "align_recommendations",
     "align_trec_runs",

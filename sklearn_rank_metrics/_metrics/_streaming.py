@@ -1,0 +1,190 @@
+"""Metrics over batches of whole queries: :class:`RankingEvaluator`.
+
+A training or inference loop sees its queries batch by batch. Each ``update`` computes
+the batch's per-query values (one validation and sort, every metric's kernel, the
+undefined-query policy, as :func:`evaluate`) and keeps only those; ``compute`` forms
+the means from all of them. Memory is one value (and weight) per query and metric,
+never the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._engine._validation import check_parameter
+from ._aggregate import weighted_mean
+from ._base import SHARED_SETTINGS
+from ._evaluate import DEFAULT_METRICS, MetricDetail, _table, evaluate_details, metric_names
+
+
+class RankingEvaluator:
+    """Accumulate ranking metrics over batches of whole queries.
+
+    Parameters
+    ----------
+    metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+        Metric names, as in :func:`evaluate`.
+    convention, ties, replace_undefined_by, relevance_level : default=None
+        As in :func:`evaluate`.
+
+    Attributes
+    ----------
+    n_queries_ : int
+        Queries seen so far.
+
+    Notes
+    -----
+    A query's value depends on all its rows, so every batch must hold whole queries:
+    a query id that arrives in a second batch (or in both of two merged evaluators)
+    is refused with a ``ValueError`` naming it, never averaged as two queries. The
+    means of :meth:`compute` are those of one :func:`evaluate` call on all the rows
+    (to summation order, about 1e-16 relative). Inputs are anything ``np.asarray``
+    reads (NumPy arrays, pandas Series, CPU tensors with ``__array__``).
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import RankingEvaluator
+    >>> evaluator = RankingEvaluator(metrics=["mrr", "p@1"])
+    >>> evaluator.update([1, 0, 0], [0.9, 0.8, 0.1], [1, 1, 1])  # batch 1: query 1
+    >>> evaluator.update([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.1], [2, 2, 3, 3])  # 2 and 3
+    >>> evaluator.compute()
+    {'mrr': 0.6666666666666666, 'p@1': 0.3333333333333333}
+    """
+
+    def __init__(
+        self,
+        metrics: str | Sequence[str] = DEFAULT_METRICS,
+        *,
+        convention: str | None = None,
+        ties: str | None = None,
+        replace_undefined_by: float | str | None = None,
+        relevance_level: float | None = None,
+    ) -> None:
+        self.metrics = metric_names(metrics, "RankingEvaluator")
+        self.shared = {
+            "convention": convention,
+            "ties": ties,
+            "replace_undefined_by": replace_undefined_by,
+            "relevance_level": relevance_level,
+        }
+        for name, value in self.shared.items():
+            check_parameter("RankingEvaluator", name, value, SHARED_SETTINGS[name])
+        self._query_ids: list[np.ndarray] = []
+        self._details: list[dict[str, MetricDetail]] = []
+        self._seen: set = set()
+
+    @property
+    def n_queries_(self) -> int:
+        return len(self._seen)
+
+    def update(
+        self,
+        y_true: Any,
+        y_score: Any,
+        group: Any = None,
+        *,
+        sample_weight: Any = None,
+        judged: Any = None,
+        doc_id: Any = None,
+    ) -> None:
+        """Add a batch of whole queries.
+
+        Parameters
+        ----------
+        y_true, y_score, group
+            The batch's rows, as in :func:`evaluate`; ``group=None`` with 1-D input is
+            one query (whose id is 0: give ids when batches hold one query each).
+        sample_weight, judged, doc_id
+            As in :func:`evaluate`.
+        """
+        y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+        group = None if group is None else np.asarray(group)
+        details = evaluate_details(
+            y_true,
+            y_score,
+            group,
+            metrics=self.metrics,
+            shared=self.shared,
+            sample_weight=sample_weight,
+            function_name="RankingEvaluator.update",
+            means=False,
+            doc_id=doc_id,
+            judged=judged,
+        )
+        self._add(details.query_ids, details.metrics, "RankingEvaluator.update")
+
+    def _add(self, query_ids: np.ndarray, details: dict[str, MetricDetail], where: str) -> None:
+        repeated = [q for q in query_ids.tolist() if q in self._seen]
+        if repeated:
+            raise ValueError(
+                f"{where}: query {repeated[0]!r} was already evaluated in an earlier batch "
+                f"({len(repeated)} such queries). A query's value depends on all its rows, "
+                "so every batch must hold whole queries."
+            )
+        self._seen.update(query_ids.tolist())
+        self._query_ids.append(query_ids)
+        self._details.append(details)
+
+    def merge(self, other: RankingEvaluator) -> RankingEvaluator:
+        """Add the queries of another evaluator with the same metrics and settings.
+
+        Parameters
+        ----------
+        other : RankingEvaluator
+            An evaluator of other queries (e.g. a parallel worker's).
+
+        Returns
+        -------
+        self : RankingEvaluator
+        """
+        if not isinstance(other, RankingEvaluator):
+            raise TypeError(
+                "RankingEvaluator.merge takes another RankingEvaluator; got "
+                f"{type(other).__name__}."
+            )
+        if other.metrics != self.metrics or other.shared != self.shared:
+            raise ValueError(
+                "RankingEvaluator.merge needs the same metrics and settings on both sides; "
+                f"got {other.metrics} {other.shared} and {self.metrics} {self.shared}."
+            )
+        for query_ids, details in zip(other._query_ids, other._details, strict=True):
+            self._add(query_ids, details, "RankingEvaluator.merge")
+        return self
+
+    def compute(self, per_query: bool = False) -> Any:
+        """The means over every query seen, or the per-query values.
+
+        Parameters
+        ----------
+        per_query : bool, default=False
+            As in :func:`evaluate`: a DataFrame (a dict without pandas) with a
+            ``query`` column, queries sorted, one column per metric.
+
+        Returns
+        -------
+        scores : dict or DataFrame
+        """
+        if not self._details:
+            raise ValueError("RankingEvaluator.compute: no batch was added (call update first).")
+        query_ids = np.concatenate(self._query_ids)
+        order = np.argsort(query_ids, kind="stable")
+        results = {}
+        for name in self.metrics:
+            parts = [details[name] for details in self._details]
+            values = np.concatenate([part.values for part in parts])[order]
+            if per_query:
+                results[name] = values
+                continue
+            weights = np.concatenate(
+                [np.broadcast_to(part.weights, part.values.shape) for part in parts]
+            )[order]
+            skipped = np.concatenate([part.skipped for part in parts])[order]
+            results[name] = weighted_mean(
+                values, weights, skipped, "RankingEvaluator", parts[0].total
+            )
+        if per_query:
+            return _table({"query": query_ids[order], **results})
+        return results
