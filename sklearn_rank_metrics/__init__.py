@@ -34,6 +34,7 @@ from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, idcg_sc
 from ._metrics._judged import bpref_score, judged_at_k_score
 from ._metrics._rbp import rbp_score
 from ._metrics._streaming import RankingEvaluator
+from ._model_selection._booster_metrics import make_lightgbm_metric, make_xgboost_metric
 from ._model_selection._ranker import GroupedRanker
 from ._model_selection._scorer import make_ranking_scorer, make_ranking_scorers
 from ._plot._metric_at_k import MetricAtKDisplay
@@ -71,9 +72,11 @@ __all__ = [
     "hit_rate_score",
     "idcg_score",
     "judged_at_k_score",
+    "make_lightgbm_metric",
     "make_ranking",
     "make_ranking_scorer",
     "make_ranking_scorers",
+    "make_xgboost_metric",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "ndcg_score",

@@ -20,6 +20,13 @@ from sklearn.utils.validation import check_is_fitted
 from .._engine._inputs import factorize_groups, query_id_column
 
 PASS_GROUP_AS = ("auto", "sizes", "qid")
+# per-eval-set lists of per-row arrays in LightGBM's and XGBoost's fit
+_PER_EVAL_SET = (
+    "eval_sample_weight",
+    "eval_init_score",
+    "sample_weight_eval_set",
+    "base_margin_eval_set",
+)
 
 
 class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
@@ -95,7 +102,16 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         self.group_column = group_column
         self.pass_group_as = pass_group_as
 
-    def fit(self, X: Any, y: Any, group: Any = None, **fit_params: Any) -> GroupedRanker:
+    def fit(
+        self,
+        X: Any,
+        y: Any,
+        group: Any = None,
+        *,
+        eval_set: Any = None,
+        eval_group: Any = None,
+        **fit_params: Any,
+    ) -> GroupedRanker:
         """Sort the rows by query and fit a clone of the ranker on them.
 
         Parameters
@@ -106,8 +122,18 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         group : array-like of shape (n_rows,), default=None
             Query id of every row (not needed with ``group_column``; if both are
             given they must agree).
+        eval_set : list of (X, y) pairs, default=None
+            Validation sets for the ranker's early stopping, rows in any order. Each
+            is sorted by query like the training rows and reaches the ranker with its
+            layout (LightGBM: ``eval_group`` sizes; XGBoost: ``eval_qid``).
+        eval_group : list of array-like, default=None
+            The query id of every row of each eval set (not needed when its ``X`` has
+            the ``group_column``).
         **fit_params
-            Passed to the ranker's ``fit``; per-row arrays are reordered with the rows.
+            Passed to the ranker's ``fit``; per-row arrays are reordered with the rows,
+            and the per-eval-set lists (``eval_sample_weight``, ``eval_init_score``,
+            ``sample_weight_eval_set``, ``base_margin_eval_set``) with each eval set's
+            rows.
 
         Returns
         -------
@@ -135,7 +161,12 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             name: _safe_indexing(value, order) if _is_per_row(value, n_rows) else value
             for name, value in fit_params.items()
         }
-        self.ranker_ = clone(self.ranker).fit(
+        ranker = clone(self.ranker)
+        if eval_set is not None:
+            reordered.update(self._eval_arguments(ranker, eval_set, eval_group, fit_params))
+        elif eval_group is not None:
+            raise ValueError("GroupedRanker.fit got eval_group without eval_set.")
+        self.ranker_ = ranker.fit(
             _safe_indexing(X_model, order),
             _safe_indexing(np.asarray(y), order),
             **query_argument,
@@ -146,6 +177,86 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         if hasattr(self.ranker_, "feature_names_in_"):
             self.feature_names_in_ = self.ranker_.feature_names_in_
         return self
+
+    def _eval_arguments(
+        self, ranker: Any, eval_set: Any, eval_group: Any, fit_params: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The eval sets sorted by query, with their layout, in the ranker's keywords."""
+        if not isinstance(eval_set, (list, tuple)) or not all(
+            isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in eval_set
+        ):
+            raise TypeError(
+                "The 'eval_set' parameter of GroupedRanker.fit must be a list of (X, y) "
+                "pairs."
+            )
+        if eval_group is not None and len(eval_group) != len(eval_set):
+            raise ValueError(
+                f"GroupedRanker.fit got {len(eval_set)} eval sets but {len(eval_group)} "
+                "entries in eval_group; give the query ids of every eval set."
+            )
+        sorted_sets, layouts, orders = [], [], []
+        for index, (X_eval, y_eval) in enumerate(eval_set):
+            X_model, column_ids = self._split_group_column(X_eval)
+            given = None if eval_group is None else eval_group[index]
+            if given is None and column_ids is None:
+                raise ValueError(
+                    f"GroupedRanker.fit needs the query ids of eval set {index}: pass "
+                    "eval_group=[ids, ...] or keep the group_column in its X."
+                )
+            ids = given if given is not None else column_ids
+            n_rows = _n_rows(X_model)
+            codes, _ = factorize_groups(ids, n_rows, f"GroupedRanker.fit (eval set {index})")
+            order = np.argsort(codes, kind="stable")
+            sorted_sets.append(
+                (_safe_indexing(X_model, order), _safe_indexing(np.asarray(y_eval), order))
+            )
+            layouts.append(codes[order])
+            orders.append(order)
+        arguments: dict[str, Any] = {}
+        fit_parameters = inspect.signature(self.ranker.fit).parameters
+        if "eval_X" in fit_parameters:  # LightGBM >= 4.7 names the eval set so
+            arguments["eval_X"] = tuple(pair[0] for pair in sorted_sets)
+            arguments["eval_y"] = tuple(pair[1] for pair in sorted_sets)
+        else:
+            arguments["eval_set"] = sorted_sets
+        if self._pass_as() == "qid":
+            arguments["eval_qid"] = layouts
+        else:
+            arguments["eval_group"] = [np.bincount(codes) for codes in layouts]
+        for name in _PER_EVAL_SET:
+            if fit_params.get(name) is not None:
+                # per-row arrays follow their set's rows; per-query ones (XGBoost's
+                # group weights) are in sorted query order already
+                arguments[name] = [
+                    values if values is None or len(values) != len(order)
+                    else _safe_indexing(np.asarray(values), order)
+                    for values, order in zip(fit_params[name], orders, strict=True)
+                ]  # fmt: skip
+        return arguments
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """The fitted ranker's ``feature_importances_``."""
+        check_is_fitted(self, "ranker_")
+        return self.ranker_.feature_importances_
+
+    @property
+    def best_iteration_(self) -> int:
+        """The fitted ranker's best iteration of early stopping (``best_iteration_`` of
+        LightGBM, ``best_iteration`` of XGBoost)."""
+        check_is_fitted(self, "ranker_")
+        if hasattr(self.ranker_, "best_iteration_"):
+            return self.ranker_.best_iteration_
+        return self.ranker_.best_iteration
+
+    @property
+    def evals_result_(self) -> dict:
+        """The fitted ranker's evaluation history (``evals_result_`` of LightGBM,
+        ``evals_result()`` of XGBoost)."""
+        check_is_fitted(self, "ranker_")
+        if hasattr(self.ranker_, "evals_result_"):
+            return self.ranker_.evals_result_
+        return self.ranker_.evals_result()
 
     def predict(self, X: Any) -> np.ndarray:
         """Ranking scores of the rows of ``X``, in their given order.
@@ -263,3 +374,4 @@ def _is_per_row(value: Any, n_rows: int) -> bool:
         return _n_rows(value) == n_rows
     except TypeError:
         return False
+

@@ -1,0 +1,206 @@
+"""Any metric of the registry as LightGBM's and XGBoost's evaluation metric.
+
+A ranker is selected on one number and early-stopped on another when the booster
+can only compute its own NDCG/MAP. :func:`make_lightgbm_metric` and
+:func:`make_xgboost_metric` turn a metric name into the callable each library calls
+on its validation data, reading the query layout from the library's dataset
+(LightGBM's group sizes, XGBoost's ``group_ptr``), so training stops on the number
+the model is reported with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._engine._validation import check_parameter
+from .._metrics._base import SHARED_SETTINGS
+from .._metrics._evaluate import evaluate_details
+from .._metrics._registry import parse_metric
+
+
+class _BoosterMetric:
+    """A registry metric with shared settings, computed from a booster's layout."""
+
+    def __init__(self, metric: str, settings: dict[str, Any], name: str | None, owner: str):
+        if not isinstance(metric, str):
+            raise TypeError(
+                f"The 'metric' parameter of {owner} must be a metric name such as 'ndcg@10'; "
+                f"got {type(metric).__name__}."
+            )
+        # checked now, parsed again at each call: the object stays plain (picklable,
+        # as LightGBM's scikit-learn wrapper deep-copies its parameters)
+        parse_metric(metric, function_name=owner)
+        unknown = sorted(set(settings) - set(SHARED_SETTINGS))
+        if unknown:
+            raise TypeError(
+                f"{owner} got unexpected keyword(s) {unknown}; it takes "
+                f"{sorted(SHARED_SETTINGS)} (metric parameters go in the name, e.g. "
+                "'ndcg(gain=exponential)@10')."
+            )
+        for key, value in settings.items():
+            check_parameter(owner, key, value, SHARED_SETTINGS[key])
+        self.metric = metric
+        self.settings = {key: settings.get(key) for key in SHARED_SETTINGS}
+        self.name = metric if name is None else name
+        self.owner = owner
+        # every metric of the package is greater-is-better
+        self.higher_is_better = True
+
+    def value(self, y_true: Any, y_score: Any, sizes: Any, row_weight: Any) -> float:
+        """The metric of scores whose queries are consecutive runs of ``sizes`` rows."""
+        sizes = np.asarray(sizes, dtype=np.int64)
+        y_true = np.asarray(y_true, dtype=np.float64)
+        y_score = np.asarray(y_score, dtype=np.float64).reshape(-1)
+        if sizes.sum() != len(y_true) or len(y_score) != len(y_true):
+            raise ValueError(
+                f"{self.owner}: the dataset's queries hold {int(sizes.sum())} rows, its labels "
+                f"{len(y_true)} and the predictions {len(y_score)}; a ranking metric needs "
+                "one score per row of queries given to the booster (group= / qid=)."
+            )
+        group = np.repeat(np.arange(len(sizes)), sizes)
+        weight = None
+        if row_weight is not None and len(row_weight):
+            row_weight = np.asarray(row_weight, dtype=np.float64)
+            if len(row_weight) == len(sizes):  # one weight per query (XGBoost)
+                weight = row_weight[group]
+            else:  # per row (LightGBM): the query's mean, as LightGBM weighs a query
+                sums = np.add.reduceat(row_weight, np.cumsum(sizes) - sizes)
+                weight = (sums / sizes)[group]
+        details = evaluate_details(
+            y_true,
+            y_score,
+            group,
+            metrics=[self.metric],
+            shared=self.settings,
+            sample_weight=weight,
+            function_name=self.owner,
+        )
+        return float(details.metrics[self.metric].mean)
+
+    def __repr__(self) -> str:
+        shown = {key: value for key, value in self.settings.items() if value is not None}
+        extra = "".join(f", {key}={value!r}" for key, value in shown.items())
+        return f"{type(self).__name__}({self.metric!r}{extra})"
+
+
+class LightGBMMetric(_BoosterMetric):
+    """LightGBM's evaluation callable for one metric (see :func:`make_lightgbm_metric`)."""
+
+    def __call__(self, first: Any, second: Any, weight: Any = None, group: Any = None) -> Any:
+        # lgb.train's feval(preds, eval_data), or the scikit-learn wrapper's
+        # eval_metric(y_true, y_pred, weight, group): four parameters, so LightGBM
+        # passes the weights and the group sizes
+        if hasattr(second, "get_label") and hasattr(second, "get_group"):
+            y_true, y_score = second.get_label(), first
+            sizes, weight = second.get_group(), second.get_weight()
+        else:
+            y_true, y_score, sizes = first, second, group
+        if sizes is None:
+            raise ValueError(
+                f"{self.owner}: the LightGBM dataset has no query groups; give group= "
+                "(or eval_group=) to LightGBM, or fit through GroupedRanker."
+            )
+        return self.name, self.value(y_true, y_score, sizes, weight), self.higher_is_better
+
+
+class XGBoostMetric(_BoosterMetric):
+    """XGBoost's ``custom_metric`` callable for one metric (see :func:`make_xgboost_metric`)."""
+
+    @property
+    def __name__(self) -> str:  # XGBoost's scikit-learn wrapper names a metric so
+        return self.name
+
+    def __call__(self, first: Any, dmatrix: Any) -> Any:
+        if not hasattr(dmatrix, "get_uint_info"):
+            # XGBRanker's scikit-learn wrapper calls eval_metric(y_true, y_score) once
+            # per query (and averages, scoring a one-row query 1 itself)
+            y_true = np.asarray(first, dtype=np.float64).reshape(-1)
+            return self.value(y_true, dmatrix, [len(y_true)], None)
+        predt = first
+        pointers = np.asarray(dmatrix.get_uint_info("group_ptr"), dtype=np.int64)
+        if len(pointers) < 2:
+            raise ValueError(
+                f"{self.owner}: the DMatrix has no query groups; build it with qid= (or "
+                "group=)."
+            )
+        sizes = np.diff(pointers)
+        return self.name, self.value(dmatrix.get_label(), predt, sizes, dmatrix.get_weight())
+
+
+def make_lightgbm_metric(
+    metric: str, *, name: str | None = None, **settings: Any
+) -> LightGBMMetric:
+    """Make LightGBM's evaluation metric from a metric name of this package.
+
+    Parameters
+    ----------
+    metric : str
+        A metric name as in :func:`evaluate` (``"ndcg@10"``, ``"err@20"``,
+        ``"mrr@10"``, ``"recall@100"``, ``"gauc"``, ``"map(denominator=min(k,n_relevant))@10"``,
+        or another tool's name such as ``"P_10"``).
+    name : str or None, default=None
+        The name LightGBM reports (default: ``metric``).
+    **settings
+        ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
+        :func:`evaluate`; ``convention="lightgbm"`` gives LightGBM's own numbers
+        (gain ``2^y - 1``, ties in row order, an empty query scores 1).
+
+    Returns
+    -------
+    metric : LightGBMMetric
+        A callable for ``lgb.train(..., feval=metric)`` (``metric(preds, eval_data)``)
+        and for the scikit-learn wrapper's ``fit(..., eval_metric=metric)``
+        (``metric(y_true, y_pred, weight, group)``); it returns ``(name, value,
+        True)``: greater is better, which early stopping reads. Row weights are
+        averaged per query, as LightGBM weighs its queries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_rank_metrics import make_lightgbm_metric
+    >>> metric = make_lightgbm_metric("mrr@10")
+    >>> metric(np.array([0, 1, 1, 0]), np.array([0.9, 0.8, 0.7, 0.1]), None, np.array([2, 2]))
+    ('mrr@10', 0.75, True)
+    """
+    return LightGBMMetric(metric, settings, name, "make_lightgbm_metric")
+
+
+def make_xgboost_metric(
+    metric: str, *, name: str | None = None, **settings: Any
+) -> XGBoostMetric:
+    """Make XGBoost's ``custom_metric`` from a metric name of this package.
+
+    Parameters
+    ----------
+    metric : str
+        A metric name as in :func:`evaluate`.
+    name : str or None, default=None
+        The name XGBoost reports (default: ``metric``).
+    **settings
+        ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
+        :func:`evaluate`; ``convention="xgboost"`` gives XGBoost's own numbers.
+
+    Returns
+    -------
+    metric : XGBoostMetric
+        A callable for ``xgboost.train(..., custom_metric=metric)``, called as
+        ``metric(predt, dmatrix)``: it reads the queries from the DMatrix
+        (``group_ptr``) and returns ``(name, value)``; pass ``maximize=True`` to
+        ``xgboost.train`` for early stopping (greater is better; XGBoost guesses
+        that only for its own metric names). Also ``XGBRanker(eval_metric=metric)``:
+        its scikit-learn wrapper calls ``metric(y_true, y_score)`` once per query
+        (a Python call per query: slower than ``xgboost.train`` on many queries) and
+        averages the values weighted by each query's number of rows (XGBoost 3.2
+        passes the group sizes as weights), giving a one-row query 1 by itself:
+        ``xgboost.train`` gives the plain mean over queries. Early stopping needs
+        ``callbacks=[xgboost.callback.EarlyStopping(rounds, maximize=True)]``.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import make_xgboost_metric
+    >>> make_xgboost_metric("err@10", convention="xgboost")
+    XGBoostMetric('err@10', convention='xgboost')
+    """
+    return XGBoostMetric(metric, settings, name, "make_xgboost_metric")
