@@ -107,10 +107,12 @@ def test_xgboost_stops_where_its_own_ndcg_stops():
     # XGBoost keeps a custom metric's values as printed (6 digits)
     np.testing.assert_allclose(our_record["v"]["ours"], expected, atol=1e-6)
     # to full precision: our metric of the built-in run's predictions, round by round
+    default = make_xgboost_metric("ndcg@10")  # our convention: ndcg_score's number
     for rounds in (1, 5, len(expected)):
         margin = builtin.predict(valid, iteration_range=(0, rounds), output_margin=True)
         name, value = metric(margin, valid)
         assert name == "ours" and value == pytest.approx(expected[rounds - 1], rel=1e-12)
+        assert default(margin, valid)[1] == pytest.approx(ndcg_score(yv, margin, qv, k=10))
 
 
 def test_misuse_gets_clear_errors():
