@@ -187,7 +187,7 @@ RUN = """\
 """
 
 
-def test_trec_runs_match_pytrec_eval(tmp_path):
+def test_trec_runs_match_pytrec_eval(tmp_path, capsys):
     import pytrec_eval
 
     qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "system.run"
@@ -196,10 +196,9 @@ def test_trec_runs_match_pytrec_eval(tmp_path):
     # the default (and -c) averages over the qrels' queries, as trec_eval -c;
     # --answered-only over the queries the run answers, as trec_eval without -c
     for flag, keep in (([], True), (["-c"], True), (["--answered-only"], False)):
-        result = run_cli("evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
-                         "--metrics", "map", "ndcg", "p@5", "--format", "json", *flag)
-        assert result.returncode == 0, result.stderr
-        document = json.loads(result.stdout)
+        assert main(["evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+                     "--metrics", "map", "ndcg", "p@5", "--format", "json", *flag]) == 0
+        document = json.loads(capsys.readouterr().out)
         assert document["n_dropped_queries"] == {"system.run": 1}  # query 4: run only
         got = document["results"]["system.run"]
         qrels = pytrec_eval.parse_qrel(io.StringIO(QRELS))
