@@ -131,9 +131,11 @@ def _build_parser() -> argparse.ArgumentParser:
     options = evaluate.add_argument_group("metrics and output")
     options.add_argument(
         "--metrics", nargs="+", default=list(REPORT_METRICS), metavar="NAME",
-        help="metric names as in evaluate(): ndcg, ndcg@k, dcg@k, cg@k, err@k, map, map@k, "
-        "mrr, mrr@k, p@k, recall@k, f1@k, fbeta@k, hit_rate@k, gauc, with parameters as "
-        "'name(param=value)@k' (default: %(default)s)",
+        help="metric names as in evaluate(): ndcg, ndcg@k, dcg@k, cg@k, idcg@k, err@k, map, "
+        "map@k, mrr, mrr@k, p@k, recall@k, rprec, f1@k, fbeta@k, hit_rate@k, gauc, bpref, "
+        "judged@k, rbp@k, num_rel, num_ret, num_rel_ret, with parameters as "
+        "'name(param=value)@k', or as trec_eval, ir_measures and ranx name them (P_10, "
+        "nDCG@10, precision@10) (default: %(default)s)",
     )
     options.add_argument(
         "--convention", choices=[*CONVENTIONS, "none"], metavar="TOOL",
@@ -161,9 +163,10 @@ def _build_parser() -> argparse.ArgumentParser:
                          "this CSV file ('-': to standard output, after the report)")
     options.add_argument(
         "--baseline", metavar="RUN",
-        help="--table/--letor with several runs: compare every other run with this one on "
-        "the same queries (mean difference, percentile and BCa bootstrap intervals, paired "
-        "t-test and randomisation test; text and json formats)",
+        help="several runs (--table, --letor or --qrels): compare every other run with this one on "
+        "the same queries: the comparison table with significance letters, differences, "
+        "effect sizes, win/tie/loss, bootstrap intervals, paired t-test and randomisation "
+        "test (text, json, csv, markdown and latex formats)",
     )
     options.add_argument("--correction", choices=["holm", "bonferroni", "bh"],
                          help="--baseline: adjust the p-values for the comparisons of each "

@@ -306,6 +306,8 @@ def prepare_scores(y_score: Any, convention: Convention, ordering: Ordering) -> 
     scores = _numeric(y_score)
     if scores is None:
         return y_score
+    if not ordering.single_precision and np.asarray(y_score).dtype.kind in "iu":
+        return y_score  # no -inf among integers; the engine keeps large ints exact
     if ordering.single_precision:
         # beyond float32's range the tool sees +-inf; clipping keeps them finite and
         # first / last, tied as the tool ties them

@@ -291,7 +291,12 @@ def _ranked_metrics(
             },
             function_name,
         )
-    doc_order = _doc_id_orders(doc_id, y_true, function_name) if doc_id is not None else None
+    # document ids are sorted only when the convention orders some metric's ties by them
+    doc_order = None
+    if doc_id is not None and any(
+        ordering is not None and ordering.doc_id_order for _, _, ordering in settings
+    ):
+        doc_order = _doc_id_orders(doc_id, y_true, function_name)
     ranked_by_ordering: dict[Ordering | None, RankedGroups] = {}
     rankings = Rankings()
     for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):

@@ -72,7 +72,10 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     fold) to ``search.fit``.
 
     Other keyword arguments of ``fit`` go to the ranker's ``fit``; those that are
-    arrays with one entry per row are reordered with the rows.
+    arrays with one entry per row are reordered with the rows. Eval sets (for the
+    ranker's early stopping) are sorted by their own query ids, given as
+    ``eval_group`` or by the ``group_column``; under metadata routing a search passes
+    them on after ``set_fit_request(eval_set=True, eval_group=True)``.
 
     Examples
     --------
