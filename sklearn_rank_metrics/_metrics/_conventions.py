@@ -342,6 +342,18 @@ def prepare_nonpositive(y_true: Any, y_score: Any, ordering: Ordering) -> tuple[
     return y_true, np.where(scores > 0, scores, -np.inf)
 
 
+def prepare_inputs(
+    convention: Convention, ordering: Ordering, y_true: Any, y_score: Any, sample_weight: Any
+) -> tuple[Any, Any, Any]:
+    """Labels, scores and weights as the convention's tool reads them (new arrays)."""
+    y_true = prepare_labels(y_true, convention)
+    y_score = prepare_scores(y_score, convention, ordering)
+    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
+    if sample_weight is not None:
+        sample_weight = prepare_weights(sample_weight, convention)
+    return y_true, y_score, sample_weight
+
+
 def prepare_weights(sample_weight: Any, convention: Convention) -> Any:
     """Query weights as the tool stores them (float32 for the boosters)."""
     if not convention.single_precision_weights:
@@ -382,13 +394,13 @@ def with_convention(function: Callable) -> Callable:
                 continue  # scikit-learn's ignore_ties=True already chose the tie order
             arguments.setdefault(name, value)
         ordering = convention.ordering_of(function.__name__, arguments)
-        arguments["y_true"] = prepare_labels(arguments["y_true"], convention)
-        arguments["y_score"] = prepare_scores(arguments["y_score"], convention, ordering)
-        arguments["y_true"], arguments["y_score"] = prepare_nonpositive(
-            arguments["y_true"], arguments["y_score"], ordering
+        arguments["y_true"], arguments["y_score"], arguments["sample_weight"] = prepare_inputs(
+            convention,
+            ordering,
+            arguments["y_true"],
+            arguments["y_score"],
+            arguments.get("sample_weight"),
         )
-        if arguments.get("sample_weight") is not None:
-            arguments["sample_weight"] = prepare_weights(arguments["sample_weight"], convention)
         return function(**arguments)
 
     return wrapper

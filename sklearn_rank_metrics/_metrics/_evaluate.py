@@ -14,15 +14,7 @@ from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
 from ._aggregate import apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
-from ._conventions import (
-    ASCENDING,
-    CONVENTIONS,
-    Ordering,
-    prepare_labels,
-    prepare_nonpositive,
-    prepare_scores,
-    prepare_weights,
-)
+from ._conventions import ASCENDING, CONVENTIONS, Ordering, prepare_inputs
 from ._registry import MetricSpec, parse_metric
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
@@ -354,11 +346,9 @@ def _prepared(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """The inputs as the convention's tool reads them, rows in its tie order."""
     y_true, y_score, group, sample_weight, judged = inputs
-    y_true = prepare_labels(y_true, convention)
-    y_score = prepare_scores(y_score, convention, ordering)
-    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
-    if sample_weight is not None:
-        sample_weight = prepare_weights(sample_weight, convention)
+    y_true, y_score, sample_weight = prepare_inputs(
+        convention, ordering, y_true, y_score, sample_weight
+    )
     if doc_order is None or ordering.doc_id_order is None:
         return y_true, y_score, group, sample_weight, judged
     order = doc_order[ordering.doc_id_order]
