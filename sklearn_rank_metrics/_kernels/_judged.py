@@ -14,7 +14,7 @@ from ._combinatorics import safe_divide
 from ._relevance import is_relevant
 
 
-def _judged_in_rank_order(ranked: RankedGroups, ties: str) -> np.ndarray:
+def judged_in_rank_order(ranked: RankedGroups, ties: str) -> np.ndarray:
     """Judged flag of every row in the rank order of ``ties`` (bool)."""
     if ranked.judged is None:
         return np.ones(ranked.n_rows, dtype=bool)
@@ -52,7 +52,7 @@ def bpref(
     """
     arrangement = ranked.arrangement(ties)
     labels = arrangement.labels
-    judged = _judged_in_rank_order(ranked, ties)
+    judged = judged_in_rank_order(ranked, ties)
     relevant = judged & is_relevant(labels, relevance_level)
     nonrelevant = judged & ~relevant
     n_relevant = ranked.query_sum(relevant.astype(np.float64))
@@ -61,7 +61,7 @@ def bpref(
     counted = nonrelevant & retrieved
     above = _exclusive_running_count(ranked, counted)
     cap = ranked.per_row(n_relevant)
-    if ties == "average" and not arrangement.singletons:
+    if not arrangement.singletons:  # tied blocks: ties="average"
         in_block = arrangement.block_total_per_row(counted.astype(np.int64))
         before_block = above[arrangement.block_start]  # above the block's first row
         expected_min = _sum_of_min(before_block, before_block + in_block, cap) / (in_block + 1)
@@ -81,7 +81,7 @@ def judged_at_k(ranked: RankedGroups, ties: str, k: int | None) -> np.ndarray:
     expectation. 0 for a query that retrieved nothing.
     """
     arrangement = ranked.arrangement(ties)
-    judged = _judged_in_rank_order(ranked, ties).astype(np.float64)
+    judged = judged_in_rank_order(ranked, ties).astype(np.float64)
     depth = ranked.depth(k)
     start = ranked.block_start_rank(ties)
     size = arrangement.block_size

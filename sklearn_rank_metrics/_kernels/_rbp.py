@@ -1,8 +1,8 @@
 """Rank-biased precision (Moffat & Zobel 2008) and its residual.
 
 RBP is linear in the gain at each rank, so under ``ties="average"`` every position of
-a tied block takes the block's mean gain (and mean unjudged share): the expectation
-over the block's orders, exactly.
+a tied block takes the block's mean gain (and mean unjudged share,
+``Arrangement.block_mean_per_row``): the expectation over the block's orders, exactly.
 """
 
 from __future__ import annotations
@@ -10,15 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._engine._ranked_groups import RankedGroups
+from ._judged import judged_in_rank_order
 from ._relevance import is_relevant
-
-
-def _in_rank_order_per_position(ranked: RankedGroups, ties: str, values: np.ndarray) -> np.ndarray:
-    """``values`` (rank order) as expected at each position: block means under average."""
-    arrangement = ranked.arrangement(ties)
-    if ties == "average" and not arrangement.singletons:
-        return arrangement.block_mean_per_row(values)
-    return values
 
 
 def rbp(
@@ -49,12 +42,10 @@ def rbp(
     values = np.zeros(ranked.n_queries)
     if part in ("value", "upper"):
         gains = np.where(relevant, labels, 0.0) if graded else relevant.astype(np.float64)
-        values += ranked.query_sum(weight * _in_rank_order_per_position(ranked, ties, gains))
+        values += ranked.query_sum(weight * arrangement.block_mean_per_row(gains))
     if part in ("residual", "upper"):
         if ranked.judged is not None:
-            unjudged = (~ranked.in_rank_order(ranked.judged, ties)).astype(np.float64)
-            values += ranked.query_sum(
-                weight * _in_rank_order_per_position(ranked, ties, unjudged)
-            )
+            unjudged = (~judged_in_rank_order(ranked, ties)).astype(np.float64)
+            values += ranked.query_sum(weight * arrangement.block_mean_per_row(unjudged))
         values += np.power(p, depth.astype(np.float64))
     return values, n_relevant
