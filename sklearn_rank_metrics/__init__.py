@@ -31,6 +31,7 @@ from ._metrics._binary import (
 from ._metrics._counts import retrieval_count_score
 from ._metrics._evaluate import evaluate
 from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, idcg_score, ndcg_score
+from ._metrics._interpolated import eleven_point_precision_score, interpolated_precision_score
 from ._metrics._judged import bpref_score, judged_at_k_score
 from ._metrics._rbp import rbp_score
 from ._metrics._streaming import RankingEvaluator
@@ -65,12 +66,14 @@ __all__ = [
     "bpref_score",
     "compare",
     "dcg_score",
+    "eleven_point_precision_score",
     "evaluate",
     "expected_reciprocal_rank_score",
     "fbeta_at_k_score",
     "group_roc_auc_score",
     "hit_rate_score",
     "idcg_score",
+    "interpolated_precision_score",
     "judged_at_k_score",
     "make_lightgbm_metric",
     "make_ranking",

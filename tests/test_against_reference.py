@@ -122,6 +122,18 @@ VARIANTS = {
     "bpref": Variant("bpref", "bpref_score", {}, takes_k=False),
     "bpref-level2": Variant("bpref", "bpref_score", {"relevance_level": 2}, takes_k=False),
     "judged": _v("judged", "judged_at_k_score"),
+    "iprec-0": Variant("iprec", "interpolated_precision_score", {}, takes_k=False),
+    "iprec-0.5": Variant(
+        "iprec", "interpolated_precision_score", {"recall": 0.5}, takes_k=False
+    ),
+    "iprec-0.3-level2": Variant(
+        "iprec",
+        "interpolated_precision_score",
+        {"recall": 0.3, "relevance_level": 2},
+        takes_k=False,
+    ),
+    "iprec-1": Variant("iprec", "interpolated_precision_score", {"recall": 1.0}, takes_k=False),
+    "11pt_avg": Variant("eleven_point", "eleven_point_precision_score", {}, takes_k=False),
     "rbp": _v("rbp", "rbp_score"),
     "rbp-graded-level2": _v("rbp", "rbp_score", p=0.5, graded=True, relevance_level=2),
     "rbp-residual": _v("rbp", "rbp_score", p=0.9, part="residual"),

@@ -81,6 +81,8 @@ CANONICAL = {
     "ndcg_cut_10": "ndcg@10", "P_10": "p@10", "P.5": "p@5", "recall_100": "recall@100",
     "recip_rank": "mrr", "success_10": "hit_rate@10", "set_P": "p", "set_recall": "recall",
     "set_F": "f1", "Rprec": "rprec", "bpref": "bpref",
+    "iprec_at_recall_0.50": "iprec(recall=0.5)", "iprec_at_recall.0.1": "iprec(recall=0.1)",
+    "iprec_at_recall_0.00": "iprec(recall=0.0)", "11pt_avg": "11pt_avg",
     # ir_measures
     "nDCG@10": "ndcg@10", "nDCG": "ndcg", "nDCG(dcg='exp-log2')@10": "ndcg(gain=exponential)@10",
     "nDCG(dcg='log2')@10": "ndcg@10", "P@10": "p@10", "P(rel=2)@10": "p(relevance_level=2)@10",
@@ -93,7 +95,8 @@ CANONICAL = {
     "rbp.95-l2": "rbp(graded=True,p=0.95,relevance_level=2)",
     "num_rel": "num_rel", "num_ret": "num_ret", "num_rel_ret": "num_rel_ret",
     "NumRel": "num_rel", "NumRet": "num_ret", "NumRelRet": "num_rel_ret",
-    "NumRelRet@10": "num_rel_ret@10",
+    "NumRelRet@10": "num_rel_ret@10", "IPrec@0.5": "iprec(recall=0.5)",
+    "IPrec@1": "iprec(recall=1.0)",
     # ranx
     "ndcg@10": "ndcg@10", "ndcg_burges@10": "ndcg(gain=exponential)@10",
     "precision@10": "p@10", "recall@10": "recall@10", "map@10": "map@10", "mrr@10": "mrr@10",
@@ -136,6 +139,11 @@ TREC_EVAL_VALUES = [
     ("RR", "recip_rank", "recip_rank", 1), ("Success@1", "success.1", "success_1", 1),
     ("SetP", "set_P", "set_P", 1), ("SetR", "set_recall", "set_recall", 1),
     ("SetF", "set_F", "set_F", 1),
+    ("iprec_at_recall_0.00", "iprec_at_recall.0.0", "iprec_at_recall_0.00", 1),
+    ("iprec_at_recall_0.50", "iprec_at_recall.0.5", "iprec_at_recall_0.50", 1),
+    ("IPrec@0.3", "iprec_at_recall.0.3", "iprec_at_recall_0.30", 1),
+    ("IPrec@1", "iprec_at_recall.1.0", "iprec_at_recall_1.00", 1),
+    ("11pt_avg", "11pt_avg", "11pt_avg", 1),
 ]
 
 
@@ -168,14 +176,11 @@ def test_ir_measures_exponential_ndcg_and_err_by_hand():
     assert _ours("ERR@10")["q4"] == pytest.approx(first + (1 - first) * second / 2, rel=1e-12)
 
 
-@pytest.mark.parametrize(
-    ("name", "measure"),
-    [("iprec_at_recall_0.50", "interpolated precision"),
-     ("IPrec@0.5", "interpolated precision"), ("11pt_avg", "11-point")],
-)
-def test_measures_not_computed_yet_say_so(name, measure):
-    with pytest.raises(ValueError, match=rf"{re.escape(measure)}.*does not compute yet"):
-        parse_metric(name)
+def test_interpolated_precision_needs_its_recall_level():
+    with pytest.raises(ValueError, match=r"name one, as in 'iprec_at_recall_0\.50'.*'11pt_avg'"):
+        parse_metric("iprec_at_recall")
+    with pytest.raises(TypeError, match=r"'recall' parameter .* range \[0\.0, 1\.0\]"):
+        parse_metric("IPrec@1.5")
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,8 @@ IDEAL_IS_ONE = {
     "hit_rate_score",
     "group_roc_auc_score",
     "bpref_score",
+    "interpolated_precision_score",
+    "eleven_point_precision_score",
 }
 
 
@@ -143,7 +145,14 @@ def test_registry_entry_is_consistent(name):
     # per-query AUC ranks every row; R-precision's cutoff is each query's own R;
     # bpref reads every retrieved row
     assert info.takes_k is (
-        function not in {"group_roc_auc_score", "r_precision_score", "bpref_score"}
+        function
+        not in {
+            "group_roc_auc_score",
+            "r_precision_score",
+            "bpref_score",
+            "interpolated_precision_score",
+            "eleven_point_precision_score",
+        }
         and info.fixed_params.get("count") != "relevant"  # num_rel counts every row
     )
     assert info.total is (function == "retrieval_count_score")
@@ -915,7 +924,7 @@ ONE_ROW_TEXTS = [
     "ndcg@10", "ndcg(gain=exponential)", "ndcg(ideal=top_k)@3", "dcg@10", "cg@5", "idcg@10",
     "err@10", "map", "map(denominator=min(k,n_relevant))@10", "mrr@10", "p@5",
     "p(denominator=min(k,n_retrieved))@5", "recall@10", "rprec", "f1@10", "hit_rate@10",
-    "hit_rate(average=micro)@10", "gauc", "bpref", "judged@3",
+    "hit_rate(average=micro)@10", "gauc", "bpref", "judged@3", "iprec(recall=0.5)", "11pt_avg",
 ]
 
 

@@ -31,7 +31,8 @@ RTOL = 1e-9
 ATOL = 1e-12
 TREC_NAMES = [
     "map", "map_cut_10", "ndcg", "ndcg_cut_5", "ndcg_cut_20", "P_5", "P_20", "recall_10",
-    "recip_rank", "success_1", "success_10", "Rprec",
+    "recip_rank", "success_1", "success_10", "Rprec", "iprec_at_recall_0.00",
+    "iprec_at_recall_0.50", "iprec_at_recall_1.00", "11pt_avg",
 ]  # fmt: skip
 
 
@@ -146,7 +147,7 @@ def test_trec_eval_preset_in_the_metric_functions_on_rows_in_docno_order():
 
 IR_MEASURES_NAMES = [
     "nDCG@10", "nDCG", "nDCG(dcg='exp-log2')@10", "P@5", "P(rel=2)@5", "R@20", "AP", "AP@10",
-    "RR", "RR@10", "Success@5", "Rprec", "ERR@10",
+    "RR", "RR@10", "Success@5", "Rprec", "ERR@10", "IPrec@0.0", "IPrec@0.5", "IPrec@1.0",
 ]  # fmt: skip
 
 GDEVAL_NAMES = ("nDCG(dcg='exp-log2')@10", "ERR@10")

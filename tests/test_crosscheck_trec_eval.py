@@ -32,8 +32,10 @@ import numpy as np
 import pytest
 
 from sklearn_rank_metrics import (
+    eleven_point_precision_score,
     evaluate,
     hit_rate_score,
+    interpolated_precision_score,
     mean_average_precision_score,
     mean_reciprocal_rank_score,
     ndcg_score,
@@ -62,7 +64,12 @@ def _measures():
         "num_rel": (retrieval_count_score, {"count": "relevant"}, "num_rel"),
         "num_ret": (retrieval_count_score, {"count": "retrieved"}, "num_ret"),
         "num_rel_ret": (retrieval_count_score, {"count": "relevant_retrieved"}, "num_rel_ret"),
+        "11pt_avg": (eleven_point_precision_score, {}, "11pt_avg"),
     }
+    for level in ("0.00", "0.10", "0.30", "0.50", "0.70", "1.00"):
+        table[f"iprec_at_recall_{level}"] = (
+            interpolated_precision_score, {"recall": float(level)}, f"iprec_at_recall_{level}"
+        )
     for k in KS:
         table[f"ndcg_cut_{k}"] = (ndcg_score, {"k": k}, f"ndcg@{k}")
         table[f"map_cut_{k}"] = (mean_average_precision_score, {"k": k}, f"map@{k}")

@@ -49,6 +49,8 @@ ALL_METRICS = [
     "recall@10",
     "rprec",
     "bpref",
+    "iprec(recall=0.5)",
+    "11pt_avg",
     "judged@5",
     "rbp(p=0.5)@10",
     "num_rel",

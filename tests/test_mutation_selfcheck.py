@@ -215,6 +215,18 @@ EXAMPLES = {
     "bpref_count_not_capped_at_r": _ex(
         "bpref", 0.25, srm.bpref_score, [0, 1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5], ties="input"
     ),
+    # relevant at ranks 2 and 3: IP(0) = max(1/2, 2/3), not the precision 1/2 at rank 2
+    "iprec_not_interpolated": _ex(
+        "iprec", 2 / 3, srm.interpolated_precision_score, [0, 1, 1], [0.9, 0.8, 0.7]
+    ),
+    # (1, 1, 0) tied: IP(0) is 1, 1 and 2/3 for the non-relevant row at rank 3, 2, 1
+    "iprec_ties_fixed_up_chance": _ex(
+        "iprec", 8 / 9, srm.interpolated_precision_score, [1, 1, 0], [0.5, 0.5, 0.5]
+    ),
+    # relevant at rank 2 only: IP = 1/2 at every level, so 11 * 0.5 / 11
+    "eleven_point_divided_by_ten": _ex(
+        "11pt_avg", 0.5, srm.eleven_point_precision_score, [0, 1], [0.9, 0.1]
+    ),
     # two rows retrieved, both judged: Judged@5 = 2 / min(5, 2)
     "judged_divided_by_k": _ex("judged", 1.0, srm.judged_at_k_score, [1, 0], [0.9, 0.8], k=5),
     # one relevant row at rank 1: (1 - p) p^0 = 0.2 for p = 0.8
@@ -345,6 +357,9 @@ PROBES = {
     "recall_divided_by_k": Probe(SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"),
     "rprec_cutoff_reaches_unretrieved_rows": Probe(TREC, "test_matches_trec_eval and Rprec"),
     "bpref_count_not_capped_at_r": Probe(REFERENCE, "test_metric_against_reference and bpref"),
+    "iprec_not_interpolated": Probe(TREC, "test_matches_trec_eval and iprec"),
+    "iprec_ties_fixed_up_chance": Probe(REFERENCE, "iprec and average"),
+    "eleven_point_divided_by_ten": Probe(TREC, "test_matches_trec_eval and 11pt"),
     "judged_divided_by_k": Probe(REFERENCE, "test_metric_against_reference and judged"),
     "rbp_weight_starts_at_p": Probe(REFERENCE, "test_metric_against_reference and rbp"),
     "num_rel_counts_retrieved_only": Probe(TREC, "test_matches_trec_eval and num_rel"),

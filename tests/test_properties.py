@@ -77,6 +77,7 @@ EXTRA_VALUES: dict[str, tuple[Any, ...]] = {
     "max_grade": (5.0,),
     "relevance_level": (2.0,),
     "p": (0.5, 0.95),
+    "recall": (0.5, 1.0),
 }
 
 
@@ -386,6 +387,8 @@ def ideal_is_one(name: str, params: dict[str, Any], k: int | None, stats: Stats)
     * GAUC: every positive above every negative -> 1 (one-class queries undefined).
     * R-precision: the R relevant rows fill the first R ranks -> 1.
     * bpref: no non-relevant row above any relevant row, all retrieved -> 1.
+    * interpolated precision (every level) and 11pt_avg: every relevant row at
+      rank j has precision 1, and all are retrieved -> 1.
     """
     setting = settings_of(name, params)
     function = METRICS[name].function.__name__
@@ -403,7 +406,8 @@ def ideal_is_one(name: str, params: dict[str, Any], k: int | None, stats: Stats)
     if function == "mean_average_precision_score":
         return within_k if setting["denominator"] == "n_relevant" else always
     if function in (
-        "mean_reciprocal_rank_score", "group_roc_auc_score", "r_precision_score", "bpref_score"
+        "mean_reciprocal_rank_score", "group_roc_auc_score", "r_precision_score", "bpref_score",
+        "interpolated_precision_score", "eleven_point_precision_score",
     ):
         return always
     if function == "precision_at_k_score":

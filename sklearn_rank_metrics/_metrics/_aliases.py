@@ -11,9 +11,10 @@ name give the same :class:`~._registry.MetricSpec` (printed in canonical form).
 
 A name translates to the *measure* only: how a tool breaks ties, scores queries
 without relevant rows or casts scores is its convention, chosen separately
-(README, "Matching other tools"). Measures the package does not compute yet
-(bpref, Judged@k, RBP, the counts, interpolated precision) are named
-in :data:`NOT_YET` so that their names get a clear error, not "unknown".
+(README, "Matching other tools"). Interpolated precision names its recall level
+with a decimal point (trec_eval's ``iprec_at_recall_0.50``, ir_measures'
+``IPrec@0.5``), which the cutoff syntax cannot hold; :data:`_INTERPOLATED` reads
+those into ``iprec(recall=0.5)``.
 """
 
 from __future__ import annotations
@@ -103,21 +104,12 @@ _VALUES: dict[tuple[str, str], dict[str, str]] = {
     ("dcg", "gain"): {"log2": "linear", "exp-log2": "exponential"},
 }
 
-NOT_YET: dict[str, str] = {
-    "iprec_at_recall": "interpolated precision at a recall level (trec_eval)",
-    "iprec": "interpolated precision at a recall level (ir_measures IPrec)",
-    "11pt_avg": "11-point interpolated average precision (trec_eval)",
-}
+# trec_eval's "iprec_at_recall_0.50" and ir_measures' "IPrec@0.5": the recall level
+_INTERPOLATED = re.compile(
+    r"^(?:iprec_at_recall[_.]|iprec@)(?P<recall>[0-9]*\.?[0-9]+)$", re.IGNORECASE
+)
 
 _BY_BASE: dict[str, Alias] = {alias.base.lower(): alias for alias in ALIASES}
-
-
-def _not_yet_key(text: str) -> str | None:
-    lowered = text.strip().lower()
-    for key in sorted(NOT_YET, key=len, reverse=True):
-        if lowered == key or lowered.startswith(key) and not lowered[len(key)].isalpha():
-            return key
-    return None
 
 
 def translate(text: str, function_name: str, registry: dict[str, bool]) -> str | None:
@@ -126,7 +118,7 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
     ``registry`` maps each registry name to whether its metric is graded. A registry
     name in other letter case (``MAP``, ``NDCG@10``) or with ranx's ``-lN`` suffix
     (``map@10-l2``: relevance level N) translates too. Raises a ``ValueError`` for
-    the name of a measure the package does not compute yet, for an alias written
+    trec_eval's ``iprec_at_recall`` without a level, for an alias written
     with a cutoff it does not take (or without one it needs), and for ``-lN`` on a
     graded metric (ranx then zeroes the gains below N, which no parameter does here).
     """
@@ -137,11 +129,14 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
         if ranx_rbp.group("level") is not None:
             params["relevance_level"] = ranx_rbp.group("level")
         return _registry_text("rbp", params, None)
-    not_yet = _not_yet_key(stripped)
-    if not_yet is not None:
+    interpolated = _INTERPOLATED.match(stripped)
+    if interpolated is not None:
+        recall = str(float(interpolated.group("recall")))  # "0.50" and "0.5" print alike
+        return _registry_text("iprec", {"recall": recall}, None)
+    if stripped.lower() == "iprec_at_recall":
         raise ValueError(
-            f"Metric {text!r} of {function_name} is {NOT_YET[not_yet]}, which "
-            "sklearn_rank_metrics does not compute yet."
+            f"Metric {text!r} of {function_name}: trec_eval's iprec_at_recall reports 11 "
+            "recall levels; name one, as in 'iprec_at_recall_0.50', or their mean, '11pt_avg'."
         )
     match = _ALIAS_PATTERN.match(stripped)
     if match is None:

@@ -79,13 +79,13 @@ def evaluate(
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
         name among ``ndcg, dcg, cg, idcg, err, map, mrr, p, recall, rprec, f1,
-        fbeta, hit_rate, gauc, bpref, judged, rbp, num_rel, num_ret, num_rel_ret``
-        (the counts are summed over queries, not averaged); the parameters are those of the
-        metric's function, e.g.
+        fbeta, hit_rate, gauc, bpref, judged, rbp, iprec, 11pt_avg, num_rel, num_ret,
+        num_rel_ret`` (the counts are summed over queries, not averaged); the
+        parameters are those of the metric's function, e.g.
         ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
-        ``"p(denominator=min(k,n_retrieved))@5"``. ``cg@k`` is DCG without discount.
-        trec_eval's, ir_measures' and ranx's names work too (``"P_10"``,
-        ``"nDCG@10"``, ``"precision@10"``).
+        ``"p(denominator=min(k,n_retrieved))@5"``, ``"iprec(recall=0.5)"``. ``cg@k``
+        is DCG without discount. trec_eval's, ir_measures' and ranx's names work too
+        (``"P_10"``, ``"nDCG@10"``, ``"precision@10"``, ``"iprec_at_recall_0.50"``).
     [[convention]]
         With ``doc_id``, tied rows are ordered by document id as the tool orders them.
     ties, replace_undefined_by, relevance_level : default=None

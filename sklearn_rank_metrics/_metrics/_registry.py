@@ -47,6 +47,12 @@ from ._graded import (
     ndcg_per_query,
     ndcg_score,
 )
+from ._interpolated import (
+    eleven_point_per_query,
+    eleven_point_precision_score,
+    interpolated_precision_per_query,
+    interpolated_precision_score,
+)
 from ._judged import bpref_per_query, bpref_score, judged_at_k_score, judged_per_query
 from ._rbp import rbp_per_query, rbp_score
 
@@ -93,6 +99,9 @@ class MetricInfo:
         much of the top k is judged), so ``replace_undefined_by`` never applies.
     total : bool
         Summed over queries, not averaged (trec_eval's counts).
+    always_shown : tuple of str
+        Parameters the canonical text prints even at their default
+        (``iprec(recall=0.0)``: the level is the measure).
     """
 
     name: str
@@ -106,6 +115,7 @@ class MetricInfo:
     ideal_is_one: bool = False
     always_defined: bool = False
     total: bool = False
+    always_shown: tuple[str, ...] = ()
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -159,6 +169,21 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             MetricInfo("bpref", bpref_score, bpref_per_query, takes_k=False, ideal_is_one=True),
             MetricInfo("judged", judged_at_k_score, judged_per_query, always_defined=True),
             MetricInfo("rbp", rbp_score, rbp_per_query),
+            MetricInfo(
+                "iprec",
+                interpolated_precision_score,
+                interpolated_precision_per_query,
+                takes_k=False,
+                ideal_is_one=True,
+                always_shown=("recall",),
+            ),
+            MetricInfo(
+                "11pt_avg",
+                eleven_point_precision_score,
+                eleven_point_per_query,
+                takes_k=False,
+                ideal_is_one=True,
+            ),
             *(
                 MetricInfo(
                     name,
@@ -180,7 +205,7 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
     }
 )
 
-_NAME_PATTERN = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)(?P<params>\(.*\))?(?:@(?P<k>[0-9]+))?$")
+_NAME_PATTERN = re.compile(r"^(?P<name>[a-z0-9_]+)(?P<params>\(.*\))?(?:@(?P<k>[0-9]+))?$")
 
 
 @dataclass(frozen=True)
@@ -204,8 +229,10 @@ class MetricSpec:
             for name, value in self.params.items()
             if name != "k"
             and name not in self.info.fixed_params
-            and not _same(value, defaults.get(name))
+            and (name in self.info.always_shown or not _same(value, defaults.get(name)))
         }
+        for name in self.info.always_shown:
+            shown.setdefault(name, defaults[name])
         text = self.info.name
         if shown:
             text += "(" + ",".join(f"{name}={_format(shown[name])}" for name in sorted(shown)) + ")"

@@ -512,6 +512,35 @@ MUTATIONS: dict[str, Mutation] = {
             "(1.0 - p) * np.power(p, rank.astype(np.float64) + 1.0)",
         ),
     ),
+    # -- interpolated precision -------------------------------------------------------------
+    "iprec_not_interpolated": _m(
+        "interpolated precision takes the precision at the c-th relevant row, not the best below",
+        Edit(
+            "_kernels._interpolated",
+            "interpolated_precision",
+            "values[defined] = best_below[at[defined]]",
+            "values[defined] = precision[at[defined]]",
+        ),
+    ),
+    "iprec_ties_fixed_up_chance": _m(
+        "the tie expectation draws each row of a block as relevant with chance r / m, "
+        "not (r - k) / (m - i)",
+        Edit(
+            "_kernels._interpolated",
+            "_backward_passes",
+            "up = np.clip((r[a, None] - states) / u, 0.0, 1.0)",
+            "up = np.clip(r[a, None] / m[a, None] + 0.0 * states, 0.0, 1.0)",
+        ),
+    ),
+    "eleven_point_divided_by_ten": _m(
+        "11pt_avg divides the sum over its 11 levels by 10",
+        Edit(
+            "_metrics._interpolated",
+            "eleven_point_per_query",
+            "return PerQuery(mean / values.shape[1], total == 0)",
+            "return PerQuery(mean / (values.shape[1] - 1), total == 0)",
+        ),
+    ),
     # -- counts ---------------------------------------------------------------------------
     "num_rel_counts_retrieved_only": _m(
         "num_rel counts only the retrieved relevant rows",

@@ -293,6 +293,35 @@ def bpref(ranked, unretrieved, *, relevance_level=None):
     return total / n_rel, False
 
 
+def iprec(ranked, unretrieved, *, recall=0.0, relevance_level=None):
+    """Interpolated precision at recall level X (trec_eval iprec_at_recall_X):
+    the best precision at a rank at or below the c-th relevant retrieved row,
+    c = max(1, int(X R + 0.9)); 0 when fewer than c relevant rows are retrieved."""
+    ranked, unretrieved = list(ranked), list(unretrieved)
+    n_rel = _n_relevant(ranked, unretrieved, relevance_level)
+    if n_rel == 0:
+        return 0.0, True
+    c = max(1, int(recall * n_rel + 0.9))
+    best, seen = 0.0, 0
+    for rank, label in enumerate(ranked, start=1):
+        if is_relevant(label, relevance_level):
+            seen += 1
+            if seen >= c:
+                best = max(best, seen / rank)
+    return best, False
+
+
+def eleven_point(ranked, unretrieved, *, relevance_level=None):
+    """trec_eval 11pt_avg: the mean of iprec at recall 0.0, 0.1, ..., 1.0."""
+    levels = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+    values = [iprec(ranked, unretrieved, recall=x, relevance_level=relevance_level)
+              for x in levels]
+    total = 0.0
+    for value, _ in values:
+        total += value
+    return total / len(levels), values[0][1]
+
+
 def judged(ranked, unretrieved, *, k=None):
     """Judged@k with every row judged: 1 when the query retrieved a row, else 0."""
     return (1.0 if depth_of(k, len(list(ranked))) else 0.0), False
@@ -481,6 +510,8 @@ METRIC_FUNCTIONS = {
     "bpref": bpref,
     "judged": judged,
     "rbp": rbp,
+    "iprec": iprec,
+    "eleven_point": eleven_point,
     "counts": counts,
 }
 

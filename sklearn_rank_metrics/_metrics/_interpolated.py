@@ -1,0 +1,210 @@
+"""Interpolated precision at a recall level, and its 11-point average (trec_eval)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._engine._ranked_groups import RankedGroups
+from .._engine._validation import Interval, validate_params
+from .._kernels import _interpolated as kernels
+from ._aggregate import PerQuery
+from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
+from ._conventions import with_convention
+
+_CONSTRAINTS = {
+    "ties": COMMON_CONSTRAINTS["ties"],
+    "replace_undefined_by": COMMON_CONSTRAINTS["replace_undefined_by"],
+    "relevance_level": RELEVANCE_LEVEL,
+}
+
+
+def interpolated_precision_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "interpolated_precision_score",
+    recall: float = 0.0,
+    relevance_level: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected interpolated precision at recall level ``recall`` of every query."""
+    values, total = kernels.interpolated_precision(
+        ranked, ties, relevance_level, np.array([float(recall)])
+    )
+    return PerQuery(values[:, 0], total == 0)
+
+
+def eleven_point_per_query(
+    ranked: RankedGroups,
+    *,
+    function_name: str = "eleven_point_precision_score",
+    relevance_level: float | None = None,
+    ties: str = "average",
+) -> PerQuery:
+    """Expected mean interpolated precision at recall 0, 0.1, ..., 1 of every query."""
+    values, total = kernels.interpolated_precision(
+        ranked, ties, relevance_level, np.array(kernels.ELEVEN_POINTS)
+    )
+    mean = values[:, 0].copy()
+    for column in range(1, values.shape[1]):  # summed in trec_eval's order
+        mean += values[:, column]
+    return PerQuery(mean / values.shape[1], total == 0)
+
+
+@with_convention
+@validate_params({**_CONSTRAINTS, "recall": [Interval(float, 0.0, 1.0)]})
+@fill_doc
+def interpolated_precision_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    recall: float = 0.0,
+    relevance_level: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+    convention: str | None = None,
+) -> float:
+    """Interpolated precision at a recall level, averaged over queries.
+
+    The best precision at any rank at or below the point where the ranking reaches
+    recall ``recall``: trec_eval's ``iprec_at_recall_X`` and ir_measures' ``IPrec@X``.
+
+    Parameters
+    ----------
+    [[inputs]]
+    recall : float in [0, 1], default=0.0
+        The recall level ``X``. ``0.0`` gives the best precision anywhere in the
+        ranking (at or below the first relevant row).
+    [[relevance_level]]
+    [[ties]]
+        With ``"average"`` the expectation has no closed form; it is computed
+        exactly, at a cost that grows as ``m^2 r^2`` for a tied block of ``m`` rows
+        holding ``r`` relevant ones, and a call whose tied blocks would need more
+        than 10^9 steps raises a ``ValueError`` (the other modes are always fast).
+    [[replace_undefined_by]]
+    [[sample_weight]]
+    [[convention]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    eleven_point_precision_score, precision_at_k_score, r_precision_score
+
+    Notes
+    -----
+    With ``R`` relevant rows (unretrieved ``-inf`` ones too) and the ``n``
+    retrieved relevant rows at ranks ``pos_1 < ... < pos_n``,
+
+    .. math::
+
+        \\mathrm{IP}(X) = \\max_{\\max(c, 1) \\le j \\le n} \\frac{j}{\\mathrm{pos}_j},
+        \\qquad c = \\lfloor X R + 0.9 \\rfloor
+
+    and 0 when ``max(c, 1) > n`` (the ranking never reaches the level). The
+    rounding of ``X R`` is trec_eval's. A query without a relevant row is
+    undefined. With ``ties="average"`` the value is the exact mean over all orders
+    of the tied rows (see the module notes of the kernel for the method).
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P., & Schuetze, H. (2008). Introduction to Information
+    Retrieval, section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import interpolated_precision_score
+    >>> y_true = [1, 0, 1, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.7, 0.6, 0.5]  # relevant at ranks 1, 3, 4
+    >>> interpolated_precision_score(y_true, y_score, recall=0.5)  # c = 2: max(2/3, 3/4)
+    0.75
+    """
+    return score(
+        interpolated_precision_per_query,
+        "interpolated_precision_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        recall=recall,
+        relevance_level=relevance_level,
+        ties=ties,
+    )
+
+
+@with_convention
+@validate_params(_CONSTRAINTS)
+@fill_doc
+def eleven_point_precision_score(
+    y_true: Any,
+    y_score: Any,
+    group: Any = None,
+    *,
+    relevance_level: float | None = None,
+    ties: str = "average",
+    replace_undefined_by: float | str = 0.0,
+    sample_weight: Any = None,
+    convention: str | None = None,
+) -> float:
+    """11-point interpolated average precision, averaged over queries (trec_eval's ``11pt_avg``).
+
+    Parameters
+    ----------
+    [[inputs]]
+    [[relevance_level]]
+    [[ties]]
+        As in :func:`interpolated_precision_score`, whose cost note applies.
+    [[replace_undefined_by]]
+    [[sample_weight]]
+    [[convention]]
+
+    Returns
+    -------
+    [[returns]]
+
+    See Also
+    --------
+    interpolated_precision_score, mean_average_precision_score
+
+    Notes
+    -----
+    The mean of the interpolated precision (see :func:`interpolated_precision_score`)
+    at the recall levels 0, 0.1, ..., 1:
+
+    .. math::
+
+        \\mathrm{11pt} = \\frac{1}{11} \\sum_{X \\in \\{0, 0.1, \\ldots, 1\\}} \\mathrm{IP}(X)
+
+    A query without a relevant row is undefined. trec_eval calls it obsolete
+    beside MAP; it is here to reproduce published tables.
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P., & Schuetze, H. (2008). Introduction to Information
+    Retrieval, section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import eleven_point_precision_score
+    >>> y_true = [1, 0, 1, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.7, 0.6, 0.5]  # IP: 1 up to recall 1/3, then 3/4
+    >>> round(eleven_point_precision_score(y_true, y_score), 4)  # (4 * 1 + 7 * 0.75) / 11
+    0.8409
+    """
+    return score(
+        eleven_point_per_query,
+        "eleven_point_precision_score",
+        y_true,
+        y_score,
+        group,
+        sample_weight=sample_weight,
+        replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level,
+        ties=ties,
+    )
