@@ -147,7 +147,25 @@ def test_too_costly_tie_expectation_is_refused_with_the_query(monkeypatch):
     y_true = np.r_[np.ones(10), np.zeros(10), [1, 0]]
     y_score = np.r_[np.zeros(20), [1.0, 0.5]]
     group = np.r_[np.full(20, "big"), ["small", "small"]]
-    with pytest.raises(ValueError, match=r"Query 'big' has a block of 20 tied rows holding 10"):
+    with pytest.raises(
+        ValueError, match=r"24,200 lattice cells .* block of 20 tied rows holding 10 .* 'big'"
+    ):
         srm.interpolated_precision_score(y_true, y_score, group)
     # a fixed order is always computed
     assert srm.interpolated_precision_score(y_true, y_score, group, ties="input") == 1.0
+
+
+def test_parts_and_chunks_do_not_change_the_values(monkeypatch):
+    # many queries with tied blocks: one pass over everything, then the smallest
+    # parts (a query or so at a time) and chunks (one backward pass at a time)
+    rng = np.random.default_rng(8)
+    group = np.repeat(np.arange(60), 12)
+    y_true = (rng.random(len(group)) < 0.4).astype(float)
+    y_score = rng.integers(0, 4, len(group)).astype(float)
+    names = ["11pt_avg", "iprec(recall=0.3)", "iprec(recall=1.0)"]
+    whole = srm.evaluate(y_true, y_score, group, metrics=names, per_query=True)
+    monkeypatch.setattr(_interpolated, "_EVENTS_PER_PART", 1)
+    monkeypatch.setattr(_interpolated, "_CHUNK_CELLS", 1)
+    pieces = srm.evaluate(y_true, y_score, group, metrics=names, per_query=True)
+    for name in names:
+        np.testing.assert_array_equal(np.asarray(pieces[name]), np.asarray(whole[name]))

@@ -14,10 +14,11 @@ query, one NumPy scan for every query at once.
 ``ties="average"``: the exact expectation
 -----------------------------------------
 The orders of the tied blocks are independent, and ``IP(X)`` is the largest of the
-values each block contributes: ``D``, the largest ``j / pos_j`` at the relevant
-rows that are not in a random block (single rows, and blocks all of whose rows are
-relevant), and one random ``Y_b`` per block ``b`` of ``m`` rows, ``r`` of them
-relevant (``0 < r < m``), that holds relevant rows ``j >= c``. So
+values each block contributes: ``D``, the largest ``j / pos_j`` over the relevant
+rows ``j >= c`` that are not in a random block (single rows, and blocks all of whose
+rows are relevant; 0 if there are none), and one random ``Y_b`` per block ``b`` of
+``m`` rows, ``r`` of them relevant (``0 < r < m``), that holds relevant rows ``j >= c``
+(the largest ``j / pos_j`` among them). So
 
     E[IP] = D + integral_D^1 (1 - prod_b P(Y_b <= x)) dx,
 
@@ -26,7 +27,7 @@ and ``P(Y_b <= x)`` is a step function of ``x`` with steps only at the values
 ``N`` rows before it, the ``t``-th relevant of the block at its ``s``-th position).
 The integral is therefore an exact finite sum over those steps.
 
-``P(Y_b <= x)`` counts the orders of the block whose relevant rows from the
+``P(Y_b <= x)`` is the share of the orders of the block whose relevant rows from the
 ``c' = max(1, c - K)``-th on all lie on or below the line ``precision = x``: a
 lattice path that adds a row at a time (``i`` rows, ``k`` relevant so far; the
 next row is relevant with probability ``(r - k) / (m - i)``). One backward pass
@@ -37,27 +38,46 @@ gives ``V(i, k)``, the chance that no later relevant row rises above ``x``, for 
 There is no closed form for this lattice-path count, so the work is
 ``O(m r)`` per step value and ``O(m^2 r^2)`` per block: trivial for the small tied
 blocks of real scores, heavy for a query whose scores are all equal. Past
-:data:`MAX_TIE_WORK` lattice cells the kernel refuses with a ``ValueError`` that
-names the query, instead of running for hours; the other ``ties`` modes are exact
-and fast on the same input.
+:data:`MAX_TIE_WORK` lattice cells in one call the kernel refuses with a
+``ValueError`` that names the largest block, instead of running for hours; the
+other ``ties`` modes are exact and fast on the same input.
+
+Cost, memory and rounding
+-------------------------
+The backward passes of all (block, ``x``) pairs run together, a step ``i`` at a
+time, in chunks of about :data:`_CHUNK_CELLS` states; the (query, level) targets are
+handled in parts of about :data:`_EVENTS_PER_PART` step values, so memory stays
+bounded on any input. ``P(s)`` comes from ``betaln``, accurate for large blocks. The
+result is exact up to rounding: against enumeration of the tie orders it agrees to
+about 1e-14 on blocks of tens of rows; the relative error grows with the block (to
+about 1e-10 at thousands of tied rows with few relevant ones, where the value is
+small and ``1 - prod`` cancels).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import betaln
 
 from .._engine._ranked_groups import RankedGroups
-from .._engine._segments import segment_positions, segment_rows
-from ._combinatorics import log_comb_of_integers, log_factorials
+from .._engine._segments import (
+    query_blocks,
+    segment_positions,
+    segment_rows,
+    sums_before_in_segment,
+)
 from ._relevance import block_relevance, n_relevant, relevant_in_tied_blocks, relevant_rows
 from ._tie_blocks import tied_blocks
 
 # trec_eval's 11 recall levels (m_11pt_avg.c), written as the same double literals
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-# lattice cells the ties="average" expectation may visit in one call (~20 s on 2 cores)
+# lattice cells the ties="average" expectation may visit in one call (tens of
+# seconds on 2 cores at most)
 MAX_TIE_WORK = 10**9
-# lattice cells per step of one chunk of the backward passes (memory: ~8 bytes each)
+# float64 values per step of one chunk of backward passes (about 16 MiB)
 _CHUNK_CELLS = 2**21
+# step values (events) of the targets handled together
+_EVENTS_PER_PART = 2**20
 
 
 def relevant_count_at_recall(total: np.ndarray, recall_levels: np.ndarray) -> np.ndarray:
@@ -89,10 +109,7 @@ def interpolated_precision(
         at = np.where(defined, relevant.first[:, None] + cutoff - 1, 0)
         values[defined] = best_below[at[defined]]
     if random is not None:
-        query, level = np.nonzero(defined)
-        values[query, level] = _expected_with_random_blocks(
-            random, query, cutoff[query, level], values[query, level]
-        )
+        _add_random_blocks(random, values, cutoff, defined)
     return values, total
 
 
@@ -108,10 +125,9 @@ def _suffix_max_in_segments(
     if not len(values):
         return values.astype(np.float64)
     distinct, codes = np.unique(values, return_inverse=True)
-    lifted = codes.astype(np.int64) + (n_segments - 1 - segment).astype(np.int64) * len(distinct)
-    suffix = np.maximum.accumulate(lifted[::-1])[::-1]
-    suffix -= (n_segments - 1 - segment).astype(np.int64) * len(distinct)
-    return distinct[suffix]
+    lift = (n_segments - 1 - segment).astype(np.int64) * len(distinct)
+    suffix = np.maximum.accumulate((codes + lift)[::-1])[::-1]
+    return distinct[suffix - lift]
 
 
 class _RandomBlocks:
@@ -125,6 +141,16 @@ class _RandomBlocks:
         self.rank_before = blocks.start_rank[which].astype(np.intp)  # N
         self.relevant_lo, self.relevant_hi = lo[which], hi[which]
         self.query_ids = ranked.query_ids
+
+    @property
+    def reach(self) -> np.ndarray:
+        """``K + r``: the last relevant row (``j``) of each block."""
+        return self.relevant_before + self.relevant
+
+    @property
+    def step_values(self) -> np.ndarray:
+        """``r (m - r + 1)``: how many values ``(K + t) / (N + s)`` each block's cells take."""
+        return self.relevant * (self.rows - self.relevant + 1)
 
 
 def _random_blocks(
@@ -141,221 +167,248 @@ def _random_blocks(
     return _RandomBlocks(ranked, blocks, which, relevant_in, relevant_before, lo, hi)
 
 
-def _expected_with_random_blocks(
-    random: _RandomBlocks, query: np.ndarray, cutoff: np.ndarray, fixed_best: np.ndarray
-) -> np.ndarray:
-    """``D + integral_D^1 (1 - prod_b P(Y_b <= x)) dx`` for each (query, level) pair.
+def _add_random_blocks(
+    random: _RandomBlocks, values: np.ndarray, cutoff: np.ndarray, defined: np.ndarray
+) -> None:
+    """Replace ``values[q, l] = D`` by ``E[IP]`` for every defined (query, level) target.
 
-    ``fixed_best`` is ``D`` (0 when no fixed relevant row lies at or below ``c``).
+    A block takes part in a target when it holds a relevant row ``j >= c``; the
+    targets are handled in parts of whole queries, each part about
+    :data:`_EVENTS_PER_PART` step values, so that memory is bounded.
     """
-    n_pairs = len(query)
-    if not n_pairs:
-        return fixed_best
-    # the blocks a pair involves: its query's random blocks with a relevant row j >= c,
-    # a suffix of them (K + r grows along the query)
-    reach = random.relevant_before + random.relevant
-    width = int(max(reach.max(), cutoff.max())) + 2
-    key = random.query.astype(np.int64) * width + reach
-    first = np.searchsorted(key, query.astype(np.int64) * width + cutoff, side="left")
-    stop = np.searchsorted(random.query, query, side="right")
-    n_involved = np.maximum(stop - first, 0)
-    pair = np.repeat(np.arange(n_pairs), n_involved)
-    block = segment_rows(first, n_involved)
-    if not len(block):
-        return fixed_best
-    needed = np.maximum(cutoff[pair] - random.relevant_before[block], 1)  # c'
-    threshold = fixed_best[pair]
-    _check_work(random, np.unique(block))
-    grid, grid_start, grid_size, grids, column = _step_grids(random, block, needed, threshold)
-    chances = _chances_at_most(grid, grid_start, grid_size, grids)
-    # one event per (involvement, grid value >= D): block b's factor becomes P(Y_b <= x)
-    in_grid = grid_size[block]
-    event_owner = np.repeat(np.arange(len(block)), in_grid)
-    event_index = segment_rows(grid_start[block], in_grid)
-    event_x = grid[event_index]
-    keep = event_x >= threshold[event_owner]
-    event_owner, event_index, event_x = event_owner[keep], event_index[keep], event_x[keep]
-    event_chance = chances[event_index, column[event_owner]]
-    event_pair = pair[event_owner]
-    # the factor it replaces: the owner's previous event, or 1 before its first
-    previous = np.ones(len(event_chance))
-    same = np.zeros(len(event_chance), dtype=bool)
-    np.equal(event_owner[1:], event_owner[:-1], out=same[1:])
-    previous[1:][same[1:]] = event_chance[:-1][same[1:]]
-    order = np.lexsort((event_x, event_pair))
-    event_pair, event_x = event_pair[order], event_x[order]
-    new, old = event_chance[order], previous[order]
-    # running product over the blocks, as a log of its non-zero factors and a zero count
-    log_new = np.log(np.where(new > 0, new, 1.0))
-    log_old = np.log(np.where(old > 0, old, 1.0))
-    log_product = np.cumsum(log_new - log_old)
-    zeros = np.cumsum((new == 0).astype(np.int64) - (old == 0))
-    pair_start = np.flatnonzero(np.r_[True, event_pair[1:] != event_pair[:-1]])
-    starts_at = np.repeat(pair_start, np.diff(np.r_[pair_start, len(event_pair)]))
-    log_before = np.where(starts_at > 0, log_product[starts_at - 1], 0.0)
-    zeros_before = np.where(starts_at > 0, zeros[starts_at - 1], 0)
-    product = np.where(
-        zeros - zeros_before == 0, np.exp(log_product - log_before), 0.0
+    lowest_cutoff = np.where(defined, cutoff, np.iinfo(np.intp).max).min(axis=1)
+    involved = lowest_cutoff[random.query] <= random.reach
+    _check_work(random, involved)
+    events = np.bincount(
+        random.query[involved],
+        weights=(random.step_values[involved] + 1) * cutoff.shape[1],
+        minlength=len(values),
     )
-    next_x = np.r_[event_x[1:], 1.0]
-    last = np.r_[event_pair[1:] != event_pair[:-1], True]
-    next_x[last] = 1.0
-    area = np.bincount(
-        event_pair, weights=(next_x - event_x) * (1.0 - product), minlength=n_pairs
-    )
-    return np.clip(fixed_best + area, 0.0, 1.0)
+    query, level = np.nonzero(defined)  # query by query
+    for first, stop in query_blocks(np.r_[0.0, np.cumsum(events)], _EVENTS_PER_PART):
+        lo, hi = np.searchsorted(query, [first, stop])
+        if lo < hi:
+            q, lv = query[lo:hi], level[lo:hi]
+            values[q, lv] = _expected_with_random_blocks(random, q, cutoff[q, lv], values[q, lv])
 
 
-def _step_grids(random, block, needed, threshold):
-    """Per involved block: the sorted distinct values ``x`` where ``P(Y_b <= x)`` may step.
-
-    The values ``(K + t) / (N + s)`` of every lattice cell a relevant row can reach,
-    those below the smallest ``D`` of the pairs that involve the block dropped, and
-    those ``D`` added (the integral starts there): ``grid``, with each random block's
-    ``grid_start`` and ``grid_size`` (0 for a block no pair involves). Also the
-    :class:`_Grids` of the involved blocks (their shapes and the distinct ``c'`` each
-    needs) and each involvement's column among its block's ``c'``.
-    """
-    blocks, involvement_block = np.unique(block, return_inverse=True)
-    lowest = np.full(len(blocks), np.inf)
-    np.minimum.at(lowest, involvement_block, threshold)
-    m = random.rows[blocks]
-    r = random.relevant[blocks]
-    K = random.relevant_before[blocks]
-    N = random.rank_before[blocks]
-    span = m - r + 1  # positions s = t .. t + m - r of the t-th relevant row
-    n_cells = r * span
-    owner = np.repeat(np.arange(len(blocks)), n_cells)
-    cell = segment_positions(n_cells)
-    t = cell // span[owner] + 1
-    s = t + cell % span[owner]
-    value = (K[owner] + t) / (N[owner] + s).astype(np.float64)
-    keep = value >= lowest[owner]
-    values = np.r_[value[keep], threshold]
-    owners = np.r_[owner[keep], involvement_block]
-    order = np.lexsort((values, owners))
-    values, owners = values[order], owners[order]
-    distinct = np.r_[True, (values[1:] != values[:-1]) | (owners[1:] != owners[:-1])]
-    values, owners = values[distinct], owners[distinct]
-    size = np.bincount(owners, minlength=len(blocks))
-    start = np.cumsum(size) - size
-    # the c' columns of each block
-    pairs = np.unique(np.c_[involvement_block, needed], axis=0)
-    column_start = np.searchsorted(pairs[:, 0], np.arange(len(blocks)))
-    column = (
-        np.searchsorted(
-            pairs[:, 0].astype(np.int64) * (int(pairs[:, 1].max()) + 1) + pairs[:, 1],
-            involvement_block.astype(np.int64) * (int(pairs[:, 1].max()) + 1) + needed,
-        )
-        - column_start[involvement_block]
-    )
-    n_columns = np.bincount(pairs[:, 0], minlength=len(blocks))
-    grids = _Grids(blocks, m, r, K, N, pairs[:, 1], column_start, n_columns)
-    full_start = np.zeros(random.rows.shape, dtype=np.intp)
-    full_size = np.zeros(random.rows.shape, dtype=np.intp)
-    full_start[blocks], full_size[blocks] = start, size
-    return values, full_start, full_size, grids, column
-
-
-class _Grids:
-    """Per involved block (in :func:`_step_grids` order): shape and the ``c'`` it needs."""
-
-    def __init__(self, blocks, m, r, K, N, columns, column_start, n_columns):
-        self.blocks, self.m, self.r, self.K, self.N = blocks, m, r, K, N
-        self.columns, self.column_start, self.n_columns = columns, column_start, n_columns
-
-
-def _check_work(random: _RandomBlocks, blocks: np.ndarray) -> None:
+def _check_work(random: _RandomBlocks, involved: np.ndarray) -> None:
     """Refuse when the backward passes would visit more than :data:`MAX_TIE_WORK` cells.
 
     A block of ``m`` rows, ``r`` relevant, has at most ``r (m - r + 1)`` step values
-    and ``m (r + 1)`` lattice cells per value.
+    (and the ``D`` of its targets) and ``m (r + 1)`` lattice cells per value.
     """
-    m = random.rows[blocks].astype(np.float64)
-    r = random.relevant[blocks].astype(np.float64)
-    work = r * (m - r + 1) * m * (r + 1)
+    work = np.where(
+        involved,
+        random.step_values.astype(np.float64) * random.rows * (random.relevant + 1),
+        0.0,
+    )
     if work.sum() > MAX_TIE_WORK:
-        worst = blocks[int(np.argmax(work))]
+        worst = int(np.argmax(work))
         query = random.query_ids[random.query[worst]].tolist()
         raise ValueError(
             "Interpolated precision with ties='average' is an exact expectation over the "
             "orders of every tied block, whose cost grows as m^2 r^2 for a block of m tied "
-            f"rows holding r relevant ones. Query {query!r} has a "
-            f"block of {int(random.rows[worst])} tied rows holding "
-            f"{int(random.relevant[worst])} relevant ones, and this call would visit "
-            f"{work.sum():,.0f} lattice cells (at most {MAX_TIE_WORK:,}). Pass "
+            f"rows holding r relevant ones. The tied blocks of this call would visit "
+            f"{work.sum():,.0f} lattice cells (at most {MAX_TIE_WORK:,}); the largest is "
+            f"a block of {int(random.rows[worst])} tied rows holding "
+            f"{int(random.relevant[worst])} relevant ones in query {query!r}. Pass "
             "ties='input', 'optimistic' or 'pessimistic', or break the ties in the scores."
         )
 
 
-def _chances_at_most(grid, grid_start, grid_size, grids: _Grids) -> np.ndarray:
-    """``P(Y_b^(c') <= x)`` for every grid value ``x`` and needed ``c'`` of its block.
+def _expected_with_random_blocks(
+    random: _RandomBlocks, query: np.ndarray, cutoff: np.ndarray, fixed_best: np.ndarray
+) -> np.ndarray:
+    """``D + integral_D^1 (1 - prod_b P(Y_b <= x)) dx`` for each (query, level) target.
 
-    Rows follow ``grid``; column ``j`` is the block's ``j``-th needed ``c'``. The
-    backward passes of all (block, x) pairs run together, in chunks of pairs sorted
-    by block size so that the pairs still inside their block at step ``u`` (``u``
-    rows from the block's end) are a prefix of the chunk.
+    ``fixed_best`` is each target's ``D``. An *involvement* is a (target, block) pair
+    whose block holds a relevant row ``j >= c`` of the target's query.
     """
-    n_width = int(grids.n_columns.max())
-    chances = np.zeros((len(grid), n_width))
-    local = np.repeat(np.arange(len(grids.blocks)), grid_size[grids.blocks])
-    pair_rows = segment_rows(grid_start[grids.blocks], grid_size[grids.blocks])
-    order = np.argsort(-grids.m[local], kind="stable")
-    local, pair_rows = local[order], pair_rows[order]
-    log_factorial = log_factorials(int(grids.m.max()))
-    start = 0
-    while start < len(local):
-        # a chunk of pairs whose (pairs x states) fits the cell budget: the states
-        # of a pair are at most m + 1, and m only falls along the pairs
-        stop = start + max(1, _CHUNK_CELLS // (int(grids.m[local[start]]) + 2))
-        rows = pair_rows[start:stop]
-        chances[rows] = _backward_passes(
-            grids, local[start:stop], grid[rows], log_factorial, n_width
+    n_targets = len(query)
+    # a target's blocks: a suffix of its query's random blocks (K + r grows along it)
+    width = int(max(random.reach.max(), cutoff.max())) + 2
+    key = random.query.astype(np.int64) * width + random.reach
+    first = np.searchsorted(key, query.astype(np.int64) * width + cutoff, side="left")
+    stop = np.searchsorted(random.query, query, side="right")
+    n_involved = np.maximum(stop - first, 0)
+    target = np.repeat(np.arange(n_targets), n_involved)
+    block = segment_rows(first, n_involved)
+    if not len(block):
+        return fixed_best
+    needed = np.maximum(cutoff[target] - random.relevant_before[block], 1)  # c'
+    threshold = fixed_best[target]
+    grids = _StepGrids(random, block, needed, threshold)
+    chances = _chances_at_most(grids)
+    # one event per (involvement, step value x >= D): the block's factor becomes
+    # P(Y_b <= x); it replaces the involvement's previous factor (1 before the first)
+    owner = np.repeat(np.arange(len(block)), grids.size[grids.involvement_block])
+    at = segment_rows(grids.start[grids.involvement_block], grids.size[grids.involvement_block])
+    keep = grids.values[at] >= threshold[owner]
+    owner, at = owner[keep], at[keep]
+    event_x = grids.values[at]
+    new = chances[at, grids.involvement_column[owner]]
+    old = np.ones(len(new))
+    same = np.r_[False, owner[1:] == owner[:-1]]
+    old[same] = new[:-1][same[1:]]
+    event_target = target[owner]
+    order = np.lexsort((event_x, event_target))
+    event_target, event_x, new, old = event_target[order], event_x[order], new[order], old[order]
+    # the running product over the blocks of a target: the log of its non-zero
+    # factors and a count of zero factors, summed within the target alone (bit for
+    # bit the same whatever other targets share the call)
+    first_event = np.r_[True, event_target[1:] != event_target[:-1]]
+    start = np.flatnonzero(first_event)
+    position = np.arange(len(event_target)) - np.repeat(start, np.diff(np.r_[start, len(new)]))
+    log_factor = np.log(np.where(new > 0, new, 1.0) / np.where(old > 0, old, 1.0))
+    log_product = sums_before_in_segment(log_factor, position) + log_factor
+    zeros = np.cumsum((new == 0).astype(np.int64) - (old == 0))  # integers: exact
+    zeros_before = np.repeat(zeros[start] - (new[start] == 0), np.diff(np.r_[start, len(new)]))
+    product = np.where(zeros == zeros_before, np.exp(log_product), 0.0)
+    # each event's product holds until the target's next event (or x = 1)
+    next_x = np.r_[event_x[1:], 1.0]
+    next_x[np.r_[first_event[1:], True]] = 1.0
+    area = np.bincount(
+        event_target, weights=(next_x - event_x) * (1.0 - product), minlength=n_targets
+    )
+    return np.clip(fixed_best + area, 0.0, 1.0)
+
+
+def _log_comb(n: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``log C(n, k)`` through ``betaln`` (accurate for large ``n``); ``-inf`` outside ``0..n``."""
+    valid = (k >= 0) & (k <= n)
+    n_safe, k_safe = np.where(valid, n, 0), np.where(valid, k, 0)
+    value = -np.log1p(n_safe) - betaln(n_safe - k_safe + 1.0, k_safe + 1.0)
+    return np.where(valid, value, -np.inf)
+
+
+class _StepGrids:
+    """The blocks of a part's involvements: their step values and what they need.
+
+    Attributes (``j`` indexes the involved blocks, in :attr:`blocks` order)
+    -----------------------------------------------------------------------
+    blocks, m, r, K, N : per involved block, its index in :class:`_RandomBlocks`
+        and its shape.
+    values, start, size : the sorted distinct step values of every block, block after
+        block (``values[start[j] : start[j] + size[j]]``): the ``(K + t) / (N + s)``
+        of every cell a relevant row can reach, those below the smallest ``D`` of the
+        block's targets dropped, and those ``D`` added (the integral starts there).
+    columns, column_start, n_columns : the distinct ``c'`` each block needs.
+    chance, chance_start : ``P(pos of the c'-th relevant = s)`` of each block, row
+        ``chance_start[j] + s - 1`` for ``s = 1 .. m``, column as in ``columns``.
+    involvement_block, involvement_column : per involvement, its block ``j`` and
+        the column of its ``c'``.
+    """
+
+    def __init__(self, random, block, needed, threshold):
+        self.blocks, self.involvement_block = np.unique(block, return_inverse=True)
+        n_blocks = len(self.blocks)
+        self.m, self.r = random.rows[self.blocks], random.relevant[self.blocks]
+        self.K = random.relevant_before[self.blocks]
+        self.N = random.rank_before[self.blocks]
+        lowest = np.full(n_blocks, np.inf)
+        np.minimum.at(lowest, self.involvement_block, threshold)
+        # the cells: the t-th relevant row at position s = t .. t + m - r
+        span = self.m - self.r + 1
+        n_cells = self.r * span
+        owner = np.repeat(np.arange(n_blocks), n_cells)
+        cell = segment_positions(n_cells)
+        t = cell // span[owner] + 1
+        s = t + cell % span[owner]
+        value = (self.K[owner] + t) / (self.N[owner] + s).astype(np.float64)
+        keep = value >= lowest[owner]
+        values = np.r_[value[keep], threshold]
+        owners = np.r_[owner[keep], self.involvement_block]
+        order = np.lexsort((values, owners))
+        values, owners = values[order], owners[order]
+        distinct = np.r_[True, (values[1:] != values[:-1]) | (owners[1:] != owners[:-1])]
+        self.values, owners = values[distinct], owners[distinct]
+        self.size = np.bincount(owners, minlength=n_blocks)
+        self.start = np.cumsum(self.size) - self.size
+        # the c' of each block, and each involvement's column among them
+        needed_by_block = np.unique(np.c_[self.involvement_block, needed], axis=0)
+        self.columns = needed_by_block[:, 1]
+        self.column_start = np.searchsorted(needed_by_block[:, 0], np.arange(n_blocks))
+        self.n_columns = np.bincount(needed_by_block[:, 0], minlength=n_blocks)
+        scale = int(self.columns.max()) + 1
+        self.involvement_column = np.searchsorted(
+            needed_by_block[:, 0].astype(np.int64) * scale + self.columns,
+            self.involvement_block.astype(np.int64) * scale + needed,
+        ) - self.column_start[self.involvement_block]
+        self.width = int(self.n_columns.max())
+        # P(pos of the c'-th relevant = s): C(s - 1, c' - 1) C(m - s, r - c') / C(m, r)
+        self.chance_start = np.cumsum(self.m) - self.m
+        row_block = np.repeat(np.arange(n_blocks), self.m)
+        position = segment_positions(self.m)[:, None] + 1
+        c = self.column_matrix(row_block)
+        m, r = self.m[row_block][:, None], self.r[row_block][:, None]
+        log_chance = (
+            _log_comb(position - 1, c - 1) + _log_comb(m - position, r - c) - _log_comb(m, r)
         )
+        self.chance = np.where(c > 0, np.exp(log_chance), 0.0)
+
+    def column_matrix(self, block: np.ndarray) -> np.ndarray:
+        """``c'`` of each block's columns, padded with 0 to :attr:`width` (int)."""
+        j = np.arange(self.width)
+        has = j < self.n_columns[block][:, None]
+        where = np.minimum(self.column_start[block][:, None] + j, len(self.columns) - 1)
+        return np.where(has, self.columns[where], 0)
+
+
+def _chances_at_most(grids: _StepGrids) -> np.ndarray:
+    """``P(Y_b^(c') <= x)`` for every step value ``x`` and needed ``c'`` of its block.
+
+    Rows follow ``grids.values``; column ``j`` is the block's ``j``-th needed ``c'``.
+    The backward passes of all (block, ``x``) pairs run together, in chunks of pairs
+    sorted by block size so that the pairs still inside their block at step ``u``
+    (``u`` rows from the block's end) are a prefix of the chunk.
+    """
+    chances = np.zeros((len(grids.values), grids.width))
+    block = np.repeat(np.arange(len(grids.blocks)), grids.size)
+    order = np.argsort(-grids.m[block], kind="stable")
+    block, rows = block[order], order  # rows: index into grids.values
+    # per pair: r + 2 states, and the columns of the result and its temporaries
+    cells = grids.r[block] + 2 + 3 * grids.width
+    start = 0
+    while start < len(block):
+        stop = start + max(1, _CHUNK_CELLS // int(cells[start]))
+        stop = start + max(1, _CHUNK_CELLS // int(cells[start:stop].max()))
+        part = rows[start:stop]
+        chances[part] = _backward_passes(grids, block[start:stop], grids.values[part])
         start = stop
     return chances
 
 
-def _backward_passes(grids, local, x, log_factorial, n_width):
-    m, r = grids.m[local], grids.r[local]
-    K, N = grids.K[local].astype(np.float64), grids.N[local].astype(np.float64)
-    n_pairs, n_states = len(local), int(r.max()) + 1
+def _backward_passes(grids: _StepGrids, block: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``P(Y_b^(c') <= x)`` of (block, ``x``) pairs whose blocks are sorted by ``m``, descending.
+
+    ``survive[:, k]`` holds ``V(i, k)`` for the current ``i``, starting at ``i = m``
+    (``V(m, r) = 1``) and stepping back to ``i = 1``; at each ``i`` every needed ``c'``
+    adds ``P(pos of the c'-th relevant = i) [(K + c') / (N + i) <= x] V(i, c')``.
+    """
+    m, r = grids.m[block], grids.r[block]
+    K, N = grids.K[block].astype(np.float64), grids.N[block].astype(np.float64)
+    n_pairs, n_states = len(block), int(r.max()) + 1
     states = np.arange(n_states)
-    # column j of a pair: its block's j-th needed c' (0 where the block needs fewer)
-    j = np.arange(n_width)
-    has_column = j < grids.n_columns[local][:, None]
-    cprime = np.where(
-        has_column,
-        grids.columns[np.minimum(grids.column_start[local][:, None] + j, len(grids.columns) - 1)],
-        0,
-    )
-    log_all = log_comb_of_integers(m, r, log_factorial)
+    column = grids.column_matrix(block)  # c' (0: no such column)
     survive = np.zeros((n_pairs, n_states + 1))
-    survive[np.arange(n_pairs), r] = 1.0  # V(m, r) = 1: the block is complete
-    result = np.zeros((n_pairs, n_width))
+    survive[np.arange(n_pairs), r] = 1.0
+    result = np.zeros((n_pairs, grids.width))
     active = n_pairs
-    for u in range(0, int(m.max())):
-        while active and m[active - 1] <= u:  # pairs sorted by m, descending
+    for u in range(int(m.max())):  # u rows after position i = m - u
+        while active and m[active - 1] <= u:
             active -= 1
         a = slice(0, active)
-        i = (m[a] - u)[:, None]  # V(i, .), built from V(i + 1, .) after the first step
-        if u:
+        i = (m[a] - u)[:, None]
+        if u:  # V(i, .) from V(i + 1, .): the next row is relevant w.p. (r - k) / u
             up = np.clip((r[a, None] - states) / u, 0.0, 1.0)
             rises_above = (K[a, None] + states + 1) / (N[a, None] + i + 1) > x[a, None]
             later = survive[a]
             survive[a, :n_states] = (
                 np.where(rises_above, 0.0, up * later[:, 1:]) + (1.0 - up) * later[:, :n_states]
             )
-        # the c'-th relevant row at position s = i: record its share
-        s = i
-        at_s = has_column[a]
-        c = cprime[a]
-        log_position = (
-            log_comb_of_integers(s - 1, c - 1, log_factorial)
-            + log_comb_of_integers(m[a, None] - s, r[a, None] - c, log_factorial)
-            - log_all[a, None]
-        )
-        below = (K[a, None] + c) / np.maximum(N[a, None] + s, 1.0) <= x[a, None]
-        share = np.exp(np.where(at_s & below, log_position, -np.inf))
-        result[a] += share * np.take_along_axis(survive[a], c, axis=1)
+        c = column[a]
+        below = (K[a, None] + c) / (N[a, None] + i) <= x[a, None]
+        chance = grids.chance[grids.chance_start[block[a], None] + i - 1, np.arange(grids.width)]
+        result[a] += np.where(below, chance, 0.0) * np.take_along_axis(survive[a], c, axis=1)
     return result
