@@ -80,8 +80,8 @@ def interpolated_precision_score(
         ranking (at or below the first relevant row).
     [[relevance_level]]
     [[ties]]
-        With ``"average"`` the expectation has no closed form; it is computed
-        exactly, at a cost that grows as ``m^2 r^2`` for a tied block of ``m`` rows
+        Here ``"average"`` is an exact sum over lattice paths rather than a closed
+        form: its cost grows as ``m^2 r^2`` for a tied block of ``m`` rows
         holding ``r`` relevant ones (about 0.35 s for 120 tied rows with 60
         relevant on 2 cores); a call whose tied blocks would visit more than 10^9
         lattice cells raises a ``ValueError`` (the other modes are always fast).
