@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import gammaln
+from scipy.special import betaln, gammaln
 
 
 def log_comb(n: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -14,6 +14,25 @@ def log_comb(n: np.ndarray, r: np.ndarray) -> np.ndarray:
     n_safe = np.where(valid, n, 0.0)
     r_safe = np.where(valid, r, 0.0)
     value = gammaln(n_safe + 1) - gammaln(r_safe + 1) - gammaln(n_safe - r_safe + 1)
+    return np.where(valid, value, -np.inf)
+
+
+def log_comb_by_betaln(n: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``log C(n, k)`` as ``-log(n + 1) - betaln(n - k + 1, k + 1)``; ``-inf`` outside ``0..n``.
+
+    :func:`log_comb` subtracts three ``gammaln`` values near ``log(n!)``; ``betaln``
+    avoids most of that cancellation when ``k`` or ``n - k`` is small against a large
+    ``n`` (``C(2000, 1)``: 1.5e-13 off instead of 2.1e-12), though not everywhere
+    (``C(20000, 3)``: 2.7e-11 against 2.3e-12), and a trivial coefficient may come out
+    a rounding away from 0. Interpolated precision's tie expectation uses it: on
+    blocks of thousands of tied rows with few relevant ones it cut the relative error
+    of the result from 5e-10 to 4e-11 (2,000 rows) and from 3.5e-9 to 7e-12 (4,000).
+    """
+    n = np.asarray(n, dtype=np.float64)
+    k = np.asarray(k, dtype=np.float64)
+    valid = (k >= 0) & (k <= n)
+    n_safe, k_safe = np.where(valid, n, 0.0), np.where(valid, k, 0.0)
+    value = -np.log1p(n_safe) - betaln(n_safe - k_safe + 1.0, k_safe + 1.0)
     return np.where(valid, value, -np.inf)
 
 

@@ -47,7 +47,8 @@ Cost, memory and rounding
 The backward passes of all (block, ``x``) pairs run together, a step ``i`` at a
 time, in chunks of about :data:`_CHUNK_CELLS` states; the (query, level) targets are
 handled in parts of about :data:`_EVENTS_PER_PART` step values, so memory stays
-bounded on any input. ``P(s)`` comes from ``betaln``, accurate for large blocks. The
+bounded on any input. ``P(s)`` comes from ``betaln`` (see
+:func:`._combinatorics.log_comb_by_betaln`). The
 result is exact up to rounding: against enumeration of the tie orders it agrees to
 about 1e-14 on blocks of tens of rows; the relative error grows with the block (to
 about 1e-10 at thousands of tied rows with few relevant ones, where the value is
@@ -57,7 +58,6 @@ small and ``1 - prod`` cancels).
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import betaln
 
 from .._engine._ranked_groups import RankedGroups
 from .._engine._segments import (
@@ -66,6 +66,7 @@ from .._engine._segments import (
     segment_rows,
     sums_before_in_segment,
 )
+from ._combinatorics import log_comb_by_betaln
 from ._relevance import block_relevance, n_relevant, relevant_in_tied_blocks, relevant_rows
 from ._tie_blocks import tied_blocks
 
@@ -274,14 +275,6 @@ def _expected_with_random_blocks(
     return np.clip(fixed_best + area, 0.0, 1.0)
 
 
-def _log_comb(n: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """``log C(n, k)`` through ``betaln`` (accurate for large ``n``); ``-inf`` outside ``0..n``."""
-    valid = (k >= 0) & (k <= n)
-    n_safe, k_safe = np.where(valid, n, 0), np.where(valid, k, 0)
-    value = -np.log1p(n_safe) - betaln(n_safe - k_safe + 1.0, k_safe + 1.0)
-    return np.where(valid, value, -np.inf)
-
-
 class _StepGrids:
     """The blocks of a part's involvements: their step values and what they need.
 
@@ -343,7 +336,9 @@ class _StepGrids:
         c = self.column_matrix(row_block)
         m, r = self.m[row_block][:, None], self.r[row_block][:, None]
         log_chance = (
-            _log_comb(position - 1, c - 1) + _log_comb(m - position, r - c) - _log_comb(m, r)
+            log_comb_by_betaln(position - 1, c - 1)
+            + log_comb_by_betaln(m - position, r - c)
+            - log_comb_by_betaln(m, r)
         )
         self.chance = np.where(c > 0, np.exp(log_chance), 0.0)
 
