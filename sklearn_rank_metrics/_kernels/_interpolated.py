@@ -260,11 +260,12 @@ def _expected_with_random_blocks(
     # bit the same whatever other targets share the call)
     first_event = np.r_[True, event_target[1:] != event_target[:-1]]
     start = np.flatnonzero(first_event)
-    position = np.arange(len(event_target)) - np.repeat(start, np.diff(np.r_[start, len(new)]))
+    n_events = np.diff(np.r_[start, len(new)])  # per target
+    position = segment_positions(n_events)
     log_factor = np.log(np.where(new > 0, new, 1.0) / np.where(old > 0, old, 1.0))
     log_product = sums_before_in_segment(log_factor, position) + log_factor
     zeros = np.cumsum((new == 0).astype(np.int64) - (old == 0))  # integers: exact
-    zeros_before = np.repeat(zeros[start] - (new[start] == 0), np.diff(np.r_[start, len(new)]))
+    zeros_before = np.repeat(zeros[start] - (new[start] == 0), n_events)
     product = np.where(zeros == zeros_before, np.exp(log_product), 0.0)
     # each event's product holds until the target's next event (or x = 1)
     next_x = np.r_[event_x[1:], 1.0]

@@ -13,11 +13,7 @@ from ._aggregate import PerQuery
 from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
 from ._conventions import with_convention
 
-_CONSTRAINTS = {
-    "ties": COMMON_CONSTRAINTS["ties"],
-    "replace_undefined_by": COMMON_CONSTRAINTS["replace_undefined_by"],
-    "relevance_level": RELEVANCE_LEVEL,
-}
+_CONSTRAINTS = {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL}
 
 
 def interpolated_precision_per_query(
