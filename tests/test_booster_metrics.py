@@ -54,8 +54,9 @@ def test_lightgbm_stops_where_its_own_ndcg_stops():
     metric = make_lightgbm_metric("ndcg@10", convention="lightgbm")
     ours, our_record = lightgbm_run({"metric": "None"}, feval=metric)
     assert ours.best_iteration == builtin.best_iteration
-    assert len(our_record["ndcg@10"]) == len(builtin_record["ndcg@10"]) > ours.best_iteration
-    np.testing.assert_allclose(our_record["ndcg@10"], builtin_record["ndcg@10"], rtol=1e-12)
+    ours_name = "prefer_max(ndcg@10)"
+    assert len(our_record[ours_name]) == len(builtin_record["ndcg@10"]) > ours.best_iteration
+    np.testing.assert_allclose(our_record[ours_name], builtin_record["ndcg@10"], rtol=1e-12)
 
 
 def test_lightgbm_default_convention_gives_our_ndcg_of_the_predictions():
@@ -66,10 +67,10 @@ def test_lightgbm_default_convention_gives_our_ndcg_of_the_predictions():
     for iteration in (1, booster.best_iteration):
         scores = booster.predict(Xv, num_iteration=iteration)
         expected = ndcg_score(yv, scores, qv, k=10)
-        assert record["ndcg@10"][iteration - 1] == pytest.approx(expected, rel=1e-12)
+        assert record["prefer_max(ndcg@10)"][iteration - 1] == pytest.approx(expected, rel=1e-12)
     # and not LightGBM's own number (exponential gain, ties in row order)
     _, builtin = lightgbm_run({"metric": "ndcg"})
-    assert record["ndcg@10"][0] != pytest.approx(builtin["ndcg@10"][0], rel=1e-6)
+    assert record["prefer_max(ndcg@10)"][0] != pytest.approx(builtin["ndcg@10"][0], rel=1e-6)
 
 
 def test_lightgbm_scikit_learn_wrapper_with_an_eval_set():
@@ -85,7 +86,7 @@ def test_lightgbm_scikit_learn_wrapper_with_an_eval_set():
         X, y, group=sizes, eval_group=[sizes_v], eval_metric=make_lightgbm_metric("err@10"),
         **eval_data,
     )  # fmt: skip
-    values = ranker.evals_result_["valid_0"]["err@10"]
+    values = ranker.evals_result_["valid_0"]["prefer_max(err@10)"]
     scores = ranker.predict(Xv)
     assert values[-1] == pytest.approx(expected_reciprocal_rank_score(yv, scores, qv, k=10))
 
@@ -105,13 +106,14 @@ def test_xgboost_stops_where_its_own_ndcg_stops():
     assert ours.best_iteration == builtin.best_iteration
     expected = builtin_record["v"]["ndcg@10"]
     # XGBoost keeps a custom metric's values as printed (6 digits)
-    np.testing.assert_allclose(our_record["v"]["ours"], expected, atol=1e-6)
+    np.testing.assert_allclose(our_record["v"]["prefer_max(ours)"], expected, atol=1e-6)
     # to full precision: our metric of the built-in run's predictions, round by round
     default = make_xgboost_metric("ndcg@10")  # our convention: ndcg_score's number
     for rounds in (1, 5, len(expected)):
         margin = builtin.predict(valid, iteration_range=(0, rounds), output_margin=True)
         name, value = metric(margin, valid)
-        assert name == "ours" and value == pytest.approx(expected[rounds - 1], rel=1e-12)
+        assert name == "prefer_max(ours)"
+        assert value == pytest.approx(expected[rounds - 1], rel=1e-12)
         assert default(margin, valid)[1] == pytest.approx(ndcg_score(yv, margin, qv, k=10))
 
 
@@ -120,6 +122,13 @@ def test_misuse_gets_clear_errors():
         make_lightgbm_metric("ndcg", k=10)
     with pytest.raises(ValueError, match="Unknown metric"):
         make_xgboost_metric("nope@10")
+    # XGBoost splits its evaluation log on spaces and ':'
+    for bad in ("my metric", "a:b", ""):
+        with pytest.raises(ValueError, match="'name' parameter of make_xgboost_metric"):
+            make_xgboost_metric("ndcg@10", name=bad)
+    assert make_xgboost_metric("ndcg( gain=exponential )@10").__name__ == (
+        "prefer_max(ndcg(gain=exponential)@10)"
+    )
     # called with arrays (XGBRanker's wrapper): the value of one query
     assert make_xgboost_metric("mrr")(np.array([0.0, 1.0]), np.array([0.9, 0.8])) == 0.5
     metric = make_lightgbm_metric("ndcg@10")

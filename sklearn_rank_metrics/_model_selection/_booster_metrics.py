@@ -6,6 +6,17 @@ can only compute its own NDCG/MAP. :func:`make_lightgbm_metric` and
 on its validation data, reading the query layout from the library's dataset
 (LightGBM's group sizes, XGBoost's ``group_ptr``), so training stops on the number
 the model is reported with.
+
+Both report a metric as ``prefer_max(<name>)`` (e.g. ``prefer_max(err@10)``), for two
+reasons. No built-in metric of either booster has that form, so ours never shares a
+history with a built-in one (LightGBM appends two metrics of one name to one list,
+interleaved). And XGBoost's early stopping, when ``maximize`` is left None, maximises
+only metrics whose name starts with one of its own maximised names (``auc``, ``map``,
+``ndcg``, ``pre``, ...; ``xgboost.callback.EarlyStopping``): the ``pre`` of
+``prefer_max`` makes it keep the iteration of our metric's highest value in every
+form (``XGBRanker(early_stopping_rounds=)``, ``EarlyStopping(rounds=)``,
+``xgboost.train(early_stopping_rounds=)``), and ``maximize=True`` agrees with it.
+LightGBM takes the direction from the callable's third return value (True).
 """
 
 from __future__ import annotations
@@ -18,6 +29,11 @@ from .._engine._validation import check_parameter
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import evaluate_details
 from .._metrics._registry import parse_metric
+
+# The reported name of every metric of ours: no LightGBM or XGBoost built-in metric
+# is named so, and XGBoost's early stopping maximises a name starting "pre" when its
+# maximize is None (see the module docstring).
+REPORTED_NAME = "prefer_max({})"
 
 
 class _BoosterMetric:
@@ -41,9 +57,17 @@ class _BoosterMetric:
             )
         for key, value in settings.items():
             check_parameter(owner, key, value, SHARED_SETTINGS[key])
+        if name is not None and (
+            not isinstance(name, str) or not name or ":" in name or len(name.split()) != 1
+        ):
+            raise ValueError(
+                f"The 'name' parameter of {owner} must be a non-empty str without spaces "
+                f"or ':' (XGBoost splits its evaluation log on them); got {name!r}."
+            )
         self.metric = metric
         self.settings = {key: settings.get(key) for key in SHARED_SETTINGS}
-        self.name = metric if name is None else name
+        # the metric's own spelling without spaces (which XGBoost's log cannot hold)
+        self.name = REPORTED_NAME.format("".join(metric.split()) if name is None else name)
         self.owner = owner
         # every metric of the package is greater-is-better
         self.higher_is_better = True
@@ -141,7 +165,8 @@ def make_lightgbm_metric(
         ``"mrr@10"``, ``"recall@100"``, ``"gauc"``, ``"map(denominator=min(k,n_relevant))@10"``,
         or another tool's name such as ``"P_10"``).
     name : str or None, default=None
-        The name LightGBM reports (default: ``metric``).
+        What LightGBM reports, inside ``prefer_max(...)`` (default: ``metric``
+        without spaces); no spaces or ``':'``.
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="lightgbm"`` gives LightGBM's own numbers
@@ -156,13 +181,22 @@ def make_lightgbm_metric(
         True)``: greater is better, which early stopping reads. Row weights are
         averaged per query, as LightGBM weighs its queries.
 
+    Notes
+    -----
+    The metric is reported as ``prefer_max(<name>)``: the key of its history in
+    ``evals_result_`` / ``record_evaluation`` and of ``best_score_``, e.g.
+    ``evals_result_["valid_0"]["prefer_max(err@10)"]``. No LightGBM metric has that
+    name, so ``make_lightgbm_metric("ndcg@10")`` beside LightGBM's own
+    ``metric="ndcg", eval_at=[10]`` keeps two histories (``"ndcg@10"`` and
+    ``"prefer_max(ndcg@10)"``) instead of interleaving both in one list.
+
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn_rank_metrics import make_lightgbm_metric
     >>> metric = make_lightgbm_metric("mrr@10")
     >>> metric(np.array([0, 1, 1, 0]), np.array([0.9, 0.8, 0.7, 0.1]), None, np.array([2, 2]))
-    ('mrr@10', 0.75, True)
+    ('prefer_max(mrr@10)', 0.75, True)
     """
     return LightGBMMetric(metric, settings, name, "make_lightgbm_metric")
 
@@ -177,7 +211,8 @@ def make_xgboost_metric(
     metric : str
         A metric name as in :func:`evaluate`.
     name : str or None, default=None
-        The name XGBoost reports (default: ``metric``).
+        What XGBoost reports, inside ``prefer_max(...)`` (default: ``metric``
+        without spaces); no spaces or ``':'`` (XGBoost splits its log on them).
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="xgboost"`` gives XGBoost's own numbers.
@@ -187,20 +222,41 @@ def make_xgboost_metric(
     metric : XGBoostMetric
         A callable for ``xgboost.train(..., custom_metric=metric)``, called as
         ``metric(predt, dmatrix)``: it reads the queries from the DMatrix
-        (``group_ptr``) and returns ``(name, value)``; pass ``maximize=True`` to
-        ``xgboost.train`` for early stopping (greater is better; XGBoost guesses
-        that only for its own metric names). Also ``XGBRanker(eval_metric=metric)``:
-        its scikit-learn wrapper calls ``metric(y_true, y_score)`` once per query
-        (a Python call per query: slower than ``xgboost.train`` on many queries) and
-        averages the values weighted by each query's number of rows (XGBoost 3.2
-        passes the group sizes as weights), giving a one-row query 1 by itself:
-        ``xgboost.train`` gives the plain mean over queries. Early stopping needs
-        ``callbacks=[xgboost.callback.EarlyStopping(rounds, maximize=True)]``.
+        (``group_ptr``) and returns ``(name, value)``. Also
+        ``XGBRanker(eval_metric=metric)``: its scikit-learn wrapper calls
+        ``metric(y_true, y_score)`` once per query (a Python call per query: slower
+        than ``xgboost.train`` on many queries) and averages the values weighted by
+        each query's number of rows (XGBoost 3.2 passes the group sizes as weights),
+        giving a one-row query 1 by itself: ``xgboost.train`` gives the plain mean
+        over queries.
+
+    Notes
+    -----
+    The metric is reported as ``prefer_max(<name>)``, e.g.
+    ``evals_result()["validation_0"]["prefer_max(err@10)"]``; ``best_score`` is its
+    value at ``best_iteration``. The name does two things:
+
+    - **Early stopping keeps the highest value.** XGBoost's ``EarlyStopping`` with
+      ``maximize=None`` (what ``XGBRanker(early_stopping_rounds=n)``,
+      ``xgboost.train(..., early_stopping_rounds=n)`` and
+      ``EarlyStopping(rounds=n)`` use) maximises a metric whose name starts with one
+      of its own maximised names (``auc``, ``map``, ``ndcg``, ``pre``, ...) and
+      minimises any other; ``prefer_max`` starts with ``pre``, so each of those forms
+      keeps the first iteration of the highest value (a later one must be strictly
+      greater; XGBoost records a custom metric to 6 decimals). ``maximize=True``
+      gives the same iteration; never pass ``maximize=False``. A custom metric comes
+      after XGBoost's built-in ones, so it is the one early stopping watches unless
+      ``EarlyStopping(metric_name=...)`` names another.
+    - **No shared history.** No XGBoost metric has that name, so our ``ndcg@10``
+      beside XGBoost's own ``eval_metric="ndcg@10"`` keeps its own history.
 
     Examples
     --------
     >>> from sklearn_rank_metrics import make_xgboost_metric
-    >>> make_xgboost_metric("err@10", convention="xgboost")
+    >>> metric = make_xgboost_metric("err@10", convention="xgboost")
+    >>> metric
     XGBoostMetric('err@10', convention='xgboost')
+    >>> metric.__name__
+    'prefer_max(err@10)'
     """
     return XGBoostMetric(metric, settings, name, "make_xgboost_metric")
