@@ -8,6 +8,7 @@ user input too). :func:`~._ranked_groups.rank_groups` builds on it.
 
 from __future__ import annotations
 
+import sys
 from itertools import repeat
 from typing import Any
 
@@ -19,10 +20,21 @@ from ._errors import RowValueError
 RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 
 
+def _from_arrow(value: Any) -> bool:
+    """A pyarrow Array or ChunkedArray (whose ``to_numpy`` refuses copies by default)."""
+    return type(value).__module__.partition(".")[0] == "pyarrow"
+
+
 def to_numpy(value: Any, name: str) -> np.ndarray:
-    """Array-like (list, NumPy, pandas) to NumPy without copying when possible."""
+    """Array-like (list, NumPy, pandas, pyarrow) to NumPy without copying when possible.
+
+    A pyarrow array converts with a copy where Arrow needs one (strings, nulls): its
+    nulls become NaN or None, which the checks then name by row.
+    """
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
         try:
+            if _from_arrow(value):
+                return np.asarray(value.to_numpy(zero_copy_only=False))
             return value.to_numpy()
         except (TypeError, ValueError) as error:  # pragma: no cover - exotic pandas
             raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
@@ -47,6 +59,16 @@ def to_numpy(value: Any, name: str) -> np.ndarray:
             f"{name} must be an array-like (list, NumPy array, pandas Series); got "
             f"{type(value).__name__} (a generator or iterator: pass list(...))."
         )
+    return np.asarray(value)
+
+
+def plain_array(value: Any) -> np.ndarray:
+    """``value`` as NumPy for comparing shapes or ids; the validation names bad values."""
+    if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
+        try:
+            return to_numpy(value, "value")
+        except TypeError:
+            pass
     return np.asarray(value)
 
 
@@ -112,8 +134,11 @@ def check_pandas_indexes(arrays: dict[str, Any], function_name: str) -> None:
     pandas would align such Series by index label; pairing them by position instead
     would be silently wrong, so they must share one index (or be passed as arrays).
     """
+    pandas = sys.modules.get("pandas")  # no pandas object exists before its import
+    if pandas is None:
+        return
     indexed = [(name, value.index) for name, value in arrays.items()
-               if hasattr(value, "index") and hasattr(value, "to_numpy")]
+               if isinstance(value, (pandas.Series, pandas.DataFrame))]
     for name, index in indexed[1:]:
         first_name, first_index = indexed[0]
         if not first_index.equals(index):
@@ -137,6 +162,21 @@ def check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str) ->
         )
     if y_true.size == 0:
         raise ValueError(f"y_true of {function_name} is empty; at least one row is needed.")
+
+
+def missing_group_error(function_name: str) -> ValueError:
+    """The error for flat rows without query ids: never one silent query.
+
+    Treating every row as one query gives plausible, wrong numbers (a mean over one
+    "query" instead of the per-query mean), so it must be asked for explicitly.
+    """
+    return ValueError(
+        f"The 'group' parameter of {function_name} is required with flat (1-D) y_true: "
+        "pass the query id of every row, e.g. group=qid. To score all rows as ONE query "
+        "on purpose, say so with group=np.zeros(len(y_true)). scikit-learn's 2-D form "
+        "(n_queries, n_docs), one query per row, needs no group. A RankingData (what the "
+        "readers return) carries its groups: pass it whole as the first argument."
+    )
 
 
 def check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
@@ -417,10 +457,17 @@ def judged_mask(
     """``judged`` as a flat bool array (None when every row is judged).
 
     A row that was retrieved but never judged must have the label 0: an unjudged
-    document has no relevance to count.
+    document has no relevance to count. ``judged=True`` says every row was judged.
     """
     if judged is None:
         return None
+    if isinstance(judged, (bool, np.bool_)):
+        if judged:
+            return None
+        raise ValueError(
+            f"judged of {function_name} must be True (every row was judged) or one "
+            f"True/False per row; got {judged!r}."
+        )
     array = to_numpy(judged, "judged")
     if array.dtype.kind not in "biu" and not (
         array.dtype.kind == "f" and np.isin(array, (0.0, 1.0)).all()

@@ -33,6 +33,7 @@ from ._inputs import (
     check_values,
     factorize_groups_with_sizes,
     judged_mask,
+    missing_group_error,
     query_weights,
     scores_as_float,
 )
@@ -202,6 +203,10 @@ class RankedGroups:
         In input order: whether each row was judged (``judged=`` of the metric); None
         when every row was. Only bpref and Judged@k read it: every other metric takes
         an unjudged row (label 0) as non-relevant, as trec_eval does.
+    judgments_given : bool
+        Whether the caller said which rows were judged (a mask, ``judged=True``, or a
+        :class:`RankingData`); the measures that read judgments refuse to run
+        without it (:meth:`require_judgments`).
 
     Built on demand, so a metric that needs only the relevant rows, or only the top
     k rows, never pays for arrays over all rows that it does not read:
@@ -228,11 +233,28 @@ class RankedGroups:
     input_order_in_ties: bool
     sorted_labels: Callable[[], np.ndarray] = field(repr=False, compare=False)
     judged: np.ndarray | None = field(default=None, repr=False, compare=False)
+    judgments_given: bool = field(default=False, repr=False, compare=False)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n_queries(self) -> int:
         return len(self.offsets) - 1
+
+    def require_judgments(self, function_name: str, measure: str) -> None:
+        """Refuse to read judgments nobody gave: "every row judged" is never assumed.
+
+        A reader's :class:`RankingData` knows which rows were judged; ``*data`` or
+        bare arrays do not, and treating every row as judged changes bpref, Judged@k
+        and RBP's residual without a word.
+        """
+        if self.judgments_given:
+            return
+        raise ValueError(
+            f"{measure} of {function_name} reads which rows were judged, and none were "
+            "given. Pass the reader's RankingData whole as the first argument (e.g. "
+            f"{function_name}(data, ...), not *data), or judged=<bool per row>, or "
+            "judged=True if every row was judged."
+        )
 
     @property
     def n_rows(self) -> int:
@@ -459,9 +481,7 @@ def rank_groups(
         query_ids = np.arange(n_queries)
         rows_per_query = np.full(n_queries, n_docs)
     elif group is None:
-        codes = None
-        query_ids = np.zeros(1, dtype=np.intp)
-        rows_per_query = np.array([len(y_true_array)])
+        raise missing_group_error(function_name)
     else:
         codes, query_ids, rows_per_query = factorize_groups_with_sizes(
             group, len(y_true_array), function_name
@@ -509,4 +529,5 @@ def rank_groups(
         input_order_in_ties=input_order_in_ties,
         sorted_labels=_OnDemand(partial(np.take, labels_flat, order)),
         judged=judged_rows,
+        judgments_given=judged is not None,
     )

@@ -368,7 +368,7 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     values = spec.info.per_query(ranked, function_name=metric_function, **plan.kernel_params)
     per_query_values, weights, skipped = apply_policy(values, ranked, plan.policy, metric_function)
     mean = (
-        weighted_mean(per_query_values, weights, skipped, metric_function, values.total)
+        weighted_mean(per_query_values, weights, skipped, metric_function, values.total, values)
         if means
         else math.nan
     )

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import check_parameter
 from ._aggregate import weighted_mean
 from ._base import SHARED_SETTINGS
@@ -80,6 +81,7 @@ class RankingEvaluator:
     def n_queries_(self) -> int:
         return len(self._seen)
 
+    @accepts_ranking_rows
     def update(
         self,
         y_true: Any,
@@ -95,8 +97,10 @@ class RankingEvaluator:
         Parameters
         ----------
         y_true, y_score, group
-            The batch's rows, as in :func:`evaluate`; ``group=None`` with 1-D input is
-            one query (whose id is 0: give ids when batches hold one query each).
+            The batch's rows, as in :func:`evaluate` (a :class:`RankingData` passed
+            whole as ``y_true`` gives its scores, query ids, judged rows and
+            document ids). Flat rows need their query ids, even when a batch
+            holds one query.
         sample_weight, judged, doc_id
             As in :func:`evaluate`.
         """

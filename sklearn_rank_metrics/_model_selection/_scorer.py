@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
+from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, response_values
+from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
 from .._metrics._registry import parse_metric
@@ -73,8 +74,20 @@ class RankingScorer:
 
     # -- scikit-learn's scorer protocol ----------------------------------------
     def __call__(
-        self, estimator: Any, X: Any, y_true: Any, sample_weight: Any = None, **metadata: Any
+        self,
+        estimator: Any,
+        X: Any,
+        y_true: Any = None,
+        sample_weight: Any = None,
+        **metadata: Any,
     ) -> float:
+        # a RankingData with features scores as it is: scorer(estimator, data)
+        X, y_true, carried_group, carried = estimator_inputs(X, y_true, None, repr(self))
+        if y_true is None:
+            raise TypeError(
+                f"{self!r} needs the labels: scorer(estimator, X, y), or "
+                "scorer(estimator, data) with a RankingData that has features."
+            )
         metadata = self._by_parameter_name(metadata)
         if "sample_weight" in metadata:
             if sample_weight is not None:
@@ -86,11 +99,16 @@ class RankingScorer:
                 f"{self!r} got unexpected metadata {unexpected}; it takes 'group' (the "
                 "query ids, routed from 'groups') and 'sample_weight'."
             )
-        group = self._query_ids(X, metadata.get("group"))
+        group = self._query_ids(X, metadata.get("group"), carried_group)
         y_score = response_values(estimator, X, self.response_method)
+        params = dict(self.metric_params)
+        if "judged" in carried and "judged" not in params:
+            names, takes_any = _metric_parameters(self.metric_function)
+            if "judged" in names or takes_any:
+                params["judged"] = carried["judged"]
         with sharing_sort(self._shared_sort, self._shared_sort_user):
             value = self.metric_function(
-                y_true, y_score, group, sample_weight=sample_weight, **self.metric_params
+                y_true, y_score, group, sample_weight=sample_weight, **params
             )
         return self.sign * value
 
@@ -151,9 +169,11 @@ class RankingScorer:
         return f"make_ranking_scorer({', '.join(shown)})"
 
     # -- query ids --------------------------------------------------------------
-    def _query_ids(self, X: Any, routed: Any) -> Any:
+    def _query_ids(self, X: Any, routed: Any, carried: Any = None) -> Any:
         """The one source of query ids, or an error that says how to pass them."""
         sources = []
+        if carried is not None:
+            sources.append(("the RankingData's group", carried))
         if routed is not None:
             sources.append(("the routed 'groups'", routed))
         if self.group_column is not None:
@@ -177,8 +197,8 @@ class RankingScorer:
 
 
 def _same_ids(a: Any, b: Any) -> bool:
-    a = np.asarray(getattr(a, "to_numpy", lambda: a)())
-    b = np.asarray(getattr(b, "to_numpy", lambda: b)())
+    a = plain_array(a)
+    b = plain_array(b)
     return a.shape == b.shape and bool(np.all(a == b))
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._engine._inputs import RESPONSE_METHODS, response_values
+from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
+from .._engine._ranking_rows import estimator_inputs
 from .._engine._validation import Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
 from .._stats._model_values import score_mapping
@@ -76,6 +77,30 @@ def estimator_scores(
     return {
         label: response_values(model, X, response_method) for label, model in estimators.items()
     }
+
+
+def estimator_rows(
+    estimator: Any, X: Any, y: Any, group: Any, function_name: str
+) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """Features, labels, query ids and the other carried fields for ``from_estimator``.
+
+    ``X`` may be a :class:`RankingData` with features (``.X``): its labels, query
+    ids, judged rows and document ids are used (``y`` and ``group`` must then be
+    left out). Otherwise, without ``group``, the query ids come from the column that
+    a :class:`GroupedRanker` (``group_column=``) reads them from; else the metric
+    refuses flat rows without ids.
+    """
+    X, y, group, carried = estimator_inputs(X, y, group, function_name)
+    if carried:
+        return X, y, group, carried
+    if y is None:
+        raise TypeError(f"{function_name} needs y (the relevance labels) with X.")
+    if group is None:
+        estimators = estimator.values() if isinstance(estimator, Mapping) else [estimator]
+        columns = {getattr(model, "group_column", None) for model in estimators}
+        if len(columns) == 1 and None not in columns:
+            group = query_id_column(X, columns.pop(), function_name)
+    return X, y, group, {}
 
 
 def per_item(value: Any, names: list[str], parameter: str, function_name: str) -> list[dict]:

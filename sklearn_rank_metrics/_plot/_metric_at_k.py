@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, check_parameter
 from .._metrics._registry import parse_metric
 from .._stats._model_values import per_query_values
@@ -20,6 +21,7 @@ from .._stats._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
 from ._base import (
     axes,
     check_settings,
+    estimator_rows,
     estimator_scores,
     model_scores,
     per_item,
@@ -140,6 +142,7 @@ class MetricAtKDisplay:
         return self
 
     @classmethod
+    @accepts_ranking_rows(several_models="y_score")
     def from_predictions(
         cls,
         y_true: Any,
@@ -155,6 +158,8 @@ class MetricAtKDisplay:
         ties: str | None = None,
         replace_undefined_by: float | str | None = None,
         relevance_level: float | None = None,
+        judged: Any = None,
+        doc_id: Any = None,
         random_state: Any = None,
         ax: Any = None,
         curve_kwargs: Mapping | list[Mapping] | None = None,
@@ -189,6 +194,11 @@ class MetricAtKDisplay:
             of the mean and of the band.
         random_state : int, numpy Generator or RandomState, or None, default=None
             Seeds the band's resampling.
+        judged : array-like of bool or True, default=None
+            Whether each row was judged, for the measures that read it (bpref,
+            Judged@k), as in :func:`evaluate`.
+        doc_id : array-like, default=None
+            Document id of every row, for a ``convention`` that breaks ties by it.
         ax, curve_kwargs, band_kwargs
             As in :meth:`plot`.
 
@@ -240,7 +250,14 @@ class MetricAtKDisplay:
         ks = np.arange(1, k_max + 1)
         names = [f"{metric}@{k}" for k in ks]
         _, values = per_query_values(
-            y_true, scores, group, names, shared=shared, function_name=function_name
+            y_true,
+            scores,
+            group,
+            names,
+            shared=shared,
+            function_name=function_name,
+            judged=judged,
+            doc_id=doc_id,
         )
         n_models, n_k, n_queries = values.shape
         columns = values.reshape(n_models * n_k, n_queries).T
@@ -310,8 +327,9 @@ class MetricAtKDisplay:
         display : MetricAtKDisplay
         """
         function_name = f"{cls.__name__}.from_estimator"
+        X, y, group, carried = estimator_rows(estimator, X, y, group, function_name)
         scores = estimator_scores(estimator, X, response_method, name, function_name)
-        return cls.from_predictions(y, scores, group, **kwargs)
+        return cls.from_predictions(y, scores, group, **carried, **kwargs)
 
 
 def _without_cutoff(metric: Any, function_name: str) -> str:

@@ -8,11 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import Options, check_parameter
 from .._stats._model_values import per_query_values
 from ._base import (
     axes,
     check_settings,
+    estimator_rows,
     estimator_scores,
     model_scores,
     per_item,
@@ -29,6 +31,8 @@ def _metric_values(
     metric: Any,
     settings: dict[str, Any],
     function_name: str,
+    judged: Any = None,
+    doc_id: Any = None,
 ) -> tuple[str, np.ndarray, np.ndarray]:
     """(canonical metric name, query ids, values of shape (n_models, n_queries))."""
     if not isinstance(metric, str):
@@ -37,7 +41,14 @@ def _metric_values(
             f"'ndcg@10'. Got {metric!r} instead."
         )
     query_ids, values = per_query_values(
-        y_true, scores, group, [metric], shared=settings, function_name=function_name
+        y_true,
+        scores,
+        group,
+        [metric],
+        shared=settings,
+        function_name=function_name,
+        judged=judged,
+        doc_id=doc_id,
     )
     return metric, query_ids, values[:, 0, :]
 
@@ -180,6 +191,7 @@ class PerQueryMetricDisplay:
         return self
 
     @classmethod
+    @accepts_ranking_rows(several_models="y_score")
     def from_predictions(
         cls,
         y_true: Any,
@@ -194,6 +206,8 @@ class PerQueryMetricDisplay:
         ties: str | None = None,
         replace_undefined_by: float | str | None = None,
         relevance_level: float | None = None,
+        judged: Any = None,
+        doc_id: Any = None,
         ax: Any = None,
         plot_kwargs: Mapping | list[Mapping] | None = None,
     ) -> PerQueryMetricDisplay:
@@ -217,6 +231,11 @@ class PerQueryMetricDisplay:
             Name of a single model (``"model"`` when None).
         convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`; skipped (or NaN) queries are not plotted.
+        judged : array-like of bool or True, default=None
+            Whether each row was judged, for the measures that read it (bpref,
+            Judged@k), as in :func:`evaluate`.
+        doc_id : array-like, default=None
+            Document id of every row, for a ``convention`` that breaks ties by it.
         ax, plot_kwargs
             As in :meth:`plot`.
 
@@ -244,7 +263,9 @@ class PerQueryMetricDisplay:
             replace_undefined_by=replace_undefined_by,
             relevance_level=relevance_level,
         )
-        metric, _, values = _metric_values(y_true, scores, group, metric, settings, function_name)
+        metric, _, values = _metric_values(
+            y_true, scores, group, metric, settings, function_name, judged, doc_id
+        )
         display = cls(
             values={model: row[~np.isnan(row)] for model, row in zip(scores, values, strict=True)},
             metric=metric,
@@ -289,8 +310,9 @@ class PerQueryMetricDisplay:
         display : PerQueryMetricDisplay
         """
         function_name = f"{cls.__name__}.from_estimator"
+        X, y, group, carried = estimator_rows(estimator, X, y, group, function_name)
         scores = estimator_scores(estimator, X, response_method, name, function_name)
-        return cls.from_predictions(y, scores, group, **kwargs)
+        return cls.from_predictions(y, scores, group, **carried, **kwargs)
 
 
 class PerQueryDifferenceDisplay:
@@ -377,6 +399,7 @@ class PerQueryDifferenceDisplay:
         return self
 
     @classmethod
+    @accepts_ranking_rows
     def from_predictions(
         cls,
         y_true: Any,
@@ -391,6 +414,8 @@ class PerQueryDifferenceDisplay:
         ties: str | None = None,
         replace_undefined_by: float | str | None = None,
         relevance_level: float | None = None,
+        judged: Any = None,
+        doc_id: Any = None,
         ax: Any = None,
     ) -> PerQueryDifferenceDisplay:
         """Plot the sorted per-query difference between two models' scores.
@@ -410,6 +435,11 @@ class PerQueryDifferenceDisplay:
         convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`; a query skipped (or NaN) for either model is left
             out.
+        judged : array-like of bool or True, default=None
+            Whether each row was judged, for the measures that read it (bpref,
+            Judged@k), as in :func:`evaluate`.
+        doc_id : array-like, default=None
+            Document id of every row, for a ``convention`` that breaks ties by it.
         ax : matplotlib Axes, default=None
 
         Returns
@@ -448,7 +478,7 @@ class PerQueryDifferenceDisplay:
             relevance_level=relevance_level,
         )
         metric, query_ids, values = _metric_values(
-            y_true, scores, group, metric, settings, function_name
+            y_true, scores, group, metric, settings, function_name, judged, doc_id
         )
         differences = values[0] - values[1]
         kept = np.flatnonzero(~np.isnan(differences))
@@ -507,6 +537,9 @@ class PerQueryDifferenceDisplay:
                 f"{function_name} compares two single estimators: 'estimator' and "
                 "'baseline_estimator' must not be mappings."
             )
+        X, y, group, carried = estimator_rows(
+            {"model": estimator, "baseline": baseline_estimator}, X, y, group, function_name
+        )
         (name, y_score), = estimator_scores(
             estimator, X, response_method, name, function_name
         ).items()
@@ -518,5 +551,12 @@ class PerQueryDifferenceDisplay:
             baseline_estimator, X, response_method, baseline_name, function_name
         ).items()
         return cls.from_predictions(
-            y, y_score, y_score_baseline, group, name=name, baseline_name=baseline_name, **kwargs
+            y,
+            y_score,
+            y_score_baseline,
+            group,
+            name=name,
+            baseline_name=baseline_name,
+            **carried,
+            **kwargs,
         )

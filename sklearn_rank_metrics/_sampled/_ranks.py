@@ -16,6 +16,7 @@ from .._engine._inputs import (
     check_shapes,
     check_values,
     factorize_groups,
+    missing_group_error,
     scores_as_float,
 )
 from .._engine._validation import (
@@ -151,8 +152,7 @@ def sampled_ranks(
         codes = np.repeat(np.arange(n_groups, dtype=np.intp), width)
         query_ids = np.arange(n_groups)
     elif group is None:
-        codes = np.zeros(labels.size, dtype=np.intp)
-        query_ids = np.zeros(1, dtype=np.intp)
+        raise missing_group_error(function_name)
     else:
         codes, query_ids = factorize_groups(group, labels.size, function_name)
     labels = labels.reshape(-1)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
@@ -344,6 +345,7 @@ def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return p_values
 
 
+@accepts_ranking_rows(several_models="scores")
 @validate_params(
     {
         "n_resamples": [Interval(int, 1, None)],
@@ -368,6 +370,7 @@ def compare(
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
     judged: Any = None,
+    doc_id: Any = None,
     random_state: Any = None,
 ) -> ComparisonResult:
     r"""Compare several models on the same queries: differences, intervals, p-values.
@@ -418,6 +421,9 @@ def compare(
     judged : array-like of bool, default=None
         Whether each row was judged (for ``bpref`` and ``judged@k``), as in
         :func:`evaluate`; :class:`AlignedRuns` has it as ``.judged``.
+    doc_id : array-like, default=None
+        Document id of every row, for a ``convention`` that breaks ties by it, as in
+        :func:`evaluate`.
     random_state : int, numpy Generator or RandomState, or None, default=None
         Seeds the resampling; an int gives the same result on every call.
 
@@ -516,7 +522,14 @@ def compare(
         "relevance_level": relevance_level,
     }
     query_ids, values = per_query_values(
-        y_true, scores, group, names, shared=shared, function_name=function_name, judged=judged
+        y_true,
+        scores,
+        group,
+        names,
+        shared=shared,
+        function_name=function_name,
+        judged=judged,
+        doc_id=doc_id,
     )
     n_models, n_metrics, n_queries = values.shape
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._inputs import plain_array
 from .._metrics._evaluate import evaluate_details
 
 
@@ -44,9 +45,9 @@ def score_mapping(
 
 def check_shapes(y_true: Any, scores: dict[str, Any], function_name: str) -> None:
     """Every model's scores have the shape of ``y_true`` (the error names the model)."""
-    expected = np.shape(getattr(y_true, "to_numpy", lambda: y_true)())
+    expected = np.shape(plain_array(y_true))
     for name, values in scores.items():
-        shape = np.shape(getattr(values, "to_numpy", lambda v=values: v)())
+        shape = np.shape(plain_array(values))
         if shape != expected:
             raise ValueError(
                 f"The scores of model {name!r} passed to {function_name} have shape {shape}, "
@@ -63,6 +64,7 @@ def per_query_values(
     shared: dict[str, Any],
     function_name: str,
     judged: Any = None,
+    doc_id: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-query values of every metric for every model: one ``evaluate_details`` each.
 
@@ -86,6 +88,7 @@ def per_query_values(
             function_name=function_name,
             means=False,
             judged=judged,
+            doc_id=doc_id,
         )
         if values is None:
             query_ids = details.query_ids

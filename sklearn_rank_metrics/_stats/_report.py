@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
@@ -56,6 +57,7 @@ def summarize(detail: MetricDetail) -> dict[str, float | int]:
     }
 
 
+@accepts_ranking_rows(several_models="y_score")
 @validate_params(
     {
         **SHARED_SETTINGS,
@@ -78,6 +80,7 @@ def ranking_report(
     relevance_level: float | None = None,
     sample_weight: Any = None,
     judged: Any = None,
+    doc_id: Any = None,
     digits: int = 4,
     output_dict: bool = False,
     as_frame: bool = False,
@@ -125,6 +128,9 @@ def ranking_report(
         Query weights, as in every metric function.
     judged : array-like of bool, default=None
         Whether each row was judged (for ``bpref`` and ``judged@k``), as in
+        :func:`evaluate`.
+    doc_id : array-like, default=None
+        Document id of every row, for a ``convention`` that breaks ties by it, as in
         :func:`evaluate`.
     digits : int, default=4
         Digits after the decimal point in the text report.
@@ -214,6 +220,7 @@ def ranking_report(
             sample_weight=sample_weight,
             function_name="ranking_report",
             judged=judged,
+            doc_id=doc_id,
         )
         summaries[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
     comparison = None
@@ -227,6 +234,7 @@ def ranking_report(
             n_resamples=n_resamples,
             random_state=random_state,
             judged=judged,
+            doc_id=doc_id,
             **shared,
         )
     if output_dict or as_frame:

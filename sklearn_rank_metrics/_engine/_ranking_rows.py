@@ -1,0 +1,205 @@
+"""Objects that carry ranking rows, passed whole as an entry point's first argument.
+
+A reader's :class:`~sklearn_rank_metrics.RankingData` (and :class:`AlignedRuns`)
+carries more than ``(y_true, y_score, group)``: which rows were judged, the document
+ids a tool breaks ties by. Unpacking it with ``*data`` drops those silently, so every
+entry point takes the object itself as ``y_true`` and :func:`expand_rows` hands each
+field to the parameter of that name. Whatever could be read two ways (a field the
+object carries and the call also gives) is refused with both spellings.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+class RankingRows:
+    """Base of the objects that carry flat ranking rows (RankingData, AlignedRuns).
+
+    :meth:`carried` returns what the object holds, by parameter name: ``y_true``,
+    ``group``, ``judged`` (None: every row was judged), ``doc_id``, and either
+    ``y_score`` (one ranking; None when the source has no scores) or ``scores``
+    (several runs, ``{name: scores}``).
+    """
+
+    __slots__ = ()
+
+    def carried(self) -> dict[str, Any]:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+
+def _is_models_mapping(value: Any) -> bool:
+    """Several named models' scores: a mapping or a DataFrame (one column a model)."""
+    return isinstance(value, Mapping) or hasattr(value, "columns")
+
+
+def _refuse_twice(
+    function_name: str, kind: str, name: str, how: str
+) -> ValueError:
+    return ValueError(
+        f"{function_name} got a {kind} as its first argument and also {name}=; the "
+        f"{kind} carries its own {name}, so the call could mean two things. {how}"
+    )
+
+
+def expand_rows(
+    arguments: Mapping[str, Any],
+    accepted: Mapping[str, Any] | frozenset[str],
+    function_name: str,
+    several_models: str | None = None,
+) -> tuple[dict[str, Any], Any]:
+    """The call's arguments with a :class:`RankingRows` first argument spread out.
+
+    Parameters
+    ----------
+    arguments : mapping
+        The arguments the call gave, by parameter name (``BoundArguments.arguments``).
+    accepted : collection of str
+        The parameter names of the entry point.
+    function_name : str
+        For messages.
+    several_models : str or None, default=None
+        The parameter that takes several models' scores (``{name: scores}``), which
+        an :class:`AlignedRuns` fills; None when the entry point ranks by one set.
+
+    Returns
+    -------
+    arguments : dict
+        ``y_true``, the scores, ``group``, ``judged`` (``True`` when the object says
+        every row was judged) and ``doc_id`` filled from the object, for the
+        parameters the entry point has.
+    doc_id : array or None
+        The object's document ids when the entry point has no ``doc_id`` parameter
+        (a convention may still order ties by them), else None.
+    """
+    arguments = dict(arguments)
+    data = arguments.get("y_true")
+    if not isinstance(data, RankingRows):
+        return arguments, None
+    kind = type(data).__name__
+    carried = data.carried()
+    arguments["y_true"] = carried["y_true"]
+
+    score_parameter = "scores" if "scores" in accepted else "y_score"
+    given = arguments.get(score_parameter)
+    if "scores" in carried:  # several runs (AlignedRuns)
+        if several_models is None:
+            first = next(iter(carried["scores"]), "name")
+            raise TypeError(
+                f"{function_name} ranks by one set of scores, but the {kind} holds several "
+                f"runs ({', '.join(map(repr, carried['scores']))}); pick one with "
+                f".run(name), e.g. {function_name}(aligned.run({first!r}), ...), or "
+                "compare them with compare(aligned, ...) or ranking_report(aligned, ...)."
+            )
+        if given is not None:
+            raise _refuse_twice(
+                function_name, kind, score_parameter,
+                f"Pass {function_name}(aligned, ...) for its runs, or "
+                f"{function_name}(aligned.y_true, {{'name': scores, ...}}, aligned.group, "
+                "judged=aligned.judged) for other scores.",
+            )
+        arguments[score_parameter] = carried["scores"]
+    elif given is None:
+        if carried["y_score"] is None:
+            raise ValueError(
+                f"{function_name} got a {kind} without scores (its source has none): "
+                f"pass them next to it, {function_name}(data, model.predict(data.X))."
+            )
+        arguments[score_parameter] = carried["y_score"]
+    elif carried["y_score"] is not None and not (
+        several_models is not None and _is_models_mapping(given)
+    ):
+        # the scores of several named models are unambiguous next to one run's
+        raise _refuse_twice(
+            function_name, kind, score_parameter,
+            f"Pass {function_name}(data, ...) to use its scores, or "
+            f"{function_name}(data.y_true, y_score, data.group, judged=data.judged) "
+            "for others.",
+        )
+
+    if arguments.get("group") is not None:
+        raise _refuse_twice(
+            function_name, kind, "group",
+            f"Pass {function_name}(data, ...) for its query ids, or the arrays "
+            f"{function_name}(data.y_true, data.y_score, group) for others.",
+        )
+    arguments["group"] = carried["group"]
+
+    extra_doc_id = None
+    for name in ("judged", "doc_id"):
+        value = carried.get(name)
+        if name == "judged" and value is None:
+            value = True  # the reader says every row was judged
+        if name not in accepted:
+            if name == "doc_id":
+                extra_doc_id = value
+            continue
+        if arguments.get(name) is not None and value is not None:
+            raise _refuse_twice(
+                function_name, kind, name,
+                f"Pass {function_name}(data, ...) to use its {name}, or the arrays "
+                f"with {name}= for another.",
+            )
+        if value is not None:
+            arguments[name] = value
+    return arguments, extra_doc_id
+
+
+def accepts_ranking_rows(
+    function: Callable | None = None, *, several_models: str | None = None
+) -> Any:
+    """Let an entry point take a :class:`RankingRows` object as its first argument.
+
+    The object's fields go to the parameters of the same names (:func:`expand_rows`);
+    calls with arrays pass through untouched. ``several_models`` names the parameter
+    that takes ``{name: scores}`` (see :func:`expand_rows`).
+    """
+    if function is None:
+        return functools.partial(accepts_ranking_rows, several_models=several_models)
+    signature = inspect.signature(function)
+    accepted = frozenset(signature.parameters)
+    function_name = function.__qualname__
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind_partial(*args, **kwargs)
+        if not isinstance(bound.arguments.get("y_true"), RankingRows):
+            return function(*args, **kwargs)
+        arguments, _ = expand_rows(bound.arguments, accepted, function_name, several_models)
+        return function(**arguments)
+
+    return wrapper
+
+
+def estimator_inputs(
+    X: Any, y: Any, group: Any, function_name: str
+) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """Features, labels, query ids and the other carried fields, for scoring a model.
+
+    ``X`` may be a :class:`RankingRows` object with features (``.X``, as
+    :func:`read_letor` gives them): its labels and query ids are used (``y`` and
+    ``group`` must then be left out), and ``judged`` / ``doc_id`` come back in the
+    dict. Any other ``X`` passes through with ``y``, ``group`` and an empty dict.
+    """
+    if not isinstance(X, RankingRows):
+        return X, y, group, {}
+    kind = type(X).__name__
+    if y is not None or group is not None:
+        raise ValueError(
+            f"{function_name} got a {kind} as X and also y or group; it carries its own "
+            f"labels and query ids, so the call could mean two things. Pass it alone, "
+            f"(estimator, data), or (estimator, data.X, y, group) for other labels or ids."
+        )
+    carried = X.carried()
+    features = getattr(X, "X", None)
+    if features is None or "y_score" not in carried:
+        raise ValueError(
+            f"{function_name} got a {kind} without features (.X is None) as X; the "
+            "estimator needs features to score the rows (read_letor gives them)."
+        )
+    judged = True if carried["judged"] is None else carried["judged"]
+    extra = {"judged": judged, "doc_id": carried["doc_id"]}
+    return features, carried["y_true"], carried["group"], extra
