@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 import math
+import os
+import sys
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._ranked_groups import RankedGroups
+
+# the package's own source folder: warnings point at the first frame outside it
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def warn_at_caller(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` attributed to the first caller outside this package.
+
+    A metric is reached through different depths of the package (the metric
+    function's decorators, :func:`~._evaluate.evaluate`, the scorers, the report),
+    so a fixed ``stacklevel`` points at the user's line on one path only; this
+    walks the call stack up to the first frame whose file is not in the package
+    (the user's call, or the library that called us).
+    """
+    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the caller of this helper
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 @dataclass(frozen=True)
@@ -140,6 +162,7 @@ def weighted_mean(
     skipped: np.ndarray,
     function_name: str,
     total: bool = False,
+    per_query: PerQuery | None = None,
 ) -> float:
     """``sum(w * v) / sum(w)`` over the queries that are not skipped.
 
@@ -147,6 +170,12 @@ def weighted_mean(
     whatever its weight. With every weight 1 this is ``sum(v) / n`` (the same
     number: the weighted form scales both sums by the same power of two).
     ``total``: ``sum(w * v)`` itself (a count summed over queries).
+
+    Two means measure nothing, and both warn (``UndefinedMetricWarning``, pointing
+    at the user's call): no query left to average (all skipped, or weight 0:
+    the mean is NaN), and, given the kernel's ``per_query``, every query undefined
+    in every tie order while the policy replaced them by a number (the mean is
+    then that number, 0.0 under the default policy, whatever the ranking).
     """
     uniform = uniform_weights(weights)
     if total:  # nothing is skipped: a count is defined for every query
@@ -171,14 +200,37 @@ def weighted_mean(
     if math.isnan(weighted_sum):
         return math.nan
     if total == 0:
-        warnings.warn(
+        warn_at_caller(
             f"{function_name}: no query is left to average (all were skipped or have weight "
-            "0); returning nan.",
-            UserWarning,
-            stacklevel=3,
+            "0); returning nan. If replace_undefined_by='skip' left out every query, none "
+            "has a relevant row: check relevance_level against your labels.",
+            UndefinedMetricWarning,
         )
         return math.nan
+    if per_query is not None and _nothing_defined(per_query):
+        _warn_every_query_undefined(per_query, function_name, weighted_sum / total)
     return weighted_sum / total
+
+
+def _nothing_defined(per_query: PerQuery) -> bool:
+    """Every query is undefined in every tie order (and there is at least one)."""
+    share = np.asarray(per_query.undefined)
+    if share.dtype != bool:
+        share = share.astype(np.float64) >= 1
+    return bool(len(share)) and bool(share.all())
+
+
+def _warn_every_query_undefined(per_query: PerQuery, function_name: str, mean: float) -> None:
+    n_queries = len(per_query.values)
+    warn_at_caller(
+        f"{function_name} is undefined for every one of the {n_queries} queries "
+        f"({per_query.description}), so the mean {mean:g} is only the value "
+        "replace_undefined_by gives an undefined query, not a measurement of the "
+        "ranking. Check relevance_level against your labels (a row is relevant when "
+        "y_true > 0, or y_true >= relevance_level when it is set), or pass "
+        "replace_undefined_by=nan, 'skip' or 'raise' to be told without a number.",
+        UndefinedMetricWarning,
+    )
 
 
 def aggregate(
@@ -189,4 +241,4 @@ def aggregate(
 ) -> float:
     """The weighted mean of the per-query values under the undefined-query policy."""
     values, weights, skipped = apply_policy(per_query, ranked, replace_undefined_by, function_name)
-    return weighted_mean(values, weights, skipped, function_name, per_query.total)
+    return weighted_mean(values, weights, skipped, function_name, per_query.total, per_query)

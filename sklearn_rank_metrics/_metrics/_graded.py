@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._errors import RowValueError
 from .._engine._ranked_groups import RankedGroups
@@ -15,6 +16,7 @@ from .._engine._validation import (
     ARRAY_LIKE,
     BOOLEAN,
     CALLABLE,
+    NONE,
     Interval,
     Options,
     validate_params,
@@ -32,7 +34,7 @@ from .._kernels._graded import (
 )
 from .._kernels._ndcg_top_k import ndcg_of_top_k
 from .._kernels._relevance import n_relevant
-from ._aggregate import PerQuery
+from ._aggregate import PerQuery, warn_at_caller
 from ._base import (
     COMMON_CONSTRAINTS,
     fill_doc,
@@ -562,11 +564,18 @@ def err_per_query(
     *,
     function_name: str = "expected_reciprocal_rank_score",
     k: int | None = None,
-    max_grade: float = DEFAULT_MAX_GRADE,
+    max_grade: float | None = None,
     ties: str = "average",
 ) -> PerQuery:
-    """Expected ERR@k of every query (undefined: no label > 0)."""
+    """Expected ERR@k of every query (undefined: no label > 0).
+
+    ``max_grade=None`` is the 0-4 scale, and warns when every label lies in [0, 1]
+    (binary labels: a relevant row would stop the user with probability 1/16, not 1/2).
+    """
     check_labels_non_negative(ranked, function_name)
+    if max_grade is None:
+        max_grade = DEFAULT_MAX_GRADE
+        _warn_if_labels_look_binary(ranked, function_name)
     bad = np.flatnonzero(ranked.input_labels > max_grade)
     if len(bad):
         raise RowValueError(
@@ -580,8 +589,33 @@ def err_per_query(
     return PerQuery(values, undefined, None, "no row with a label > 0")
 
 
+def _warn_if_labels_look_binary(ranked: RankedGroups, function_name: str) -> None:
+    """Warn when ERR's default 0-4 scale meets labels that are all within [0, 1].
+
+    Looks at the labels only to decide whether to warn, never to set the scale, so
+    no query's value depends on the other rows of the call.
+    """
+    labels = ranked.input_labels
+    if not len(labels):
+        return
+    top = float(labels.max())
+    if 0 < top <= 1:
+        warn_at_caller(
+            f"{function_name}: every label is within [0, 1] (binary relevance?) but "
+            f"max_grade was not given, so the 0-{DEFAULT_MAX_GRADE} grade scale applies: a "
+            f"label 1 stops the user with probability R(1) = 1/{2**DEFAULT_MAX_GRADE} (a "
+            f"query whose one relevant row is ranked first scores "
+            f"{1 / 2**DEFAULT_MAX_GRADE:g}). Pass max_grade=1 for binary labels (R(1) = 1/2, "
+            f"that query scores 0.5), or max_grade={DEFAULT_MAX_GRADE} to confirm the "
+            f"0-{DEFAULT_MAX_GRADE} scale and silence this warning.",
+            UndefinedMetricWarning,
+        )
+
+
 @with_convention
-@validate_params({**COMMON_CONSTRAINTS, "max_grade": [Interval(float, 0, 1023, closed="right")]})
+@validate_params(
+    {**COMMON_CONSTRAINTS, "max_grade": [Interval(float, 0, 1023, closed="right"), NONE]}
+)
 @fill_doc
 def expected_reciprocal_rank_score(
     y_true: Any,
@@ -589,7 +623,7 @@ def expected_reciprocal_rank_score(
     group: Any = None,
     *,
     k: int | None = None,
-    max_grade: float = DEFAULT_MAX_GRADE,
+    max_grade: float | None = None,
     ties: str = "average",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
@@ -601,13 +635,19 @@ def expected_reciprocal_rank_score(
     ----------
     [[inputs]]
     [[k]]
-    max_grade : float in (0, 1023], default=4
-        The top grade ``g_max`` of the label scale in :math:`R(g)`. The default 4 is
+    max_grade : float in (0, 1023] or None, default=None
+        The top grade ``g_max`` of the label scale in :math:`R(g)`. ``None`` means 4:
         the five-grade scale (0-4) of the ERR paper, the TREC Web track's gdeval
-        (ir_measures' ``ERR@k``), LETOR, MSLR-WEB and Yahoo! LTR; for binary labels
-        pass ``max_grade=1``. It is a declared setting, never read from the data, so a
-        query's ERR does not depend on the other queries of the call, the fold or the
-        Dask partition. Labels must lie in ``[0, max_grade]`` (else ``ValueError``).
+        (ir_measures' ``ERR@k``), LETOR, MSLR-WEB and Yahoo! LTR. For binary labels
+        pass ``max_grade=1``: on the 0-4 scale a label 1 stops the user with
+        probability 1/16, so a perfect binary ranking scores 0.0625. ``None`` with
+        every label within [0, 1] therefore warns (``UndefinedMetricWarning``, also
+        through :func:`evaluate`, ``"err@k"``); an explicit ``max_grade=4`` never
+        warns (a 0-4 collection whose sample holds only grades 0 and 1 is
+        legitimate). It is a declared setting, never read from the data (the labels
+        only decide whether to warn), so a query's ERR does not depend on the other
+        queries of the call, the fold or the Dask partition. Labels must lie in
+        ``[0, max_grade]`` (else ``ValueError``).
     [[ties]]
     [[replace_undefined_by]]
     [[sample_weight]]
@@ -645,13 +685,13 @@ def expected_reciprocal_rank_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import expected_reciprocal_rank_score
-    >>> expected_reciprocal_rank_score([4, 0], [0.9, 0.1])  # R = 15/16 at rank 1
+    >>> expected_reciprocal_rank_score([4, 0], [0.9, 0.1], [0, 0])  # R = 15/16 at rank 1
     0.9375
-    >>> expected_reciprocal_rank_score([1, 0], [0.9, 0.1], max_grade=1)  # R = 1/2
+    >>> expected_reciprocal_rank_score([1, 0], [0.9, 0.1], [0, 0], max_grade=1)  # R = 1/2
     0.5
-    >>> expected_reciprocal_rank_score([0, 1], [0.9, 0.1], k=1, max_grade=1)
+    >>> expected_reciprocal_rank_score([0, 1], [0.9, 0.1], [0, 0], k=1, max_grade=1)
     0.0
-    >>> expected_reciprocal_rank_score([1, 0], [0.5, 0.5], max_grade=1)  # 1/2 * 1/2 + 1/2 * 1/2 / 2
+    >>> expected_reciprocal_rank_score([1, 0], [0.5, 0.5], [0, 0], max_grade=1)  # ties
     0.375
     """
     return score(
