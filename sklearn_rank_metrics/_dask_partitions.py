@@ -37,6 +37,9 @@ class PartitionPlan:
         ``ties``, ``replace_undefined_by`` and ``relevance_level`` for every metric.
     y_true, y_score, group, sample_weight : column labels
         ``group`` is read from the index when ``group_on_index``.
+    judged : column label, True or None
+        The column saying whether each row was judged, ``True`` (every row was), or
+        None (not said: the measures that read judgments refuse to run).
     group_on_index : bool
     row_order : bool
         Whether the frame carries :data:`ROW_ORDER_COLUMN` (the input row order,
@@ -51,6 +54,7 @@ class PartitionPlan:
     y_score: Any
     group: Any
     sample_weight: Any
+    judged: Any
     group_on_index: bool
     row_order: bool
     function_name: str
@@ -114,6 +118,7 @@ def partition_details(
         order = np.argsort(frame[ROW_ORDER_COLUMN].to_numpy(), kind="stable")
         frame = frame.iloc[order]
     weights = None if plan.sample_weight is None else frame[plan.sample_weight]
+    judged = plan.judged if plan.judged in (None, True) else frame[plan.judged]
     try:
         details = evaluate_details(
             frame[plan.y_true],
@@ -124,6 +129,7 @@ def partition_details(
             sample_weight=weights,
             function_name=plan.function_name,
             means=False,
+            judged=judged,
         )
     except (TypeError, ValueError) as error:
         kind = TypeError if isinstance(error, TypeError) else ValueError

@@ -67,6 +67,11 @@ _DASK_PARAMETERS = """\
         Column of query ids (ints, strings or categorical), or the name of the index.
     sample_weight : column label or None, default=None
         Column of query weights: one per row, constant within each query.
+    judged : column label, True or None, default=None
+        For the measures that read judgments (bpref, Judged@k, RBP's residual and
+        bound): the column of booleans saying whether each row was judged, or
+        ``True`` when every row was. With None those measures refuse to run: they
+        never assume every row was judged.
     convention, ties, replace_undefined_by, relevance_level : default=None
         As in :func:`sklearn_rank_metrics.evaluate`: applied to every metric that has
         the parameter, unless its name sets it. ``ties="input"`` follows the row
@@ -75,8 +80,7 @@ _DASK_PARAMETERS = """\
         undefined query, from the partition where it was found (the in-memory
         version names the smallest undefined id; here it may be another one). A
         ``convention`` whose tool breaks ties by document id takes the row order
-        here (no ``doc_id`` column); every row counts as judged (no ``judged``
-        column), so bpref and Judged@k see fully judged data.
+        here (no ``doc_id`` column).
     partitioned_by_query : bool or "auto", default="auto"
         Whether every query's rows already sit in one partition. ``True``: trusted,
         no shuffle (a query split over partitions would count as several queries).
@@ -99,6 +103,7 @@ def evaluate(
     y_score: Any = "y_score",
     group: Any = "group",
     sample_weight: Any = None,
+    judged: Any = None,
     convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
@@ -182,6 +187,7 @@ def evaluate(
         names,
         columns={"y_true": y_true, "y_score": y_score, "group": group},
         sample_weight=sample_weight,
+        judged=judged,
         shared=(
             ("convention", convention),
             ("ties", ties),
@@ -206,6 +212,7 @@ def evaluate_per_query(
     y_score: Any = "y_score",
     group: Any = "group",
     sample_weight: Any = None,
+    judged: Any = None,
     convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
@@ -256,6 +263,7 @@ def evaluate_per_query(
         names,
         columns={"y_true": y_true, "y_score": y_score, "group": group},
         sample_weight=sample_weight,
+        judged=judged,
         shared=(
             ("convention", convention),
             ("ties", ties),
@@ -307,6 +315,7 @@ def _prepare(
     *,
     columns: dict[str, Any],
     sample_weight: Any,
+    judged: Any,
     shared: tuple[tuple[str, Any], ...],
     partitioned_by_query: bool | str,
 ) -> tuple[Any, PartitionPlan]:
@@ -323,9 +332,14 @@ def _prepare(
         _check_column(ddf, parameter, columns[parameter], index_allowed=False)
     if sample_weight is not None:
         _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
+    judged_column = judged is not None and judged is not True
+    if judged_column:
+        _check_column(ddf, "judged", judged, index_allowed=False)
     value_columns = [columns["y_true"], columns["y_score"]]
     if sample_weight is not None:
         value_columns.append(sample_weight)
+    if judged_column:
+        value_columns.append(judged)
     value_columns = list(dict.fromkeys(value_columns))
 
     if partitioned_by_query == "auto":
@@ -351,6 +365,7 @@ def _prepare(
         y_score=columns["y_score"],
         group=group,
         sample_weight=sample_weight,
+        judged=judged,
         group_on_index=group_on_index,
         row_order=row_order,
         function_name="evaluate",

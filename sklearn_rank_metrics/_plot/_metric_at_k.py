@@ -192,13 +192,13 @@ class MetricAtKDisplay:
         convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`. Queries that are skipped (or NaN) are left out
             of the mean and of the band.
-        random_state : int, numpy Generator or RandomState, or None, default=None
-            Seeds the band's resampling.
         judged : array-like of bool or True, default=None
             Whether each row was judged, for the measures that read it (bpref,
             Judged@k), as in :func:`evaluate`.
         doc_id : array-like, default=None
             Document id of every row, for a ``convention`` that breaks ties by it.
+        random_state : int, numpy Generator or RandomState, or None, default=None
+            Seeds the band's resampling.
         ax, curve_kwargs, band_kwargs
             As in :meth:`plot`.
 
