@@ -44,17 +44,23 @@ COMMON_CONSTRAINTS = {
 
 # Shared parameter documentation, inserted with ``fill_doc`` so that copies cannot drift.
 DOC_FRAGMENTS = {
-    "inputs": """y_true : array-like of shape (n_rows,) or (n_queries, n_docs)
+    "inputs": """y_true : array-like of shape (n_rows,) or (n_queries, n_docs), or RankingData
         Relevance label of every row (graded ints or floats; binary works too).
-        Lists, NumPy arrays and pandas Series are accepted; nothing is modified.
+        Lists, NumPy arrays, pandas Series and pyarrow arrays are accepted; nothing
+        is modified. A :class:`RankingData` (what the readers return) passed whole
+        gives its scores, query ids, judged rows and document ids (a
+        ``convention`` that breaks ties by document id uses them); give ``y_score``
+        next to it only when it has none.
     y_score : array-like of the same shape as ``y_true``
         Model score of every row; higher ranks earlier. ``-inf`` marks a judged row
         the system did not return: it counts toward the query's relevant rows (and
         ideal DCG), never toward a rank position.
     group : array-like of shape (n_rows,), default=None
         Query id of every row (ints, strings or a pandas Categorical); the rows of a
-        query need not be contiguous. ``None`` with 1-D input: one query. ``None``
-        with 2-D input: every row of ``y_true`` is a query (scikit-learn's form).""",
+        query need not be contiguous. Required with 1-D input (leaving it out is an
+        error: to score all rows as one query, say so with
+        ``group=np.zeros(len(y_true))``). ``None`` with 2-D input: every row of
+        ``y_true`` is a query (scikit-learn's form).""",
     "k": """k : int >= 1 or None, default=None
         Cutoff: only ranks ``1..k`` count. ``None`` means no cutoff. Rows with a
         score of ``-inf`` never sit within the cutoff.""",
@@ -72,10 +78,13 @@ DOC_FRAGMENTS = {
     "sample_weight": """sample_weight : array-like, default=None
         Weight of each query in the mean. Flat input: one weight per row, constant
         within each query. 2-D input: one weight per row of ``y_true`` (per query).""",
-    "judged": """judged : array-like of bool, same shape as ``y_true``, default=None
-        Whether each row was judged; ``None``: every row was. A row retrieved but
+    "judged": """judged : array-like of bool, same shape as ``y_true``, True, or None, default=None
+        Whether each row was judged; ``True``: every row was. A row retrieved but
         never judged (a document missing from the qrels) has ``judged=False`` and
-        the label 0. The readers fill it (:attr:`RankingData.judged`).""",
+        the label 0. The readers fill it (:attr:`RankingData.judged`; pass the
+        RankingData whole). With ``None`` the measures that read judgments (bpref,
+        Judged@k, RBP's residual and bound) raise: they never assume every row
+        was judged.""",
     "relevance_level": """relevance_level : float or None, default=None
         A row is relevant when ``y_true > 0`` (``None``) or when
         ``y_true >= relevance_level`` (trec_eval's ``-l``).""",
