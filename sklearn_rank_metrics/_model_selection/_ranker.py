@@ -13,8 +13,10 @@ import inspect
 from typing import Any
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
+from sklearn.utils.metadata_routing import UNCHANGED
 from sklearn.utils.validation import check_is_fitted
 
 from .._engine._inputs import factorize_groups, query_id_column
@@ -27,6 +29,9 @@ _PER_EVAL_SET = (
     "sample_weight_eval_set",
     "base_margin_eval_set",
 )
+# fit parameters of the ranker that GroupedRanker derives itself (the query layout,
+# the eval sets sorted by query): not passed through, not requestable
+_DERIVED = frozenset({"X", "y", "qid", "eval_X", "eval_y", "eval_qid"})
 
 
 class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
@@ -74,8 +79,18 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     Other keyword arguments of ``fit`` go to the ranker's ``fit``; those that are
     arrays with one entry per row are reordered with the rows. Eval sets (for the
     ranker's early stopping) are sorted by their own query ids, given as
-    ``eval_group`` or by the ``group_column``; under metadata routing a search passes
-    them on after ``set_fit_request(eval_set=True, eval_group=True)``.
+    ``eval_group`` or by the ``group_column``.
+
+    Under metadata routing ``GroupedRanker`` consumes every parameter of the wrapped
+    ranker's ``fit`` (LightGBM: ``eval_metric``, ``callbacks``, ``eval_at``,
+    ``sample_weight``, ...; XGBoost: ``verbose``, ``sample_weight_eval_set``, ...),
+    except those it derives itself (``qid``, ``eval_X``, ``eval_y``, ``eval_qid``),
+    plus its own ``eval_set`` and ``eval_group``. Each is unrequested by default; a
+    search passes it on after ``set_fit_request(<name>=True)``, e.g.
+    ``set_fit_request(eval_set=True, eval_group=True, eval_metric=True,
+    callbacks=True)`` for early stopping on a metric of
+    :func:`make_lightgbm_metric` in every fold. Requests set on the wrapped ranker
+    itself are not read: ``GroupedRanker`` is the consumer (it reorders the rows).
 
     Examples
     --------
@@ -136,12 +151,20 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             Passed to the ranker's ``fit``; per-row arrays are reordered with the rows,
             and the per-eval-set lists (``eval_sample_weight``, ``eval_init_score``,
             ``sample_weight_eval_set``, ``base_margin_eval_set``) with each eval set's
-            rows.
+            rows. ``qid``, ``eval_X``, ``eval_y`` and ``eval_qid`` are refused (a
+            TypeError): GroupedRanker derives them from the query ids and eval sets.
 
         Returns
         -------
         self : GroupedRanker
         """
+        derived = sorted(_DERIVED.intersection(fit_params))
+        if derived:
+            raise TypeError(
+                f"GroupedRanker.fit got {derived}, which it derives from the query ids "
+                "and eval sets; pass eval_set=[(X, y), ...] with eval_group=[ids, ...] "
+                "(or the group_column) instead."
+            )
         if self.pass_group_as not in PASS_GROUP_AS:
             raise ValueError(
                 f"The 'pass_group_as' parameter of GroupedRanker must be one of "
@@ -236,6 +259,35 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
                     for values, order in zip(fit_params[name], orders, strict=True)
                 ]  # fmt: skip
         return arguments
+
+    def _ranker_fit_parameters(self) -> list[str]:
+        """Names of the wrapped ranker's ``fit`` parameters that pass through."""
+        fit = getattr(self.ranker, "fit", None)
+        try:
+            parameters = inspect.signature(fit).parameters.values()
+        except (TypeError, ValueError):  # no fit, or no signature to read
+            return []
+        passing = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        return [
+            parameter.name
+            for parameter in parameters
+            if parameter.kind in passing and parameter.name not in _DERIVED
+            and parameter.name != "self"
+        ]  # fmt: skip
+
+    def _get_metadata_request(self) -> Any:
+        """scikit-learn's requests, with every ``fit`` parameter of the wrapped ranker.
+
+        GroupedRanker's own ``group`` (requested as ``groups``), ``eval_set`` and
+        ``eval_group``, and the ranker's ``fit`` parameters (unrequested unless
+        :meth:`set_fit_request` says otherwise).
+        """
+        requests = super()._get_metadata_request()
+        known = requests.fit.requests
+        for name in self._ranker_fit_parameters():
+            if name not in known:
+                requests.fit.add_request(param=name, alias=None)
+        return requests
 
     @property
     def feature_importances_(self) -> np.ndarray:
@@ -363,6 +415,49 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
                     "they differ; pass the query ids one way."
                 )
         return group if group is not None else column_ids
+
+
+def _set_fit_request(self: GroupedRanker, **requests: Any) -> GroupedRanker:
+    """Request metadata passed to ``fit``: GroupedRanker's and the wrapped ranker's.
+
+    Only under metadata routing (``sklearn.set_config(enable_metadata_routing=True)``).
+
+    Parameters
+    ----------
+    **requests : bool, None or str
+        For each parameter of GroupedRanker's ``fit`` (``group``, ``eval_set``,
+        ``eval_group``) or of the wrapped ranker's ``fit`` (e.g. LightGBM's
+        ``eval_metric``, ``callbacks``, ``eval_at``), as in scikit-learn's
+        ``set_fit_request``: ``True`` requests it, ``False`` does not, ``None`` raises
+        if it is passed, a str requests it under that name (``group`` is requested
+        as ``groups`` by default).
+
+    Returns
+    -------
+    self : GroupedRanker
+    """
+    if not get_config().get("enable_metadata_routing", False):
+        raise RuntimeError(
+            "This method is only available when metadata routing is enabled. You can "
+            "enable it using sklearn.set_config(enable_metadata_routing=True)."
+        )
+    metadata = self._get_metadata_request()
+    accepted = sorted(metadata.fit.requests)
+    unknown = sorted(set(requests) - set(accepted))
+    if unknown:
+        raise TypeError(
+            f"GroupedRanker.set_fit_request got {unknown}, which neither GroupedRanker.fit "
+            f"nor {type(self.ranker).__name__}.fit takes; it accepts {accepted}."
+        )
+    for name, alias in requests.items():
+        if alias is not UNCHANGED:
+            metadata.fit.add_request(param=name, alias=alias)
+    self._metadata_request = metadata
+    return self
+
+
+GroupedRanker.set_fit_request = _set_fit_request  # scikit-learn may generate its own
+# (from fit's signature alone) when the class is created; this one knows the ranker's
 
 
 def _n_rows(value: Any) -> int:
