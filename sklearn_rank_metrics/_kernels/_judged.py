@@ -15,7 +15,12 @@ from ._relevance import is_relevant
 
 
 def judged_in_rank_order(ranked: RankedGroups, ties: str) -> np.ndarray:
-    """Judged flag of every row in the rank order of ``ties`` (bool)."""
+    """Judged flag of every row in the rank order of ``ties`` (bool).
+
+    The ``judged`` mask as given: a row with a negative label counts as judged here
+    (ir_measures' Judged@k, cwl_eval's RBP residual); bpref applies trec_eval's rule
+    on top (:func:`bpref`). The presets fold their tool's rule into the mask.
+    """
     if ranked.judged is None:
         return np.ones(ranked.n_rows, dtype=bool)
     return ranked.in_rank_order(ranked.judged, ties)
@@ -42,7 +47,10 @@ def bpref(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """bpref of every query, its relevant rows R and judged non-relevant rows N.
 
-    Walking the retrieved rows in rank order and skipping unjudged ones, a relevant
+    A row with a negative label (TREC Web's -2) is in the pool but not judged, as
+    trec_eval reads it (``form_res_rels.c``: ``RELVALUE_UNJUDGED``; ``m_bpref.c``
+    skips it and leaves it out of ``N``). Walking the retrieved rows in rank order
+    and skipping unjudged ones, a relevant
     row with ``n`` judged non-relevant rows above it adds
     ``1 - min(n, R) / min(N, R)`` (1 when ``N = 0``); the sum is divided by ``R``.
     Under ``ties="average"``, a relevant row of a block holding ``m`` judged
@@ -52,7 +60,7 @@ def bpref(
     """
     arrangement = ranked.arrangement(ties)
     labels = arrangement.labels
-    judged = judged_in_rank_order(ranked, ties)
+    judged = judged_in_rank_order(ranked, ties) & ~(labels < 0)
     relevant = judged & is_relevant(labels, relevance_level)
     nonrelevant = judged & ~relevant
     n_relevant = ranked.query_sum(relevant.astype(np.float64))

@@ -29,7 +29,9 @@ def rbp(
     the residual is ``(1 - p) sum_{i <= d, unjudged} p^(i-1) + p^d``, the weight of
     the unjudged ranks and of every rank past ``d``; the upper bound is their sum.
     ``g_i`` is 1 for a relevant row, or its label when ``graded`` (ranx's RBP), and 0
-    below the relevance level.
+    below the relevance level. The residual reads the ``judged`` mask as given (a
+    negative label counts as judged, as in cwl_eval); the trec_eval presets make a
+    negative qrels grade unjudged in the mask, as ``rbp_resid`` counts it.
     """
     arrangement = ranked.arrangement(ties)
     labels = arrangement.labels

@@ -39,11 +39,19 @@ class Ordering:
     ``None`` for their input order. ``nonpositive_scores``: what a row scored
     ``<= 0`` is (torchmetrics): ``"not_relevant"`` (its label becomes 0),
     ``"not_returned"`` (its score becomes ``-inf``), or ``None`` (a row like any).
+    ``negative_labels_judged``: under a preset that reads negative labels as gain 0
+    (``Convention.negative_labels_gain_zero``), whether such a row still counts as
+    judged for the measures that read judgments (bpref, Judged@k, RBP's residual).
+    trec_eval (``form_res_rels.c``) keeps a negative qrels grade in the pool but
+    not judged (``RELVALUE_UNJUDGED``): bpref skips it, ``unj@k`` and ``rbp_resid``
+    count it unjudged. ir_measures' own Judged@k and cwl_eval's RBP, and ranx's
+    bpref, count it judged (non-relevant).
     """
 
     single_precision: bool = False
     doc_id_order: str | None = None
     nonpositive_scores: str | None = None
+    negative_labels_judged: bool = True
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,8 @@ class Convention:
     single_precision_weights : bool
         Query weights read as float32 (the boosters).
     negative_labels_gain_zero : bool
-        A negative label (TREC's -2 for spam) is non-relevant with gain 0.
+        A negative label (TREC's -2 for spam) is non-relevant with gain 0; whether
+        it still counts as judged is ``Ordering.negative_labels_judged``.
     """
 
     name: str
@@ -116,6 +125,10 @@ _TREC_EVAL_FUNCTIONS = {
     "mean_average_precision_score": {"denominator": "n_relevant"},
     "precision_at_k_score": {"denominator": "k"},
 }
+# a negative qrels grade: in the pool but not judged, gain 0 (form_res_rels.c)
+_TREC_EVAL_ORDERING = Ordering(
+    single_precision=True, doc_id_order=DESCENDING, negative_labels_judged=False
+)
 
 
 # what LightGBM and XGBoost decide: a query without a relevant row scores 1 in their
@@ -143,6 +156,8 @@ def _ir_measures_provider(function_name: str, params: Mapping[str, Any]) -> Orde
     precision, ties by document id ascending); ``ERR@k`` and
     ``nDCG(dcg='exp-log2')`` from gdeval (double precision, ties by document id
     descending); ``RBP`` from cwl_eval (double precision, ties in the run's order).
+    Judged@k and cwl_eval count a negative qrels grade as judged (it is in the
+    qrels); the pytrec_eval measures (Bpref) keep trec_eval's rule.
     """
     if function_name == "rbp_score":  # cwl_eval: double precision, the run's order
         return Ordering(single_precision=False)
@@ -183,7 +198,7 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "empty query 0",
                 _TREC_EVAL_PARAMS,
                 _TREC_EVAL_FUNCTIONS,
-                Ordering(single_precision=True, doc_id_order=DESCENDING),
+                _TREC_EVAL_ORDERING,
                 negative_labels_gain_zero=True,
             ),
             Convention(
@@ -192,7 +207,7 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "float64",
                 _TREC_EVAL_PARAMS,
                 _TREC_EVAL_FUNCTIONS,
-                Ordering(single_precision=True, doc_id_order=DESCENDING),
+                _TREC_EVAL_ORDERING,
                 _ir_measures_provider,
                 negative_labels_gain_zero=True,
             ),
@@ -201,6 +216,7 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "ranx: ties in input order, relevant = label >= 1, empty query 0",
                 {**_TREC_EVAL_PARAMS},
                 _TREC_EVAL_FUNCTIONS,
+                negative_labels_gain_zero=True,
             ),
             Convention(
                 "sklearn",
@@ -320,14 +336,40 @@ def prepare_scores(y_score: Any, convention: Convention, ordering: Ordering) -> 
     return scores
 
 
-def prepare_labels(y_true: Any, convention: Convention) -> Any:
-    """Negative labels as gain 0 where the tool reads them so (trec_eval)."""
+def prepare_labels(
+    y_true: Any, judged: Any, convention: Convention, ordering: Ordering
+) -> tuple[Any, Any]:
+    """Negative labels as gain 0 where the tool reads them so, and judged or not.
+
+    trec_eval keeps a negative qrels grade in the pool but not judged
+    (``Ordering.negative_labels_judged=False``): such a row becomes unjudged where
+    the caller gave judgments (a mask, or ``True`` for every row). ``judged=None``
+    stays None: no judgments are invented.
+    """
     if not convention.negative_labels_gain_zero:
-        return y_true
+        return y_true, judged
     labels = _numeric(y_true)
     if labels is None or not (labels < 0).any():
-        return y_true
-    return np.where(labels < 0, 0.0, labels)
+        return y_true, judged
+    negative = labels < 0
+    if not ordering.negative_labels_judged and judged is not None:
+        judged = _judged_without(judged, negative)
+    return np.where(negative, 0.0, labels), judged
+
+
+def _judged_without(judged: Any, negative: np.ndarray) -> Any:
+    """The judged mask with the ``negative`` rows unjudged (a new array).
+
+    A mask the validation would refuse (wrong shape or values) is left to it.
+    """
+    if isinstance(judged, (bool, np.bool_)):
+        return ~negative if judged else judged  # every row judged, but the negative ones
+    mask = np.asarray(getattr(judged, "to_numpy", lambda: judged)())
+    if mask.shape != negative.shape or mask.dtype.kind not in "biuf":
+        return judged
+    if mask.dtype.kind != "b" and not np.isin(mask, (0, 1)).all():
+        return judged
+    return mask.astype(bool) & ~negative
 
 
 def prepare_nonpositive(y_true: Any, y_score: Any, ordering: Ordering) -> tuple[Any, Any]:
@@ -343,15 +385,23 @@ def prepare_nonpositive(y_true: Any, y_score: Any, ordering: Ordering) -> tuple[
 
 
 def prepare_inputs(
-    convention: Convention, ordering: Ordering, y_true: Any, y_score: Any, sample_weight: Any
-) -> tuple[Any, Any, Any]:
-    """Labels, scores and weights as the convention's tool reads them (new arrays)."""
-    y_true = prepare_labels(y_true, convention)
+    convention: Convention,
+    ordering: Ordering,
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    judged: Any = None,
+) -> tuple[Any, Any, Any, Any]:
+    """Labels, scores, weights and judgments as the convention's tool reads them.
+
+    New arrays where anything changes; the inputs are never modified.
+    """
+    y_true, judged = prepare_labels(y_true, judged, convention, ordering)
     y_score = prepare_scores(y_score, convention, ordering)
     y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
     if sample_weight is not None:
         sample_weight = prepare_weights(sample_weight, convention)
-    return y_true, y_score, sample_weight
+    return y_true, y_score, sample_weight, judged
 
 
 def prepare_weights(sample_weight: Any, convention: Convention) -> Any:
@@ -394,13 +444,17 @@ def with_convention(function: Callable) -> Callable:
                 continue  # scikit-learn's ignore_ties=True already chose the tie order
             arguments.setdefault(name, value)
         ordering = convention.ordering_of(function.__name__, arguments)
-        arguments["y_true"], arguments["y_score"], arguments["sample_weight"] = prepare_inputs(
+        y_true, y_score, sample_weight, judged = prepare_inputs(
             convention,
             ordering,
             arguments["y_true"],
             arguments["y_score"],
             arguments.get("sample_weight"),
+            arguments.get("judged"),
         )
+        arguments.update(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
+        if "judged" in accepted:
+            arguments["judged"] = judged
         return function(**arguments)
 
     return wrapper

@@ -346,8 +346,8 @@ def _prepared(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """The inputs as the convention's tool reads them, rows in its tie order."""
     y_true, y_score, group, sample_weight, judged = inputs
-    y_true, y_score, sample_weight = prepare_inputs(
-        convention, ordering, y_true, y_score, sample_weight
+    y_true, y_score, sample_weight, judged = prepare_inputs(
+        convention, ordering, y_true, y_score, sample_weight, judged
     )
     if doc_order is None or ordering.doc_id_order is None:
         return y_true, y_score, group, sample_weight, judged

@@ -91,6 +91,13 @@ def bpref_score(
     place among those ``m`` rows is uniform). A query without a relevant row is
     undefined.
 
+    A negative label (TREC Web's -2 for spam) is a row in the pool but not judged,
+    as trec_eval reads a negative qrels grade (``form_res_rels.c``, ``m_bpref.c``):
+    it is skipped and left out of ``N``, whatever ``judged`` says, with every
+    convention that keeps such labels and under ``convention="trec_eval"`` and
+    ``"ir_measures"`` (pytrec_eval). ``convention="ranx"`` counts it as judged
+    non-relevant, as ranx's ``bpref`` does.
+
     References
     ----------
     Buckley, C., & Voorhees, E. M. (2004). Retrieval evaluation with incomplete
@@ -166,6 +173,11 @@ def judged_at_k_score(
     judgements, i.e. how much the other metrics can be trusted. With
     ``ties="average"``, a tied block with ``J`` judged rows of its ``m`` that has
     ``T`` positions within the cutoff counts ``T J / m`` (exact).
+
+    A row with a negative label counts as judged when ``judged`` says so, as in
+    ir_measures (a negative grade is in its qrels). ``convention="trec_eval"``
+    counts it as unjudged, as trec_eval's ``unj@k`` does (it is in the pool but
+    not judged), so there Judged@k is ``1 - unj@k``.
 
     References
     ----------
