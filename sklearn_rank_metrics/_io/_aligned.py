@@ -22,17 +22,22 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranking_rows import RankingRows
 from ._ranking_data import RankingData, is_path
 from ._recommendations import read_recommendations
 from ._trec import read_trec
 
 
 @dataclass(frozen=True, eq=False)
-class AlignedRuns:
+class AlignedRuns(RankingRows):
     """Several runs' scores on the same rows.
 
-    Unpacks as ``y_true, scores, group = aligned``, so ``compare(*aligned)`` and
-    ``ranking_report(*aligned)`` compare the runs query by query.
+    Pass it whole to :func:`compare` and :func:`ranking_report`
+    (``compare(aligned, metrics=["map", "bpref"])``) to compare the runs query by
+    query with everything it carries (judged rows, document ids for a
+    ``convention``'s tie order); ``.run(name)`` gives one run as a
+    :class:`RankingData`. It still unpacks as ``y_true, scores, group = aligned``,
+    but that drops ``judged`` and ``doc_id``.
 
     A run's metrics on the aligned rows equal its metrics on its own rows
     (:func:`read_trec` with ``keep_unretrieved_queries=True``), except per-query AUC
@@ -77,6 +82,16 @@ class AlignedRuns:
     def __iter__(self) -> Any:
         return iter((self.y_true, self.scores, self.group))
 
+    def carried(self) -> dict[str, Any]:
+        """What the rows carry, by the parameter name of the entry points."""
+        return {
+            "y_true": self.y_true,
+            "scores": self.scores,
+            "group": self.group,
+            "judged": self.judged,
+            "doc_id": self.doc_id,
+        }
+
     def run(self, name: str) -> RankingData:
         """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.
 
@@ -88,7 +103,7 @@ class AlignedRuns:
         Returns
         -------
         data : RankingData
-            Unpacks as ``y_true, y_score, group`` for every metric function.
+            Pass it whole to any metric function or :func:`evaluate`.
         """
         if name not in self.scores:
             raise KeyError(f"AlignedRuns: no run named {name!r}; the runs are {list(self.scores)}.")

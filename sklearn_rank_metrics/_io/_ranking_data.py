@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._ranking_rows import RankingRows
+
 
 def is_path(value: Any) -> bool:
     """A file path: str or os.PathLike."""
@@ -31,10 +33,16 @@ FLOAT_RE = re.compile(FLOAT_PATTERN)
 
 
 @dataclass(frozen=True, eq=False)
-class RankingData:
+class RankingData(RankingRows):
     """Flat ranking rows read from a file or from Python objects.
 
-    Unpacks as ``y_true, y_score, group = data``, so ``ndcg_score(*data)`` works.
+    Pass it whole as the first argument of any metric function, :func:`evaluate`,
+    :func:`ranking_report`, the displays or :meth:`RankingEvaluator.update`:
+    ``evaluate(data, metrics=["bpref", "ndcg@10"])`` uses everything it carries
+    (the judged rows, the document ids a ``convention`` breaks ties by). When it has
+    no scores (LETOR), give them next to it: ``ndcg_score(data, model.predict(data.X))``.
+    It still unpacks as ``y_true, y_score, group = data``, but ``*data`` drops
+    ``judged`` and ``doc_id``: the measures that read judgments then refuse to run.
 
     Attributes
     ----------
@@ -81,6 +89,16 @@ class RankingData:
 
     def __iter__(self) -> Any:
         return iter((self.y_true, self.y_score, self.group))
+
+    def carried(self) -> dict[str, Any]:
+        """What the rows carry, by the parameter name of the entry points."""
+        return {
+            "y_true": self.y_true,
+            "y_score": self.y_score,
+            "group": self.group,
+            "judged": self.judged,
+            "doc_id": self.doc_id,
+        }
 
     def __repr__(self) -> str:
         try:

@@ -22,12 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._doc_ids import ASCENDING, DESCENDING, doc_id_orders, take_rows
 from .._engine._inputs import check_pandas_indexes
+from .._engine._ranking_rows import expand_rows
 from .._engine._validation import NONE, Options, check_parameter
-
-# the order in which document ids break ties (after the score), or None: input order
-DESCENDING = "descending"
-ASCENDING = "ascending"
 
 
 @dataclass(frozen=True)
@@ -425,11 +423,13 @@ def with_convention(function: Callable) -> Callable:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(*args, **kwargs)
-        convention = check_convention(bound.arguments.get("convention"), function.__name__)
+        # a RankingData passed whole gives every field it carries (expand_rows)
+        arguments, doc_id = expand_rows(
+            signature.bind_partial(*args, **kwargs).arguments, accepted, function.__name__
+        )
+        convention = check_convention(arguments.get("convention"), function.__name__)
         if convention is None:
-            return function(*args, **kwargs)
-        arguments = dict(bound.arguments)
+            return function(**arguments)
         # the inputs become arrays below: pandas indexes must agree before that
         check_pandas_indexes(
             {
@@ -455,6 +455,14 @@ def with_convention(function: Callable) -> Callable:
         arguments.update(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
         if "judged" in accepted:
             arguments["judged"] = judged
+        if doc_id is not None and ordering.doc_id_order is not None:
+            # the RankingData's document ids break ties as the tool breaks them
+            order = doc_id_orders(doc_id, arguments["y_true"], function.__name__)[
+                ordering.doc_id_order
+            ]
+            for name in ("y_true", "y_score", "group", "sample_weight", "judged"):
+                if name in arguments:
+                    arguments[name] = take_rows(arguments[name], order)
         return function(**arguments)
 
     return wrapper

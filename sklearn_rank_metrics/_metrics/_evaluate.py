@@ -9,12 +9,14 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._doc_ids import doc_id_orders, take_rows
 from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
+from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
 from ._aggregate import apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
-from ._conventions import ASCENDING, CONVENTIONS, Ordering, prepare_inputs
+from ._conventions import CONVENTIONS, Ordering, prepare_inputs
 from ._registry import MetricSpec, parse_metric
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
@@ -53,6 +55,7 @@ def _metric_settings(
     return kernel_params, policy, ordering
 
 
+@accepts_ranking_rows
 @validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN, Options("trec_eval")]})
 @fill_doc
 def evaluate(
@@ -75,7 +78,9 @@ def evaluate(
     Parameters
     ----------
     y_true, y_score, group
-        As in every metric function (flat rows with query ids, or 2-D).
+        As in every metric function: flat rows with their query ids (``group`` is
+        required with 1-D input), 2-D input, or a :class:`RankingData` passed whole
+        as ``y_true`` (its judged rows and document ids are used too).
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
         name among ``ndcg, dcg, cg, idcg, err, map, mrr, p, recall, rprec, f1,
@@ -288,7 +293,7 @@ def _ranked_metrics(
     if doc_id is not None and any(
         ordering is not None and ordering.doc_id_order for _, _, ordering in settings
     ):
-        doc_order = _doc_id_orders(doc_id, y_true, function_name)
+        doc_order = doc_id_orders(doc_id, y_true, function_name)
     ranked_by_ordering: dict[Ordering | None, RankedGroups] = {}
     rankings = Rankings()
     for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
@@ -307,37 +312,6 @@ def _ranked_metrics(
     return rankings
 
 
-def _doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np.ndarray]:
-    """Row permutations that put document ids in ascending and descending order.
-
-    Stable, so a document id given twice keeps its input order either way.
-    """
-    ids = np.asarray(getattr(doc_id, "to_numpy", lambda: doc_id)())
-    n_rows = len(np.asarray(getattr(y_true, "to_numpy", lambda: y_true)()))
-    if ids.ndim != 1 or np.ndim(getattr(y_true, "to_numpy", lambda: y_true)()) != 1:
-        raise ValueError(
-            f"The 'doc_id' parameter of {function_name} takes flat rows: one id per row of a "
-            f"1-D y_true; got doc_id of shape {ids.shape} for y_true of "
-            f"{np.ndim(y_true)} dimension(s)."
-        )
-    if len(ids) != n_rows:
-        raise ValueError(
-            f"The 'doc_id' parameter of {function_name} has {len(ids)} rows but y_true has "
-            f"{n_rows}; give one document id per row."
-        )
-    try:
-        codes = np.unique(ids, return_inverse=True)[1]
-    except TypeError as error:
-        raise TypeError(
-            f"The 'doc_id' parameter of {function_name} must hold ids of one kind that sort "
-            f"(all str or all int); sorting them failed: {error}."
-        ) from None
-    return {
-        ASCENDING: np.argsort(codes, kind="stable"),
-        "descending": np.argsort(-codes, kind="stable"),
-    }
-
-
 def _prepared(
     inputs: tuple[Any, Any, Any, Any, Any],
     convention: Any,
@@ -352,13 +326,9 @@ def _prepared(
     if doc_order is None or ordering.doc_id_order is None:
         return y_true, y_score, group, sample_weight, judged
     order = doc_order[ordering.doc_id_order]
-
-    def rows(values: Any) -> Any:
-        if values is None:
-            return None
-        return np.asarray(getattr(values, "to_numpy", lambda: values)())[order]
-
-    return rows(y_true), rows(y_score), rows(group), rows(sample_weight), rows(judged)
+    return tuple(  # type: ignore[return-value]
+        take_rows(values, order) for values in (y_true, y_score, group, sample_weight, judged)
+    )
 
 
 def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:

@@ -22,6 +22,7 @@ def bpref_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected bpref of every query."""
+    ranked.require_judgments(function_name, "bpref")
     values, n_relevant, _ = kernels.bpref(ranked, ties, relevance_level)
     return PerQuery(values, n_relevant == 0)
 
@@ -34,6 +35,7 @@ def judged_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected Judged@k of every query (defined for every query)."""
+    ranked.require_judgments(function_name, "Judged@k")
     values = kernels.judged_at_k(ranked, ties, k)
     return PerQuery(values, np.zeros(ranked.n_queries, dtype=bool))
 

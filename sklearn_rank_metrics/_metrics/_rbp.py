@@ -33,6 +33,8 @@ def rbp_per_query(
             f"The upper bound of {function_name} (part='upper') needs graded=False: with "
             "graded gains an unjudged row could gain more than 1."
         )
+    if part != "value":  # the residual counts the unjudged rows
+        ranked.require_judgments(function_name, f"RBP's {part} (part={part!r})")
     values, n_relevant = kernels.rbp(ranked, ties, k, p, graded, relevance_level, part)
     # the residual is defined for every query; RBP like every metric needs a relevant row
     if part == "residual":
