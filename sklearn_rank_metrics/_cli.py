@@ -22,11 +22,12 @@ from typing import Any, TextIO
 
 from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
-from ._metrics._evaluate import evaluate_details, trec_eval_lines
+from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import parse_metric
 from ._stats._compare import compare
 from ._stats._comparison_table import means_table
 from ._stats._report import REPORT_METRICS, format_report, summarize
+from ._stats._trec_eval_format import trec_eval_lines
 from ._version import __version__
 
 PROGRAM = "rank-metrics"
@@ -125,7 +126,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sources.add_argument(
         "--answered-only", action="store_true",
         help="--qrels: average each run over the queries it answers (trec_eval without "
-        "-c): several runs' means are then over different query sets",
+        "-c, pytrec_eval): several runs' means are then over different query sets",
     )
 
     options = evaluate.add_argument_group("metrics and output")
@@ -154,8 +155,8 @@ def _build_parser() -> argparse.ArgumentParser:
                          "(default: label > 0)")
     options.add_argument("--format", choices=list(OUTPUT_FORMATS), default="text",
                          help="report format on stdout: text, json, csv, markdown, latex "
-                         "(booktabs), or trec_eval (trec_eval -q's per-query lines and "
-                         "'all' lines; default: text)")
+                         "(booktabs), or trec_eval (trec_eval -q's per-query lines, then "
+                         "runid, num_q and the 'all' lines, run after run; default: text)")
     options.add_argument("--digits", type=_digits, default=4,
                          help="digits after the decimal point in the text report (>= 0)")
     options.add_argument("--per-query", metavar="PATH",
@@ -236,7 +237,8 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
     if args.group_sizes and source != "letor":
         raise _BadInput("--group-sizes goes with --letor")
 
-    from ._io import align_trec_runs, read_letor, read_table, read_trec
+    from ._io import align_trec_runs, read_letor, read_table
+    from ._io._trec import join_trec_sources
 
     facts: dict[str, Any] = {}
     if source == "table":
@@ -268,18 +270,27 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
             for name, path in _run_names(args.run).items()
         }
         facts["source"] = args.qrels
+        facts["answered_only"] = args.answered_only
         if args.answered_only:  # each run on its own rows and queries (trec_eval)
             runs = {}
             for name, run in named.items():
                 with _progress(f"reading {args.qrels} and {name}"):
-                    runs[name] = read_trec(args.qrels, run)
-                facts.setdefault("n_dropped_queries", {})[name] = runs[name].n_dropped_queries
+                    join = join_trec_sources(
+                        args.qrels, run, answered_only=True, single_precision=True
+                    )
+                runs[name] = join.data
+                facts.setdefault("n_dropped_queries", {})[name] = join.data.n_dropped_queries
+                facts.setdefault("n_answered", {})[name] = join.data.n_answered_queries
+                facts.setdefault("run_ids", {})[name] = join.run_id
+                facts["n_qrels_queries"] = join.n_qrels_queries
             return None, runs, facts
         # every run on the same rows and the qrels' queries (trec_eval -c)
         with _progress(f"reading {args.qrels} and {len(named)} run(s)"):
             aligned = align_trec_runs(args.qrels, named)
         facts["n_dropped_queries"] = aligned.n_dropped_queries
         facts["n_answered"] = aligned.n_answered
+        facts["run_ids"] = aligned.run_ids
+        facts["n_qrels_queries"] = aligned.n_queries
         return aligned, dict(aligned.scores), facts
     return data, runs, facts
 
@@ -341,12 +352,12 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
         _write_per_query(args.per_query, per_query)
     if args.baseline is not None:
         facts["comparison"] = _compare_runs(args, data, runs, settings)
-    if args.format == "trec_eval":  # trec_eval -q: per-query lines, then "all"
+    if args.format == "trec_eval":  # trec_eval -q, run after run
+        run_ids = facts.get("run_ids", {})
         for name, details in per_query.items():
-            out.write(f"{'runid':<22}\tall\t{name}\n")
             # the measures as the user named them (P_10 stays P_10)
             named = dict(zip(given_names, details.metrics.values(), strict=True))
-            out.write(trec_eval_lines(details.query_ids, named))
+            out.write(trec_eval_lines(details.query_ids, named, run_id=run_ids.get(name)))
     else:
         _print_report(out, args, results, facts, query_counts)
     if args.per_query == "-":  # standard output, after the report
@@ -420,6 +431,8 @@ def _print_report(
             "source": facts["source"],
             "convention": args.convention,
             "n_queries": query_counts,
+            "answered_only": facts.get("answered_only"),
+            "n_qrels_queries": facts.get("n_qrels_queries"),
             "n_answered_queries": facts.get("n_answered"),
             "n_dropped_queries": facts.get("n_dropped_queries"),
             "results": results,
@@ -446,14 +459,20 @@ def _print_report(
             return
         means = {run: {m: s["mean"] for m, s in stats.items()} for run, stats in results.items()}
         counts = ", ".join(f"{name}: {count}" for name, count in query_counts.items())
-        caption = f"Means over the queries of {facts['source']} ({counts})."
+        which = "each run answered in" if facts.get("answered_only") else "of"
+        caption = f"Means over the queries {which} {facts['source']} ({counts})."
         out.write(means_table(means, caption, digits=args.digits, style=args.format) + "\n")
         return
-    if "n_answered" in facts:  # TREC runs on the qrels' queries
-        (n_queries,) = set(query_counts.values())
-        lines = [f"{facts['source']}: {n_queries} queries, every run averaged over all of "
-                 "them (answered: " + ", ".join(
-                     f"{name} {count}" for name, count in facts["n_answered"].items()) + ")"]
+    if "n_answered" in facts:  # TREC runs: say which queries each mean is over
+        answered = ", ".join(f"{name} {count}" for name, count in facts["n_answered"].items())
+        if facts["answered_only"]:
+            lines = [f"{facts['source']}: {facts['n_qrels_queries']} queries; each run "
+                     "averaged over the queries it answered, as trec_eval without -c "
+                     f"(answered: {answered})"]
+        else:
+            lines = [f"{facts['source']}: {facts['n_qrels_queries']} queries, every run "
+                     "averaged over all of them, a query it did not answer at 0 as "
+                     f"trec_eval -c (answered: {answered})"]
     else:
         lines = [f"{facts['source']}: " + ", ".join(
             f"{name}: {count} queries" for name, count in query_counts.items()

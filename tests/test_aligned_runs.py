@@ -116,7 +116,7 @@ def test_a_run_scores_the_same_on_its_own_rows_and_on_the_aligned_rows():
     # rows another run added are label-0 or judged rows this run did not return
     qrels, runs = two_runs("lambdarank")
     aligned = align_trec_runs(qrels, runs)
-    own = read_trec(qrels, runs["b"], keep_unretrieved_queries=True)  # "a" adds unjudged rows
+    own = read_trec(qrels, runs["b"])  # "a" adds unjudged rows
     # (not gauc: its candidates are every row, so the union's other rows count as
     # negatives ranked last; AlignedRuns says so)
     names = ["ndcg@10", "map", "mrr", "p@5", "recall@20", "rprec", "err@10", "f1@10"]
@@ -172,3 +172,16 @@ def test_aligned_runs_errors_and_form():
     assert aligned.doc_id.tolist() == ["d2", "d1"] and group.tolist() == ["q1", "q1"]
     with pytest.raises(KeyError, match="no run named 'x'"):
         aligned.run("x")
+
+
+def test_aligned_runs_keep_each_run_files_tag(tmp_path):
+    # trec_eval's runid: the sixth field of the run file's last line (get_trec_results.c)
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d2 1\n")
+    # "a" goes through the line scanner (a field after the tag), "c" through pandas
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 2.0 first\nq2 Q0 d2 1 1.0 last extra\n")
+    (tmp_path / "c.run").write_text("q2 Q0 d2 1 2.0 one\nq1 Q0 d1 1 1.0 two\n")
+    aligned = align_trec_runs(tmp_path / "qrels", {"a": tmp_path / "a.run",
+                                                   "b": {"q1": {"d1": 1.0}},
+                                                   "c": tmp_path / "c.run"})
+    assert aligned.run_ids == {"a": "last", "b": None, "c": "two"}
+    assert aligned.n_queries == 2 and aligned.n_answered == {"a": 2, "b": 1, "c": 2}

@@ -425,9 +425,10 @@ def test_trec_runs_compared_on_the_qrels_queries(tmp_path, capsys):
     assert row["n_queries"] == 3
     # the text header says how many queries each run answered
     assert main(common) == 0
-    assert "3 queries, every run averaged over all of them (answered: a.run 2, b.run 3)" in (
-        capsys.readouterr().out
-    )
+    assert (
+        "3 queries, every run averaged over all of them, a query it did not answer at 0 as "
+        "trec_eval -c (answered: a.run 2, b.run 3)"
+    ) in capsys.readouterr().out
     # side by side over different query sets only when asked, and never compared
     assert main([*common, "--answered-only", "--baseline", "b.run"]) == 2
     assert "drop --answered-only" in capsys.readouterr().err
@@ -501,7 +502,10 @@ def test_trec_files_default_to_the_trec_eval_convention(tmp_path, capsys):
     assert got["mrr"]["mean"] == 0.5 and got["p@1"]["mean"] == 0.0
     # the header says which convention; "none" averages the ties instead
     assert main(common) == 0
-    assert "convention: trec_eval -c" in capsys.readouterr().out
+    header = capsys.readouterr().out.split("\n\n")[0].splitlines()
+    (line,) = [line for line in header if line.startswith("convention: ")]
+    # the preset is about ties, precision and levels; the query set is the first line's
+    assert line.startswith("convention: trec_eval") and "-c" not in line
     assert main([*common, "--convention", "none", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["convention"] == "none"
@@ -523,20 +527,21 @@ def test_trec_eval_markdown_and_latex_formats(tmp_path, capsys):
     common = ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
               str(tmp_path / "a.run"), "--run", str(tmp_path / "b.run"), "--metrics", "map",
               "P_5"]
-    # trec_eval -q's lines, the measures as named, every qrels query (-c), then "all"
+    # trec_eval -q's lines run after run: the measures as named, every qrels query
+    # (-c), then runid (the run's tag), num_q and "all" (layout: test_trec_eval_layout)
     assert main([*common, "--format", "trec_eval"]) == 0
     lines = capsys.readouterr().out.splitlines()
     qrels = pytrec_eval.parse_qrel(io.StringIO(QRELS))
     expected = []
-    for name, text in (("a.run", RUN), ("b.run", OTHER_RUN)):
+    for tag, text in (("run", RUN), ("other", OTHER_RUN)):
         tool = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5"}).evaluate(
             pytrec_eval.parse_run(io.StringIO(text))
         )
-        expected.append(f"{'runid':<22}\tall\t{name}")
         values = {
             m: {q: tool.get(q, {}).get(m, 0.0) for q in sorted(qrels)} for m in ("map", "P_5")
         }
         expected += [f"{m:<22}\t{q}\t{values[m][q]:.4f}" for q in sorted(qrels) for m in values]
+        expected += [f"{'runid':<22}\tall\t{tag}", f"{'num_q':<22}\tall\t3"]
         expected += [f"{m:<22}\tall\t{np.mean(list(values[m].values())):.4f}" for m in values]
     assert lines == expected
     # Markdown: runs as rows, metrics as columns; with --baseline, the comparison's tables
@@ -547,3 +552,198 @@ def test_trec_eval_markdown_and_latex_formats(tmp_path, capsys):
     latex = capsys.readouterr().out
     assert r"\toprule" in latex and "paired randomisation test" in latex
     assert "b.run vs a a.run" in latex
+
+
+# ---------------------------------------------------------------------------
+# Issue 31, item 7: one query set for the command line and the Python API, a header
+# that says which, and trec_eval -q's own layout
+# ---------------------------------------------------------------------------
+
+# six queries in the qrels (12 has no line in the run: unanswered), one only in the
+# run (99, dropped); ids whose byte order ("10" < "7") is not their numeric order
+SIX_QRELS = """\
+10 0 d1 1
+10 0 d2 0
+10 0 d3 1
+11 0 d4 1
+11 0 d5 0
+12 0 d6 1
+12 0 d7 1
+7 0 d8 0
+7 0 d9 1
+8 0 d10 1
+9 0 d11 0
+9 0 d12 2
+"""
+# no tied scores; trec_eval keeps the tag of the file's last line as its runid
+FIVE_RUN = """\
+10 Q0 d2 1 3.0 tagA
+10 Q0 d1 2 2.0 tagA
+10 Q0 d99 3 1.0 tagA
+11 Q0 d5 1 2.0 tagA
+11 Q0 d4 2 1.0 tagA
+7 Q0 d9 1 1.0 tagA
+8 Q0 d1 1 5.0 tagA
+8 Q0 d10 2 4.0 tagA
+8 Q0 d3 3 3.0 tagA
+9 Q0 d11 1 2.0 tagA
+9 Q0 d12 2 1.0 tagA
+99 Q0 d1 1 1.0 tagB
+"""
+# AP by hand: 10: relevant at rank 2 of 2 relevant, 1/2 / 2 = 0.25; 11: 1/2; 12: not
+# answered, 0; 7: 1; 8: 1/2; 9: 1/2. P@5: one relevant in each answered top 5.
+SIX_AP = {"10": 0.25, "11": 0.5, "12": 0.0, "7": 1.0, "8": 0.5, "9": 0.5}
+
+
+@pytest.fixture
+def six_queries(tmp_path):
+    (tmp_path / "qrels.txt").write_text(SIX_QRELS)
+    (tmp_path / "five.run").write_text(FIVE_RUN)
+    return tmp_path / "qrels.txt", tmp_path / "five.run"
+
+
+def test_cli_and_read_trec_average_over_the_same_queries(six_queries, capsys):
+    import pytrec_eval
+
+    from sklearn_rank_metrics import align_trec_runs, read_trec
+
+    qrels_path, run_path = six_queries
+    qrels = pytrec_eval.parse_qrel(io.StringIO(SIX_QRELS))
+    tool = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5"}).evaluate(
+        pytrec_eval.parse_run(io.StringIO(FIVE_RUN))
+    )
+    assert {q: v["map"] for q, v in tool.items()} == {q: v for q, v in SIX_AP.items() if v}
+    # the default: trec_eval -c, pytrec_eval's mean with the unanswered query at 0
+    c_map = sum(v["map"] for v in tool.values()) / 6
+    assert c_map == pytest.approx(sum(SIX_AP.values()) / 6, abs=1e-15)
+    data = read_trec(qrels_path, run_path)
+    aligned = align_trec_runs(qrels_path, [run_path])
+    api = evaluate(data.y_true, data.y_score, data.group, metrics=["map", "P_5"],
+                   convention="trec_eval", doc_id=data.doc_id)
+    assert api["map"] == pytest.approx(c_map, abs=1e-12)
+    assert api["P_5"] == pytest.approx(sum(v["P_5"] for v in tool.values()) / 6, abs=1e-12)
+    assert len(np.unique(data.group)) == aligned.n_queries == 6
+    assert data.n_answered_queries == aligned.n_answered["five.run"] == 5
+    assert "n_queries=6, n_answered_queries=5, n_dropped_queries=1" in repr(data)
+    assert main(["evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+                 "--metrics", "map", "P_5", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["results"]["five.run"]["map"]["mean"] == pytest.approx(api["map"], abs=1e-15)
+    assert document["n_queries"] == {"five.run": 6}
+    assert document["answered_only"] is False
+    assert document["n_answered_queries"] == {"five.run": 5}
+    # the other spelling: the queries the run answered (trec_eval without -c)
+    answered = read_trec(qrels_path, run_path, answered_only=True)
+    api = evaluate(answered.y_true, answered.y_score, answered.group, metrics=["map"],
+                   convention="trec_eval", doc_id=answered.doc_id)
+    assert api["map"] == pytest.approx(sum(v["map"] for v in tool.values()) / 5, abs=1e-12)
+    assert main(["evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+                 "--metrics", "map", "--format", "json", "--answered-only"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["results"]["five.run"]["map"]["mean"] == pytest.approx(api["map"], abs=1e-15)
+    assert document["n_queries"] == {"five.run": 5}
+    assert document["answered_only"] is True
+    assert document["n_qrels_queries"] == 6
+
+
+def test_the_header_says_which_queries_are_averaged(six_queries, capsys):
+    qrels_path, run_path = six_queries
+    common = ["evaluate", "--qrels", str(qrels_path), "--run", str(run_path), "--metrics",
+              "map"]
+    assert main(common) == 0
+    header = capsys.readouterr().out.split("\n\n")[0].splitlines()
+    assert header[0] == (
+        f"{qrels_path}: 6 queries, every run averaged over all of them, a query it did not "
+        "answer at 0 as trec_eval -c (answered: five.run 5)"
+    )
+    assert main([*common, "--answered-only"]) == 0
+    header = capsys.readouterr().out.split("\n\n")[0].splitlines()
+    assert header[0] == (
+        f"{qrels_path}: 6 queries; each run averaged over the queries it answered, as "
+        "trec_eval without -c (answered: five.run 5)"
+    )
+    # no line claims trec_eval -c (the convention is about ties and levels only)
+    assert not any("-c" in line and "without -c" not in line for line in header)
+    assert main([*common, "--answered-only", "--format", "markdown"]) == 0
+    assert f"Means over the queries each run answered in {qrels_path} (five.run: 5)." in (
+        capsys.readouterr().out
+    )
+
+
+# trec_eval 10 -q -c, written from its source (trec_eval.c evaluates every qrels
+# query, the unanswered one with an empty ranking, and prints each query's lines in
+# the loop; then the summary in measures.c's order: runid, num_q, then num_rel before
+# map before P; "%-22s\t%s\t%6.4f", counts "%ld"; queries sorted by strcmp). Values:
+# SIX_AP and P@5 by hand above, num_rel counted in SIX_QRELS.
+TREC_EVAL_C_TEXT = """\
+num_rel               \t10\t2
+map                   \t10\t0.2500
+P_5                   \t10\t0.2000
+num_rel               \t11\t1
+map                   \t11\t0.5000
+P_5                   \t11\t0.2000
+num_rel               \t12\t2
+map                   \t12\t0.0000
+P_5                   \t12\t0.0000
+num_rel               \t7\t1
+map                   \t7\t1.0000
+P_5                   \t7\t0.2000
+num_rel               \t8\t1
+map                   \t8\t0.5000
+P_5                   \t8\t0.2000
+num_rel               \t9\t1
+map                   \t9\t0.5000
+P_5                   \t9\t0.2000
+runid                 \tall\ttagB
+num_q                 \tall\t6
+num_rel               \tall\t8
+map                   \tall\t0.4583
+P_5                   \tall\t0.1667
+"""
+# trec_eval without -c: the answered queries only (map 2.75 / 5, P_5 1.0 / 5)
+TREC_EVAL_TEXT = """\
+num_rel               \t10\t2
+map                   \t10\t0.2500
+P_5                   \t10\t0.2000
+num_rel               \t11\t1
+map                   \t11\t0.5000
+P_5                   \t11\t0.2000
+num_rel               \t7\t1
+map                   \t7\t1.0000
+P_5                   \t7\t0.2000
+num_rel               \t8\t1
+map                   \t8\t0.5000
+P_5                   \t8\t0.2000
+num_rel               \t9\t1
+map                   \t9\t0.5000
+P_5                   \t9\t0.2000
+runid                 \tall\ttagB
+num_q                 \tall\t5
+num_rel               \tall\t6
+map                   \tall\t0.5500
+P_5                   \tall\t0.2000
+"""
+
+
+def test_trec_eval_layout(six_queries, capsys):
+    import pytrec_eval
+
+    qrels_path, run_path = six_queries
+    common = ["evaluate", "--qrels", str(qrels_path), "--run", str(run_path), "--metrics",
+              "num_rel", "map", "P_5", "--format", "trec_eval"]
+    assert main(common) == 0
+    assert capsys.readouterr().out == TREC_EVAL_C_TEXT
+    assert main([*common, "--answered-only"]) == 0
+    assert capsys.readouterr().out == TREC_EVAL_TEXT
+    # the per-query values are pytrec_eval's, the unanswered query's those of the
+    # empty ranking trec_eval -c evaluates (pytrec_eval given one unjudged document)
+    qrels = pytrec_eval.parse_qrel(io.StringIO(SIX_QRELS))
+    run = pytrec_eval.parse_run(io.StringIO(FIVE_RUN))
+    run["12"] = {"not-a-document": 1.0}
+    tool = pytrec_eval.RelevanceEvaluator(qrels, {"num_rel", "map", "P_5"}).evaluate(run)
+    for line in TREC_EVAL_C_TEXT.splitlines():
+        name, query, value = line.split("\t")
+        if query != "all" and name.strip() != "num_rel":
+            assert value == f"{tool[query][name.strip()]:6.4f}", line
+        elif query != "all":
+            assert value == f"{tool[query]['num_rel']:.0f}", line

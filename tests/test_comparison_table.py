@@ -189,6 +189,7 @@ def test_trec_eval_per_query_format_matches_pytrec_eval():
         for q in ("q1", "q2", "q3")
         for name in ("map", "P_5")
     ]
+    expected.append(f"{'num_q':<22}\tall\t3")  # trec_eval's num_q (m_num_q.c)
     for name in ("map", "P_5"):
         mean = np.mean([tool[q][name] for q in tool])
         expected.append(f"{name:<22}\tall\t{mean:.4f}")

@@ -137,13 +137,14 @@ def our_values(data, measures):
     }, evaluate(*data, metrics=[our_name(m) for m in measures], ties="input")
 
 
-def test_trec_equals_pytrec_eval(trec_files):
+def test_trec_answered_only_equals_pytrec_eval(trec_files):
     qrels, run, tool = trec_eval_values(*trec_files)
     measures = sorted(next(iter(tool.values())))
     assert {"map", "ndcg", "recip_rank", "P_5", "recall_10", "ndcg_cut_20"} <= set(measures)
-    data = read_trec(*trec_files)
-    assert sorted(tool) == ["q1", "q2", "q4", "q5"]  # trec_eval: queries in both files
+    data = read_trec(*trec_files, answered_only=True)
+    assert sorted(tool) == ["q1", "q2", "q4", "q5"]  # pytrec_eval: queries in both files
     assert sorted(np.unique(data.group)) == sorted(tool)
+    assert data.n_answered_queries == 4 and "n_answered_queries" not in repr(data)
     assert data.n_dropped_queries == len(set(run) - set(qrels)) == 2
     per_query, means = our_values(data, measures)
     for measure in measures:
@@ -159,12 +160,17 @@ def test_trec_equals_pytrec_eval(trec_files):
         assert means[our_name(measure)] == pytest.approx(mean, rel=1e-12, abs=1e-12)
 
 
-def test_trec_keep_unretrieved_queries_is_trec_eval_c(trec_files):
+def test_trec_default_is_trec_eval_c(trec_files):
+    # the default keeps every query of the qrels, one the run did not answer at 0
     qrels, _, tool = trec_eval_values(*trec_files)
     measures = sorted(next(iter(tool.values())))
-    data = read_trec(*trec_files, keep_unretrieved_queries=True)
+    data = read_trec(*trec_files)
     assert sorted(np.unique(data.group)) == sorted(qrels) == ["q1", "q2", "q3", "q4", "q5"]
     assert data.n_dropped_queries == 2
+    assert data.n_answered_queries == 4  # q3 is only in the qrels
+    assert repr(data).startswith(  # rows: q1 6, q2 3, q3 2, q4 3, q5 2
+        "RankingData(n_rows=16, n_queries=5, n_answered_queries=4, n_dropped_queries=2,"
+    )
     q3 = data.group == "q3"
     assert np.all(data.y_score[q3] == -np.inf) and sorted(data.doc_id[q3]) == ["a", "b"]
     per_query, means = our_values(data, measures)
@@ -175,6 +181,35 @@ def test_trec_keep_unretrieved_queries_is_trec_eval_c(trec_files):
         # trec_eval -c: the mean over every query of the qrels, absent ones counting 0
         c_mean = sum(values[measure] for values in tool.values()) / len(qrels)
         assert means[our_name(measure)] == pytest.approx(c_mean, rel=1e-12, abs=1e-12)
+
+
+UNANSWERED_MEASURES = [
+    "map", "P_5", "ndcg", "ndcg_cut_10", "recip_rank", "Rprec", "bpref", "num_rel",
+    "num_ret", "num_rel_ret", "recall_10", "map_cut_10", "success_5",
+    "iprec_at_recall_0.50", "11pt_avg",
+]  # fmt: skip
+
+
+def test_an_unanswered_query_scores_as_trec_eval_c_scores_it(trec_files):
+    # trec_eval -c (trec_eval.c) evaluates a qrels query missing from the run on a
+    # ranking of one unjudged document, then sets num_ret to 0; pytrec_eval given
+    # that ranking gives its values. Our rows for the query: its judged documents, -inf.
+    qrels, run, _ = trec_eval_values(*trec_files)
+    run["q3"] = {"not-a-document": 1.0}
+    tool = pytrec_eval.RelevanceEvaluator(
+        qrels, {"map", "P", "ndcg", "ndcg_cut", "recip_rank", "Rprec", "bpref", "num_rel",
+                "num_ret", "num_rel_ret", "recall", "map_cut", "success", "iprec_at_recall",
+                "11pt_avg"}
+    ).evaluate(run)  # fmt: skip
+    tool["q3"]["num_ret"] = 0.0
+    data = read_trec(*trec_files)
+    table = evaluate(data.y_true, data.y_score, data.group, metrics=UNANSWERED_MEASURES,
+                     convention="trec_eval", doc_id=data.doc_id, judged=data.judged,
+                     per_query=True)  # fmt: skip
+    q3 = table.set_index("query").loc["q3"]
+    assert q3["num_rel"] == 1.0  # not a row of zeros only
+    for measure in UNANSWERED_MEASURES:
+        assert q3[measure] == pytest.approx(tool["q3"][measure], abs=1e-15), measure
 
 
 def test_trec_rows_by_hand(trec_files):
@@ -215,8 +250,8 @@ def test_trec_tie_order_and_precision_matter(trec_files):
 
 def test_trec_dicts_give_the_same_rows_as_files(trec_files):
     qrels, run, _ = trec_eval_values(*trec_files)
-    from_files = read_trec(*trec_files, keep_unretrieved_queries=True)
-    from_dicts = read_trec(dict(qrels), dict(run), keep_unretrieved_queries=True)
+    from_files = read_trec(*trec_files)
+    from_dicts = read_trec(dict(qrels), dict(run))
     for name in ("y_true", "y_score", "group", "doc_id"):
         np.testing.assert_array_equal(getattr(from_dicts, name), getattr(from_files, name))
     assert from_dicts.n_dropped_queries == 2
@@ -240,13 +275,14 @@ def test_trec_without_pandas_reads_the_same(trec_files, monkeypatch):
     assert read_trec_run(trec_files[1]) == pytrec_eval.parse_run(lines(trec_files[1]))
 
 
-def test_trec_empty_run_with_keep_unretrieved_queries(trec_files, tmp_path):
+def test_trec_empty_run(trec_files, tmp_path):
     empty = write(tmp_path / "empty.run", "")
-    data = read_trec(trec_files[0], empty, keep_unretrieved_queries=True)
+    data = read_trec(trec_files[0], empty)
     assert np.all(data.y_score == -np.inf) and len(data.y_true) == 13
+    assert data.n_answered_queries == 0
     assert evaluate(*data, metrics=["map", "ndcg@10"]) == {"map": 0.0, "ndcg@10": 0.0}
     with pytest.raises(ValueError, match="no query of .*empty.run.*nothing to evaluate"):
-        read_trec(trec_files[0], empty)
+        read_trec(trec_files[0], empty, answered_only=True)
 
 
 def test_trec_inputs_are_not_modified():
@@ -366,8 +402,8 @@ def test_malformed_trec_dicts(qrels, run, error, message):
 
 
 def test_read_trec_parameters(trec_files):
-    with pytest.raises(TypeError, match="'keep_unretrieved_queries' parameter of read_trec"):
-        read_trec(*trec_files, keep_unretrieved_queries="yes")
+    with pytest.raises(TypeError, match="'answered_only' parameter of read_trec"):
+        read_trec(*trec_files, answered_only="yes")
     with pytest.raises(FileNotFoundError, match="missing.run"):
         read_trec(trec_files[0], trec_files[0].parent / "missing.run")
 

@@ -16,7 +16,7 @@ query.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ import numpy as np
 from .._engine._ranking_rows import RankingRows
 from ._ranking_data import RankingData, is_path
 from ._recommendations import read_recommendations
-from ._trec import read_trec
+from ._trec import join_trec_sources
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +40,7 @@ class AlignedRuns(RankingRows):
     but that drops ``judged`` and ``doc_id``.
 
     A run's metrics on the aligned rows equal its metrics on its own rows
-    (:func:`read_trec` with ``keep_unretrieved_queries=True``), except per-query AUC
+    (:func:`read_trec`, which keeps the same queries by default), except per-query AUC
     (``gauc``), whose candidates are all rows: a document only another run returned
     is a negative this run ranks last.
 
@@ -67,6 +67,10 @@ class AlignedRuns(RankingRows):
     judged : ndarray of shape (n_rows,), bool, or None
         Whether each row was judged (a document only runs returned was not); pass it
         as ``judged=`` for bpref and Judged@k.
+    run_ids : dict of str to str or None
+        Each TREC run file's tag, as trec_eval prints it (``runid``: the sixth field
+        of the file's last line); None for a run given as a dict, and empty for
+        recommenders.
     """
 
     y_true: np.ndarray
@@ -78,6 +82,7 @@ class AlignedRuns(RankingRows):
     n_dropped_queries: dict[str, int]
     source: str | None = None
     judged: np.ndarray | None = None
+    run_ids: dict[str, str | None] = field(default_factory=dict)
 
     def __iter__(self) -> Any:
         return iter((self.y_true, self.scores, self.group))
@@ -246,14 +251,16 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = True) -> 
     {'map': 0.5}
     """
     named = run_names(runs, "align_trec_runs")
-    datasets = {
-        name: read_trec(
-            qrels, run, keep_unretrieved_queries=True, single_precision=single_precision
+    joins = {
+        name: join_trec_sources(
+            qrels, run, answered_only=False, single_precision=single_precision
         )
         for name, run in named.items()
     }
+    datasets = {name: join.data for name, join in joins.items()}
     sources = [data.source for data in datasets.values()]
-    return _union(datasets, sources[0] if len(sources) == 1 else "; ".join(sources))
+    aligned = _union(datasets, sources[0] if len(sources) == 1 else "; ".join(sources))
+    return replace(aligned, run_ids={name: join.run_id for name, join in joins.items()})
 
 
 def align_recommendations(

@@ -65,6 +65,11 @@ class RankingData(RankingRows):
         Whether each row was judged (TREC: a run document missing from the qrels was
         not); ``None`` when every row was. Pass it as ``judged=`` to
         :func:`evaluate`, :func:`bpref_score` or :func:`judged_at_k_score`.
+    n_answered_queries : int or None
+        TREC: queries the run returned at least one document for. The others of the
+        rows (all ``-inf``, every metric 0, as ``trec_eval -c``) are averaged too; the
+        repr shows the count when it differs from ``n_queries``. None for other
+        sources.
     """
 
     y_true: np.ndarray
@@ -75,6 +80,7 @@ class RankingData(RankingRows):
     n_dropped_queries: int = 0
     source: str | None = None
     judged: np.ndarray | None = None
+    n_answered_queries: int | None = None
     # where row i was read, e.g. "results.csv, line 9" (file readers only)
     _row_location: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
 
@@ -108,6 +114,8 @@ class RankingData(RankingRows):
         parts = [f"n_rows={len(self.y_true)}", f"n_queries={n_queries}"]
         if self.y_score is None:
             parts.append("y_score=None")
+        if self.n_answered_queries is not None and self.n_answered_queries != n_queries:
+            parts.append(f"n_answered_queries={self.n_answered_queries}")
         if self.n_dropped_queries:
             parts.append(f"n_dropped_queries={self.n_dropped_queries}")
         if self.source is not None:

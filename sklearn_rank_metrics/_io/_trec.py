@@ -51,12 +51,17 @@ _LINE_FORMAT = {
 
 @dataclass(frozen=True)
 class TrecTable:
-    """One qrels or run as flat columns: query id, docno, label (int64) or score (float64)."""
+    """One qrels or run as flat columns: query id, docno, label (int64) or score (float64).
+
+    ``tag`` is a run file's tag as trec_eval reports it (its ``runid``): the sixth
+    field of the last line; None for qrels, dicts and empty files.
+    """
 
     query: np.ndarray
     doc: np.ndarray
     value: np.ndarray
     source: str
+    tag: str | None = None
 
 
 # --------------------------------------------------------------------------- files
@@ -91,6 +96,7 @@ def _scan_trec_file(data: bytes, name: str, kind: str) -> TrecTable:
     docs: list[str] = []
     values: list[str] = []
     first_line: dict[tuple[str, str], int] = {}
+    tag = None
     for line_number, raw in enumerate(data.splitlines(), start=1):
         try:
             line = raw.decode("utf-8")
@@ -109,6 +115,8 @@ def _scan_trec_file(data: bytes, name: str, kind: str) -> TrecTable:
                 f"appears twice (first on line {first_line[key]})."
             )
         first_line[key] = line_number
+        if kind == "run":
+            tag = fields[5]
         queries.append(fields[0])
         docs.append(fields[doc_index])
         values.append(fields[value_index])
@@ -118,6 +126,7 @@ def _scan_trec_file(data: bytes, name: str, kind: str) -> TrecTable:
         np.array(docs, dtype=str),
         np.array([int(v) if kind == "qrels" else float(v) for v in values], dtype=dtype),
         name,
+        tag,
     )
 
 
@@ -178,6 +187,7 @@ def _read_trec_file_pandas(data: bytes, name: str, kind: str, pd: Any) -> TrecTa
         frame[doc_index].to_numpy(dtype=object),
         values,
         name,
+        str(frame[5].iat[-1]) if kind == "run" and len(frame) else None,
     )
 
 
@@ -308,17 +318,19 @@ class JoinedRows:
     doc_id: np.ndarray
     n_dropped_queries: int
     judged: np.ndarray
+    n_qrels_queries: int
+    n_answered_queries: int
 
 
 def join_trec(
-    qrels: TrecTable, run: TrecTable, *, keep_unretrieved_queries: bool, single_precision: bool
+    qrels: TrecTable, run: TrecTable, *, answered_only: bool, single_precision: bool
 ) -> JoinedRows:
     """Flat rows of qrels + run, sorted by query, then docno descending.
 
     Run rows take their qrels label (0 when unjudged or negative); qrels rows missing
     from the run get score ``-inf``. Queries only in the run are dropped and counted;
-    queries only in the qrels are kept (all rows ``-inf``) when
-    ``keep_unretrieved_queries``.
+    queries only in the qrels (the run did not answer them) are kept, all rows
+    ``-inf``, unless ``answered_only``.
     """
     n_qrels = len(qrels.query)
     query_code, query_ids = factorize_text_ids(np.concatenate([qrels.query, run.query]))
@@ -328,7 +340,7 @@ def join_trec(
     in_run = np.zeros(len(query_ids), dtype=bool)
     in_run[run_query] = True
     n_dropped = int(np.count_nonzero(in_run & ~in_qrels))
-    kept = in_qrels & (in_run | keep_unretrieved_queries)
+    kept = in_qrels & (in_run | (not answered_only))
 
     doc_code, doc_ids = factorize_text_ids(np.concatenate([qrels.doc, run.doc]))
     key = query_code.astype(np.int64) * max(len(doc_ids), 1) + doc_code
@@ -366,6 +378,8 @@ def join_trec(
         n_dropped,
         # a run document missing from the qrels was never judged
         np.concatenate([judged[run_rows], np.ones(np.count_nonzero(unretrieved), bool)])[order],
+        int(np.count_nonzero(in_qrels)),
+        int(np.count_nonzero(in_qrels & in_run)),
     )
 
 
@@ -435,12 +449,56 @@ def read_trec_run(path_or_dict: Any) -> dict[str, dict[str, float]]:
     return to_nested_dict(trec_table(path_or_dict, "run", "run"))
 
 
-@validate_params({"keep_unretrieved_queries": [BOOLEAN], "single_precision": [BOOLEAN]})
+@dataclass(frozen=True)
+class TrecJoin:
+    """:func:`read_trec`'s rows and what the command line reports beside them."""
+
+    data: RankingData
+    run_id: str | None
+    n_qrels_queries: int
+
+
+def join_trec_sources(
+    qrels: Any, run: Any, *, answered_only: bool, single_precision: bool
+) -> TrecJoin:
+    """Read and join one qrels and one run (the body of :func:`read_trec`)."""
+    qrels_table = trec_table(qrels, "qrels", "qrels")
+    run_table = trec_table(run, "run", "run")
+    source = f"{qrels_table.source} + {run_table.source}"
+    rows = join_trec(
+        qrels_table,
+        run_table,
+        answered_only=answered_only,
+        single_precision=single_precision,
+    )
+    # a run that shares no query with the qrels is a mistake (query ids written
+    # differently, the wrong file), never a run scoring 0; an empty run answers nothing
+    if len(rows.y_true) == 0 or (rows.n_answered_queries == 0 and len(run_table.query)):
+        raise ValueError(
+            f"read_trec: no query of {run_table.source} ({len(np.unique(run_table.query))} "
+            f"queries) is in {qrels_table.source} ({len(np.unique(qrels_table.query))} "
+            "queries), so there is nothing to evaluate; check that both write the query "
+            "ids the same way."
+        )
+    data = RankingData(
+        rows.y_true,
+        rows.y_score,
+        rows.group,
+        doc_id=rows.doc_id,
+        n_dropped_queries=rows.n_dropped_queries,
+        source=source,
+        judged=rows.judged,
+        n_answered_queries=rows.n_answered_queries,
+    )
+    return TrecJoin(data, run_table.tag, rows.n_qrels_queries)
+
+
+@validate_params({"answered_only": [BOOLEAN], "single_precision": [BOOLEAN]})
 def read_trec(
     qrels: Any,
     run: Any,
     *,
-    keep_unretrieved_queries: bool = False,
+    answered_only: bool = False,
     single_precision: bool = True,
 ) -> RankingData:
     """Join TREC qrels and a run into flat rows that reproduce trec_eval.
@@ -454,9 +512,15 @@ def read_trec(
       returned: it counts toward recall, the AP denominator and the ideal DCG);
     * a query only in the run is dropped and counted in ``n_dropped_queries``, as
       trec_eval ignores it;
-    * a query only in the qrels is dropped, as trec_eval does by default, unless
-      ``keep_unretrieved_queries=True`` (trec_eval ``-c``): its rows are all ``-inf``
-      and every metric counts it as 0.
+    * a query only in the qrels (the run returned nothing for it) is kept, as
+      ``trec_eval -c`` keeps it: its rows are all ``-inf`` and every metric scores it
+      0. ``answered_only=True`` drops it instead (trec_eval without ``-c``).
+
+    The queries are those of the qrels by default because averaging over the
+    answered queries only rewards a system for skipping hard topics, and two runs
+    that answer different queries would be averaged over different query sets; TREC
+    reports ``trec_eval -c``. The command line (``rank-metrics evaluate --qrels``),
+    :func:`align_trec_runs` and this function share this default.
 
     Parameters
     ----------
@@ -466,8 +530,9 @@ def read_trec(
     run : str, os.PathLike, binary file object or dict
         A run file (path or open binary file) or ``{query: {docno: score}}`` (see
         :func:`read_trec_run`).
-    keep_unretrieved_queries : bool, default=False
-        Keep the queries of the qrels that the run does not answer (trec_eval ``-c``).
+    answered_only : bool, default=False
+        Keep only the queries the run answers (trec_eval without ``-c``, and
+        pytrec_eval): the mean is then over those queries.
     single_precision : bool, default=True
         Round the scores to single precision, as trec_eval does, so that scores equal
         in float32 tie exactly as in trec_eval. ``False`` keeps the scores as written.
@@ -476,14 +541,17 @@ def read_trec(
     -------
     data : RankingData
         ``y_true`` (labels), ``y_score``, ``group`` (query ids, str), ``doc_id``
-        (docnos, str), ``n_dropped_queries`` and ``source``. Rows are sorted by query,
-        then docno descending: trec_eval breaks score ties by docno descending, so
+        (docnos, str), ``judged``, ``n_dropped_queries``, ``n_answered_queries``
+        (queries the run returned a document for; the repr shows it when some query
+        of the rows was not answered) and ``source``. Rows are sorted by query, then
+        docno descending: trec_eval breaks score ties by docno descending, so
         ``ties="input"`` in the metrics reproduces trec_eval's ranking exactly.
 
     Raises
     ------
     ValueError
-        A malformed file (naming the file and line), or no query left to evaluate.
+        A malformed file (naming the file and line), or no query left to evaluate
+        (a non-empty run that answers none of the qrels' queries).
 
     Examples
     --------
@@ -492,38 +560,16 @@ def read_trec(
     >>> run = {"q1": {"d1": 0.75, "d2": 0.5, "d4": 0.5}, "q3": {"d1": 1.0}}
     >>> data = read_trec(qrels, run)
     >>> data
-    RankingData(n_rows=4, n_queries=1, n_dropped_queries=1,
+    RankingData(n_rows=5, n_queries=2, n_answered_queries=1, n_dropped_queries=1,
                 source='the qrels dict + the run dict')
     >>> data.doc_id.tolist(), data.y_true.tolist(), data.y_score.tolist()
-    (['d4', 'd3', 'd2', 'd1'], [0.0, 1.0, 0.0, 1.0], [0.5, -inf, 0.5, 0.75])
-    >>> mean_average_precision_score(*data, ties="input")  # (1/1 + 0) / 2 relevant
-    0.5
-    >>> mean_average_precision_score(*read_trec(qrels, run, keep_unretrieved_queries=True),
-    ...                              ties="input")  # q2 counts as 0
+    (['d4', 'd3', 'd2', 'd1', 'd9'], [0.0, 1.0, 0.0, 1.0, 1.0], [0.5, -inf, 0.5, 0.75, -inf])
+    >>> mean_average_precision_score(*data, ties="input")  # q1: (1/1 + 0) / 2; q2: 0
     0.25
+    >>> mean_average_precision_score(*read_trec(qrels, run, answered_only=True),
+    ...                              ties="input")  # q1 only
+    0.5
     """
-    qrels_table = trec_table(qrels, "qrels", "qrels")
-    run_table = trec_table(run, "run", "run")
-    source = f"{qrels_table.source} + {run_table.source}"
-    rows = join_trec(
-        qrels_table,
-        run_table,
-        keep_unretrieved_queries=keep_unretrieved_queries,
-        single_precision=single_precision,
-    )
-    if len(rows.y_true) == 0:
-        raise ValueError(
-            f"read_trec: no query of {run_table.source} ({len(np.unique(run_table.query))} "
-            f"queries) is in {qrels_table.source} ({len(np.unique(qrels_table.query))} "
-            "queries), so there is nothing to evaluate."
-        )
-
-    return RankingData(
-        rows.y_true,
-        rows.y_score,
-        rows.group,
-        doc_id=rows.doc_id,
-        n_dropped_queries=rows.n_dropped_queries,
-        source=source,
-        judged=rows.judged,
-    )
+    return join_trec_sources(
+        qrels, run, answered_only=answered_only, single_precision=single_precision
+    ).data

@@ -192,7 +192,7 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
         for convention in (
             Convention(
                 "trec_eval",
-                "trec_eval -c: float32 scores, ties by docno descending, relevant = label >= 1, "
+                "trec_eval: float32 scores, ties by docno descending, relevant = label >= 1, "
                 "empty query 0",
                 _TREC_EVAL_PARAMS,
                 _TREC_EVAL_FUNCTIONS,

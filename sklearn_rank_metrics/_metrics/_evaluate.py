@@ -14,6 +14,7 @@ from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
+from .._stats._trec_eval_format import trec_eval_lines
 from ._aggregate import apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import CONVENTIONS, Ordering, prepare_inputs
@@ -110,7 +111,8 @@ def evaluate(
         Return the per-query values instead of the means; ``"trec_eval"``: as the
         text ``trec_eval -q`` prints, one line ``measure<TAB>query<TAB>value`` per
         query and metric (queries sorted, values with 4 decimals, skipped queries
-        left out), then one ``all`` line per metric with its mean.
+        left out), then ``num_q`` (the number of queries) and one ``all`` line per
+        metric with its mean.
 
     Returns
     -------
@@ -351,35 +353,6 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
         values.weight is not None,
         values.total,
     )
-
-
-def trec_eval_lines(query_ids: np.ndarray, details: dict[str, MetricDetail]) -> str:
-    """Per-query values and means in ``trec_eval -q``'s layout.
-
-    ``measure<TAB>query<TAB>value`` (the measure left-aligned in 22 characters, the
-    value with 4 decimals, as trec_eval prints them), query by query in sorted order,
-    then the ``all`` line of every measure; a query a metric skips has no line. The
-    counts (``num_rel``, ...) print as integers, as trec_eval prints them.
-    """
-    lines = []
-    queries = [str(q) for q in query_ids.tolist()]
-    values = {name: detail.values.tolist() for name, detail in details.items()}
-
-    def text(value: float, detail: MetricDetail) -> str:
-        # trec_eval prints its counts (num_rel, ...) as integers
-        if detail.total and float(value).is_integer():
-            return f"{value:.0f}"
-        return f"{value:.4f}"
-
-    for index, query in enumerate(queries):
-        for name, detail in details.items():
-            value = values[name][index]
-            if not math.isnan(value):
-                lines.append(f"{name:<22}\t{query}\t{text(value, detail)}")
-    lines += [
-        f"{name:<22}\tall\t{text(detail.mean, detail)}" for name, detail in details.items()
-    ]
-    return "\n".join(lines) + "\n"
 
 
 def _table(columns: dict[str, np.ndarray]) -> Any:
