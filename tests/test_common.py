@@ -51,9 +51,16 @@ def approx(value):
     return pytest.approx(value, rel=1e-9, abs=1e-12)
 
 
+# bpref and Judged@k read which rows were judged: in these tests every row was
+# (judged=True), unless a test passes its own mask
+READS_JUDGMENTS = {"bpref", "judged"}
+
+
 def call(name, y_true, y_score, group=None, **kwargs):
     """Call registry metric ``name`` with its fixed parameters plus ``kwargs``."""
     info = METRICS[name]
+    if name in READS_JUDGMENTS:
+        kwargs = {"judged": True, **kwargs}
     return info.function(y_true, y_score, group, **{**info.fixed_params, **kwargs})
 
 
@@ -430,7 +437,8 @@ def test_returns_python_float(name):
     values = [
         call(name, data.y_true, data.y_score, data.group),
         call(name, data.y_true, data.y_score, data.group, sample_weight=data.sample_weight),
-        call(name, data.y_true.tolist(), data.y_score.tolist()),  # one query
+        # one query, said with a group of one id
+        call(name, data.y_true.tolist(), data.y_score.tolist(), [0] * len(data.y_true)),
         call(name, *make_2d(4)[:2]),
     ]
     for value in values:
@@ -862,7 +870,9 @@ def _ndcg_with_misaligned_weights(y_true, y_score, group=None, *, sample_weight=
     # weights taken in order of first appearance.
     y_true, y_score, group = np.asarray(y_true), np.asarray(y_score), np.asarray(group)
     ids, first = np.unique(group, return_index=True)
-    values = [srm.ndcg_score(y_true[group == q], y_score[group == q]) for q in ids]
+    values = [
+        srm.ndcg_score(y_true[group == q], y_score[group == q], group[group == q]) for q in ids
+    ]
     if sample_weight is None:
         sample_weight = np.ones(len(y_true))
     weights = np.asarray(sample_weight)[np.sort(first)]
@@ -886,9 +896,9 @@ def test_renaming_check_detects_misaligned_query_weights():
 def test_ndcg_of_a_perfect_order_is_exactly_one():
     # Equal labels: every order is ideal, so NDCG is 1 by hand; the DCG and ideal DCG
     # sums add the same terms in different orders and may differ by one rounding step.
-    assert ndcg_score([3, 3], [0, 1]) == 1.0
-    assert ndcg_score([3, 3], [0, 1], k=1, ideal="top_k") == 1.0
-    assert ndcg_score([0.1, 0.7, 0.7, 0.2], [4, 3, 2, 1]) <= 1.0
+    assert ndcg_score([3, 3], [0, 1], [0, 0]) == 1.0
+    assert ndcg_score([3, 3], [0, 1], [0, 0], k=1, ideal="top_k") == 1.0
+    assert ndcg_score([0.1, 0.7, 0.7, 0.2], [4, 3, 2, 1], [0, 0, 0, 0]) <= 1.0
 
 
 @pytest.mark.parametrize(
@@ -940,7 +950,8 @@ def test_one_row_queries_take_the_values_of_the_general_path(ties, weighted):
     y_score[rng.random(n) < 0.2] = -np.inf  # judged, not retrieved
     group = rng.permutation(n) + 100
     weight = rng.uniform(0.5, 2.0, n) if weighted else None
-    settings = {"ties": ties, "replace_undefined_by": np.nan, "per_query": True}
+    # every row is judged (judged=True): bpref and judged@3 read it
+    settings = {"ties": ties, "replace_undefined_by": np.nan, "per_query": True, "judged": True}
     alone = evaluate(
         y_true, y_score, group, metrics=ONE_ROW_TEXTS, sample_weight=weight, **settings
     )
@@ -956,13 +967,19 @@ def test_one_row_queries_take_the_values_of_the_general_path(ties, weighted):
     assert alone["gauc"].isna().all()  # one class per query: AUC undefined everywhere
     # and the means, with the default policies, equal the general path's
     with pytest.warns(UserWarning, match="no query is left to average"):  # gauc
-        means = evaluate(y_true, y_score, group, metrics=ONE_ROW_TEXTS, ties=ties)
+        means = evaluate(y_true, y_score, group, metrics=ONE_ROW_TEXTS, ties=ties, judged=True)
     for text in ONE_ROW_TEXTS:
         values = alone[text].to_numpy()
         if text != "gauc" and not np.isnan(values).all():
             kept = values[~np.isnan(values)]
             expected = evaluate(
-                y_true, y_score, group, metrics=[text], ties=ties, replace_undefined_by="skip"
+                y_true,
+                y_score,
+                group,
+                metrics=[text],
+                ties=ties,
+                replace_undefined_by="skip",
+                judged=True,
             )[text]
             assert expected == pytest.approx(kept.mean(), rel=1e-12), text
     assert set(means) == set(ONE_ROW_TEXTS)
