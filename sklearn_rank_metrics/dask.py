@@ -397,7 +397,7 @@ def _means(totals: pd.Series, plan: PartitionPlan, stacklevel: int = 2) -> dict[
         )
         if n_nan > 0:
             result[name] = math.nan
-        elif parse_metric(name).info.total:  # a count: the sum over queries
+        elif parse_metric(name).total:  # a count: the sum over queries
             result[name] = weighted_sum
         elif weight == 0:
             metric_function = parse_metric(name).info.function.__name__

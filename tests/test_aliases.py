@@ -104,6 +104,17 @@ CANONICAL = {
     "map-l2": "map(relevance_level=2)", "r-precision": "rprec",
     # other letter case
     "MAP": "map", "NDCG@10": "ndcg@10", "MRR@10": "mrr@10", "IDCG@10": "idcg@10",
+    # issue 31: ranx's hits (a mean) and dcg_burges; ir_measures' rel on Rprec, NumRet
+    # (with rel it is trec_eval's num_rel_ret) and IPrec; recommender HR; ml_metrics mapk
+    "hits@5": "num_rel_ret(summary=mean)@5", "hits": "num_rel_ret(summary=mean)",
+    "hits@5-l2": "num_rel_ret(relevance_level=2,summary=mean)@5",
+    "dcg_burges@5": "dcg(gain=exponential)@5", "dcg_burges": "dcg(gain=exponential)",
+    "Rprec(rel=2)": "rprec(relevance_level=2)", "NumRet(rel=2)": "num_rel_ret(relevance_level=2)",
+    "IPrec(rel=2)@0.5": "iprec(recall=0.5,relevance_level=2)",
+    "HR@10": "hit_rate@10", "hr@10": "hit_rate@10", "hr_10": "hit_rate@10",
+    "HitRatio@10": "hit_rate@10", "HitRate@5": "hit_rate@5",
+    "mapk@10": "map(denominator=min(k,n_relevant))@10",
+    "MAPK@5": "map(denominator=min(k,n_relevant))@5",
 }
 
 
@@ -156,7 +167,8 @@ def test_trec_eval_and_ir_measures_names_give_trec_evals_values(name, measure, k
 
 
 RANX_VALUES = ["ndcg@3", "ndcg_burges@3", "precision@3", "recall@3", "map@3", "mrr@3",
-               "hit_rate@1", "f1@3", "precision@3-l2", "map-l2", "recall@3-l2", "r-precision"]
+               "hit_rate@1", "f1@3", "precision@3-l2", "map-l2", "recall@3-l2", "r-precision",
+               "hits@3", "hits@1", "hits", "hits@3-l2", "dcg@3", "dcg_burges@3", "dcg_burges"]
 
 
 @pytest.mark.parametrize("name", RANX_VALUES)
@@ -164,6 +176,71 @@ def test_ranx_names_give_ranxs_values(name):
     ours, theirs = _ours(name), _ranx(name)
     for query in QUERIES:
         assert ours[query] == pytest.approx(theirs[query], rel=1e-12, abs=1e-12), query
+
+
+@pytest.mark.parametrize("name", ["hits@3", "hits", "hits@3-l2", "dcg_burges@3", "ndcg_burges@3"])
+def test_ranx_names_give_ranxs_means(name):
+    # ranx's hits@k is the MEAN over queries of the relevant rows in the top k, where
+    # trec_eval's num_rel_ret sums them: the mean, not only the per-query values
+    qrels, run = _qrels_and_run()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="unsafe cast", category=Warning)
+        theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), name)
+    y_true, y_score, group = _flat()
+    ours = srm.evaluate(
+        y_true, y_score, group, metrics=[name], ties="input", replace_undefined_by=0.0
+    )[name]
+    assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+
+
+def _ir_measures(name):
+    """Per-query values and the aggregate of ir_measures itself, on the same string."""
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels, run = _qrels_and_run()
+    measure = ir_measures.parse_measure(name)
+    per_query = {m.query_id: float(m.value) for m in ir_measures.iter_calc([measure], qrels, run)}
+    return per_query, float(ir_measures.calc_aggregate([measure], qrels, run)[measure])
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Rprec(rel=2)", "Rprec", "NumRet(rel=2)", "NumRet", "NumRelRet", "IPrec(rel=2)@0.5",
+     "IPrec@0.5", "IPrec(rel=2)@0.2"],
+)
+def test_ir_measures_names_give_ir_measures_values(name):
+    theirs, aggregate = _ir_measures(name)
+    ours = _ours(name)
+    assert set(theirs) == set(QUERIES)
+    for query in QUERIES:
+        assert ours[query] == pytest.approx(theirs[query], abs=1e-12), query
+    y_true, y_score, group = _flat()
+    mean = srm.evaluate(
+        y_true, y_score, group, metrics=[name], ties="input", replace_undefined_by=0.0
+    )[name]
+    assert mean == pytest.approx(aggregate, abs=1e-12)  # NumRet: ir_measures sums
+
+
+@pytest.mark.parametrize(("name", "ranx_name"), [("HR@1", "hit_rate@1"), ("hr@3", "hit_rate@3"),
+                                                 ("HitRatio@2", "hit_rate@2")])
+def test_hit_rate_names_give_ranxs_hit_rate(name, ranx_name):
+    # recommender HR@k: the share of users with a relevant item in the top k
+    ours, theirs = _ours(name), _ranx(ranx_name)
+    for query in QUERIES:
+        assert ours[query] == pytest.approx(theirs[query], abs=1e-15), query
+    # by hand at k=1: q1 (a, grade 2) and q4 (a, grade 1) hit, q2 and q3 do not
+    if name == "HR@1":
+        assert [ours[q] for q in QUERIES] == [1.0, 0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("typo", ["HRs@10", "hR@10", "HitRatios@10"])
+def test_hit_rate_typos_never_suggest_recall(typo):
+    try:
+        parse_metric(typo)
+    except ValueError as error:
+        assert "recall" not in str(error).split("Known names")[0], str(error)
+        assert "hit_rate@10" in str(error)
+    else:
+        assert str(parse_metric(typo)) == "hit_rate@10"
 
 
 def test_ir_measures_exponential_ndcg_and_err_by_hand():
@@ -226,3 +303,21 @@ def test_aliases_work_in_every_entry_point():
     assert scorer(Scores(), np.zeros((len(y_true), 1)), y_true) == pytest.approx(expected)
     scorers = srm.make_ranking_scorers(["nDCG@3", "precision@3"], group=group)
     assert sorted(scorers) == ["nDCG@3", "precision@3"]
+
+
+def test_ranx_hits_is_a_mean_on_dask_too():
+    # the Dask path sums a count only when the parsed name's summary is the sum
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.dask import evaluate as evaluate_dask
+
+    y_true, y_score, group = _flat()
+    frame = pd.DataFrame({"label": y_true, "score": y_score, "qid": group})
+    ddf = dd.from_pandas(frame, npartitions=2, sort=False)
+    got = evaluate_dask(
+        ddf, ["hits@3", "num_rel_ret@3"], y_true="label", y_score="score", group="qid",
+        ties="input",
+    )
+    # relevant rows in the top 3: q1 a, c (2); q2 b (1); q3 0; q4 a, b (2)
+    assert got["hits@3"] == pytest.approx(5 / 4, rel=1e-15)
+    assert got["num_rel_ret@3"] == pytest.approx(5.0, rel=1e-15)

@@ -335,10 +335,21 @@ def read_recommendations(
 ) -> RankingData:
     """Flat rows from ranked lists of recommended items and the relevant items per user.
 
-    The form of recommender evaluation (``ml_metrics.mapk(actual, predicted, k)``,
-    Kaggle's MAP@k and NDCG@k competitions): for each user a ranked list of item
-    ids and the set of items that are relevant (or a dict item -> grade); or the
-    long tables that recommender pipelines write, one row per (user, item).
+    The form of recommender evaluation (the input of ``ml_metrics.mapk(actual,
+    predicted, k)``, Kaggle's MAP@k and NDCG@k competitions): for each user a ranked
+    list of item ids and the set of items that are relevant (or a dict item ->
+    grade); or the long tables that recommender pipelines write, one row per
+    (user, item).
+
+    Which MAP@k: ``"map@k"`` (and ``mean_average_precision_score(data, k=k)``) is
+    trec_eval's ``map_cut_k``: the precisions at the hits in the top ``k`` divided
+    by *all* of the user's relevant items. ``ml_metrics.apk`` / ``mapk`` and
+    Kaggle's MAP@k divide by ``min(k, number of relevant items)``: write
+    ``"mapk@k"`` (the same as ``"map(denominator=min(k,n_relevant))@k"``, or
+    ``denominator="min(k,n_relevant)"``). The two differ whenever a user has more
+    than ``k`` relevant items, or relevant items past ``k``; ``mapk@k`` equals
+    ml_metrics' value for lists without repeated items, a user without relevant
+    items scoring 0 in both.
 
     Rows, per user: each recommended item, with a score that decreases with its
     position (``len(list) - position``, so ties never occur; a long table's own
@@ -354,6 +365,8 @@ def read_recommendations(
     * A user with neither has no row, and is an error (it cannot be represented).
     * An item twice in one recommendation list (or in one list of relevant items) is
       an error naming the user and positions; nothing is deduplicated silently.
+      (``ml_metrics.apk`` counts a repeated item at its first position only, but
+      the repeat still takes a position: dropping repeats changes its value.)
 
     Parameters
     ----------
@@ -407,14 +420,17 @@ def read_recommendations(
     Examples
     --------
     >>> from sklearn_rank_metrics import mean_average_precision_score, read_recommendations
+    >>> from sklearn_rank_metrics import evaluate
     >>> recommended = {"u1": ["a", "b", "c"], "u2": ["x", "y"]}
-    >>> relevant = {"u1": {"b", "z"}, "u2": {"x"}}
+    >>> relevant = {"u1": {"b", "w", "z"}, "u2": {"x"}}
     >>> data = read_recommendations(recommended, relevant)
     >>> data.doc_id.tolist(), data.y_true.tolist(), data.y_score.tolist()
-    (['a', 'b', 'c', 'z', 'x', 'y'], [0.0, 1.0, 0.0, 1.0, 1.0, 0.0],
-     [3.0, 2.0, 1.0, -inf, 2.0, 1.0])
-    >>> mean_average_precision_score(*data, k=2)  # u1: (1/2) / 2 relevant, u2: 1
-    0.625
+    (['a', 'b', 'c', 'w', 'z', 'x', 'y'], [0.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0],
+     [3.0, 2.0, 1.0, -inf, -inf, 2.0, 1.0])
+    >>> mean_average_precision_score(data, k=2)  # trec_eval: u1 (1/2) / 3 relevant, u2 1
+    0.5833333333333334
+    >>> evaluate(data, metrics=["map@2", "mapk@2"])  # mapk: u1 (1/2) / min(2, 3), u2 1
+    {'map@2': 0.5833333333333334, 'mapk@2': 0.625}
     """
     if _is_long_table(recommended) or _is_long_table(relevant):
         rec, rel, users, scored = _from_tables(

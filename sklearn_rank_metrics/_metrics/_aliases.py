@@ -1,13 +1,16 @@
-"""The metric names of trec_eval, ir_measures and ranx, each translated to one registry name.
+"""The metric names of trec_eval, ir_measures, ranx and recommender work, each one registry name.
 
 IR and recommender users type the names of the tool they know: trec_eval's
 ``P_10``, ``ndcg_cut_10``, ``map_cut.5``, ``recip_rank``, ``success_10``;
 ir_measures' ``nDCG@10``, ``nDCG(dcg='exp-log2')@10``, ``P(rel=2)@10``, ``R@100``,
-``AP@10``, ``RR``, ``Success@10``; ranx's ``precision@10``, ``ndcg_burges@10``,
-``map@10-l2``. :data:`ALIASES` is the one table that maps each to the registry's
-text form (``p@10``, ``ndcg(gain=exponential)@10``, ``p(relevance_level=2)@10``),
-which :func:`~._registry.parse_metric` then parses, so an alias and its canonical
-name give the same :class:`~._registry.MetricSpec` (printed in canonical form).
+``AP@10``, ``RR``, ``Success@10``, ``Rprec(rel=2)``, ``NumRet(rel=2)``,
+``IPrec(rel=2)@0.5``; ranx's ``precision@10``, ``ndcg_burges@10``, ``dcg_burges@10``,
+``hits@10``, ``map@10-l2``; recommender papers' ``HR@10`` (hit rate) and
+ml_metrics' (Kaggle's) ``mapk@10``. :data:`ALIASES` is the one table that maps each
+to the registry's text form (``p@10``, ``ndcg(gain=exponential)@10``,
+``p(relevance_level=2)@10``), which :func:`~._registry.parse_metric` then parses,
+so an alias and its canonical name give the same :class:`~._registry.MetricSpec`
+(printed in canonical form).
 
 A name translates to the *measure* only: how a tool breaks ties, scores queries
 without relevant rows or casts scores is its convention, chosen separately
@@ -39,7 +42,10 @@ class Alias:
     ``target`` is the registry name; ``params`` are parameters the alias fixes;
     ``cutoff`` says whether the alias takes ``@k`` / ``_k`` (``"optional"``,
     ``"required"`` or ``"none"``); ``tool_params`` maps the tool's own parameter
-    names (``rel``) to ours (``relevance_level``), with value translations.
+    names (``rel``) to ours (``relevance_level``), with value translations;
+    ``retarget`` names a tool parameter that, when given, makes the name another
+    measure (ir_measures' ``NumRet(rel=2)`` counts the retrieved rows of grade >= 2:
+    trec_eval's ``num_rel_ret``, not ``num_ret``).
     """
 
     tool: str
@@ -49,6 +55,7 @@ class Alias:
     cutoff: str = "optional"
     tool_params: tuple[tuple[str, str], ...] = (("rel", "relevance_level"),)
     example: str = ""
+    retarget: tuple[tuple[str, str], ...] = ()
 
 
 ALIASES: tuple[Alias, ...] = (
@@ -81,10 +88,37 @@ ALIASES: tuple[Alias, ...] = (
     Alias("ranx", "precision", "p", example="precision@10"),
     Alias("ranx", "ndcg_burges", "ndcg", (("gain", "exponential"),), example="ndcg_burges@10"),
     Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
+    # ranx's hits@k: the MEAN over queries of the relevant rows in the top k (trec_eval's
+    # num_rel_ret is their sum); dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
+    Alias("ranx", "hits", "num_rel_ret", (("summary", "mean"),), example="hits@5"),
+    Alias("ranx", "dcg_burges", "dcg", (("gain", "exponential"),), example="dcg_burges@5"),
+    Alias("ir_measures", "Rprec", "rprec", cutoff="none", example="Rprec(rel=2)"),
+    # recommender papers' HR@k ("hit ratio", e.g. neural collaborative filtering): the
+    # share of users with a relevant item in the top k
+    Alias("recommender", "HR", "hit_rate", example="HR@10"),
+    Alias("recommender", "HitRatio", "hit_rate", example="HitRatio@10"),
+    Alias("recommender", "HitRate", "hit_rate", example="HitRate@10"),
+    # ml_metrics.mapk / Kaggle's MAP@k: sum of P@i at the hits in the top k divided by
+    # min(k, number of relevant items); trec_eval's map_cut_k (our map@k) divides by
+    # all relevant items
+    Alias(
+        "ml_metrics",
+        "mapk",
+        "map",
+        (("denominator", "min(k,n_relevant)"),),
+        cutoff="required",
+        example="mapk@10",
+    ),
     Alias("ir_measures", "Bpref", "bpref", cutoff="none", example="Bpref"),
     Alias("ir_measures", "Judged", "judged", example="Judged@10"),
     Alias("ir_measures", "NumRel", "num_rel", cutoff="none", example="NumRel"),
-    Alias("ir_measures", "NumRet", "num_ret", tool_params=(), example="NumRet"),
+    Alias(
+        "ir_measures",
+        "NumRet",
+        "num_ret",
+        example="NumRet(rel=2)",
+        retarget=(("rel", "num_rel_ret"),),
+    ),
     Alias("ir_measures", "NumRelRet", "num_rel_ret", example="NumRelRet"),
     Alias(
         "ir_measures",
@@ -104,10 +138,14 @@ _VALUES: dict[tuple[str, str], dict[str, str]] = {
     ("dcg", "gain"): {"log2": "linear", "exp-log2": "exponential"},
 }
 
-# trec_eval's "iprec_at_recall_0.50" and ir_measures' "IPrec@0.5": the recall level
+# trec_eval's "iprec_at_recall_0.50" and ir_measures' "IPrec@0.5" / "IPrec(rel=2)@0.5":
+# the recall level
 _INTERPOLATED = re.compile(
-    r"^(?:iprec_at_recall[_.]|iprec@)(?P<recall>[0-9]*\.?[0-9]+)$", re.IGNORECASE
+    r"^(?:iprec_at_recall[_.]|iprec(?:\((?P<params>[^()]*)\))?@)(?P<recall>[0-9]*\.?[0-9]+)$",
+    re.IGNORECASE,
 )
+# ir_measures' IPrec, read by _INTERPOLATED (its @ is a recall level, not a cutoff)
+_IPREC = Alias("ir_measures", "IPrec", "iprec", cutoff="none", example="IPrec(rel=2)@0.5")
 
 _BY_BASE: dict[str, Alias] = {alias.base.lower(): alias for alias in ALIASES}
 
@@ -131,8 +169,9 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
         return _registry_text("rbp", params, None)
     interpolated = _INTERPOLATED.match(stripped)
     if interpolated is not None:
-        recall = str(float(interpolated.group("recall")))  # "0.50" and "0.5" print alike
-        return _registry_text("iprec", {"recall": recall}, None)
+        params = _tool_params(_IPREC, interpolated.group("params"), text, function_name)
+        params["recall"] = str(float(interpolated.group("recall")))  # "0.50", "0.5" alike
+        return _registry_text("iprec", params, None)
     if stripped.lower() == "iprec_at_recall":
         raise ValueError(
             f"Metric {text!r} of {function_name}: trec_eval's iprec_at_recall reports 11 "
@@ -169,8 +208,23 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
             f"write {alias.example!r}."
         )
     params = dict(alias.params)
+    given = _tool_params(alias, match.group("params"), text, function_name)
+    params.update(given)
+    target = alias.target
     renames = dict(alias.tool_params)
-    for item in (match.group("params") or "").split(","):
+    for key, retarget in alias.retarget:
+        if renames[key] in given:
+            target = retarget
+    if level is not None:
+        params["relevance_level"] = level
+    return _registry_text(target, params, k)
+
+
+def _tool_params(alias: Alias, text_params: str | None, text: str, function_name: str) -> dict:
+    """Our parameters from the tool's ``key=value`` list (``rel=2`` -> relevance_level=2)."""
+    params = {}
+    renames = dict(alias.tool_params)
+    for item in (text_params or "").split(","):
         if not item.strip():
             continue
         key, equals, value = (part.strip() for part in item.partition("="))
@@ -190,9 +244,7 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
                 )
             value = translations[value]
         params[ours] = value
-    if level is not None:
-        params["relevance_level"] = level
-    return _registry_text(alias.target, params, k)
+    return params
 
 
 def _registry_text(target: str, params: dict[str, str], k: str | None) -> str:

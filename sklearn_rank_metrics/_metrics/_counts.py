@@ -1,4 +1,8 @@
-"""trec_eval's counts: relevant, retrieved, and relevant retrieved rows, summed over queries."""
+"""trec_eval's counts: relevant, retrieved, and relevant retrieved rows, summed over queries.
+
+``summary="mean"`` averages them instead (ranx's ``hits@k``, the mean number of
+relevant rows in the top k).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
 from ._conventions import with_convention
 
 COUNTS = ("relevant", "retrieved", "relevant_retrieved")
+SUMMARIES = ("sum", "mean")
 
 
 def counts_per_query(
@@ -24,8 +29,9 @@ def counts_per_query(
     k: int | None = None,
     relevance_level: float | None = None,
     ties: str = "average",
+    summary: str = "sum",
 ) -> PerQuery:
-    """The count of every query (defined for every query), summed by the aggregation."""
+    """The count of every query (defined for every query), summed or averaged."""
     if count == "relevant":
         if k is not None:
             raise ValueError(
@@ -41,13 +47,18 @@ def counts_per_query(
         values,
         np.zeros(ranked.n_queries, dtype=bool),
         value_range=(0.0, np.inf),
-        total=True,
+        total=summary == "sum",
     )
 
 
 @with_convention
 @validate_params(
-    {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL, "count": [Options(*COUNTS)]}
+    {
+        **COMMON_CONSTRAINTS,
+        "relevance_level": RELEVANCE_LEVEL,
+        "count": [Options(*COUNTS)],
+        "summary": [Options(*SUMMARIES)],
+    }
 )
 @fill_doc
 def retrieval_count_score(
@@ -59,6 +70,7 @@ def retrieval_count_score(
     k: int | None = None,
     relevance_level: float | None = None,
     ties: str = "average",
+    summary: str = "sum",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
     convention: str | None = None,
@@ -71,24 +83,30 @@ def retrieval_count_score(
     count : {"relevant", "retrieved", "relevant_retrieved"}, default="relevant_retrieved"
         What is counted in each query: its relevant rows, retrieved or not
         (trec_eval ``num_rel``; takes no cutoff), the rows it retrieved within the
-        cutoff (``num_ret``), or the relevant ones among those (``num_rel_ret``,
-        ranx ``hits``).
+        cutoff (``num_ret``), or the relevant ones among those (``num_rel_ret``).
     [[k]]
     [[relevance_level]]
     [[ties]]
+    summary : {"sum", "mean"}, default="sum"
+        ``"sum"``: the total over queries, as trec_eval and ir_measures report their
+        counts. ``"mean"``: the (weighted) mean over queries, as ranx reports
+        ``hits@k`` (``count="relevant_retrieved"``: the mean number of relevant rows
+        in the top ``k``); its text name is ``num_rel_ret(summary=mean)@k``, and
+        ``"hits@k"`` resolves to it.
     replace_undefined_by : {0.0, 1.0, nan, "skip", "raise"}, default=0.0
         Accepted as in every metric; a count is defined for every query, so it never
         applies.
     sample_weight : array-like, default=None
-        Query weights: the result is ``sum_q w_q c_q``. Flat input: one weight per
-        row, constant within each query.
+        Query weights: the result is ``sum_q w_q c_q`` (``summary="mean"``:
+        ``sum_q w_q c_q / sum_q w_q``). Flat input: one weight per row, constant
+        within each query.
     [[convention]]
 
     Returns
     -------
     total : float
-        The sum of the per-query counts (a count under ``ties="average"`` can be
-        fractional: the expected number of relevant rows within the cutoff).
+        The sum (or mean) of the per-query counts (a count under ``ties="average"``
+        can be fractional: the expected number of relevant rows within the cutoff).
         Per-query counts come from :func:`evaluate` with ``per_query=True``.
 
     See Also
@@ -104,8 +122,9 @@ def retrieval_count_score(
         \\mathrm{num\\_rel\\_ret} = \\sum_q \\mathrm{hits}_q@k
 
     As trec_eval and ir_measures (``NumRel``, ``NumRet``, ``NumRelRet``) report
-    them: the summary is the sum over queries, not the mean. ``-inf`` rows are
-    relevant but not retrieved.
+    them: the summary is the sum over queries, not the mean (``summary="mean"``
+    divides by the number of queries, or the sum of weights, as ranx's ``hits``
+    does). ``-inf`` rows are relevant but not retrieved.
 
     References
     ----------
@@ -122,6 +141,8 @@ def retrieval_count_score(
     4.0
     >>> retrieval_count_score(y, s, qid)  # 1 + 1
     2.0
+    >>> retrieval_count_score(y, s, qid, summary="mean")  # (1 + 1) / 2, ranx hits
+    1.0
     """
     return score(
         counts_per_query,
@@ -135,4 +156,5 @@ def retrieval_count_score(
         k=k,
         relevance_level=relevance_level,
         ties=ties,
+        summary=summary,
     )

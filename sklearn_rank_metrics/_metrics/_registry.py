@@ -98,7 +98,8 @@ class MetricInfo:
         Defined for every query, also without a relevant row (Judged@k measures how
         much of the top k is judged), so ``replace_undefined_by`` never applies.
     total : bool
-        Summed over queries, not averaged (trec_eval's counts).
+        Summed over queries, not averaged (trec_eval's counts), unless the name
+        sets ``summary=mean`` (ranx's ``hits``): :attr:`MetricSpec.total` decides.
     always_shown : tuple of str
         Parameters the canonical text prints even at their default
         (``iprec(recall=0.0)``: the level is the measure).
@@ -222,6 +223,11 @@ class MetricSpec:
         values.update(self.params)
         return {name: value for name, value in values.items() if name not in NON_KERNEL_PARAMETERS}
 
+    @property
+    def total(self) -> bool:
+        """The summary is the sum over queries (a count whose ``summary`` is not the mean)."""
+        return self.info.total and self.kernel_params.get("summary", "sum") == "sum"
+
     def __str__(self) -> str:
         defaults = self.info.defaults
         shown = {
@@ -313,7 +319,8 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
         raise ValueError(
             f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
             "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
-            "trec_eval, ir_measures or ranx name them ('P_10', 'nDCG@10', 'precision@10')."
+            "trec_eval, ir_measures, ranx or recommender work name them ('P_10', 'nDCG@10', "
+            "'precision@10', 'hits@10', 'HR@10', 'mapk@10')."
         )
     constraints = getattr(info.function, "_parameter_constraints", {})
     allowed = set(info.defaults) - set(NON_KERNEL_PARAMETERS) - set(info.fixed_params) - {"k"}
