@@ -243,6 +243,7 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
     facts: dict[str, Any] = {}
     if source == "table":
         columns = args.y_score or ["y_score"]
+        _resolve_baseline(args, {column: column for column in columns}, "--y-score")
         runs = {}
         for column in columns:
             with _progress(f"reading {args.table}"):
@@ -254,8 +255,10 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
     elif source == "letor":
         if not args.predictions:
             raise _BadInput("--letor needs at least one --predictions file")
+        names = _run_names(args.predictions)
+        _resolve_baseline(args, names, "--predictions")
         runs = {}
-        for name, path in _run_names(args.predictions).items():
+        for name, path in names.items():
             with _progress(f"reading {args.letor} with {path}"):
                 data = read_letor(args.letor, scores=path, group_sizes=args.group_sizes)
             runs[name] = data.y_score
@@ -265,10 +268,9 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
             raise _BadInput("--qrels needs at least one --run file")
         if args.run.count("-") > 1:
             raise _BadInput("--run - (standard input) can be given once")
-        named = {
-            name: sys.stdin.buffer if path == "-" else path
-            for name, path in _run_names(args.run).items()
-        }
+        names = _run_names(args.run)
+        _resolve_baseline(args, names, "--run")
+        named = {name: sys.stdin.buffer if path == "-" else path for name, path in names.items()}
         facts["source"] = args.qrels
         facts["answered_only"] = args.answered_only
         if args.answered_only:  # each run on its own rows and queries (trec_eval)
@@ -304,6 +306,23 @@ def _run_names(paths: Sequence[str]) -> dict[str, str]:
     if len(set(names)) < len(names):
         raise _BadInput(f"the same file is given twice: {sorted(paths)}")
     return dict(zip(names, paths, strict=True))
+
+
+def _resolve_baseline(args: argparse.Namespace, runs: dict[str, str], option: str) -> None:
+    """Make ``args.baseline`` the name of a run, from that name or from the text given
+    to ``option`` for the run (a path as typed); checked before any file is read."""
+    if args.baseline is None or args.baseline in runs:
+        return
+    given = [name for name, text in runs.items() if text == args.baseline]
+    if given:
+        (args.baseline,) = given
+        return
+    shown = ", ".join(repr(name) for name in runs)
+    typed = ", ".join(repr(text) for name, text in runs.items() if text != name)
+    raise _BadInput(
+        f"--baseline {args.baseline!r} is not one of the runs: give a run's name ({shown})"
+        + (f" or its {option} as given ({typed})" if typed else "")
+    )
 
 
 def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
@@ -378,8 +397,6 @@ def _compare_runs(
                         "markdown or latex")
     if not 0 < args.alpha < 1:
         raise _BadInput(f"--alpha must be in (0, 1); got {args.alpha}")
-    if args.baseline not in runs:
-        raise _BadInput(f"--baseline {args.baseline!r} is not one of the runs {list(runs)}")
     if len(runs) < 2:
         raise _BadInput("--baseline needs at least two runs")
     with _progress(f"comparing runs ({args.resamples:,} resamples)"):

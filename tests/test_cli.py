@@ -747,3 +747,58 @@ def test_trec_eval_layout(six_queries, capsys):
             assert value == f"{tool[query][name.strip()]:6.4f}", line
         elif query != "all":
             assert value == f"{tool[query]['num_rel']:.0f}", line
+
+
+# ---------------------------------------------------------------------------
+# Issue 31, item 12: --baseline takes what --run (--predictions) took
+# ---------------------------------------------------------------------------
+
+
+def test_baseline_accepts_the_run_path_as_typed_or_the_name_shown(six_queries, tmp_path,
+                                                                  capsys):
+    qrels_path, run_path = six_queries
+    other = tmp_path / "other.run"
+    other.write_text(FIVE_RUN.replace("10 Q0 d2 1 3.0", "10 Q0 d2 1 0.5"))
+    common = ["evaluate", "--qrels", str(qrels_path), "--run", str(run_path), "--run",
+              str(other), "--metrics", "map", "--resamples", "20", "--format", "json"]
+    comparisons = []
+    for baseline in (str(run_path), "five.run"):
+        assert main([*common, "--baseline", baseline]) == 0
+        comparisons.append(json.loads(capsys.readouterr().out)["comparison"])
+    assert comparisons[0] == comparisons[1]
+    (row,) = comparisons[0]
+    assert (row["model_a"], row["model_b"]) == ("other.run", "five.run")
+    # the text report names the run as it is shown
+    assert main([*common[:-2], "--baseline", str(run_path)]) == 0
+    assert "Paired comparison with 'five.run':" in capsys.readouterr().out
+    # anything else is refused before a file is read, naming both spellings
+    for wrong in ("./five.run", "five", str(tmp_path / "missing.run")):
+        assert main([*common, "--baseline", wrong]) == 2
+        assert capsys.readouterr().err == (
+            f"rank-metrics: error: --baseline {wrong!r} is not one of the runs: give a "
+            f"run's name ('five.run', 'other.run') or its --run as given "
+            f"({str(run_path)!r}, {str(other)!r})\n"
+        )
+    # runs whose file names repeat are shown by their paths: those are their names
+    twin = tmp_path / "twin"
+    twin.mkdir()
+    (twin / "five.run").write_text(FIVE_RUN)
+    assert main(["evaluate", "--qrels", str(qrels_path), "--run", str(run_path), "--run",
+                 str(twin / "five.run"), "--metrics", "map", "--resamples", "20",
+                 "--format", "json", "--baseline", str(twin / "five.run")]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["comparison"]
+    assert row["model_b"] == str(twin / "five.run")
+
+
+def test_baseline_accepts_a_predictions_path(tmp_path, capsys):
+    letor = tmp_path / "test.txt"
+    letor.write_text("1 qid:1 1:0.5\n0 qid:1 1:0.1\n0 qid:2 1:0.3\n1 qid:2 1:0.2\n")
+    (tmp_path / "a.txt").write_text("0.9\n0.1\n0.2\n0.8\n")
+    (tmp_path / "b.txt").write_text("0.1\n0.9\n0.8\n0.2\n")
+    common = ["evaluate", "--letor", str(letor), "--predictions", str(tmp_path / "a.txt"),
+              "--predictions", str(tmp_path / "b.txt"), "--metrics", "mrr", "--resamples",
+              "20", "--format", "json", "--baseline"]
+    assert main([*common, str(tmp_path / "b.txt")]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["comparison"]
+    # by hand: a ranks the relevant row first in both queries (RR 1), b second (1/2)
+    assert (row["model_a"], row["model_b"], row["mean_difference"]) == ("a.txt", "b.txt", 0.5)
