@@ -312,8 +312,18 @@ def names_query(message, qids):
     return False
 
 
+def judged_all(variant):
+    """``judged=True`` for the measures that read judgments (bpref, Judged@k, RBP's
+    residual and upper bound): the reference reads every row as judged."""
+    reads = variant.function in ("bpref_score", "judged_at_k_score") or variant.params.get(
+        "part"
+    ) in ("residual", "upper")
+    return {"judged": True} if reads else {}
+
+
 def call_package(variant, data, k, ties, policy, weighted, id_kind, **extra):
     kwargs = dict(variant.params)
+    kwargs.update(judged_all(variant))
     if variant.takes_k:
         kwargs["k"] = k
     if ties is not None:
@@ -434,7 +444,9 @@ def test_defaults_are_average_ties_and_default_policy(vid):
     expected, _ = ref.aggregate(
         pq, "skip" if variant.metric == "gauc" else 0.0, total=variant.metric in ref.TOTAL_METRICS
     )
-    got = public(variant.function)(data.y_true, data.y_score, data.group("int"), **variant.params)
+    got = public(variant.function)(
+        data.y_true, data.y_score, data.group("int"), **variant.params, **judged_all(variant)
+    )
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
 
 
@@ -453,7 +465,9 @@ def test_inputs_are_not_modified():
     group_before = group.copy()
     for vid, variant in ALL_VARIANTS.items():
         ties = "input" if variant.partially_undefined else "average"
-        public(variant.function)(y_true, y_score, group, ties=ties, **variant.params)
+        public(variant.function)(
+            y_true, y_score, group, ties=ties, **variant.params, **judged_all(variant)
+        )
         assert np.array_equal(y_true, DATA.y_true), vid
         assert np.array_equal(y_score, DATA.y_score), vid
         assert np.array_equal(group, group_before), vid
@@ -463,13 +477,20 @@ def test_inputs_are_not_modified():
 @pytest.mark.parametrize(
     "vid", ["ndcg", "map", "mrr", "precision", "recall", "f1", "hit_rate", "err-max_grade3", "gauc"]
 )
-def test_group_none_is_one_query(vid, ties):
+def test_group_none_is_refused_and_one_id_is_one_query(vid, ties):
+    """Flat rows without group are an error (issue 31); one query is said with one id."""
     variant = ALL_VARIANTS[vid]
     y_true = np.array([0, 2, 1, 0, 3, 1, 0])
     y_score = np.array([0.5, 0.5, 2.0, -INF, 0.5, 2.0, 1.0])
     params = metric_params(variant, 3)
+    with pytest.raises(
+        ValueError,
+        match=rf"'group' parameter of {variant.function} is required with flat \(1-D\) y_true"
+        r".*group=np\.zeros\(len\(y_true\)\)",
+    ):
+        public(variant.function)(y_true, y_score, ties=ties, **params)
     expected, _ = ref.reference_mean(variant.metric, y_true, y_score, None, ties=ties, **params)
-    got = public(variant.function)(y_true, y_score, ties=ties, **params)
+    got = public(variant.function)(y_true, y_score, np.zeros(len(y_true)), ties=ties, **params)
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
 
 
@@ -546,7 +567,7 @@ def test_every_query_skipped_gives_nan_and_warns(vid):
         params["ties"] = "input"
     with pytest.warns(UserWarning):
         got = public(variant.function)(
-            y_true, y_score, group, replace_undefined_by="skip", **params
+            y_true, y_score, group, replace_undefined_by="skip", **params, **judged_all(variant)
         )
     assert math.isnan(got)
 
