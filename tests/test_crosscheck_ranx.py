@@ -196,7 +196,7 @@ def our_per_query(dataset_name, setting, metric):
         return our_table(dataset_name, setting)[name]
     # a gain array has no text form in evaluate: one call of the function per query
     return {
-        q: function(case.y[case.group == q], case.score[case.group == q], **kwargs)
+        q: function(*(a[case.group == q] for a in (case.y, case.score, case.group)), **kwargs)
         for q in np.unique(case.group)
     }
 
