@@ -608,9 +608,9 @@ def test_2d_minus_infinity_is_an_unretrieved_row_not_an_error():
 
 def test_flat_form_keeps_its_rules():
     # one query of one row is a value in the flat form (not an error)
-    assert srm.ndcg_score([1], [1]) == 1.0
+    assert srm.ndcg_score([1], [1], [0]) == 1.0
     with pytest.raises(ValueError, match="must be >= 0"):
-        srm.ndcg_score([-1, 2], [0.5, 0.1])
+        srm.ndcg_score([-1, 2], [0.5, 0.1], [0, 0])
 
 
 # ===========================================================================
@@ -793,19 +793,20 @@ def test_tie_modes_differ_on_this_data():
 
 
 # ---------------------------------------------------------------------------
-# roc_auc_score: one query (group=None) and per query on the real sample
+# roc_auc_score: one query (one group id) and per query on the real sample
 # ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("relevance_level", [None, 2, 3])
 @pytest.mark.parametrize("name", ["real-tied", "real-tie-free"])
 def test_roc_auc_one_query(name, relevance_level):
-    # group=None with 1-D input: all rows are one query, the plain ROC AUC
+    # one group id for every row: all rows are one query, the plain ROC AUC
     y, score, _ = real(name)
+    one = np.zeros(len(y))
     relevant = y > 0 if relevance_level is None else y >= relevance_level
     expected = roc_auc_score(relevant, score)
-    assert group_roc_auc_score(y, score, relevance_level=relevance_level) == approx(expected)
-    got = evaluate(y, score, metrics=["gauc"], relevance_level=relevance_level)
+    assert group_roc_auc_score(y, score, one, relevance_level=relevance_level) == approx(expected)
+    got = evaluate(y, score, one, metrics=["gauc"], relevance_level=relevance_level)
     assert got["gauc"] == approx(expected)
 
 
@@ -967,9 +968,10 @@ def test_sklearn_warns_where_we_apply_the_policy():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             assert np.isnan(roc_auc_score(y > 0, score))
+    one = np.zeros(len(y))
     with pytest.warns(UserWarning):
-        assert np.isnan(group_roc_auc_score(y, score))
-    assert group_roc_auc_score(y, score, replace_undefined_by=0.0) == 0.0
+        assert np.isnan(group_roc_auc_score(y, score, one))
+    assert group_roc_auc_score(y, score, one, replace_undefined_by=0.0) == 0.0
 
 
 # ---------------------------------------------------------------------------
