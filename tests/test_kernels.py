@@ -103,7 +103,8 @@ def test_err_of_one_tied_block_is_the_exact_expectation(n_tied):
     reach = (1 - stop[0]) * (1 - stop[1])
     means = _exact_subset_means(_keep(tied, max_grade), k - 2)
     err += sum(reach * (means[t] - means[t + 1]) / (t + 3) for t in range(k - 2))
-    got = expected_reciprocal_rank_score(y_true, y_score, k=k, max_grade=max_grade)
+    one = np.zeros(len(y_true))
+    got = expected_reciprocal_rank_score(y_true, y_score, one, k=k, max_grade=max_grade)
     assert got == pytest.approx(float(err), rel=1e-12)
 
 
@@ -125,7 +126,9 @@ def test_err_of_a_large_tied_query_without_cutoff_is_exact(n_rows, zero_share):
     rng = np.random.default_rng(n_rows)
     labels = np.where(rng.random(n_rows) < zero_share, 0, rng.integers(1, 5, n_rows))
     expected = _exact_err_of_tied_query(labels, 4)
-    got = expected_reciprocal_rank_score(labels.astype(float), np.zeros(n_rows), max_grade=4)
+    got = expected_reciprocal_rank_score(
+        labels.astype(float), np.zeros(n_rows), np.zeros(n_rows), max_grade=4
+    )
     assert got == pytest.approx(float(expected), rel=1e-11)
 
 
@@ -165,10 +168,12 @@ def test_err_of_a_million_tied_rows_in_100_blocks_is_bounded_and_exact():
         expected += reach * np.sum(q**c * (1 - q) * position / (b * m + t + 1.0))
         reach *= q**r
 
+    one = np.zeros(labels.size)  # one query, said with one group id
+
     tracemalloc.start()
     try:
         got = expected_reciprocal_rank_score(
-            labels.ravel(), scores, ties="average", max_grade=max_grade
+            labels.ravel(), scores, one, ties="average", max_grade=max_grade
         )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
