@@ -24,10 +24,10 @@ from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import parse_metric
+from ._metrics._trec_eval_format import trec_eval_lines
 from ._stats._compare import compare
 from ._stats._comparison_table import means_table
 from ._stats._report import REPORT_METRICS, format_report, summarize
-from ._stats._trec_eval_format import trec_eval_lines
 from ._version import __version__
 
 PROGRAM = "rank-metrics"

@@ -21,12 +21,17 @@ which queries there are: :func:`read_trec` keeps the qrels' queries by default.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .._metrics._evaluate import MetricDetail
+
+class MeasureValues(Protocol):
+    """What the layout reads of a metric's result (``MetricDetail`` has it)."""
+
+    values: np.ndarray  # per query, NaN where skipped
+    mean: float
+    total: bool  # a count, summed over queries
 
 # trec_eval's "%-22s" and "%6.4f"
 _NAME = "{:<22}"
@@ -41,7 +46,7 @@ def _value_text(value: float, total: bool) -> str:
 
 def trec_eval_lines(
     query_ids: np.ndarray,
-    details: dict[str, MetricDetail],
+    details: dict[str, MeasureValues],
     *,
     run_id: str | None = None,
 ) -> str:
