@@ -25,20 +25,21 @@ def test_recall_level_rounds_as_trec_eval_does():
     # R = 3, relevant at ranks 1, 2, 5: precisions 1, 1, 3/5.
     # trec_eval's c = (long)(X R + 0.9): X = 0.7 gives 2.1 + 0.9, which is just below 3
     # in double precision, so c = 2 and IP = 1 (a rounding up of 2.1 would give c = 3)
-    y_true, y_score = [1, 1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5]
+    y_true, y_score, one = [1, 1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5], [0] * 5
     assert 0.7 * 3 + 0.9 < 3
-    assert srm.interpolated_precision_score(y_true, y_score, recall=0.7) == 1.0
-    assert srm.interpolated_precision_score(y_true, y_score, recall=0.8) == 0.6  # c = 3
+    assert srm.interpolated_precision_score(y_true, y_score, one, recall=0.7) == 1.0
+    assert srm.interpolated_precision_score(y_true, y_score, one, recall=0.8) == 0.6  # c = 3
     # 11pt_avg: levels 0 .. 0.7 give 1 (c <= 2), 0.8 .. 1 give 3/5
     expected = (8 * 1.0 + 3 * 0.6) / 11
-    assert srm.eleven_point_precision_score(y_true, y_score) == pytest.approx(expected, rel=1e-15)
+    got = srm.eleven_point_precision_score(y_true, y_score, one)
+    assert got == pytest.approx(expected, rel=1e-15)
 
 
 def test_level_beyond_the_retrieved_relevant_rows_is_zero():
     # R = 2, one relevant row retrieved: IP(1.0) needs c = 2 relevant rows -> 0
-    y_true, y_score = [1, 0, 1], [0.9, 0.8, -np.inf]
-    assert srm.interpolated_precision_score(y_true, y_score, recall=1.0) == 0.0
-    assert srm.interpolated_precision_score(y_true, y_score, recall=0.5) == 1.0  # c = 1
+    y_true, y_score, one = [1, 0, 1], [0.9, 0.8, -np.inf], [0] * 3
+    assert srm.interpolated_precision_score(y_true, y_score, one, recall=1.0) == 0.0
+    assert srm.interpolated_precision_score(y_true, y_score, one, recall=0.5) == 1.0  # c = 1
 
 
 def test_query_without_relevant_row_follows_the_policy():
@@ -60,7 +61,7 @@ def test_one_relevant_row_in_a_large_tied_block_is_harmonic_mean(m, rtol):
     y_true[17] = 1
     harmonic = math.fsum(1 / s for s in range(1, m + 1)) / m
     for recall in (0.0, 0.5, 1.0):
-        got = srm.interpolated_precision_score(y_true, np.zeros(m), recall=recall)
+        got = srm.interpolated_precision_score(y_true, np.zeros(m), np.zeros(m), recall=recall)
         assert got == pytest.approx(harmonic, rel=rtol)
 
 
@@ -73,8 +74,8 @@ def test_one_non_relevant_row_in_a_large_tied_block():
     y_true[5] = 0
     at_zero = (m - 1) / m * 1.0 + 1 / m * (m - 1) / m
     at_one = (m - 1) / m * (m - 1) / m + 1 / m * 1.0
-    got_zero = srm.interpolated_precision_score(y_true, np.ones(m), recall=0.0)
-    got_one = srm.interpolated_precision_score(y_true, np.ones(m), recall=1.0)
+    got_zero = srm.interpolated_precision_score(y_true, np.ones(m), np.zeros(m), recall=0.0)
+    got_one = srm.interpolated_precision_score(y_true, np.ones(m), np.zeros(m), recall=1.0)
     assert got_zero == pytest.approx(at_zero, rel=1e-12)
     assert got_one == pytest.approx(at_one, rel=1e-12)
 
@@ -132,13 +133,14 @@ def test_ties_average_lies_between_the_bounds_on_a_large_block():
     rng = np.random.default_rng(4)
     y_true = (rng.random(90) < 0.3).astype(float)
     y_score = rng.integers(0, 3, 90).astype(float)  # three blocks of about 30 rows
+    one = np.zeros(90)  # one query
     for recall in (0.0, 0.4, 1.0):
         low = srm.interpolated_precision_score(
-            y_true, y_score, recall=recall, ties="pessimistic"
+            y_true, y_score, one, recall=recall, ties="pessimistic"
         )
-        mean = srm.interpolated_precision_score(y_true, y_score, recall=recall)
+        mean = srm.interpolated_precision_score(y_true, y_score, one, recall=recall)
         high = srm.interpolated_precision_score(
-            y_true, y_score, recall=recall, ties="optimistic"
+            y_true, y_score, one, recall=recall, ties="optimistic"
         )
         assert low < mean < high
 
