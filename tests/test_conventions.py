@@ -14,6 +14,7 @@ datasets (``tests/test_crosscheck_boosters.py``).
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import replace
 from functools import cache
@@ -60,7 +61,8 @@ def per_query(table, name):
 
 
 # ---------------------------------------------------------------------------
-# trec_eval: float32 scores, ties by docno descending, -l 1, negative labels
+# pytrec_eval (trec_eval 9.0.8): float32 scores, ties by docno descending, -l 1,
+# negative labels; trec_eval (10): float64 scores, iprec cutoff round(X*R)
 # ---------------------------------------------------------------------------
 
 
@@ -84,7 +86,7 @@ def trec_data(dataset_name, variant):
 
 @pytest.mark.parametrize("variant", ["tied", "negative_labels", "query_not_in_run"])
 @pytest.mark.parametrize("dataset_name", ["synthetic", "lambdarank"])
-def test_trec_eval_preset_matches_trec_eval(dataset_name, variant):
+def test_pytrec_eval_preset_matches_pytrec_eval(dataset_name, variant):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     y, score, group, doc = trec_data(dataset_name, variant)
     qrels, run = qrels_and_run(y, score, group, doc)
@@ -92,7 +94,7 @@ def test_trec_eval_preset_matches_trec_eval(dataset_name, variant):
     tool = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
     assert variant != "query_not_in_run" or len(tool) < len(qrels)
     ours = evaluate(
-        y, score, group, metrics=TREC_NAMES, convention="trec_eval", doc_id=doc, per_query=True
+        y, score, group, metrics=TREC_NAMES, convention="pytrec_eval", doc_id=doc, per_query=True
     )
     for name in TREC_NAMES:
         values = per_query(ours, name)
@@ -100,12 +102,12 @@ def test_trec_eval_preset_matches_trec_eval(dataset_name, variant):
         expected = {q: tool[q][name] if q in tool else 0.0 for q in qrels}
         assert sorted(values) == sorted(expected)
         close([values[q] for q in expected], list(expected.values()), name)
-        mean = evaluate(y, score, group, metrics=name, convention="trec_eval", doc_id=doc)[name]
+        mean = evaluate(y, score, group, metrics=name, convention="pytrec_eval", doc_id=doc)[name]
         close(mean, np.mean(list(expected.values())), name)
 
 
 @pytest.mark.parametrize("dataset_name", ["synthetic", "lambdarank"])
-def test_trec_eval_preset_needs_no_other_setting(dataset_name):
+def test_pytrec_eval_preset_needs_no_other_setting(dataset_name):
     # without the preset, the same call is off: the check above can fail
     pytrec_eval = pytest.importorskip("pytrec_eval")
     y, score, group, doc = trec_data(dataset_name, "tied")
@@ -114,13 +116,13 @@ def test_trec_eval_preset_needs_no_other_setting(dataset_name):
     expected = np.mean([tool[q]["map"] for q in qrels])
     assert evaluate(y, score, group, metrics="map")["map"] != approx(expected, rel=1e-6)
     # doc ids matter: input order of the shuffled rows is not trec_eval's order
-    plain = evaluate(y, score, group, metrics="map", convention="trec_eval")["map"]
+    plain = evaluate(y, score, group, metrics="map", convention="pytrec_eval")["map"]
     assert plain != approx(expected, rel=1e-6)
-    with_ids = evaluate(y, score, group, metrics="map", convention="trec_eval", doc_id=doc)
+    with_ids = evaluate(y, score, group, metrics="map", convention="pytrec_eval", doc_id=doc)
     assert with_ids["map"] == approx(expected, rel=RTOL, abs=ATOL)
 
 
-def test_trec_eval_preset_in_the_metric_functions_on_rows_in_docno_order():
+def test_pytrec_eval_preset_in_the_metric_functions_on_rows_in_docno_order():
     # the metric functions take no doc ids: rows sorted by document id descending
     # (what read_trec returns) give trec_eval's order
     pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -137,8 +139,114 @@ def test_trec_eval_preset_in_the_metric_functions_on_rows_in_docno_order():
         (srm.precision_at_k_score, {"k": 5}, "P_5"),
         (srm.mean_reciprocal_rank_score, {}, "recip_rank"),
     ]:
-        got = function(y, score, group, convention="trec_eval", **kwargs)
+        got = function(y, score, group, convention="pytrec_eval", **kwargs)
         close(got, np.mean([tool[q][measure] for q in qrels]), measure)
+
+
+def lround(x):
+    """C's lround of a double x >= 0: nearest integer, halves away from zero."""
+    whole = math.floor(x)
+    return whole + (x - whole >= 0.5)
+
+
+def iprec_by_hand(labels_in_rank_order, n_relevant, level, rounding):
+    """trec_eval's interpolated precision of one query, ranks in the given order."""
+    product = level * n_relevant
+    c = lround(product) if rounding == "round" else math.floor(product + 0.9)
+    hits = np.flatnonzero(np.asarray(labels_in_rank_order) >= 1)  # retrieved relevant
+    precisions = [(j + 1) / (rank + 1) for j, rank in enumerate(hits)]
+    below = precisions[max(c, 1) - 1 :]
+    return max(below) if below else 0.0
+
+
+@pytest.mark.parametrize("dataset_name", ["synthetic", "lambdarank"])
+def test_trec_eval_preset_is_trec_eval_10(dataset_name):
+    # trec_eval 10 = trec_eval 9 (pytrec_eval) but for two things: scores compared
+    # in double precision and the iprec cutoff lround(X R). On scores distinct in
+    # float32 (so equally ordered by both), every other measure is pytrec_eval's
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    flat = dataset(dataset_name)
+    y = flat.y.copy()
+    # spam, never every judged row of a query (pytrec_eval crashes on such a query)
+    sizes = dict(zip(*np.unique(flat.group, return_counts=True), strict=True))
+    several = np.array([sizes[q] > 1 for q in flat.group])
+    y[(y == 0) & several & (np.arange(len(y)) % 3 == 1)] = -2.0
+    y, score, group, doc = shuffled(replace(flat, y=y), flat.score)
+    qrels, run = qrels_and_run(y, score, group, doc)
+    names = [n for n in TREC_NAMES if not n.startswith(("iprec", "11pt"))]
+    measures = {name.rsplit("_", 1)[0] if name[-1].isdigit() else name for name in names}
+    tool = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+    ours = evaluate(
+        y, score, group, metrics=names, convention="trec_eval", doc_id=doc, per_query=True
+    )
+    for name in names:
+        values = per_query(ours, name)
+        close([values[q] for q in tool], [tool[q][name] for q in tool], name)
+    # the cutoff: lround(X R), by hand, on each query in trec_eval's order
+    levels = [0.0, 0.1, 0.2, 0.3, 0.5, 0.6, 0.7, 1.0]
+    iprec_names = [f"iprec_at_recall_{level:.2f}" for level in levels]
+    table = evaluate(
+        y, score, group, metrics=[*iprec_names, "11pt_avg"], convention="trec_eval",
+        doc_id=doc, per_query=True,
+    )  # fmt: skip
+    old = evaluate(
+        y, score, group, metrics=iprec_names, convention="pytrec_eval", doc_id=doc,
+        per_query=True,
+    )  # fmt: skip
+    differ = 0
+    for name, level in zip(iprec_names, levels, strict=True):
+        values, old_values = per_query(table, name), per_query(old, name)
+        for q in tool:
+            rows = (group == q) & np.isfinite(score)
+            order = np.lexsort((-np.argsort(np.argsort(doc[rows])), -score[rows]))
+            labels = y[rows][order]
+            n_rel = int(((group == q) & (y >= 1)).sum())
+            expected = iprec_by_hand(labels, n_rel, level, "round")
+            close(values[q], expected, f"{name} {q}")
+            close(old_values[q], iprec_by_hand(labels, n_rel, level, "+0.9"), f"{name} {q}")
+            differ += expected != iprec_by_hand(labels, n_rel, level, "+0.9")
+    assert differ > 10  # the two rules give other values on this data
+
+
+def test_trec_eval_10_compares_scores_in_double_precision():
+    # 1 + 2**-30 equals 1 in float32: pytrec_eval (trec_eval 9) ties the two rows and
+    # puts docno "b" first; trec_eval 10 reads the scores as double and ranks "a" first
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = {"q": {"b": 1, "a": 0}}, {"q": {"a": 1.0 + 2**-30, "b": 1.0}}
+    tool = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q"]
+    y, s, group, doc = [1.0, 0.0], [1.0, 1.0 + 2**-30], [0, 0], ["b", "a"]
+    old = evaluate(y, s, group, metrics="recip_rank", convention="pytrec_eval", doc_id=doc)
+    assert old["recip_rank"] == tool["recip_rank"] == 1.0
+    new = evaluate(y, s, group, metrics="recip_rank", convention="trec_eval", doc_id=doc)
+    assert new["recip_rank"] == 0.5  # "a" (not relevant) at rank 1, "b" at rank 2
+
+
+def test_trec_eval_10_iprec_cutoff_by_hand():
+    # R = 6, relevant at ranks 1, 4, 5, 6, 7, 8: precisions 1, 1/2, 3/5, 2/3, 5/7, 3/4.
+    # X = 0.2: X R = 1.2. trec_eval 9: c = (long)(1.2 + 0.9) = 2 -> max over j >= 2 =
+    # 3/4; trec_eval 10: c = lround(1.2) = 1 -> 1.
+    y = np.array([1.0, 0, 0, 1, 1, 1, 1, 1])
+    s, group = -np.arange(8.0), np.zeros(8)
+    assert lround(0.2 * 6) == 1 and math.floor(0.2 * 6 + 0.9) == 2
+    for function, kwargs in [
+        (srm.interpolated_precision_score, {"recall": 0.2}),
+        (srm.eleven_point_precision_score, {}),
+    ]:
+        new = function(y, s, group, convention="trec_eval", **kwargs)
+        old = function(y, s, group, convention="pytrec_eval", **kwargs)
+        assert new == function(y, s, group, rounding="round(X*R)", **kwargs)
+        assert old == function(y, s, group, rounding="floor(X*R+0.9)", **kwargs)
+    assert srm.interpolated_precision_score(y, s, group, recall=0.2, convention="trec_eval") == 1
+    assert (
+        srm.interpolated_precision_score(y, s, group, recall=0.2, convention="pytrec_eval") == 0.75
+    )
+    # a half rounds away from zero: R = 5, X = 0.5 gives c = lround(2.5) = 3 (banker's
+    # rounding would give 2); relevant at ranks 1, 2, 5, 8, 10: 1, 1, 3/5, 1/2, 1/2
+    y = np.array([1.0, 1, 0, 0, 1, 0, 0, 1, 0, 1])
+    s, group = -np.arange(10.0), np.zeros(10)
+    assert lround(0.5 * 5) == 3 and round(0.5 * 5) == 2
+    got = srm.interpolated_precision_score(y, s, group, recall=0.5, convention="trec_eval")
+    assert got == 0.6  # max(3/5, 1/2, 1/2); c = 2 would give 1
 
 
 # ---------------------------------------------------------------------------
@@ -363,9 +471,7 @@ def test_torchmetrics_preset_by_hand():
     y, s = [1.0, 0.0, 1.0, 1.0], [0.9, 0.8, 0.7, 0.6]
     assert srm.mean_average_precision_score(y, s, k=2, convention="torchmetrics") == 1.0
     # P@5 of a 2-row query divides by k = 5
-    assert srm.precision_at_k_score([1.0, 0.0], [0.9, 0.8], k=5, convention="torchmetrics") == (
-        0.2
-    )
+    assert srm.precision_at_k_score([1.0, 0.0], [0.9, 0.8], k=5, convention="torchmetrics") == (0.2)
     # NDCG is tie-averaged, like scikit-learn: one tied pair (1, 0) -> (1 + 1/log2 3) / 2
     assert srm.ndcg_score([1.0, 0.0], [0.5, 0.5], convention="torchmetrics") == approx(
         (1 + 1 / np.log2(3)) / 2
@@ -476,11 +582,11 @@ def test_dask_takes_the_preset():
     frame = pd.DataFrame({"y_true": y, "y_score": s + 2.0**-30, "group": qid})
     names = ["ndcg@5", "mrr", "p@3"]
     expected = evaluate(
-        frame.y_true, frame.y_score, frame.group, metrics=names, convention="trec_eval"
+        frame.y_true, frame.y_score, frame.group, metrics=names, convention="pytrec_eval"
     )
     assert expected != approx(evaluate(frame.y_true, frame.y_score, frame.group, metrics=names))
     got = srm_dask.evaluate(
-        dd.from_pandas(frame, npartitions=3), names, convention="trec_eval", compute=True
+        dd.from_pandas(frame, npartitions=3), names, convention="pytrec_eval", compute=True
     )
     assert got == approx(expected, rel=1e-12)
 

@@ -56,7 +56,7 @@ def test_bpref_matches_trec_eval_and_ranx(dataset_name):
     tool = pytrec_eval.RelevanceEvaluator(qrels, {"bpref"}).evaluate(run)
     table = evaluate(
         y, score, group, metrics=["bpref", "bpref(relevance_level=2)"], judged=judged,
-        doc_id=doc, convention="trec_eval", per_query=True,
+        doc_id=doc, convention="pytrec_eval", per_query=True,
     )  # fmt: skip
     ours = dict(zip(table["query"], table["bpref"], strict=True))
     # trec_eval reports the queries of the qrels that the run answers (a query whose
@@ -69,8 +69,11 @@ def test_bpref_matches_trec_eval_and_ranx(dataset_name):
     np.testing.assert_allclose(
         [ours_2[q] for q in tool], [level_2[q]["bpref"] for q in tool], RTOL, ATOL
     )
-    # the judged mask matters here: without it, unjudged rows count as non-relevant
-    plain = evaluate(y, score, group, metrics="bpref", doc_id=doc, convention="trec_eval")
+    # the judged mask matters here: without it (judged=True), unjudged rows count as
+    # non-relevant
+    plain = evaluate(
+        y, score, group, metrics="bpref", judged=True, doc_id=doc, convention="pytrec_eval"
+    )
     assert plain["bpref"] != pytest.approx(np.mean([tool[q]["bpref"] for q in tool]), rel=1e-6)
 
     ranx = pytest.importorskip("ranx")
@@ -118,7 +121,7 @@ def test_ranx_bpref_without_judged_nonrelevant_rows_is_not_reproduced():
         warnings.simplefilter("ignore")
         expected = ranx.evaluate(qrels, run, "bpref", threads=1)
     assert math.isnan(expected)
-    assert math.isnan(bpref_score([1, 2], [1.0, 0.5], convention="ranx"))
+    assert math.isnan(bpref_score([1, 2], [1.0, 0.5], [0, 0], judged=True, convention="ranx"))
 
 
 @pytest.mark.parametrize("dataset_name", ["synthetic", "lambdarank"])
@@ -199,10 +202,11 @@ def test_bpref_and_judged_against_enumeration(ties):
             bprefs.append(_bpref_of_order([labels[i] for i in order], [judged[i] for i in order],
                                           ret, level))  # fmt: skip
             judgeds.append(_judged_of_order([judged[i] for i in order], ret, k))
-        got = bpref_score(labels, score, judged=judged, relevance_level=level, ties=ties,
+        one = np.zeros(n)  # one query
+        got = bpref_score(labels, score, one, judged=judged, relevance_level=level, ties=ties,
                           replace_undefined_by=np.nan)  # fmt: skip
         assert got == pytest.approx(np.mean(bprefs), nan_ok=True, abs=1e-12), (labels, score)
-        got = judged_at_k_score(labels, score, judged=judged, k=k, ties=ties)
+        got = judged_at_k_score(labels, score, one, judged=judged, k=k, ties=ties)
         assert got == pytest.approx(np.mean(judgeds), abs=1e-12), (judged, score, k)
 
 

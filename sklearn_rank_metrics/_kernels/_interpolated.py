@@ -2,8 +2,12 @@
 
 A query holds ``R`` relevant rows (its unretrieved ``-inf`` ones too); its ``n``
 retrieved relevant rows sit at ranks ``pos_1 < ... < pos_n``. At recall level ``X``
-trec_eval rounds ``X R`` to a number of relevant rows ``c = (long)(X R + 0.9)``
-and takes the best precision at any rank at or below the ``c``-th of them:
+trec_eval rounds ``X R`` to a number of relevant rows ``c`` and takes the best
+precision at any rank at or below the ``c``-th of them. trec_eval 10
+(``m_iprec_at_recall.c``, ``m_11pt_avg.c``) takes ``c = lround(X R)``, the nearest
+integer with halves away from zero (``"round(X*R)"``); trec_eval 9 and before, so
+pytrec_eval, ir_measures and ranx, take ``c = (long)(X R + 0.9)``
+(``"floor(X*R+0.9)"``), both of ``X R`` in double precision:
 
     IP(X) = max_{max(c, 1) <= j <= n} j / pos_j        (0 when max(c, 1) > n)
 
@@ -81,9 +85,24 @@ _CHUNK_CELLS = 2**21
 _EVENTS_PER_PART = 2**20
 
 
-def relevant_count_at_recall(total: np.ndarray, recall_levels: np.ndarray) -> np.ndarray:
-    """trec_eval's ``c = (long)(X R + 0.9)`` per query and level, at least 1 (int)."""
-    counts = np.floor(recall_levels[None, :] * total[:, None] + 0.9)
+# the rules for c, the relevant rows that reach recall level X (module notes)
+ROUNDINGS = ("floor(X*R+0.9)", "round(X*R)")
+
+
+def relevant_count_at_recall(
+    total: np.ndarray, recall_levels: np.ndarray, rounding: str = "floor(X*R+0.9)"
+) -> np.ndarray:
+    """``c`` per query and level, at least 1 (int), by one of :data:`ROUNDINGS`.
+
+    ``"round(X*R)"`` is C's ``lround`` of the double ``X R >= 0``: ``floor`` plus
+    one when the fraction is at least 1/2 (exact: the fraction of a double is).
+    """
+    product = recall_levels[None, :] * total[:, None]
+    if rounding == "round(X*R)":
+        whole = np.floor(product)
+        counts = whole + (product - whole >= 0.5)
+    else:
+        counts = np.floor(product + 0.9)
     return np.maximum(counts, 1.0).astype(np.intp)
 
 
@@ -92,11 +111,13 @@ def interpolated_precision(
     ties: str,
     relevance_level: float | None,
     recall_levels: np.ndarray,
+    rounding: str = "floor(X*R+0.9)",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Expected ``IP(X)`` per query and level (``(n_queries, n_levels)``), and ``R``."""
     total = n_relevant(ranked, relevance_level)
     relevant = relevant_rows(ranked, ties, None, relevance_level)
-    cutoff = relevant_count_at_recall(total, np.asarray(recall_levels, dtype=np.float64))
+    levels = np.asarray(recall_levels, dtype=np.float64)
+    cutoff = relevant_count_at_recall(total, levels, rounding)
     defined = cutoff <= relevant.count[:, None]
     index_in_query = np.arange(len(relevant.position)) - relevant.first[relevant.query]
     precision = (index_in_query + 1.0) / (relevant.rank() + 1.0)

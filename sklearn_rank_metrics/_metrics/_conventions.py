@@ -109,7 +109,14 @@ class Convention:
         return self.ordering
 
 
-# what trec_eval decides (pytrec_eval; README "Matching other tools")
+# the cutoff of iprec_at_recall_X and 11pt_avg: X R rounded to the nearest count
+# (trec_eval 10, lround) or floor(X R + 0.9) (trec_eval 9 and before, so pytrec_eval
+# and ir_measures, and ranx)
+_ROUND = "round(X*R)"
+_PLUS_0_9 = "floor(X*R+0.9)"
+_INTERPOLATED = ("interpolated_precision_score", "eleven_point_precision_score")
+
+# what trec_eval decides (README "Matching other tools")
 _TREC_EVAL_PARAMS = {
     "ties": "input",
     "replace_undefined_by": 0.0,
@@ -122,9 +129,17 @@ _TREC_EVAL_PARAMS = {
 _TREC_EVAL_FUNCTIONS = {
     "mean_average_precision_score": {"denominator": "n_relevant"},
     "precision_at_k_score": {"denominator": "k"},
+    **{name: {"rounding": _ROUND} for name in _INTERPOLATED},
 }
-# a negative qrels grade: in the pool but not judged, gain 0 (form_res_rels.c)
-_TREC_EVAL_ORDERING = Ordering(
+# trec_eval 9.0.x, which pytrec_eval builds (and so ir_measures)
+_TREC_EVAL_9_FUNCTIONS = {
+    **_TREC_EVAL_FUNCTIONS,
+    **{name: {"rounding": _PLUS_0_9} for name in _INTERPOLATED},
+}
+# a negative qrels grade: in the pool but not judged, gain 0 (form_res_rels.c);
+# trec_eval 10 reads scores as double, trec_eval 9 as float
+_TREC_EVAL_10_ORDERING = Ordering(doc_id_order=DESCENDING, negative_labels_judged=False)
+_TREC_EVAL_9_ORDERING = Ordering(
     single_precision=True, doc_id_order=DESCENDING, negative_labels_judged=False
 )
 
@@ -192,20 +207,29 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
         for convention in (
             Convention(
                 "trec_eval",
-                "trec_eval: float32 scores, ties by docno descending, relevant = label >= 1, "
-                "empty query 0",
+                "trec_eval 10: float64 scores, ties by docno descending, relevant = label >= 1, "
+                "empty query 0, iprec cutoff round(X*R)",
                 _TREC_EVAL_PARAMS,
                 _TREC_EVAL_FUNCTIONS,
-                _TREC_EVAL_ORDERING,
+                _TREC_EVAL_10_ORDERING,
+                negative_labels_gain_zero=True,
+            ),
+            Convention(
+                "pytrec_eval",
+                "trec_eval 9 (pytrec_eval): float32 scores, ties by docno descending, "
+                "relevant = label >= 1, empty query 0, iprec cutoff floor(X*R+0.9)",
+                _TREC_EVAL_PARAMS,
+                _TREC_EVAL_9_FUNCTIONS,
+                _TREC_EVAL_9_ORDERING,
                 negative_labels_gain_zero=True,
             ),
             Convention(
                 "ir_measures",
-                "ir_measures: as trec_eval; RR@k (msmarco), ERR@k and nDCG exp-log2 (gdeval) in "
+                "ir_measures: as pytrec_eval; RR@k (msmarco), ERR@k and nDCG exp-log2 (gdeval) in "
                 "float64",
                 _TREC_EVAL_PARAMS,
-                _TREC_EVAL_FUNCTIONS,
-                _TREC_EVAL_ORDERING,
+                _TREC_EVAL_9_FUNCTIONS,
+                _TREC_EVAL_9_ORDERING,
                 _ir_measures_provider,
                 negative_labels_gain_zero=True,
             ),
@@ -213,7 +237,7 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "ranx",
                 "ranx: ties in input order, relevant = label >= 1, empty query 0",
                 {**_TREC_EVAL_PARAMS},
-                _TREC_EVAL_FUNCTIONS,
+                _TREC_EVAL_9_FUNCTIONS,
                 negative_labels_gain_zero=True,
             ),
             Convention(
@@ -282,13 +306,16 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
 
 CONVENTION = [Options(*CONVENTIONS), NONE]
 
-DOC_CONVENTION = """convention : {"trec_eval", "ir_measures", "ranx", "sklearn", \
-"lightgbm", "xgboost", "torchmetrics"} or None, default=None
+DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ranx", \
+"sklearn", "lightgbm", "xgboost", "torchmetrics"} or None, default=None
         Reproduce another tool: sets every parameter that tool decides and the
         call does not give (ties, the undefined-query policy, gain, denominators,
         what counts as relevant) and reads the inputs as the tool does (scores as
-        float32 for trec_eval, ir_measures, XGBoost and torchmetrics; ``-inf`` as
-        an ordinary score for the boosters). Explicit arguments win. Tied rows
+        float32 for pytrec_eval, ir_measures, XGBoost and torchmetrics; ``-inf`` as
+        an ordinary score for the boosters). ``"trec_eval"`` is trec_eval 10
+        (scores in double precision, iprec cutoff ``round(X*R)``);
+        ``"pytrec_eval"`` is trec_eval 9.0.x, which every pytrec_eval release
+        builds (float32 scores, ``floor(X*R+0.9)``). Explicit arguments win. Tied rows
         keep their input order where the tool orders them by document id (the
         TREC readers give trec_eval's order). README, "Matching other tools"."""
 

@@ -7,13 +7,33 @@ from typing import Any
 import numpy as np
 
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import Interval, validate_params
+from .._engine._validation import Interval, Options, validate_params
 from .._kernels import _interpolated as kernels
 from ._aggregate import PerQuery
 from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
 from ._conventions import with_convention
 
-_CONSTRAINTS = {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL}
+_CONSTRAINTS = {
+    **COMMON_CONSTRAINTS,
+    "relevance_level": RELEVANCE_LEVEL,
+    "rounding": [Options(*kernels.ROUNDINGS)],
+}
+_DOC_ROUNDING = """rounding : {"floor(X*R+0.9)", "round(X*R)"}, default="floor(X*R+0.9)"
+        How ``X R`` becomes ``c``, the relevant rows that reach recall ``X``:
+        ``"floor(X*R+0.9)"`` is trec_eval 9.0.x's ``(long)(X R + 0.9)``, which
+        pytrec_eval (every release; pytrec-eval-terrier 0.5.x builds trec_eval
+        9.0.8, pytrec_eval 0.1 to 0.5 9.0.5 or 9.0.8), ir_measures and ranx carry;
+        ``"round(X*R)"`` is trec_eval 10's ``lround(X R)`` (nearest, halves away
+        from zero), what ``convention="trec_eval"`` sets. They differ when the
+        fraction of ``X R`` lies in [0.1, 0.5) (give or take the rounding of
+        ``X R + 0.9``): ``R = 6, X = 0.2`` gives ``c = 2``
+        by the first rule and ``c = 1`` by the second."""
+
+
+def _fill_rounding(function: Any) -> Any:
+    """The ``rounding`` entry of both docstrings (before ``fill_doc``)."""
+    function.__doc__ = function.__doc__.replace("[[rounding]]", _DOC_ROUNDING)
+    return function
 
 
 def interpolated_precision_per_query(
@@ -23,10 +43,11 @@ def interpolated_precision_per_query(
     recall: float = 0.0,
     relevance_level: float | None = None,
     ties: str = "average",
+    rounding: str = "floor(X*R+0.9)",
 ) -> PerQuery:
     """Expected interpolated precision at recall level ``recall`` of every query."""
     values, total = kernels.interpolated_precision(
-        ranked, ties, relevance_level, np.array([float(recall)])
+        ranked, ties, relevance_level, np.array([float(recall)]), rounding
     )
     return PerQuery(values[:, 0], total == 0)
 
@@ -37,10 +58,11 @@ def eleven_point_per_query(
     function_name: str = "eleven_point_precision_score",
     relevance_level: float | None = None,
     ties: str = "average",
+    rounding: str = "floor(X*R+0.9)",
 ) -> PerQuery:
     """Expected mean interpolated precision at recall 0, 0.1, ..., 1 of every query."""
     values, total = kernels.interpolated_precision(
-        ranked, ties, relevance_level, np.array(kernels.ELEVEN_POINTS)
+        ranked, ties, relevance_level, np.array(kernels.ELEVEN_POINTS), rounding
     )
     mean = values[:, 0].copy()
     for column in range(1, values.shape[1]):  # summed in trec_eval's order
@@ -51,6 +73,7 @@ def eleven_point_per_query(
 @with_convention
 @validate_params({**_CONSTRAINTS, "recall": [Interval(float, 0.0, 1.0)]})
 @fill_doc
+@_fill_rounding
 def interpolated_precision_score(
     y_true: Any,
     y_score: Any,
@@ -59,6 +82,7 @@ def interpolated_precision_score(
     recall: float = 0.0,
     relevance_level: float | None = None,
     ties: str = "average",
+    rounding: str = "floor(X*R+0.9)",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
     convention: str | None = None,
@@ -81,6 +105,7 @@ def interpolated_precision_score(
         holding ``r`` relevant ones (about 0.35 s for 120 tied rows with 60
         relevant on 2 cores); a call whose tied blocks would visit more than 10^9
         lattice cells raises a ``ValueError`` (the other modes are always fast).
+    [[rounding]]
     [[replace_undefined_by]]
     [[sample_weight]]
     [[convention]]
@@ -101,10 +126,11 @@ def interpolated_precision_score(
     .. math::
 
         \\mathrm{IP}(X) = \\max_{\\max(c, 1) \\le j \\le n} \\frac{j}{\\mathrm{pos}_j},
-        \\qquad c = \\lfloor X R + 0.9 \\rfloor
+        \\qquad c = \\lfloor X R + 0.9 \\rfloor \\ \\text{or} \\
+        c = \\mathrm{round}(X R)
 
-    and 0 when ``max(c, 1) > n`` (the ranking never reaches the level). The
-    rounding of ``X R`` is trec_eval's. A query without a relevant row is
+    and 0 when ``max(c, 1) > n`` (the ranking never reaches the level); ``c`` by
+    ``rounding`` (trec_eval 9 or 10). A query without a relevant row is
     undefined. With ``ties="average"`` the value is the exact mean over all orders
     of the tied rows (see the module notes of the kernel for the method).
 
@@ -132,12 +158,14 @@ def interpolated_precision_score(
         recall=recall,
         relevance_level=relevance_level,
         ties=ties,
+        rounding=rounding,
     )
 
 
 @with_convention
 @validate_params(_CONSTRAINTS)
 @fill_doc
+@_fill_rounding
 def eleven_point_precision_score(
     y_true: Any,
     y_score: Any,
@@ -145,6 +173,7 @@ def eleven_point_precision_score(
     *,
     relevance_level: float | None = None,
     ties: str = "average",
+    rounding: str = "floor(X*R+0.9)",
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
     convention: str | None = None,
@@ -157,6 +186,7 @@ def eleven_point_precision_score(
     [[relevance_level]]
     [[ties]]
         As in :func:`interpolated_precision_score`, whose cost note applies.
+    [[rounding]]
     [[replace_undefined_by]]
     [[sample_weight]]
     [[convention]]
@@ -204,4 +234,5 @@ def eleven_point_precision_score(
         replace_undefined_by=replace_undefined_by,
         relevance_level=relevance_level,
         ties=ties,
+        rounding=rounding,
     )

@@ -179,7 +179,8 @@ def judged_at_k_score(
     A row with a negative label counts as judged when ``judged`` says so, as in
     ir_measures (a negative grade is in its qrels). ``convention="trec_eval"``
     counts it as unjudged, as trec_eval's ``unj@k`` does (it is in the pool but
-    not judged), so there Judged@k is ``1 - unj@k``.
+    not judged), so there Judged@k is ``1 - unj@k`` on runs of at least ``k``
+    rows (``unj@k`` divides by ``k`` even when the run is shorter).
 
     References
     ----------
