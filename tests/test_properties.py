@@ -326,7 +326,7 @@ def undefined_queries(name: str, params: dict[str, Any], stats: Stats) -> np.nda
     """
     if METRICS[name].function.__name__ == "group_roc_auc_score":
         return (stats.n_relevant == 0) | (stats.n_relevant == stats.n_rows)
-    if METRICS[name].always_defined or params.get("part") == "residual":
+    if METRICS[name].always_defined or params.get("part") in ("residual", "upper"):
         return np.zeros(len(stats.n_relevant), dtype=bool)
     return stats.n_relevant == 0
 

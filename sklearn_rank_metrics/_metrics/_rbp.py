@@ -36,8 +36,11 @@ def rbp_per_query(
     if part != "value":  # the residual counts the unjudged rows
         ranked.require_judgments(function_name, f"RBP's {part} (part={part!r})")
     values, n_relevant = kernels.rbp(ranked, ties, k, p, graded, relevance_level, part)
-    # the residual is defined for every query; RBP like every metric needs a relevant row
-    if part == "residual":
+    # the residual and the upper bound need no relevant row, so they are defined for
+    # every query (cwl_eval measures every ranked topic: a query whose judged rows are
+    # all irrelevant has RBP 0 and its residual as upper bound); RBP itself, like
+    # every metric, is undefined without a relevant row and follows the policy
+    if part != "value":
         return PerQuery(values, np.zeros(ranked.n_queries, bool))
     undefined = n_relevant == 0
     values[undefined] = 0.0  # an undefined query holds 0 until the policy applies
@@ -92,7 +95,8 @@ def rbp_score(
         Only the residual and the upper bound read it.
     [[ties]]
     [[replace_undefined_by]]
-        The residual is defined for every query.
+        It applies to RBP itself (``part="value"``) only: the residual and the upper
+        bound are defined for every query (see Notes).
     [[sample_weight]]
     [[convention]]
 
@@ -116,8 +120,16 @@ def rbp_score(
     retrieved) and ``g_i`` the gain at rank ``i``. RBP and RBP + residual bound the
     value a full judgement would give. With ``ties="average"`` each position of a
     tied block takes the block's mean gain (RBP is linear in the gains: exact).
-    A query without a relevant row is undefined (RBP; the residual is always
-    defined).
+
+    A query without a relevant row: RBP is undefined there, like every metric, and
+    takes ``replace_undefined_by`` (0 by default). Its residual and upper bound
+    need no relevant row and are always defined: the upper bound is then the
+    residual itself (RBP 0 plus the unknown weight), as cwl_eval reports it
+    (``EU + ResEU``). So under the default policy the means satisfy
+    ``mean(upper) = mean(value) + mean(residual)``, query for query as in
+    cwl_eval. Another policy changes only the value of those queries: ``"skip"`` and
+    ``nan`` drop them from (or void) the mean of RBP alone, and with ``1.0`` their
+    RBP of 1 exceeds their bound (the residual).
 
     References
     ----------
@@ -127,10 +139,14 @@ def rbp_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import rbp_score
-    >>> rbp_score([1, 0, 1], [0.9, 0.8, 0.7], p=0.5)  # 0.5 * (1 + 0.25)
+    >>> y, s, qid = [1, 0, 1], [0.9, 0.8, 0.7], [0, 0, 0]
+    >>> rbp_score(y, s, qid, p=0.5)  # 0.5 * (1 + 0.25)
     0.625
-    >>> rbp_score([1, 0, 1], [0.9, 0.8, 0.7], p=0.5, part="residual")  # p^3
+    >>> rbp_score(y, s, qid, p=0.5, part="residual", judged=True)  # p^3
     0.125
+    >>> # no relevant row: RBP is undefined (0 by the policy), the bound is the residual
+    >>> rbp_score([0, 0], [0.9, 0.8], [0, 0], p=0.5, part="upper", judged=[True, False])
+    0.5
     """
     return score(
         rbp_per_query,

@@ -340,7 +340,9 @@ def rbp(ranked, unretrieved, *, k=None, p=0.8, graded=False, relevance_level=Non
     residual = p**depth
     if part == "residual":
         return residual, False
-    return (value + residual if part == "upper" else value), n_rel == 0
+    if part == "upper":  # defined without a relevant row too (cwl_eval's EU + ResEU)
+        return value + residual, False
+    return value, n_rel == 0
 
 
 def counts(ranked, unretrieved, *, k=None, count="relevant_retrieved", relevance_level=None):
