@@ -51,6 +51,22 @@ def test_err_default_scale_on_binary_labels_warns_in_evaluate_and_scorers():
     with pytest.warns(UndefinedMetricWarning, match=r"max_grade=1"):
         srm.evaluate(Y_BINARY, Y_SCORE, GROUP, metrics=["err@10"], per_query=True)
 
+    class Scores:  # an estimator whose predictions are Y_SCORE
+        def predict(self, X):
+            return Y_SCORE
+
+        def __sklearn_tags__(self):
+            from sklearn.utils import Tags, TargetTags
+
+            return Tags(estimator_type="regressor", target_tags=TargetTags(required=True))
+
+    scorer = srm.make_ranking_scorer("err@10", group=GROUP)
+    with pytest.warns(UndefinedMetricWarning, match=r"max_grade=1"):
+        value = scorer(Scores(), np.zeros((len(Y_BINARY), 1)), Y_BINARY)
+    assert value == pytest.approx(1 / 16, rel=1e-15)
+    quiet = srm.make_ranking_scorer("err(max_grade=1)@10", group=GROUP)
+    assert _no_warning(quiet, Scores(), np.zeros((len(Y_BINARY), 1)), Y_BINARY) == 0.5
+
 
 def test_err_binary_labels_with_a_declared_scale_do_not_warn():
     # max_grade=1: R(1) = 1/2, each query's relevant row at rank 1 scores 1/2
