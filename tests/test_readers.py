@@ -232,20 +232,22 @@ def test_trec_tie_order_and_precision_matter(trec_files):
     data = read_trec(*trec_files)
     q1, q2 = data.group == "q1", data.group == "q2"
     trec_map = tool["q1"]["map"]
-    assert mean_average_precision_score(data.y_true[q1], data.y_score[q1], ties="input") == (
+    y1, s1, g1 = data.y_true[q1], data.y_score[q1], data.group[q1]
+    assert mean_average_precision_score(y1, s1, g1, ties="input") == (
         pytest.approx(trec_map, rel=1e-12)
     )
-    assert mean_average_precision_score(data.y_true[q1], data.y_score[q1]) != pytest.approx(
-        trec_map, rel=1e-6
-    )
+    assert mean_average_precision_score(y1, s1, g1) != pytest.approx(trec_map, rel=1e-6)
     flipped = np.flatnonzero(q1)[::-1]
     assert mean_average_precision_score(
-        data.y_true[flipped], data.y_score[flipped], ties="input"
+        data.y_true[flipped], data.y_score[flipped], data.group[flipped], ties="input"
     ) != pytest.approx(trec_map, rel=1e-6)
     double = read_trec(*trec_files, single_precision=False)
     assert tool["q2"]["recip_rank"] == 0.5
-    assert mean_reciprocal_rank_score(data.y_true[q2], data.y_score[q2], ties="input") == 0.5
-    assert mean_reciprocal_rank_score(double.y_true[q2], double.y_score[q2], ties="input") == 1.0
+    y2, s2, g2 = data.y_true[q2], data.y_score[q2], data.group[q2]
+    assert mean_reciprocal_rank_score(y2, s2, g2, ties="input") == 0.5
+    assert (
+        mean_reciprocal_rank_score(double.y_true[q2], double.y_score[q2], g2, ties="input") == 1.0
+    )
 
 
 def test_trec_dicts_give_the_same_rows_as_files(trec_files):
@@ -887,7 +889,8 @@ def test_recommendations_rows_by_hand_with_grades():
     # NDCG@3 of u1 by hand (linear gain): DCG = 3 / log2(4); ideal = 3 + 1 / log2(3)
     u1 = data.group == "u1"
     expected = (3 / math.log2(4)) / (3 + 1 / math.log2(3))
-    assert ndcg_score(data.y_true[u1], data.y_score[u1], k=3) == pytest.approx(expected)
+    got = ndcg_score(data.y_true[u1], data.y_score[u1], data.group[u1], k=3)
+    assert got == pytest.approx(expected)
 
 
 def test_recommendations_other_containers():
