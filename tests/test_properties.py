@@ -149,9 +149,16 @@ def settings_of(name: str, params: dict[str, Any]) -> dict[str, Any]:
     return {**defaults_of(name), **params}
 
 
+# bpref, Judged@k and RBP's residual / upper bound read which rows were judged: every
+# row of these data is judged (judged=True here, and in the ``evaluate`` calls below)
+TAKES_JUDGED = {"bpref", "judged", "rbp"}
+
+
 def call(name, params, y_true, y_score, group=None, **kwargs) -> float:
     """The registry metric's public function with its fixed parameters and ``params``."""
     info = METRICS[name]
+    if name in TAKES_JUDGED:
+        kwargs = {"judged": True, **kwargs}
     return info.function(y_true, y_score, group, **{**info.fixed_params, **params, **kwargs})
 
 
@@ -449,7 +456,7 @@ def test_variant_texts_parse_back_to_the_variant(name):
 def test_text_name_with_discount_none():
     # The unquoted word none is the discount "none" here, not None.
     y_true, y_score = [1.0, 0.0, 2.0], [0.3, 0.2, 0.1]
-    got = evaluate(y_true, y_score, metrics=["dcg(discount=none)@3", "cg@3"])
+    got = evaluate(y_true, y_score, [0, 0, 0], metrics=["dcg(discount=none)@3", "cg@3"])
     assert got["dcg(discount=none)@3"] == got["cg@3"]
 
 
@@ -547,7 +554,12 @@ def test_query_relabelling_does_not_matter(name, case, ties, cutoff, policy):
         for params in TEXT_VARIANTS[name]
         for k in k_values(name, cutoff)
     ]
-    common = {"metrics": texts, "replace_undefined_by": NAN_POLICY, "per_query": True}
+    common = {
+        "metrics": texts,
+        "replace_undefined_by": NAN_POLICY,
+        "per_query": True,
+        "judged": True,
+    }
     table = evaluate(*_xyg(data), **common)
     ids = np.unique(data.group)
     np.testing.assert_array_equal(table["query"].to_numpy(), ids)
@@ -644,7 +656,11 @@ def test_normalised_metrics_lie_in_unit_interval(name, data, ties, cutoff):
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", ".*no query is left", UserWarning)  # means unused
             table = evaluate(
-                *_xyg(data), metrics=texts, replace_undefined_by=policy, per_query=True
+                *_xyg(data),
+                metrics=texts,
+                replace_undefined_by=policy,
+                per_query=True,
+                judged=True,
             )
         for text in texts:
             values = table[text].to_numpy(float)
@@ -682,7 +698,11 @@ def test_ideal_order_scores_one(name, data, ties):
             value = call(name, params, *_xyg(data), sample_weight=data.weight, **kwargs)
             assert_close(value, 1.0, f"{variant_id(name, params)} k={k}")
     table = evaluate(
-        *_xyg(data), metrics=list(texts), replace_undefined_by=NAN_POLICY, per_query=True
+        *_xyg(data),
+        metrics=list(texts),
+        replace_undefined_by=NAN_POLICY,
+        per_query=True,
+        judged=True,
     )
     for text, (params, claim, stats) in texts.items():
         undefined = undefined_queries(name, params, stats)
@@ -807,7 +827,7 @@ def test_per_query_values_average_to_the_mean(name, data, ties, cutoff):
         stats = stats_of(data, settings_of(name, params).get("relevance_level"))
         for k in k_values(name, cutoff):
             texts[metric_text(name, params, k, ties=ties)] = (params, stats)
-    common = {"metrics": list(texts), "sample_weight": data.weight}
+    common = {"metrics": list(texts), "sample_weight": data.weight, "judged": True}
     tables = {}
     for policy in POLICIES:
         with warnings.catch_warnings(record=True) as caught:
@@ -880,7 +900,11 @@ def test_optimistic_average_input_pessimistic_are_ordered(name, data, cutoff):
                 assert low <= value[ties] <= high, (variant_id(name, params), k, value)
     every_text = [text for group in texts.values() for text in group.values()]
     table = evaluate(
-        *_xyg(data), metrics=every_text, replace_undefined_by=NAN_POLICY, per_query=True
+        *_xyg(data),
+        metrics=every_text,
+        replace_undefined_by=NAN_POLICY,
+        per_query=True,
+        judged=True,
     )
     for where, by_ties in texts.items():
         value = {ties: table[text].to_numpy(float) for ties, text in by_ties.items()}
@@ -901,12 +925,12 @@ def test_bounds_with_gain_not_monotone_in_label(name):
     # a smaller gain than label 1, so "optimistic" is the label order [3, 1] and lies
     # below the average, and "pessimistic" is [1, 3] and lies above it.
     kwargs = {"gain": [0.0, 5.0, 1.0, 2.0]}
-    y_true, tied = [1.0, 3.0], [0.0, 0.0]
-    optimistic = call(name, kwargs, y_true, tied, ties="optimistic")
-    pessimistic = call(name, kwargs, y_true, tied, ties="pessimistic")
-    average = call(name, kwargs, y_true, tied, ties="average")
-    label_3_first = call(name, kwargs, y_true, [0.0, 1.0])
-    label_1_first = call(name, kwargs, y_true, [1.0, 0.0])
+    y_true, tied, one = [1.0, 3.0], [0.0, 0.0], [0, 0]
+    optimistic = call(name, kwargs, y_true, tied, one, ties="optimistic")
+    pessimistic = call(name, kwargs, y_true, tied, one, ties="pessimistic")
+    average = call(name, kwargs, y_true, tied, one, ties="average")
+    label_3_first = call(name, kwargs, y_true, [0.0, 1.0], one)
+    label_1_first = call(name, kwargs, y_true, [1.0, 0.0], one)
     np.testing.assert_allclose(optimistic, label_3_first, rtol=1e-12)
     np.testing.assert_allclose(pessimistic, label_1_first, rtol=1e-12)
     np.testing.assert_allclose(average, (label_3_first + label_1_first) / 2, rtol=1e-12)
@@ -954,11 +978,11 @@ def test_query_values_do_not_depend_on_other_queries(name, ties):
     ]
     alone = evaluate(
         probes.y_true, probes.y_score, probes.group, metrics=texts, ties=ties,
-        replace_undefined_by=NAN_POLICY, per_query=True,
+        replace_undefined_by=NAN_POLICY, per_query=True, judged=True,
     )
     together = evaluate(
         crowd.y_true, crowd.y_score, crowd.group, metrics=texts, ties=ties,
-        replace_undefined_by=NAN_POLICY, per_query=True,
+        replace_undefined_by=NAN_POLICY, per_query=True, judged=True,
     )
     together = together[together["query"].isin(alone["query"])].reset_index(drop=True)
     assert together["query"].tolist() == alone["query"].tolist()
