@@ -152,7 +152,7 @@ def test_dataframe_of_model_scores_and_dataframe_output():
 
 
 def test_one_query_has_no_standard_error():
-    report = ranking_report([1, 0], [0.2, 0.1], metrics="mrr", output_dict=True)["mrr"]
+    report = ranking_report([1, 0], [0.2, 0.1], [0, 0], metrics="mrr", output_dict=True)["mrr"]
     assert report["mean"] == 1.0 and math.isnan(report["std_err"])
     assert report["n_queries"] == 1
 
