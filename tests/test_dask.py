@@ -102,7 +102,12 @@ def make_frame(seed: int = 0, n_queries: int = 120, shuffle_rows: bool = True) -
     return frame
 
 
+# bpref and Judged@k read which rows were judged: every row of these frames was
+# (judged=True, unless a test passes its own)
+
+
 def in_memory(frame: pd.DataFrame, metrics=ALL_METRICS, *, weighted=False, **params):
+    params = {"judged": True, **params}
     return evaluate_in_memory(
         frame["label"],
         frame["score"],
@@ -114,6 +119,7 @@ def in_memory(frame: pd.DataFrame, metrics=ALL_METRICS, *, weighted=False, **par
 
 
 def on_dask(ddf, metrics=ALL_METRICS, *, weighted=False, **params):
+    params = {"judged": True, **params}
     return evaluate(
         ddf,
         metrics,
@@ -253,7 +259,9 @@ def test_already_partitioned_by_index_divisions():
     frame = make_frame(seed=4)
     ddf = dd.from_pandas(frame.set_index("qid"), npartitions=6)
     assert ddf.known_divisions
-    table = evaluate_per_query(ddf, ALL_METRICS, y_true="label", y_score="score", group="qid")
+    table = evaluate_per_query(
+        ddf, ALL_METRICS, y_true="label", y_score="score", group="qid", judged=True
+    )
     assert not is_shuffled(table)
     assert_same_table(table.compute(), in_memory(frame, per_query=True))
     # ties="input" follows the row order of the Dask DataFrame (here: after its sort)
@@ -269,7 +277,9 @@ def test_already_partitioned_by_disjoint_id_ranges_and_by_the_user():
     bounds = np.quantile(np.unique(ids), [0.25, 0.5, 0.75])
     parts = np.searchsorted(bounds, ids)
     ranged = dd.from_map(lambda i: frame[parts == i], range(4))
-    table = evaluate_per_query(ranged, ALL_METRICS, y_true="label", y_score="score", group="qid")
+    table = evaluate_per_query(
+        ranged, ALL_METRICS, y_true="label", y_score="score", group="qid", judged=True
+    )
     assert not is_shuffled(table)
     assert_same_table(table.compute(), in_memory(frame, per_query=True))
     # hash-like partitions (overlapping ranges): "auto" shuffles, True trusts the user
@@ -328,6 +338,7 @@ def test_per_query_equals_in_memory_table(policy):
         y_true="label",
         y_score="score",
         group="qid",
+        judged=True,
         ties="input",
         replace_undefined_by=policy,
     )
@@ -477,6 +488,7 @@ def test_row_order_key_restores_input_order_for_input_ties():
         y_score="score",
         group="qid",
         sample_weight=None,
+        judged=None,  # not said: mrr and p@1 do not read it
         group_on_index=False,
         row_order=True,
         function_name="evaluate",
@@ -532,7 +544,7 @@ def test_local_cluster_of_two_processes(cluster_client):
             got, in_memory(frame, weighted=True, ties=ties, replace_undefined_by="skip")
         )
     table = evaluate_per_query(
-        ddf, ALL_METRICS, y_true="label", y_score="score", group="qid", ties="input"
+        ddf, ALL_METRICS, y_true="label", y_score="score", group="qid", judged=True, ties="input"
     )
     assert_same_table(table.compute(), in_memory(frame, ties="input", per_query=True))
     workers = cluster_client.run(lambda: __import__("os").getpid())
