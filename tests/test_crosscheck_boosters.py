@@ -636,8 +636,11 @@ def test_xgboost_scores_are_float32_lightgbm_scores_float64():
     score = np.array([1.0, 1.0 + 1e-12])
     assert lightgbm_eval(y, score, [2], "ndcg", [1])["ndcg@1"] == 1.0
     assert xgboost_eval(y, score, [0, 0], ["ndcg@1"], "rank:ndcg")["ndcg@1"] == 0.0
-    assert ndcg_score(y, score, k=1, gain="exponential", ties="input") == 1.0
-    assert ndcg_score(y, score.astype(np.float32), k=1, gain="exponential", ties="input") == 0.0
+    one = [0, 0]  # one query
+    assert ndcg_score(y, score, one, k=1, gain="exponential", ties="input") == 1.0
+    assert (
+        ndcg_score(y, score.astype(np.float32), one, k=1, gain="exponential", ties="input") == 0.0
+    )
 
     # At scale: tied scores plus a jitter that float32 rounds away
     y, score, qid, sizes = dataset("synthetic-tied")

@@ -286,10 +286,12 @@ def test_trec_eval_compares_scores_in_single_precision():
     for bump, first_relevant in [(2.0**-24, True), (2.0**-23, False)]:
         tool = evaluator.evaluate({"q": {"a": 1.0 + bump, "b": 1.0}})["q"]["recip_rank"]
         y, s = np.array([1.0, 0.0]), np.array([1.0, 1.0 + bump])  # rows "b", "a"
-        ours = mean_reciprocal_rank_score(y, s.astype(np.float32).astype(np.float64), ties="input")
+        q = ["q", "q"]
+        as_float32 = s.astype(np.float32).astype(np.float64)
+        ours = mean_reciprocal_rank_score(y, as_float32, q, ties="input")
         assert ours == tool == (1.0 if first_relevant else 0.5)
         # uncast, we compare in double precision: "a" ranks first, unlike trec_eval
-        assert mean_reciprocal_rank_score(y, s, ties="input") == 0.5
+        assert mean_reciprocal_rank_score(y, s, q, ties="input") == 0.5
 
 
 # ---------------------------------------------------------------------------
