@@ -278,7 +278,7 @@ def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str,
             for name, run in named.items():
                 with _progress(f"reading {args.qrels} and {name}"):
                     join = join_trec_sources(
-                        args.qrels, run, answered_only=True, single_precision=True
+                        args.qrels, run, answered_only=True, single_precision=False
                     )
                 runs[name] = join.data
                 facts.setdefault("n_dropped_queries", {})[name] = join.data.n_dropped_queries

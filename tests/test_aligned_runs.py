@@ -75,10 +75,10 @@ def test_each_aligned_run_matches_trec_eval_c(dataset_name):
         expected = trec_eval_c(qrels, run)
         answered = sum(q in qrels and any(np.isfinite(list(run[q].values()))) for q in run)
         assert aligned.n_answered[name] == answered < len(qrels)
+        # pytrec_eval builds trec_eval 9: its preset reads the scores as float
         table = evaluate(
-            *aligned.run(name), metrics=TREC_NAMES, convention="trec_eval",
-            doc_id=aligned.doc_id, per_query=True,
-        )  # fmt: skip
+            aligned.run(name), metrics=TREC_NAMES, convention="pytrec_eval", per_query=True
+        )
         for metric in TREC_NAMES:
             ours = dict(zip(table["query"], table[metric], strict=True))
             assert sorted(ours) == sorted(expected[metric])
@@ -94,7 +94,7 @@ def test_compare_and_report_take_aligned_runs():
     names = ["map", "P_5"]
     expected = {name: trec_eval_c(qrels, run) for name, run in runs.items()}
     result = compare(
-        *aligned, metrics=names, baseline="b", convention="trec_eval", n_resamples=20,
+        aligned, metrics=names, baseline="b", convention="pytrec_eval", n_resamples=20,
         random_state=0,
     )  # fmt: skip
     row = result.table.iloc[0]
@@ -105,7 +105,7 @@ def test_compare_and_report_take_aligned_runs():
         for name in runs:
             want = np.mean(list(expected[name][measure].values()))
             assert means[name] == pytest.approx(want, rel=1e-9, abs=1e-12)
-    report = ranking_report(*aligned, metrics=names, convention="trec_eval", output_dict=True)
+    report = ranking_report(aligned, metrics=names, convention="pytrec_eval", output_dict=True)
     assert report["a"]["map"]["mean"] == pytest.approx(
         np.mean(list(expected["a"]["map"].values())), rel=1e-9
     )

@@ -470,7 +470,8 @@ TIED_QRELS = """1 0 a 1
 2 0 c 0
 """
 # query 1: a and b tie; query 2: a and b differ only beyond float32 (a higher in
-# float64), so trec_eval ties them and puts b first by docno descending
+# float64), so trec_eval 9 (float scores) ties them and puts b first by docno
+# descending, while trec_eval 10 (double) ranks a first
 TIED_RUN = """1 Q0 a 1 0.5 run
 1 Q0 b 2 0.5 run
 1 Q0 c 3 0.1 run
@@ -495,6 +496,12 @@ def test_trec_files_default_to_the_trec_eval_convention(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["convention"] == "trec_eval"
     got = document["results"]["tied.run"]
+    # by hand, trec_eval 10 (scores in double precision): query 1 ties a and b, b
+    # first by docno descending (RR 1/2, P@1 0); query 2 ranks a first (RR 1, P@1 1)
+    assert got["mrr"]["mean"] == 0.75 and got["p@1"]["mean"] == 0.5
+    # trec_eval 9 (pytrec_eval) reads scores as float: query 2 ties too
+    assert main([*common, "--convention", "pytrec_eval", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)["results"]["tied.run"]
     for ours, theirs in (("map", "map"), ("p@1", "P_1"), ("mrr", "recip_rank")):
         expected = sum(values[theirs] for values in tool.values()) / 2
         assert got[ours]["mean"] == pytest.approx(expected, abs=1e-12), ours
@@ -509,9 +516,9 @@ def test_trec_files_default_to_the_trec_eval_convention(tmp_path, capsys):
     assert main([*common, "--convention", "none", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["convention"] == "none"
-    # (1 + 1/2) / 2 over the two orders of a and b in both queries (read_trec keeps
-    # trec_eval's float32 scores)
-    assert document["results"]["tied.run"]["mrr"]["mean"] == 0.75
+    # query 1: (1 + 1/2) / 2 over the two orders of a and b; query 2: a first, 1
+    # (read_trec keeps the scores as written)
+    assert document["results"]["tied.run"]["mrr"]["mean"] == (0.75 + 1.0) / 2
     # an explicit option wins over the preset
     assert main([*common, "--ties", "optimistic", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)

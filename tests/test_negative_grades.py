@@ -282,13 +282,14 @@ def test_web_collection_ranx_reads_negative_grades_as_gain_zero():
         np.testing.assert_allclose(table[name], [tool[q] for q in queries], RTOL, ATOL, name)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_trec turns a negative grade into 0 (judged): the metrics cannot tell it "
-    "from a judged non-relevant document (sklearn_rank_metrics/_io/_trec.py join_trec)",
-)
 def test_read_trec_keeps_what_bpref_needs():
     # the reader's rows must let the presets apply trec_eval's rule: through
     # read_trec the minimal case must give trec_eval's bpref 1.0, as the arrays do
     data = srm.read_trec(MIN_QRELS, MIN_RUN)
     assert srm.bpref_score(data, convention="trec_eval") == 1.0
+    assert srm.bpref_score(data) == 1.0  # without a convention bpref follows trec_eval
+    assert srm.evaluate(data, metrics=["bpref"], convention="ir_measures")["bpref"] == 1.0
+    assert srm.evaluate(data, metrics=["bpref"], convention="ranx")["bpref"] == 0.0
+    # the graded metrics refuse the -2 without a convention, and say which to pass
+    with pytest.raises(ValueError, match="convention"):
+        srm.ndcg_score(data)

@@ -141,7 +141,8 @@ def test_trec_answered_only_equals_pytrec_eval(trec_files):
     qrels, run, tool = trec_eval_values(*trec_files)
     measures = sorted(next(iter(tool.values())))
     assert {"map", "ndcg", "recip_rank", "P_5", "recall_10", "ndcg_cut_20"} <= set(measures)
-    data = read_trec(*trec_files, answered_only=True)
+    # pytrec_eval builds trec_eval 9, which reads the scores as float
+    data = read_trec(*trec_files, answered_only=True, single_precision=True)
     assert sorted(tool) == ["q1", "q2", "q4", "q5"]  # pytrec_eval: queries in both files
     assert sorted(np.unique(data.group)) == sorted(tool)
     assert data.n_answered_queries == 4 and "n_answered_queries" not in repr(data)
@@ -164,7 +165,7 @@ def test_trec_default_is_trec_eval_c(trec_files):
     # the default keeps every query of the qrels, one the run did not answer at 0
     qrels, _, tool = trec_eval_values(*trec_files)
     measures = sorted(next(iter(tool.values())))
-    data = read_trec(*trec_files)
+    data = read_trec(*trec_files, single_precision=True)  # pytrec_eval: trec_eval 9
     assert sorted(np.unique(data.group)) == sorted(qrels) == ["q1", "q2", "q3", "q4", "q5"]
     assert data.n_dropped_queries == 2
     assert data.n_answered_queries == 4  # q3 is only in the qrels
@@ -220,7 +221,9 @@ def test_trec_rows_by_hand(trec_files):
     assert data.y_true[q1].tolist() == [0, 0, 1, 3, 1, 2]
     assert data.y_score[q1].tolist() == [0.25, 0.5, 0.5, -np.inf, 0.5, 0.125]
     assert data.doc_id[q2].tolist() == ["d7", "d6", "d5"]
-    assert data.y_score[q2].tolist() == [-0.25, 1.0, 1.0]  # 1.00000001 in single precision
+    assert data.y_score[q2].tolist() == [-0.25, 1.0, 1.00000001]  # as written
+    single = read_trec(*trec_files, single_precision=True)
+    assert single.y_score[q2].tolist() == [-0.25, 1.0, 1.0]  # 1.00000001 as a float
     assert data.y_true.dtype == data.y_score.dtype == np.float64
     assert data.source == f"{trec_files[0]} + {trec_files[1]}"
     assert list(data) == [data.y_true, data.y_score, data.group]
@@ -229,7 +232,7 @@ def test_trec_rows_by_hand(trec_files):
 def test_trec_tie_order_and_precision_matter(trec_files):
     # the checks above would fail without the docno order or the single precision
     _, _, tool = trec_eval_values(*trec_files)
-    data = read_trec(*trec_files)
+    data = read_trec(*trec_files, single_precision=True)  # pytrec_eval: trec_eval 9
     q1, q2 = data.group == "q1", data.group == "q2"
     trec_map = tool["q1"]["map"]
     y1, s1, g1 = data.y_true[q1], data.y_score[q1], data.group[q1]
@@ -241,7 +244,7 @@ def test_trec_tie_order_and_precision_matter(trec_files):
     assert mean_average_precision_score(
         data.y_true[flipped], data.y_score[flipped], data.group[flipped], ties="input"
     ) != pytest.approx(trec_map, rel=1e-6)
-    double = read_trec(*trec_files, single_precision=False)
+    double = read_trec(*trec_files)  # the default: scores as written
     assert tool["q2"]["recip_rank"] == 0.5
     y2, s2, g2 = data.y_true[q2], data.y_score[q2], data.group[q2]
     assert mean_reciprocal_rank_score(y2, s2, g2, ties="input") == 0.5
@@ -342,7 +345,7 @@ def test_trec_files_that_trec_eval_accepts(tmp_path, monkeypatch, use_pandas):
     }
     data = read_trec(qrels, run)
     by_doc = dict(zip(data.doc_id.tolist(), data.y_true.tolist(), strict=True))
-    assert by_doc["SPAM-1"] == 0.0 and by_doc["CR#93E-1860"] == 2.0  # -2: judged, no gain
+    assert by_doc["SPAM-1"] == -2.0 and by_doc["CR#93E-1860"] == 2.0  # kept as graded
     # every measure equals trec_eval's on the same files (negative grade included)
     measures = {"map": "map", "ndcg": "ndcg", "ndcg_cut_3": "ndcg@3", "P_2": "p@2",
                 "recip_rank": "mrr", "recall_3": "recall@3"}
@@ -352,7 +355,9 @@ def test_trec_files_that_trec_eval_accepts(tmp_path, monkeypatch, use_pandas):
     expected = pytrec_eval.RelevanceEvaluator(
         pytrec_eval.parse_qrel([ln for ln in lines(qrels) if ln[0] != "#"]), set(measures)
     ).evaluate(pytrec_eval.parse_run([" ".join(fields) for fields in kept]))
-    ours = evaluate(*data, metrics=list(measures.values()), ties="input", per_query=True)
+    # the -2 is gain 0 and not relevant under the preset of pytrec_eval (trec_eval 9)
+    ours = evaluate(data, metrics=list(measures.values()), convention="pytrec_eval",
+                    per_query=True)  # fmt: skip
     for trec_name, name in measures.items():
         np.testing.assert_allclose(
             ours[name], [expected[q][trec_name] for q in ours["query"]], rtol=1e-12,

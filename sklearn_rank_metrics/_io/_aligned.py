@@ -207,7 +207,7 @@ def _union(datasets: dict[str, RankingData], source: str) -> AlignedRuns:
     )
 
 
-def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = True) -> AlignedRuns:
+def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) -> AlignedRuns:
     """Join one TREC qrels with several runs on the same rows, to compare the runs.
 
     Per query of the qrels, one row for every document that is judged or returned by
@@ -217,8 +217,7 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = True) -> 
     row nobody ranks for this run, which changes none of its metrics). Every run is
     averaged over the same queries, those of the qrels: a query a run did not answer
     scores 0 (``trec_eval -c``). Labels and scores follow :func:`read_trec`
-    (negative labels are 0; scores in single precision unless
-    ``single_precision=False``).
+    (negative labels kept; scores as written unless ``single_precision=True``).
 
     Parameters
     ----------
@@ -227,8 +226,9 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = True) -> 
     runs : mapping of str to run, or sequence of paths
         ``{name: run file or {query: {docno: score}}}``, or run file paths (named by
         their file names).
-    single_precision : bool, default=True
-        Round the scores to single precision, as trec_eval does.
+    single_precision : bool, default=False
+        Round the scores to single precision, as trec_eval 9 (pytrec_eval) does; the
+        presets that need it (``convention="pytrec_eval"``) round them themselves.
 
     Returns
     -------

@@ -327,7 +327,7 @@ def join_trec(
 ) -> JoinedRows:
     """Flat rows of qrels + run, sorted by query, then docno descending.
 
-    Run rows take their qrels label (0 when unjudged or negative); qrels rows missing
+    Run rows take their qrels label (0 when unjudged; a negative grade is kept); qrels rows missing
     from the run get score ``-inf``. Queries only in the run are dropped and counted;
     queries only in the qrels (the run did not answer them) are kept, all rows
     ``-inf``, unless ``answered_only``.
@@ -365,7 +365,6 @@ def join_trec(
     if single_precision:
         scores = scores.astype(np.float32).astype(np.float64)
     y_true = np.concatenate([run_label[run_rows], qrels.value[unretrieved]]).astype(np.float64)
-    np.maximum(y_true, 0.0, out=y_true)  # a negative judgement: judged, not relevant, gain 0
     y_score = np.concatenate([scores, np.full(np.count_nonzero(unretrieved), -np.inf)])
     rows_query = np.concatenate([run_query[run_rows], qrels_query[unretrieved]])
     rows_doc = np.concatenate([doc_code[n_qrels:][run_rows], doc_code[:n_qrels][unretrieved]])
@@ -499,15 +498,19 @@ def read_trec(
     run: Any,
     *,
     answered_only: bool = False,
-    single_precision: bool = True,
+    single_precision: bool = False,
 ) -> RankingData:
     """Join TREC qrels and a run into flat rows that reproduce trec_eval.
 
     Every judged or retrieved document of a query becomes one row:
 
     * a run document takes its qrels label, or 0 when it is not in the qrels; a
-      negative label (TREC Web's -2 for spam, say) becomes 0, as trec_eval counts it:
-      judged, not relevant, no gain;
+      negative label (TREC Web's -2 for spam, say) is kept as it is: every metric
+      reads it as not relevant, the presets (``convention="trec_eval"`` ...) as gain
+      0, and bpref (with trec_eval's ``unj`` and ``rbp_resid``) as in the pool but
+      not judged, as trec_eval reads it; ir_measures' Judged@k counts it judged.
+      Without a convention the graded metrics (NDCG, DCG, ERR) refuse a negative
+      label: pass the convention of the tool the numbers should match;
     * a qrels document missing from the run gets the score ``-inf`` (judged, not
       returned: it counts toward recall, the AP denominator and the ideal DCG);
     * a query only in the run is dropped and counted in ``n_dropped_queries``, as
@@ -533,9 +536,11 @@ def read_trec(
     answered_only : bool, default=False
         Keep only the queries the run answers (trec_eval without ``-c``, and
         pytrec_eval): the mean is then over those queries.
-    single_precision : bool, default=True
-        Round the scores to single precision, as trec_eval does, so that scores equal
-        in float32 tie exactly as in trec_eval. ``False`` keeps the scores as written.
+    single_precision : bool, default=False
+        Round the scores to single precision, so that scores equal in float32 tie, as
+        in trec_eval 9 (what pytrec_eval builds). The default keeps the scores as
+        written: trec_eval 10 reads them in double precision, and
+        ``convention="pytrec_eval"`` (or ``"ir_measures"``) rounds them itself.
 
     Returns
     -------

@@ -39,7 +39,9 @@ def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
     )
     raise RowValueError(
         f"y_true of {function_name} must be >= 0 (graded relevance); got "
-        f"{ranked.input_labels[row]} at {where}.",
+        f"{ranked.input_labels[row]} at {where}. A negative grade (TREC's -2 for spam) "
+        "has no gain in trec_eval, ir_measures and ranx: pass their convention (e.g. "
+        "convention='trec_eval'), or clip the labels yourself (np.maximum(y_true, 0)).",
         row,
     )
 
