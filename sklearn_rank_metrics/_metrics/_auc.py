@@ -103,7 +103,7 @@ def group_roc_auc_score(
     1.0
     >>> group_roc_auc_score([1, 0, 0, 1], [0.2, 0.9, 0.1, 0.8], group=["a", "a", "b", "b"])
     0.5
-    >>> group_roc_auc_score([1, 0], [0.5, 0.5])  # a tied pair counts 1/2
+    >>> group_roc_auc_score([1, 0], [0.5, 0.5], group=[0, 0])  # a tied pair counts 1/2
     0.5
     """
     return score(

@@ -197,11 +197,11 @@ def mean_average_precision_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import mean_average_precision_score
-    >>> mean_average_precision_score([1, 1, 0], [0.9, 0.8, 0.1])
+    >>> mean_average_precision_score([1, 1, 0], [0.9, 0.8, 0.1], [0, 0, 0])
     1.0
-    >>> mean_average_precision_score([0, 1, 1], [0.9, 0.8, 0.1], k=2)  # (1/2) / 2
+    >>> mean_average_precision_score([0, 1, 1], [0.9, 0.8, 0.1], [0, 0, 0], k=2)  # (1/2) / 2
     0.25
-    >>> mean_average_precision_score([1, 0], [0.5, 0.5])  # tie: (1 + 1/2) / 2
+    >>> mean_average_precision_score([1, 0], [0.5, 0.5], [0, 0])  # tie: (1 + 1/2) / 2
     0.75
     """
     return score(
@@ -273,11 +273,11 @@ def mean_reciprocal_rank_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import mean_reciprocal_rank_score
-    >>> mean_reciprocal_rank_score([1, 0, 0], [0.9, 0.8, 0.1])
+    >>> mean_reciprocal_rank_score([1, 0, 0], [0.9, 0.8, 0.1], [0, 0, 0])
     1.0
-    >>> mean_reciprocal_rank_score([0, 0, 1], [0.9, 0.8, 0.1], k=2)
+    >>> mean_reciprocal_rank_score([0, 0, 1], [0.9, 0.8, 0.1], [0, 0, 0], k=2)
     0.0
-    >>> mean_reciprocal_rank_score([1, 0], [0.5, 0.5])  # tie: (1 + 1/2) / 2
+    >>> mean_reciprocal_rank_score([1, 0], [0.5, 0.5], [0, 0])  # tie: (1 + 1/2) / 2
     0.75
     """
     return score(
@@ -354,11 +354,11 @@ def precision_at_k_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import precision_at_k_score
-    >>> precision_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], k=2)
+    >>> precision_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=2)
     1.0
-    >>> precision_at_k_score([1, 0, 0], [0.9, 0.8, 0.1], k=2)
+    >>> precision_at_k_score([1, 0, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=2)
     0.5
-    >>> precision_at_k_score([1, 0], [0.5, 0.5], k=1)  # tie across the cutoff
+    >>> precision_at_k_score([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie across the cutoff
     0.5
     """
     return score(
@@ -430,9 +430,9 @@ def r_precision_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import r_precision_score
-    >>> r_precision_score([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])  # R = 2: 1 hit in 2
+    >>> r_precision_score([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], [0, 0, 0, 0])  # R = 2: 1 hit in 2
     0.5
-    >>> r_precision_score([1, 0, 1], [0.9, 0.5, 0.5])  # the tie straddles rank 2
+    >>> r_precision_score([1, 0, 1], [0.9, 0.5, 0.5], [0, 0, 0])  # the tie straddles rank 2
     0.75
     """
     return score(
@@ -501,11 +501,11 @@ def recall_at_k_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import recall_at_k_score
-    >>> recall_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], k=2)
+    >>> recall_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=2)
     1.0
-    >>> recall_at_k_score([1, 0, 1], [0.9, 0.8, 0.1], k=2)
+    >>> recall_at_k_score([1, 0, 1], [0.9, 0.8, 0.1], [0, 0, 0], k=2)
     0.5
-    >>> recall_at_k_score([1, 0], [0.5, 0.5], k=1)  # tie across the cutoff
+    >>> recall_at_k_score([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie across the cutoff
     0.5
     """
     return score(
@@ -586,11 +586,11 @@ def fbeta_at_k_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import fbeta_at_k_score
-    >>> fbeta_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], k=2)
+    >>> fbeta_at_k_score([1, 1, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=2)
     1.0
-    >>> fbeta_at_k_score([1, 0, 1], [0.9, 0.8, 0.1], k=2)  # P = R = 1/2
+    >>> fbeta_at_k_score([1, 0, 1], [0.9, 0.8, 0.1], [0, 0, 0], k=2)  # P = R = 1/2
     0.5
-    >>> fbeta_at_k_score([1, 0], [0.5, 0.5], k=1)  # tie: 2 * (1/2) / (1 + 1)
+    >>> fbeta_at_k_score([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie: 2 * (1/2) / (1 + 1)
     0.5
     """
     return score(
@@ -670,9 +670,9 @@ def hit_rate_score(
     >>> from sklearn_rank_metrics import hit_rate_score
     >>> hit_rate_score([0, 1, 1, 0], [0.9, 0.8, 0.2, 0.1], group=[1, 1, 2, 2], k=2)
     1.0
-    >>> hit_rate_score([0, 1], [0.9, 0.1], k=1)
+    >>> hit_rate_score([0, 1], [0.9, 0.1], [0, 0], k=1)
     0.0
-    >>> hit_rate_score([1, 0, 0], [0.5, 0.5, 0.5], k=2)  # tie: 1 - C(2, 2) / C(3, 2)
+    >>> hit_rate_score([1, 0, 0], [0.5, 0.5, 0.5], [0, 0, 0], k=2)  # tie: 1 - C(2, 2) / C(3, 2)
     0.6667
     """
     return score(

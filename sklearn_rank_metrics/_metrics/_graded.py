@@ -243,11 +243,11 @@ def dcg_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import dcg_score
-    >>> dcg_score([3, 2, 0], [0.9, 0.5, 0.1])  # 3/log2(2) + 2/log2(3) + 0
+    >>> dcg_score([3, 2, 0], [0.9, 0.5, 0.1], [0, 0, 0])  # 3/log2(2) + 2/log2(3) + 0
     4.2619
-    >>> dcg_score([3, 2, 0], [0.9, 0.5, 0.1], k=1)
+    >>> dcg_score([3, 2, 0], [0.9, 0.5, 0.1], [0, 0, 0], k=1)
     3.0
-    >>> dcg_score([1, 0], [0.5, 0.5])  # tie: 0.5/log2(2) + 0.5/log2(3)
+    >>> dcg_score([1, 0], [0.5, 0.5], [0, 0])  # tie: 0.5/log2(2) + 0.5/log2(3)
     0.8155
     """
     if group is None:
@@ -361,9 +361,9 @@ def idcg_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import idcg_score
-    >>> idcg_score([0, 2, 3], [0.9, 0.5, 0.1])  # 3/log2(2) + 2/log2(3) + 0
+    >>> idcg_score([0, 2, 3], [0.9, 0.5, 0.1], [0, 0, 0])  # 3/log2(2) + 2/log2(3) + 0
     4.2619
-    >>> idcg_score([0, 2, 3], [0.9, 0.5, 0.1], k=1)
+    >>> idcg_score([0, 2, 3], [0.9, 0.5, 0.1], [0, 0, 0], k=1)
     3.0
     """
     return score(
@@ -532,11 +532,11 @@ def ndcg_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import ndcg_score
-    >>> ndcg_score([3, 2, 0, 1], [0.9, 0.8, 0.1, 0.5])  # the ideal order
+    >>> ndcg_score([3, 2, 0, 1], [0.9, 0.8, 0.1, 0.5], [0, 0, 0, 0])  # the ideal order
     1.0
-    >>> ndcg_score([0, 1], [0.9, 0.1], k=1)  # the relevant row is below the cutoff
+    >>> ndcg_score([0, 1], [0.9, 0.1], [0, 0], k=1)  # the relevant row is below the cutoff
     0.0
-    >>> ndcg_score([1, 0], [0.5, 0.5])  # tie: (1/log2(2) + 1/log2(3)) / 2
+    >>> ndcg_score([1, 0], [0.5, 0.5], [0, 0])  # tie: (1/log2(2) + 1/log2(3)) / 2
     0.8155
     >>> ndcg_score([1, 0, 0, 1], [0.9, 0.1, 0.2, 0.8], group=["a", "a", "b", "b"])
     1.0

@@ -144,7 +144,7 @@ def interpolated_precision_score(
     >>> from sklearn_rank_metrics import interpolated_precision_score
     >>> y_true = [1, 0, 1, 1, 0]
     >>> y_score = [0.9, 0.8, 0.7, 0.6, 0.5]  # relevant at ranks 1, 3, 4
-    >>> interpolated_precision_score(y_true, y_score, recall=0.5)  # c = 2: max(2/3, 3/4)
+    >>> interpolated_precision_score(y_true, y_score, [0] * 5, recall=0.5)  # c = 2: max(2/3, 3/4)
     0.75
     """
     return score(
@@ -221,7 +221,7 @@ def eleven_point_precision_score(
     >>> from sklearn_rank_metrics import eleven_point_precision_score
     >>> y_true = [1, 0, 1, 1, 0]
     >>> y_score = [0.9, 0.8, 0.7, 0.6, 0.5]  # IP: 1 up to recall 1/3, then 3/4
-    >>> round(eleven_point_precision_score(y_true, y_score), 4)  # (4 * 1 + 7 * 0.75) / 11
+    >>> round(eleven_point_precision_score(y_true, y_score, [0] * 5), 4)  # (4 * 1 + 7 * 0.75) / 11
     0.8409
     """
     return score(

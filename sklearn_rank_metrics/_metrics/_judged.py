@@ -109,7 +109,7 @@ def bpref_score(
     --------
     >>> from sklearn_rank_metrics import bpref_score
     >>> # relevant, unjudged, non-relevant, relevant; R = 2, N = 1
-    >>> bpref_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], judged=[1, 0, 1, 1])
+    >>> bpref_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], [0] * 4, judged=[1, 0, 1, 1])
     0.5
     """
     return score(
@@ -190,7 +190,7 @@ def judged_at_k_score(
     Examples
     --------
     >>> from sklearn_rank_metrics import judged_at_k_score
-    >>> judged_at_k_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], judged=[1, 0, 1, 1], k=2)
+    >>> judged_at_k_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], [0] * 4, judged=[1, 0, 1, 1], k=2)
     0.5
     """
     return score(
