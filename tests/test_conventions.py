@@ -452,12 +452,12 @@ def test_booster_presets_rank_minus_infinity_last_as_a_score():
     # y = [1, 0, 1], scores [0.5, -inf, -inf]: the boosters rank the -inf rows 2nd and
     # 3rd (input order), so the third row's gain counts: DCG = 1 + 1/log2(4) = 1.5,
     # ideal 1 + 1/log2(3); we otherwise treat -inf as "not returned" (DCG = 1)
-    y, s = [1.0, 0.0, 1.0], [0.5, -np.inf, -np.inf]
+    y, s, g = [1.0, 0.0, 1.0], [0.5, -np.inf, -np.inf], [0, 0, 0]
     ideal = 1 + 1 / np.log2(3)
     for convention in ("lightgbm", "xgboost"):
-        assert srm.ndcg_score(y, s, convention=convention) == approx(1.5 / ideal)
-    assert srm.ndcg_score(y, s) == approx(1 / ideal)
-    assert srm.ndcg_score(y, s, convention="trec_eval") == approx(1 / ideal)
+        assert srm.ndcg_score(y, s, g, convention=convention) == approx(1.5 / ideal)
+    assert srm.ndcg_score(y, s, g) == approx(1 / ideal)
+    assert srm.ndcg_score(y, s, g, convention="trec_eval") == approx(1 / ideal)
 
 
 # ---------------------------------------------------------------------------
@@ -469,37 +469,47 @@ def test_torchmetrics_preset_by_hand():
     # AP@2 divides by the relevant rows within the top 2: relevant at ranks 1, 3, 4
     # -> (1/1) / 1 = 1 (LightGBM's min(k, n_relevant) would give 1/2)
     y, s = [1.0, 0.0, 1.0, 1.0], [0.9, 0.8, 0.7, 0.6]
-    assert srm.mean_average_precision_score(y, s, k=2, convention="torchmetrics") == 1.0
+    one = [0, 0, 0, 0]  # one query
+    assert srm.mean_average_precision_score(y, s, one, k=2, convention="torchmetrics") == 1.0
     # P@5 of a 2-row query divides by k = 5
-    assert srm.precision_at_k_score([1.0, 0.0], [0.9, 0.8], k=5, convention="torchmetrics") == (0.2)
+    two = [0, 0]  # one query of two rows
+    assert (
+        srm.precision_at_k_score([1.0, 0.0], [0.9, 0.8], two, k=5, convention="torchmetrics")
+        == 0.2
+    )
     # NDCG is tie-averaged, like scikit-learn: one tied pair (1, 0) -> (1 + 1/log2 3) / 2
-    assert srm.ndcg_score([1.0, 0.0], [0.5, 0.5], convention="torchmetrics") == approx(
+    assert srm.ndcg_score([1.0, 0.0], [0.5, 0.5], two, convention="torchmetrics") == approx(
         (1 + 1 / np.log2(3)) / 2
     )
     # the other metrics take the tied rows in input order
-    assert srm.mean_reciprocal_rank_score([0.0, 1.0], [0.5, 0.5], convention="torchmetrics") == (
-        0.5
-    )
+    assert srm.mean_reciprocal_rank_score(
+        [0.0, 1.0], [0.5, 0.5], two, convention="torchmetrics"
+    ) == (0.5)
     # float32: 1 + 2**-30 equals 1 in single precision, so the pair ties
     y, s = [1.0, 0.0], [1.0, 1.0 + 2**-30]
-    assert srm.mean_reciprocal_rank_score(y, s, convention="torchmetrics") == 1.0
-    assert srm.mean_reciprocal_rank_score(y, s, ties="input") == 0.5
+    assert srm.mean_reciprocal_rank_score(y, s, two, convention="torchmetrics") == 1.0
+    assert srm.mean_reciprocal_rank_score(y, s, two, ties="input") == 0.5
     # rows scored <= 0: not relevant for MAP, MRR and P@k (their target is zeroed),
     # not returned for recall (still in its denominator); the others keep them.
     # y = [1, 1, 0], s = [0.9, -0.5, 0.1]: MAP 1/1 (not (1 + 2/3) / 2), P@3 1/3,
     # R@3 1/2, NDCG (1 + 1/log2 4) / (1 + 1/log2 3), AUROC 1/2
-    y, s = [1.0, 1.0, 0.0], [0.9, -0.5, 0.1]
-    assert srm.mean_average_precision_score(y, s, convention="torchmetrics") == 1.0
-    assert srm.precision_at_k_score(y, s, k=3, convention="torchmetrics") == approx(1 / 3)
-    assert srm.recall_at_k_score(y, s, k=3, convention="torchmetrics") == 0.5
-    assert srm.ndcg_score(y, s, convention="torchmetrics") == approx(1.5 / (1 + 1 / np.log2(3)))
-    assert srm.group_roc_auc_score(y, s, convention="torchmetrics") == 0.5
-    assert srm.mean_reciprocal_rank_score([1.0, 0.0], [-0.5, 0.1], convention="torchmetrics") == 0
-    got = evaluate(y, s, metrics=["map", "recall@3", "ndcg"], convention="torchmetrics")
+    y, s, g = [1.0, 1.0, 0.0], [0.9, -0.5, 0.1], [0, 0, 0]
+    assert srm.mean_average_precision_score(y, s, g, convention="torchmetrics") == 1.0
+    assert srm.precision_at_k_score(y, s, g, k=3, convention="torchmetrics") == approx(1 / 3)
+    assert srm.recall_at_k_score(y, s, g, k=3, convention="torchmetrics") == 0.5
+    assert srm.ndcg_score(y, s, g, convention="torchmetrics") == approx(
+        1.5 / (1 + 1 / np.log2(3))
+    )
+    assert srm.group_roc_auc_score(y, s, g, convention="torchmetrics") == 0.5
+    assert (
+        srm.mean_reciprocal_rank_score([1.0, 0.0], [-0.5, 0.1], two, convention="torchmetrics")
+        == 0
+    )
+    got = evaluate(y, s, g, metrics=["map", "recall@3", "ndcg"], convention="torchmetrics")
     assert got == approx({"map": 1.0, "recall@3": 0.5, "ndcg": 1.5 / (1 + 1 / np.log2(3))})
     # a query without a relevant row scores 0 (empty_target_action="neg"); AUROC too
-    assert srm.ndcg_score([0.0, 0.0], [0.2, 0.1], convention="torchmetrics") == 0.0
-    assert srm.group_roc_auc_score([0.0, 0.0], [0.2, 0.1], convention="torchmetrics") == 0.0
+    assert srm.ndcg_score([0.0, 0.0], [0.2, 0.1], two, convention="torchmetrics") == 0.0
+    assert srm.group_roc_auc_score([0.0, 0.0], [0.2, 0.1], two, convention="torchmetrics") == 0.0
 
 
 # ---------------------------------------------------------------------------
@@ -600,28 +610,29 @@ def test_inputs_are_not_modified_and_keep_their_values():
     y = np.array([1.0, -2.0, 0.0, 2.0])
     s = np.array([0.5, 0.5 + 1e-12, -np.inf, 0.1])
     w = np.full(4, 0.1)
-    copies = y.copy(), s.copy(), w.copy()
+    g = np.zeros(4)  # one query
+    copies = y.copy(), s.copy(), w.copy(), g.copy()
     for convention in ("trec_eval", "xgboost", "lightgbm"):
-        evaluate(y, s, metrics=["map", "mrr"], convention=convention, sample_weight=w)
-        srm.mean_average_precision_score(y, s, convention=convention, sample_weight=w)
-    for array, copy in zip((y, s, w), copies, strict=True):
+        evaluate(y, s, g, metrics=["map", "mrr"], convention=convention, sample_weight=w)
+        srm.mean_average_precision_score(y, s, g, convention=convention, sample_weight=w)
+    for array, copy in zip((y, s, w, g), copies, strict=True):
         np.testing.assert_array_equal(array, copy)
 
 
 def test_bad_convention_and_doc_ids_are_errors_naming_the_argument():
     with pytest.raises(ValueError, match="'convention' parameter of ndcg_score.*trec_eval"):
-        srm.ndcg_score([1, 0], [0.2, 0.1], convention="trec")
+        srm.ndcg_score([1, 0], [0.2, 0.1], [0, 0], convention="trec")
     with pytest.raises(TypeError, match="'convention' parameter of evaluate"):
-        evaluate([1, 0], [0.2, 0.1], convention=1)
+        evaluate([1, 0], [0.2, 0.1], [0, 0], convention=1)
     with pytest.raises(ValueError, match="'doc_id' parameter of evaluate has 1 rows"):
-        evaluate([1, 0], [0.2, 0.1], convention="trec_eval", doc_id=["a"])
+        evaluate([1, 0], [0.2, 0.1], [0, 0], convention="trec_eval", doc_id=["a"])
     with pytest.raises(ValueError, match="'doc_id' parameter of evaluate takes flat rows"):
         evaluate([[1, 0]], [[0.2, 0.1]], convention="trec_eval", doc_id=["a", "b"])
-    with pytest.raises(TypeError, match="'doc_id' parameter of evaluate must hold ids of one"):
-        evaluate([1, 0], [0.2, 0.1], convention="trec_eval", doc_id=np.array(["a", None]))
+    with pytest.raises(TypeError, match="'doc_id' parameter of evaluate must hold str.*row 1"):
+        evaluate([1, 0], [0.2, 0.1], [0, 0], convention="trec_eval", doc_id=np.array(["a", None]))
     # a preset with a metric name it has no opinion about still checks that name
     with pytest.raises(ValueError, match="Unknown metric"):
-        evaluate([1, 0], [0.2, 0.1], metrics="nope@3", convention="ranx")
+        evaluate([1, 0], [0.2, 0.1], [0, 0], metrics="nope@3", convention="ranx")
 
 
 def test_ir_measures_counts_are_summed():
@@ -655,19 +666,20 @@ def test_pandas_inputs_with_other_indexes_are_refused_before_the_preset_casts_th
     # misaligned pandas indexes must be an error first, never paired by position
     pd = pytest.importorskip("pandas")
     y = pd.Series([1.0, 0.0, 1.0], index=[0, 1, 2])
+    g = [0, 0, 0]  # one query (a list: no index of its own)
     shuffled_index = pd.Series([0.3, 0.2, 0.1], index=[2, 1, 0])
     with pytest.raises(ValueError, match="y_true and y_score of ndcg_score are pandas"):
-        srm.ndcg_score(y, shuffled_index, convention="trec_eval")
+        srm.ndcg_score(y, shuffled_index, g, convention="trec_eval")
     with pytest.raises(ValueError, match="y_true and y_score of evaluate are pandas"):
-        evaluate(y, shuffled_index, convention="xgboost")
+        evaluate(y, shuffled_index, g, convention="xgboost")
     ids = pd.Series(["a", "b", "c"], index=[5, 6, 7])
     with pytest.raises(ValueError, match="y_true and doc_id of evaluate are pandas"):
-        evaluate(y, [0.3, 0.2, 0.1], doc_id=ids, convention="trec_eval")
+        evaluate(y, [0.3, 0.2, 0.1], g, doc_id=ids, convention="trec_eval")
     judged = pd.Series([True, True, True], index=[9, 8, 7])
     with pytest.raises(ValueError, match="y_true and judged of bpref_score are pandas"):
-        srm.bpref_score(y, [0.3, 0.2, 0.1], judged=judged)
+        srm.bpref_score(y, [0.3, 0.2, 0.1], g, judged=judged)
     # the same index is fine, and gives the numbers of the arrays
     same = pd.Series([0.3, 0.2, 0.1], index=[0, 1, 2])
-    assert srm.ndcg_score(y, same, convention="trec_eval") == srm.ndcg_score(
-        y.to_numpy(), same.to_numpy(), convention="trec_eval"
+    assert srm.ndcg_score(y, same, g, convention="trec_eval") == srm.ndcg_score(
+        y.to_numpy(), same.to_numpy(), g, convention="trec_eval"
     )
