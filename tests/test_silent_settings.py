@@ -181,3 +181,25 @@ def test_err_with_no_positive_label_names_the_undefined_mean():
     with pytest.warns(UndefinedMetricWarning, match=r"no row with a label > 0") as record:
         value = srm.expected_reciprocal_rank_score(np.zeros(5), Y_SCORE, GROUP, max_grade=1)
     assert value == 0.0 and len(record) == 1
+
+
+def test_booster_err_decides_its_scale_once_not_per_query():
+    # XGBoost's scikit-learn wrapper calls the metric one query at a time: a query of
+    # a 0-4 collection with only grades 0 and 1 must not warn as if the data were binary
+    xgboost = pytest.importorskip("xgboost")
+    X, y, qid = srm.make_ranking(
+        n_queries=60, docs_per_query=(5, 30), n_features=8, random_state=0
+    )
+    per_query_max = [y[qid == q].max() for q in np.unique(qid)]
+    assert max(per_query_max) == 4 and min(per_query_max) <= 1  # such queries exist
+    with pytest.warns(UndefinedMetricWarning, match=r"err\(max_grade=1\)@10") as record:
+        metric = srm.make_xgboost_metric("err@10")
+    assert len(record) == 1 and record[0].filename == __file__
+    model = xgboost.XGBRanker(n_estimators=3, eval_metric=metric, n_jobs=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.fit(X, y, qid=qid, eval_set=[(X, y)], eval_qid=[qid], verbose=False)
+    # R(g) = (2^g - 1) / 16 on the 0-4 scale: the recorded values are within ERR's range
+    history = model.evals_result()["validation_0"]["prefer_max(err@10)"]
+    assert len(history) == 3 and all(0.0 < value <= 1.0 for value in history)
+    _no_warning(srm.make_lightgbm_metric, "err(max_grade=4)@10")

@@ -21,11 +21,15 @@ LightGBM takes the direction from the callable's third return value (True).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._validation import check_parameter
+from .._kernels._graded import DEFAULT_MAX_GRADE
+from .._metrics._aggregate import warn_at_caller, weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import evaluate_details
 from .._metrics._registry import parse_metric
@@ -47,7 +51,20 @@ class _BoosterMetric:
             )
         # checked now, parsed again at each call: the object stays plain (picklable,
         # as LightGBM's scikit-learn wrapper deep-copies its parameters)
-        parse_metric(metric, function_name=owner)
+        spec = parse_metric(metric, function_name=owner)
+        computed = metric
+        if "max_grade" in spec.info.defaults and spec.params.get("max_grade") is None:
+            # XGBoost's scikit-learn wrapper calls the metric one query at a time, whose
+            # labels cannot show the grade scale: decide it once, here, and say so
+            computed = str(replace(spec, params={**spec.params, "max_grade": DEFAULT_MAX_GRADE}))
+            warn_at_caller(
+                f"{owner}({metric!r}): ERR's grade scale (max_grade) was not given, so the "
+                f"0-{DEFAULT_MAX_GRADE} scale applies (a label 1 stops the user with "
+                f"probability 1/{2**DEFAULT_MAX_GRADE}). Write "
+                f"{str(replace(spec, params={**spec.params, 'max_grade': 1}))!r} for binary "
+                f"labels, or {computed!r} to confirm the 0-{DEFAULT_MAX_GRADE} scale.",
+                UndefinedMetricWarning,
+            )
         unknown = sorted(set(settings) - set(SHARED_SETTINGS))
         if unknown:
             raise TypeError(
@@ -64,7 +81,7 @@ class _BoosterMetric:
                 f"The 'name' parameter of {owner} must be a non-empty str without spaces "
                 f"or ':' (XGBoost splits its evaluation log on them); got {name!r}."
             )
-        self.metric = metric
+        self.metric = computed
         self.settings = {key: settings.get(key) for key in SHARED_SETTINGS}
         # the metric's own spelling without spaces (which XGBoost's log cannot hold)
         self.name = REPORTED_NAME.format("".join(metric.split()) if name is None else name)
@@ -100,8 +117,14 @@ class _BoosterMetric:
             shared=self.settings,
             sample_weight=weight,
             function_name=self.owner,
+            means=False,
         )
-        return float(details.metrics[self.metric].mean)
+        detail = details.metrics[self.metric]
+        # the mean without the "every query undefined" warning: XGBoost's scikit-learn
+        # wrapper passes one query at a time, where one without a relevant row is no
+        # sign of a wrong setting
+        return weighted_mean(detail.values, detail.weights, detail.skipped, self.owner,
+                             detail.total)
 
     def __repr__(self) -> str:
         shown = {key: value for key, value in self.settings.items() if value is not None}
