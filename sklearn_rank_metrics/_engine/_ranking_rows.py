@@ -49,7 +49,7 @@ def expand_rows(
     arguments: Mapping[str, Any],
     accepted: Mapping[str, Any] | frozenset[str],
     function_name: str,
-    several_models: str | None = None,
+    several_models: bool = False,
 ) -> tuple[dict[str, Any], Any]:
     """The call's arguments with a :class:`RankingRows` first argument spread out.
 
@@ -61,9 +61,10 @@ def expand_rows(
         The parameter names of the entry point.
     function_name : str
         For messages.
-    several_models : str or None, default=None
-        The parameter that takes several models' scores (``{name: scores}``), which
-        an :class:`AlignedRuns` fills; None when the entry point ranks by one set.
+    several_models : bool, default=False
+        Whether the entry point's scores parameter (``scores`` or ``y_score``) takes
+        several models' scores (``{name: scores}``), which an :class:`AlignedRuns`
+        fills.
 
     Returns
     -------
@@ -86,7 +87,7 @@ def expand_rows(
     score_parameter = "scores" if "scores" in accepted else "y_score"
     given = arguments.get(score_parameter)
     if "scores" in carried:  # several runs (AlignedRuns)
-        if several_models is None:
+        if not several_models:
             first = next(iter(carried["scores"]), "name")
             raise TypeError(
                 f"{function_name} ranks by one set of scores, but the {kind} holds several "
@@ -110,7 +111,7 @@ def expand_rows(
             )
         arguments[score_parameter] = carried["y_score"]
     elif carried["y_score"] is not None and not (
-        several_models is not None and _is_models_mapping(given)
+        several_models and _is_models_mapping(given)
     ):
         # the scores of several named models are unambiguous next to one run's
         raise _refuse_twice(
@@ -149,13 +150,13 @@ def expand_rows(
 
 
 def accepts_ranking_rows(
-    function: Callable | None = None, *, several_models: str | None = None
+    function: Callable | None = None, *, several_models: bool = False
 ) -> Any:
     """Let an entry point take a :class:`RankingRows` object as its first argument.
 
     The object's fields go to the parameters of the same names (:func:`expand_rows`);
-    calls with arrays pass through untouched. ``several_models`` names the parameter
-    that takes ``{name: scores}`` (see :func:`expand_rows`).
+    calls with arrays pass through untouched. ``several_models``: the scores parameter
+    takes ``{name: scores}`` (see :func:`expand_rows`).
     """
     if function is None:
         return functools.partial(accepts_ranking_rows, several_models=several_models)

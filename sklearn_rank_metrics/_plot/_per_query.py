@@ -191,7 +191,7 @@ class PerQueryMetricDisplay:
         return self
 
     @classmethod
-    @accepts_ranking_rows(several_models="y_score")
+    @accepts_ranking_rows(several_models=True)
     def from_predictions(
         cls,
         y_true: Any,

@@ -345,7 +345,7 @@ def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return p_values
 
 
-@accepts_ranking_rows(several_models="scores")
+@accepts_ranking_rows(several_models=True)
 @validate_params(
     {
         "n_resamples": [Interval(int, 1, None)],

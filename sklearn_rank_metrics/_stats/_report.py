@@ -57,7 +57,7 @@ def summarize(detail: MetricDetail) -> dict[str, float | int]:
     }
 
 
-@accepts_ranking_rows(several_models="y_score")
+@accepts_ranking_rows(several_models=True)
 @validate_params(
     {
         **SHARED_SETTINGS,
