@@ -50,6 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
 import pytest
 
 import sklearn_rank_metrics as srm
@@ -89,6 +90,15 @@ class Example(NamedTuple):
 
 
 def _ex(metric, expected, function, *args, **kwargs):
+    """An example; flat rows without ids are one query, said explicitly (group=zeros).
+
+    The measures that read judgments are told every row was judged unless the
+    example gives its own mask.
+    """
+    if len(args) == 2 and "group" not in kwargs and np.ndim(args[0]) == 1:
+        kwargs["group"] = np.zeros(len(args[0]))
+    if metric in ("bpref", "judged") or kwargs.get("part") in ("residual", "upper"):
+        kwargs.setdefault("judged", True)
     return Example(metric, lambda: function(*args, **kwargs), expected)
 
 

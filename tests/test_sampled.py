@@ -603,13 +603,16 @@ def test_sampled_ranks_two_dimensional_and_single_group():
     assert result.query_ids.tolist() == [0, 1]
     assert result.rank.tolist() == [3, 1]
     assert result.n_negatives.tolist() == [3, 3]
-    single = sampled_ranks(y_true[0], y_score[0])
+    # flat rows need their group ids; one group on purpose is group=zeros
+    with pytest.raises(ValueError, match="'group' parameter of sampled_ranks is required"):
+        sampled_ranks(y_true[0], y_score[0])
+    single = sampled_ranks(y_true[0], y_score[0], np.zeros(4))
     assert single.rank.tolist() == [3] and single.n_negatives.tolist() == [3]
 
 
 def test_sampled_ranks_relevance_level():
     # grade 1 rows are negatives when the level is 2
-    result = sampled_ranks([1, 2, 0], [0.9, 0.5, 0.1], relevance_level=2)
+    result = sampled_ranks([1, 2, 0], [0.9, 0.5, 0.1], [0, 0, 0], relevance_level=2)
     assert result.rank.tolist() == [2]
 
 

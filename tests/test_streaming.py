@@ -35,11 +35,18 @@ def test_batches_give_the_numbers_of_one_call(dataset_name, policy):
     y, score, group = flat.y, flat.tied_score, flat.group
     weights = 1.0 + np.unique(group, return_inverse=True)[1] % 3  # constant within a query
     settings = {"replace_undefined_by": policy, "ties": "average"}
-    expected = evaluate(y, score, group, metrics=METRICS, sample_weight=weights, **settings)
-    expected_table = evaluate(y, score, group, metrics=METRICS, per_query=True, **settings)
+    # every row judged (bpref reads it): said explicitly, in both paths
+    expected = evaluate(
+        y, score, group, metrics=METRICS, sample_weight=weights, judged=True, **settings
+    )
+    expected_table = evaluate(
+        y, score, group, metrics=METRICS, per_query=True, judged=True, **settings
+    )
     evaluator = RankingEvaluator(metrics=METRICS, **settings)
     for rows in batches_of(group, 7, seed=1):
-        evaluator.update(y[rows], score[rows], group[rows], sample_weight=weights[rows])
+        evaluator.update(
+            y[rows], score[rows], group[rows], sample_weight=weights[rows], judged=True
+        )
     got = evaluator.compute()
     assert list(got) == METRICS
     np.testing.assert_allclose(list(got.values()), list(expected.values()), rtol=1e-12)
@@ -47,7 +54,7 @@ def test_batches_give_the_numbers_of_one_call(dataset_name, policy):
     # per-query values: the same table (unweighted values, queries sorted)
     unweighted = RankingEvaluator(metrics=METRICS, **settings)
     for rows in batches_of(group, 3, seed=2):
-        unweighted.update(y[rows], score[rows], group[rows])
+        unweighted.update(y[rows], score[rows], group[rows], judged=True)
     table = unweighted.compute(per_query=True)
     np.testing.assert_array_equal(table["query"], expected_table["query"])
     for name in METRICS:
@@ -57,11 +64,11 @@ def test_batches_give_the_numbers_of_one_call(dataset_name, policy):
 def test_merged_workers_give_the_numbers_of_one_call():
     flat = dataset("lambdarank")
     y, score, group = flat.y, flat.score, flat.group
-    expected = evaluate(y, score, group, metrics=METRICS, convention="trec_eval")
+    expected = evaluate(y, score, group, metrics=METRICS, convention="trec_eval", judged=True)
     workers = [RankingEvaluator(METRICS, convention="trec_eval") for _ in range(3)]
     for index, rows in enumerate(batches_of(group, 6, seed=3)):
         rows = np.sort(rows)  # trec_eval's tie order is the row order here
-        workers[index % 3].update(y[rows], score[rows], group[rows])
+        workers[index % 3].update(y[rows], score[rows], group[rows], judged=True)
     merged = workers[0].merge(workers[1]).merge(workers[2])
     np.testing.assert_allclose(
         list(merged.compute().values()), list(expected.values()), rtol=1e-12
