@@ -340,3 +340,30 @@ def test_dask_reads_judgments_from_a_column_and_never_assumes_them(trec):
         srm_dask.evaluate(ddf, ["bpref"], convention="trec_eval")
     got = srm_dask.evaluate(ddf, ["bpref"], judged="judged", convention="trec_eval")
     assert got["bpref"] == pytest.approx(means["bpref"], abs=1e-4)
+
+
+def test_booster_metrics_refuse_the_measures_that_read_judgments():
+    # a booster's dataset carries no judgments: refused when made, not at round one
+    for name in ("bpref", "judged@5", "rbp(part=upper)@10", "rbp(part=residual)"):
+        for factory in (srm.make_lightgbm_metric, srm.make_xgboost_metric):
+            with pytest.raises(ValueError, match="reads which rows were judged"):
+                factory(name)
+    srm.make_xgboost_metric("rbp@10")  # RBP's value needs no judgments
+
+
+def test_sampled_ranks_takes_a_ranking_data():
+    # user u1: the positive (0.5) below one negative (0.9): rank 2; user u2: the
+    # positive (0.3) ties a negative (0.3) and sits below 0.8: pessimistic rank 3
+    data = srm.RankingData(
+        np.array([0.0, 1.0, 0.0, 0.0, 1.0, 0.0]),
+        np.array([0.9, 0.5, 0.1, 0.3, 0.3, 0.8]),
+        np.array(["u1"] * 3 + ["u2"] * 3),
+    )
+    assert srm.sampled_ranks(data).rank.tolist() == [2, 3]
+
+
+def test_doc_id_given_to_a_metric_function_says_where_it_goes():
+    with pytest.raises(TypeError, match=r"mean_average_precision_score: .*doc_id.*evaluate"):
+        srm.mean_average_precision_score(
+            [1, 0], [1.0, 1.0], [0, 0], convention="trec_eval", doc_id=["a", "b"]
+        )

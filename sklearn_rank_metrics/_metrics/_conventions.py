@@ -450,10 +450,18 @@ def with_convention(function: Callable) -> Callable:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            given = signature.bind_partial(*args, **kwargs).arguments
+        except TypeError as error:
+            hint = (
+                " Document ids go to evaluate(..., doc_id=), or come with a RankingData "
+                "passed whole."
+                if "doc_id" in kwargs
+                else ""
+            )
+            raise TypeError(f"{function.__name__}: {error}.{hint}") from None
         # a RankingData passed whole gives every field it carries (expand_rows)
-        arguments, doc_id = expand_rows(
-            signature.bind_partial(*args, **kwargs).arguments, accepted, function.__name__
-        )
+        arguments, doc_id = expand_rows(given, accepted, function.__name__)
         convention = check_convention(arguments.get("convention"), function.__name__)
         if convention is None:
             return function(**arguments)

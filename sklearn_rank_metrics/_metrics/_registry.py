@@ -103,6 +103,10 @@ class MetricInfo:
     always_shown : tuple of str
         Parameters the canonical text prints even at their default
         (``iprec(recall=0.0)``: the level is the measure).
+    reads_judgments : tuple of (str, tuple) pairs, or True
+        The metric reads which rows were judged (bpref, Judged@k): ``True``, or only
+        when a parameter takes one of some values (RBP with ``part`` ``"residual"``
+        or ``"upper"``); :attr:`MetricSpec.reads_judgments` decides.
     """
 
     name: str
@@ -117,6 +121,7 @@ class MetricInfo:
     always_defined: bool = False
     total: bool = False
     always_shown: tuple[str, ...] = ()
+    reads_judgments: bool | tuple[tuple[str, tuple[Any, ...]], ...] = False
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -167,9 +172,27 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             MetricInfo(
                 "gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False, ideal_is_one=True
             ),
-            MetricInfo("bpref", bpref_score, bpref_per_query, takes_k=False, ideal_is_one=True),
-            MetricInfo("judged", judged_at_k_score, judged_per_query, always_defined=True),
-            MetricInfo("rbp", rbp_score, rbp_per_query),
+            MetricInfo(
+                "bpref",
+                bpref_score,
+                bpref_per_query,
+                takes_k=False,
+                ideal_is_one=True,
+                reads_judgments=True,
+            ),
+            MetricInfo(
+                "judged",
+                judged_at_k_score,
+                judged_per_query,
+                always_defined=True,
+                reads_judgments=True,
+            ),
+            MetricInfo(
+                "rbp",
+                rbp_score,
+                rbp_per_query,
+                reads_judgments=(("part", ("residual", "upper")),),
+            ),
             MetricInfo(
                 "iprec",
                 interpolated_precision_score,
@@ -222,6 +245,15 @@ class MetricSpec:
         values = self.info.defaults
         values.update(self.params)
         return {name: value for name, value in values.items() if name not in NON_KERNEL_PARAMETERS}
+
+    @property
+    def reads_judgments(self) -> bool:
+        """Whether the metric, with these parameters, reads which rows were judged."""
+        rule = self.info.reads_judgments
+        if isinstance(rule, bool):
+            return rule
+        params = self.kernel_params
+        return any(params.get(name) in values for name, values in rule)
 
     @property
     def total(self) -> bool:

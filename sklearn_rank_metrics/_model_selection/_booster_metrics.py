@@ -52,6 +52,13 @@ class _BoosterMetric:
         # checked now, parsed again at each call: the object stays plain (picklable,
         # as LightGBM's scikit-learn wrapper deep-copies its parameters)
         spec = parse_metric(metric, function_name=owner)
+        if spec.reads_judgments:
+            raise ValueError(
+                f"The 'metric' parameter of {owner} names {metric!r}, which reads which "
+                "rows were judged; a booster's dataset has no judgments to give it. "
+                "Compute it after training from the reader's RankingData, "
+                "evaluate(data, metrics=[...])."
+            )
         computed = metric
         if "max_grade" in spec.info.defaults and spec.params.get("max_grade") is None:
             # XGBoost's scikit-learn wrapper calls the metric one query at a time, whose
@@ -276,10 +283,10 @@ def make_xgboost_metric(
     Examples
     --------
     >>> from sklearn_rank_metrics import make_xgboost_metric
-    >>> metric = make_xgboost_metric("err@10", convention="xgboost")
+    >>> metric = make_xgboost_metric("err(max_grade=4)@10", convention="xgboost")
     >>> metric
-    XGBoostMetric('err@10', convention='xgboost')
+    XGBoostMetric('err(max_grade=4)@10', convention='xgboost')
     >>> metric.__name__
-    'prefer_max(err@10)'
+    'prefer_max(err(max_grade=4)@10)'
     """
     return XGBoostMetric(metric, settings, name, "make_xgboost_metric")

@@ -19,6 +19,7 @@ from .._engine._inputs import (
     missing_group_error,
     scores_as_float,
 )
+from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import (
     NONE,
     InstanceOf,
@@ -52,6 +53,7 @@ class SampledRanks(NamedTuple):
 # --------------------------------------------------------------------------- sampled ranks
 
 
+@accepts_ranking_rows
 @validate_params(
     {
         "ties": [Options(*SAMPLED_TIES)],
