@@ -203,3 +203,20 @@ def test_booster_err_decides_its_scale_once_not_per_query():
     history = model.evals_result()["validation_0"]["prefer_max(err@10)"]
     assert len(history) == 3 and all(0.0 < value <= 1.0 for value in history)
     _no_warning(srm.make_lightgbm_metric, "err(max_grade=4)@10")
+
+
+def test_streaming_compare_and_displays_warn_when_no_query_is_defined():
+    # relevance_level 2 above every binary label: no query has a relevant row
+    settings = {"metrics": ["map"], "relevance_level": 2}
+    evaluator = srm.RankingEvaluator(**settings)
+    evaluator.update(Y_BINARY, Y_SCORE, GROUP)
+    with pytest.warns(UndefinedMetricWarning, match=r"RankingEvaluator \(map\).*relevance_level"):
+        assert evaluator.compute() == {"map": 0.0}
+    with pytest.warns(UndefinedMetricWarning, match=r"compare \(map\) is undefined"):
+        srm.compare(Y_BINARY, {"a": Y_SCORE, "b": -Y_SCORE}, GROUP, n_resamples=10,
+                    random_state=0, **settings)  # fmt: skip
+    # a defined query: no warning, and the evaluator's mean is the hand value
+    defined = srm.RankingEvaluator(metrics=["map"])
+    defined.update(Y_BINARY, Y_SCORE, GROUP)
+    expected = srm.evaluate(Y_BINARY, Y_SCORE, GROUP, metrics=["map"])
+    assert _no_warning(defined.compute) == expected

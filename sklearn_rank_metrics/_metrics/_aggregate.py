@@ -207,9 +207,19 @@ def weighted_mean(
             UndefinedMetricWarning,
         )
         return math.nan
-    if per_query is not None and _nothing_defined(per_query):
-        _warn_every_query_undefined(per_query, function_name, weighted_sum / total)
+    if per_query is not None:
+        warn_if_nothing_defined(per_query, function_name, weighted_sum / total)
     return weighted_sum / total
+
+
+def warn_if_nothing_defined(per_query: PerQuery, function_name: str, mean: float) -> None:
+    """Warn when every query is undefined in every tie order and ``mean`` is a number.
+
+    For :func:`weighted_mean` and the callers that form their own means from the
+    per-query values (the streaming evaluator, :func:`compare`, the displays).
+    """
+    if not math.isnan(mean) and _nothing_defined(per_query):
+        _warn_every_query_undefined(per_query, function_name, mean)
 
 
 def _nothing_defined(per_query: PerQuery) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -14,7 +14,7 @@ from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
-from ._aggregate import apply_policy, undefined_queries, weighted_mean
+from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import CONVENTIONS, Ordering, prepare_inputs
 from ._registry import MetricSpec, parse_metric
@@ -170,6 +170,8 @@ class MetricDetail:
     mean: float
     weights_queries: bool = False
     total: bool = False
+    # the kernel's output before the policy (undefined shares, their description)
+    kernel: PerQuery | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -352,6 +354,7 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
         mean,
         values.weight is not None,
         values.total,
+        values,
     )
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import check_parameter
-from ._aggregate import weighted_mean
+from ._aggregate import PerQuery, weighted_mean
 from ._base import SHARED_SETTINGS
 from ._evaluate import DEFAULT_METRICS, MetricDetail, _table, evaluate_details, metric_names
 
@@ -186,8 +186,15 @@ class RankingEvaluator:
                 [np.broadcast_to(part.weights, part.values.shape) for part in parts]
             )[order]
             skipped = np.concatenate([part.skipped for part in parts])[order]
+            # every batch's undefined queries, for the warning of a mean over none defined
+            kernels = [part.kernel for part in parts if part.kernel is not None]
+            combined = PerQuery(
+                values,
+                np.concatenate([np.asarray(kernel.undefined, np.float64) for kernel in kernels]),
+                description=kernels[0].description,
+            )
             results[name] = weighted_mean(
-                values, weights, skipped, "RankingEvaluator", parts[0].total
+                values, weights, skipped, f"RankingEvaluator ({name})", parts[0].total, combined
             )
         if per_query:
             return _table({"query": query_ids[order], **results})

@@ -7,12 +7,14 @@ policy), stacked for all models.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from .._engine._inputs import plain_array
+from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import evaluate_details
 
 
@@ -109,4 +111,7 @@ def per_query_values(
                     "instead, or the per-query counts from evaluate(..., per_query=True)."
                 )
             values[m, j] = detail.values
+            if m == 0 and detail.kernel is not None:  # the labels decide: once per metric
+                policy_value = detail.values[0] if len(detail.values) else math.nan
+                warn_if_nothing_defined(detail.kernel, f"{function_name} ({name})", policy_value)
     return query_ids, values
