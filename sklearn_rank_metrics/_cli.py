@@ -12,6 +12,7 @@ import contextlib
 import csv
 import json
 import math
+import os
 import sys
 import textwrap
 import threading
@@ -313,7 +314,12 @@ def _resolve_baseline(args: argparse.Namespace, runs: dict[str, str], option: st
     to ``option`` for the run (a path as typed); checked before any file is read."""
     if args.baseline is None or args.baseline in runs:
         return
-    given = [name for name, text in runs.items() if text == args.baseline]
+    # the same file however it is spelled (./a.run, dir/../a.run), but never a guess
+    # between two files: paths compare by their real location
+    wanted = os.path.realpath(args.baseline)
+    given = [name for name, text in runs.items() if text == args.baseline] or [
+        name for name, text in runs.items() if text != "-" and os.path.realpath(text) == wanted
+    ]
     if given:
         (args.baseline,) = given
         return

@@ -769,10 +769,12 @@ def test_baseline_accepts_the_run_path_as_typed_or_the_name_shown(six_queries, t
     common = ["evaluate", "--qrels", str(qrels_path), "--run", str(run_path), "--run",
               str(other), "--metrics", "map", "--resamples", "20", "--format", "json"]
     comparisons = []
-    for baseline in (str(run_path), "five.run"):
+    # the name shown, the path as typed, or the same file spelled another way
+    respelled = str(run_path.parent / "." / ".." / run_path.parent.name / run_path.name)
+    for baseline in (str(run_path), "five.run", respelled):
         assert main([*common, "--baseline", baseline]) == 0
         comparisons.append(json.loads(capsys.readouterr().out)["comparison"])
-    assert comparisons[0] == comparisons[1]
+    assert comparisons[0] == comparisons[1] == comparisons[2]
     (row,) = comparisons[0]
     assert (row["model_a"], row["model_b"]) == ("other.run", "five.run")
     # the text report names the run as it is shown
