@@ -81,13 +81,7 @@ class _BoosterMetric:
             )
         for key, value in settings.items():
             check_parameter(owner, key, value, SHARED_SETTINGS[key])
-        if name is not None and (
-            not isinstance(name, str) or not name or ":" in name or len(name.split()) != 1
-        ):
-            raise ValueError(
-                f"The 'name' parameter of {owner} must be a non-empty str without spaces "
-                f"or ':' (XGBoost splits its evaluation log on them); got {name!r}."
-            )
+        _check_name(name, owner)
         self.metric = computed
         self.settings = {key: settings.get(key) for key in SHARED_SETTINGS}
         # the metric's own spelling without spaces (which XGBoost's log cannot hold)
@@ -96,8 +90,16 @@ class _BoosterMetric:
         # every metric of the package is greater-is-better
         self.higher_is_better = True
 
-    def value(self, y_true: Any, y_score: Any, sizes: Any, row_weight: Any) -> float:
-        """The metric of scores whose queries are consecutive runs of ``sizes`` rows."""
+    def value(
+        self, y_true: Any, y_score: Any, sizes: Any, weight: Any, weight_per: str = "row"
+    ) -> float:
+        """The metric of scores whose queries are consecutive runs of ``sizes`` rows.
+
+        ``weight`` holds one weight per row (``weight_per="row"``, LightGBM's form:
+        a query weighs the mean of its rows' weights, as LightGBM weighs it) or one
+        per query (``"query"``, XGBoost's form); None or empty means unweighted.
+        Another length is refused: no weight is guessed for a row or a query.
+        """
         sizes = np.asarray(sizes, dtype=np.int64)
         y_true = np.asarray(y_true, dtype=np.float64)
         y_score = np.asarray(y_score, dtype=np.float64).reshape(-1)
@@ -108,21 +110,13 @@ class _BoosterMetric:
                 "one score per row of queries given to the booster (group= / qid=)."
             )
         group = np.repeat(np.arange(len(sizes)), sizes)
-        weight = None
-        if row_weight is not None and len(row_weight):
-            row_weight = np.asarray(row_weight, dtype=np.float64)
-            if len(row_weight) == len(sizes):  # one weight per query (XGBoost)
-                weight = row_weight[group]
-            else:  # per row (LightGBM): the query's mean, as LightGBM weighs a query
-                sums = np.add.reduceat(row_weight, np.cumsum(sizes) - sizes)
-                weight = (sums / sizes)[group]
         details = evaluate_details(
             y_true,
             y_score,
             group,
             metrics=[self.metric],
             shared=self.settings,
-            sample_weight=weight,
+            sample_weight=self._row_weights(weight, weight_per, sizes, group),
             function_name=self.owner,
             means=False,
         )
@@ -132,6 +126,30 @@ class _BoosterMetric:
         # sign of a wrong setting
         return weighted_mean(detail.values, detail.weights, detail.skipped, self.owner,
                              detail.total)
+
+    def _row_weights(
+        self, weight: Any, weight_per: str, sizes: np.ndarray, group: np.ndarray
+    ) -> np.ndarray | None:
+        """Each row's query weight, from the booster's row or query weights."""
+        if weight is None:
+            return None
+        weight = np.asarray(weight, dtype=np.float64).reshape(-1)
+        if not len(weight):
+            return None
+        expected = len(group) if weight_per == "row" else len(sizes)
+        if len(weight) != expected:
+            unit = "row" if weight_per == "row" else "query"
+            raise ValueError(
+                f"{self.owner}: the weights hold {len(weight)} values but the dataset has "
+                f"{len(group)} rows in {len(sizes)} queries; give one weight per {unit} "
+                f"({expected} values)."
+            )
+        if weight_per == "query":
+            return weight[group]
+        # the mean of each query's row weights (an empty query has no row to weigh)
+        sums = np.bincount(group, weights=weight, minlength=len(sizes))
+        means = np.divide(sums, sizes, out=np.zeros_like(sums), where=sizes > 0)
+        return means[group]
 
     def __repr__(self) -> str:
         shown = {key: value for key, value in self.settings.items() if value is not None}
@@ -180,7 +198,30 @@ class XGBoostMetric(_BoosterMetric):
                 "group=)."
             )
         sizes = np.diff(pointers)
-        return self.name, self.value(dmatrix.get_label(), predt, sizes, dmatrix.get_weight())
+        # XGBoost holds one weight per query group when the DMatrix has groups
+        weight = dmatrix.get_weight()
+        return self.name, self.value(dmatrix.get_label(), predt, sizes, weight, "query")
+
+
+def _check_name(name: Any, owner: str) -> None:
+    """A reported name XGBoost's and LightGBM's evaluation logs can hold, or an error."""
+    if name is None:
+        return
+    if not isinstance(name, str):
+        raise TypeError(
+            f"The 'name' parameter of {owner} must be a str or None; got "
+            f"{type(name).__name__}."
+        )
+    # XGBoost splits its evaluation log on whitespace and ':'; a control character
+    # (a NUL ends a C string) or another non-printing one garbles the log
+    bad = [char for char in name if char == ":" or char == " " or not char.isprintable()]
+    if not name or bad:
+        found = "it is empty" if not name else f"it holds {bad[0]!r}"
+        raise ValueError(
+            f"The 'name' parameter of {owner} must be a non-empty str of printing "
+            "characters without spaces or ':' (XGBoost splits its evaluation log on "
+            f"them); got {name!r}: {found}."
+        )
 
 
 def make_lightgbm_metric(
@@ -196,7 +237,7 @@ def make_lightgbm_metric(
         or another tool's name such as ``"P_10"``).
     name : str or None, default=None
         What LightGBM reports, inside ``prefer_max(...)`` (default: ``metric``
-        without spaces); no spaces or ``':'``.
+        without spaces): printing characters, no spaces or ``':'``.
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="lightgbm"`` gives LightGBM's own numbers
@@ -208,7 +249,8 @@ def make_lightgbm_metric(
         A callable for ``lgb.train(..., feval=metric)`` (``metric(preds, eval_data)``)
         and for the scikit-learn wrapper's ``fit(..., eval_metric=metric)``
         (``metric(y_true, y_pred, weight, group)``); it returns ``(name, value,
-        True)``: greater is better, which early stopping reads. Row weights are
+        True)``: greater is better, which early stopping reads. Row weights (one
+        per row, as LightGBM holds them; another length is a ``ValueError``) are
         averaged per query, as LightGBM weighs its queries.
 
     Notes
@@ -242,7 +284,8 @@ def make_xgboost_metric(
         A metric name as in :func:`evaluate`.
     name : str or None, default=None
         What XGBoost reports, inside ``prefer_max(...)`` (default: ``metric``
-        without spaces); no spaces or ``':'`` (XGBoost splits its log on them).
+        without spaces): printing characters, no spaces or ``':'`` (XGBoost
+        splits its log on them).
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="xgboost"`` gives XGBoost's own numbers.
@@ -252,7 +295,8 @@ def make_xgboost_metric(
     metric : XGBoostMetric
         A callable for ``xgboost.train(..., custom_metric=metric)``, called as
         ``metric(predt, dmatrix)``: it reads the queries from the DMatrix
-        (``group_ptr``) and returns ``(name, value)``. Also
+        (``group_ptr``) and its weights (one per query group, as XGBoost holds
+        them) and returns ``(name, value)``. Also
         ``XGBRanker(eval_metric=metric)``: its scikit-learn wrapper calls
         ``metric(y_true, y_score)`` once per query (a Python call per query: slower
         than ``xgboost.train`` on many queries) and averages the values weighted by
