@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 # ``name``, ``name(params)``, ``name@k``, ``name_k``, ``name.k``, ranx's ``-lN`` suffix
 _ALIAS_PATTERN = re.compile(
-    r"^(?P<base>[A-Za-z][A-Za-z0-9_-]*?)"
+    r"^(?P<base>[A-Za-z0-9][A-Za-z0-9_-]*?)"
     r"(?:\((?P<params>[^()]*)\))?"
     r"(?:(?:@|(?<=[A-Za-z])[_.])(?P<k>[0-9]+))?"
     r"(?:-l(?P<level>[0-9]+))?$"
@@ -254,23 +255,33 @@ def _registry_text(target: str, params: dict[str, str], k: str | None) -> str:
     return text if k is None else f"{text}@{k}"
 
 
-def suggestions(text: str, registry_names: list[str]) -> list[str]:
+def suggestions(text: str, registry: Mapping[str, bool]) -> list[str]:
     """Up to three close names (registry text, cutoff kept) for an unknown ``text``.
 
-    The base name (lower case, without parameters and cutoff) is matched against
-    the registry's names and the aliases' base names (``difflib``), each hit shown
-    as registry text with the cutoff given.
+    ``registry`` maps each registry name to whether its metric takes a cutoff. The
+    base name (lower case, without parameters and cutoff) is matched against the
+    registry's names and the aliases' base names (``difflib``), each hit shown as
+    registry text with the cutoff given, if that metric takes one (``rprc@10``
+    suggests ``rprec``, not ``rprec@10``). The text is cut with string methods, not
+    regular expressions, so the work is linear in its length.
     """
-    cut = re.match(r"^(?P<base>.*?)(?:[@_.]?(?P<k>[0-9]+))?$", text.strip().lower())
-    base = re.sub(r"\(.*\)", "", cut.group("base")) if cut else text.lower()
-    k = cut.group("k") if cut else None
-    targets = {name: name for name in registry_names}
+    lowered = text.strip().lower()
+    end = len(lowered.rstrip("0123456789"))
+    base, k = lowered[:end], lowered[end:] or None
+    if k is not None and base.endswith(("@", "_", ".")):
+        base = base[:-1]
+    opening, closing = base.find("("), base.rfind(")")
+    if 0 <= opening < closing:  # drop "(params)"
+        base = base[:opening] + base[closing + 1 :]
+    targets = {name: name for name in registry}
     for alias in ALIASES:
         name = _registry_text(alias.target, dict(alias.params), None)
         targets.setdefault(alias.base.lower(), name)
     found: list[str] = []
     for hit in difflib.get_close_matches(base, list(targets), n=3, cutoff=0.6):
-        name = targets[hit] if k is None else f"{targets[hit]}@{k}"
+        name = targets[hit]
+        if k is not None and registry[name.partition("(")[0]]:
+            name = f"{name}@{k}"
         if name not in found:
             found.append(name)
     return found

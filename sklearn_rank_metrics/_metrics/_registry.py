@@ -325,19 +325,47 @@ def _parse_value(text: str) -> Any:
     return text
 
 
+# The longest metric name parse_metric reads. Every name the registry prints with all
+# its parameters is under 100 characters; a longer text is refused before any regular
+# expression or did-you-mean search runs on it, so the work per name stays bounded.
+MAX_METRIC_NAME_LENGTH = 256
+
+
 def known_names() -> str:
+    """The registry's names, sorted, for messages."""
     return ", ".join(sorted(METRICS))
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``repr`` of a user's text, cut to its first ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+def _parses(text: str) -> bool:
+    """Whether a suggested name parses (a did-you-mean never proposes an invalid name)."""
+    try:
+        parse_metric(text)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
     """Parse ``"ndcg@10"``, ``"map"``, ``"ndcg(gain=exponential)@10"`` into a spec.
 
     Every parameter is checked against the public function's declared constraints.
+    A name longer than :data:`MAX_METRIC_NAME_LENGTH` (256) characters is refused
+    before it is read.
     """
     if not isinstance(text, str):
         raise TypeError(
             f"A metric name of {function_name} must be a str such as 'ndcg@10'; got "
             f"{type(text).__name__} instead."
+        )
+    if len(text) > MAX_METRIC_NAME_LENGTH:
+        raise ValueError(
+            f"Metric name {_shown(text)} of {function_name} is {len(text)} characters long; "
+            f"a metric name has at most {MAX_METRIC_NAME_LENGTH} characters, e.g. 'ndcg@10'."
         )
     match = _NAME_PATTERN.match(text.strip())
     info = METRICS.get(match.group("name")) if match else None
@@ -346,7 +374,11 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
         translated = translate(text, function_name, {name: m.graded for name, m in METRICS.items()})
         if translated is not None:
             return parse_metric(translated, function_name=function_name)
-        close = suggestions(text, sorted(METRICS))
+        close = [
+            name
+            for name in suggestions(text, {name: m.takes_k for name, m in METRICS.items()})
+            if _parses(name)
+        ]
         hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
         raise ValueError(
             f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
@@ -388,7 +420,7 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
         digits = match.group("k").lstrip("0") or "0"
         if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
             raise ValueError(
-                f"The cutoff of metric {text if len(text) <= 40 else text[:40] + '...'!r} of "
+                f"The cutoff of metric {_shown(text)} of "
                 f"{function_name} must be an int in the range [1, {2**62}]; got a number of "
                 f"{len(digits)} digits."
             )
