@@ -89,3 +89,41 @@ def test_every_suggestion_parses(typo):
 @pytest.mark.parametrize("text", ["11PT_AVG", "11Pt_Avg", "11pt_AVG"])
 def test_11pt_avg_in_any_letter_case(text):
     assert str(parse_metric(text)) == "11pt_avg"
+
+
+def _rows():
+    y_true = np.array([1, 0, 2, 0, 1, 0])
+    y_score = np.array([0.9, 0.8, 0.1, 0.7, 0.3, 0.2])
+    group = np.array([1, 1, 1, 2, 2, 2])
+    return y_true, y_score, group
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda y, s, q: srm.ndcg_score(y, s, groups=q), "ndcg_score"),
+        (lambda y, s, q: srm.precision_at_k_score(y, s, groups=q, k=2), "precision_at_k_score"),
+        (lambda y, s, q: srm.evaluate(y, s, groups=q, metrics=["ndcg"]), "evaluate"),
+        (lambda y, s, q: srm.compare(y, {"a": s, "b": -s}, groups=q), "compare"),
+        (lambda y, s, q: srm.ranking_report(y, {"a": s}, groups=q), "ranking_report"),
+        (
+            lambda y, s, q: srm.MetricAtKDisplay.from_predictions(y, s, groups=q),
+            "MetricAtKDisplay.from_predictions",
+        ),
+    ],
+)
+def test_scikit_learns_groups_spelling_gets_did_you_mean_group(call, name):
+    y_true, y_score, group = _rows()
+    pattern = rf"^{re.escape(name)}: .*'groups'\. Did you mean group= instead of groups=\?"
+    with pytest.raises(TypeError, match=pattern):
+        call(y_true, y_score, group)
+
+
+def test_keyword_suggestions_ignore_letter_case_and_list_parameters_otherwise():
+    y_true, y_score, group = _rows()
+    with pytest.raises(TypeError, match=r"Did you mean k= instead of K=\?"):
+        srm.ndcg_score(y_true, y_score, group, K=2)
+    with pytest.raises(TypeError, match=r"Did you mean metrics= instead of metric=\?"):
+        srm.evaluate(y_true, y_score, group, metric=["ndcg"])
+    with pytest.raises(TypeError, match=r"ndcg_score takes: y_true=, y_score=, group=, k="):
+        srm.ndcg_score(y_true, y_score, group, zzz=1)

@@ -10,6 +10,7 @@ object carries and the call also gives) is refused with both spellings.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 from collections.abc import Callable, Mapping
@@ -149,6 +150,60 @@ def expand_rows(
     return arguments, extra_doc_id
 
 
+def bind_call(
+    signature: inspect.Signature,
+    args: tuple[Any, ...],
+    kwargs: Mapping[str, Any],
+    function_name: str,
+    hint: str = "",
+) -> inspect.BoundArguments:
+    """``signature.bind_partial(*args, **kwargs)``, or a TypeError that helps.
+
+    Python's message (``got an unexpected keyword argument 'groups'``) names neither
+    the function nor what it takes. This one starts with ``function_name`` and, for
+    each keyword the function does not take, proposes its closest parameter names
+    (``difflib``, any letter case: ``groups=`` -> ``group=``, ``K=`` -> ``k=``), or
+    lists the parameters when none is close. ``hint`` is appended. The one helper of
+    the metric functions (``with_convention``) and of the entry points that take
+    ranking rows (:func:`accepts_ranking_rows`).
+    """
+    try:
+        return signature.bind_partial(*args, **kwargs)
+    except TypeError as error:
+        raise TypeError(call_error(signature, kwargs, function_name, error) + hint) from None
+
+
+def call_error(
+    signature: inspect.Signature,
+    kwargs: Mapping[str, Any],
+    function_name: str,
+    error: TypeError,
+) -> str:
+    """The message of :func:`bind_call`: the function, Python's reason, a did-you-mean."""
+    parameters = signature.parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return f"{function_name}: {error}."
+    names = [
+        name
+        for name, parameter in parameters.items()
+        if name not in ("self", "cls")
+        and parameter.kind
+        not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.POSITIONAL_ONLY)
+    ]
+    by_lower = {name.lower(): name for name in names}
+    message = f"{function_name}: {error}."
+    listed = False
+    for unknown in (name for name in kwargs if name not in parameters):
+        close = difflib.get_close_matches(unknown.lower(), list(by_lower), n=2, cutoff=0.6)
+        if close:
+            options = " or ".join(f"{by_lower[name]}=" for name in close)
+            message += f" Did you mean {options} instead of {unknown}=?"
+        elif not listed:
+            message += f" {function_name} takes: {', '.join(f'{name}=' for name in names)}."
+            listed = True
+    return message
+
+
 def accepts_ranking_rows(
     function: Callable | None = None, *, several_models: bool = False
 ) -> Any:
@@ -166,7 +221,7 @@ def accepts_ranking_rows(
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind_partial(*args, **kwargs)
+        bound = bind_call(signature, args, kwargs, function_name)
         if not isinstance(bound.arguments.get("y_true"), RankingRows):
             return function(*args, **kwargs)
         arguments, _ = expand_rows(bound.arguments, accepted, function_name, several_models)

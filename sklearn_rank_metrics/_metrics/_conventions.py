@@ -24,7 +24,7 @@ import numpy as np
 
 from .._engine._doc_ids import ASCENDING, DESCENDING, doc_id_orders, take_rows
 from .._engine._inputs import check_pandas_indexes
-from .._engine._ranking_rows import expand_rows
+from .._engine._ranking_rows import call_error, expand_rows
 from .._engine._validation import NONE, Options, check_parameter
 
 
@@ -459,7 +459,8 @@ def with_convention(function: Callable) -> Callable:
                 if "doc_id" in kwargs
                 else ""
             )
-            raise TypeError(f"{function.__name__}: {error}.{hint}") from None
+            message = call_error(signature, kwargs, function.__name__, error)
+            raise TypeError(message + hint) from None
         # a RankingData passed whole gives every field it carries (expand_rows)
         arguments, doc_id = expand_rows(given, accepted, function.__name__)
         convention = check_convention(arguments.get("convention"), function.__name__)
