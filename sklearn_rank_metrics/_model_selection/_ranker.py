@@ -79,7 +79,10 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     Other keyword arguments of ``fit`` go to the ranker's ``fit``; those that are
     arrays with one entry per row are reordered with the rows. Eval sets (for the
     ranker's early stopping) are sorted by their own query ids, given as
-    ``eval_group`` or by the ``group_column``.
+    ``eval_group`` or by the ``group_column``; given both ways, they must agree, as
+    for the training rows (a ``ValueError`` names the first row where they differ).
+    Every ``y``, of the training rows and of each eval set, has one label per row of
+    its ``X`` (another length is a ``ValueError``).
 
     Under metadata routing ``GroupedRanker`` consumes every parameter of the wrapped
     ranker's ``fit`` (LightGBM: ``eval_metric``, ``callbacks``, ``eval_at``,
@@ -172,10 +175,8 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             )
         X_model, column_ids = self._split_group_column(X)
         self._check_features(X_model)
-        ids = self._query_ids(group, column_ids)
-        n_rows = _n_rows(X_model)
-        if _n_rows(y) != n_rows:
-            raise ValueError(f"GroupedRanker.fit: X has {n_rows} rows but y has {_n_rows(y)}.")
+        ids = self._query_ids(group, column_ids, "group=", "GroupedRanker.fit")
+        n_rows = _check_labels(X_model, y, "X", "y", "GroupedRanker.fit")
         codes, _ = factorize_groups(ids, n_rows, "GroupedRanker.fit")
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
@@ -224,14 +225,17 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         for index, (X_eval, y_eval) in enumerate(eval_set):
             X_model, column_ids = self._split_group_column(X_eval)
             given = None if eval_group is None else eval_group[index]
+            where = f"GroupedRanker.fit (eval set {index})"
             if given is None and column_ids is None:
                 raise ValueError(
                     f"GroupedRanker.fit needs the query ids of eval set {index}: pass "
                     "eval_group=[ids, ...] or keep the group_column in its X."
                 )
-            ids = given if given is not None else column_ids
-            n_rows = _n_rows(X_model)
-            codes, _ = factorize_groups(ids, n_rows, f"GroupedRanker.fit (eval set {index})")
+            ids = self._query_ids(given, column_ids, f"eval_group[{index}]", where)
+            n_rows = _check_labels(
+                X_model, y_eval, f"eval_set[{index}]'s X", f"eval_set[{index}]'s y", where
+            )
+            codes, _ = factorize_groups(ids, n_rows, where)
             order = np.argsort(codes, kind="stable")
             sorted_sets.append(
                 (_safe_indexing(X_model, order), _safe_indexing(np.asarray(y_eval), order))
@@ -400,7 +404,13 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         ids = query_id_column(X, self.group_column, owner)
         return X.drop(columns=[self.group_column]), ids
 
-    def _query_ids(self, group: Any, column_ids: Any) -> Any:
+    def _query_ids(self, group: Any, column_ids: Any, given_as: str, where: str) -> Any:
+        """The query ids of the rows: ``group`` or the group column, which must agree.
+
+        The same rule for the training rows and for every eval set: ids given both
+        ways must be the same, row by row, or the call is refused naming the first
+        row where they differ (neither silently wins).
+        """
         if group is None and column_ids is None:
             raise ValueError(
                 "GroupedRanker.fit needs the query id of every row: pass group=qid, set "
@@ -409,10 +419,23 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
                 "search.fit."
             )
         if group is not None and column_ids is not None:
-            if not np.array_equal(np.asarray(group), column_ids.to_numpy()):
+            given, column = np.asarray(group), column_ids.to_numpy()
+            if given.shape != column.shape:
                 raise ValueError(
-                    f"GroupedRanker.fit got group= and column {self.group_column!r}, and "
-                    "they differ; pass the query ids one way."
+                    f"{where} got {given_as} with {len(given)} query ids and column "
+                    f"{self.group_column!r} of X with {len(column)}; pass the query ids "
+                    "one way."
+                )
+            if given.dtype.kind != column.dtype.kind:  # e.g. str and int: as Python does
+                given, column = given.astype(object), column.astype(object)
+            differ = np.flatnonzero(given != column)
+            if len(differ):
+                row = int(differ[0])
+                first, second = given[row : row + 1].tolist()[0], column[row : row + 1].tolist()[0]
+                raise ValueError(
+                    f"{where} got {given_as} and column {self.group_column!r} of X, and "
+                    f"they differ in {len(differ)} of {len(given)} rows (first: row {row}, "
+                    f"{first!r} and {second!r}); pass the query ids one way."
                 )
         return group if group is not None else column_ids
 
@@ -458,6 +481,17 @@ def _set_fit_request(self: GroupedRanker, **requests: Any) -> GroupedRanker:
 
 GroupedRanker.set_fit_request = _set_fit_request  # scikit-learn may generate its own
 # (from fit's signature alone) when the class is created; this one knows the ranker's
+
+
+def _check_labels(X: Any, y: Any, x_name: str, y_name: str, where: str) -> int:
+    """The number of rows of ``X``, once ``y`` has one label per row."""
+    n_rows = _n_rows(X)
+    if _n_rows(y) != n_rows:
+        raise ValueError(
+            f"{where}: {x_name} has {n_rows} rows but {y_name} has {_n_rows(y)} labels; "
+            "give one label per row."
+        )
+    return n_rows
 
 
 def _n_rows(value: Any) -> int:
