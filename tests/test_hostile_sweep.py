@@ -308,3 +308,178 @@ def test_the_command_line_refuses_bad_settings_before_printing(tmp_path, option,
     assert status == 2
     assert out.getvalue() == ""  # nothing of a report was printed
     assert re.search(pattern, err.getvalue()), err.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# Every preset (convention=) reads its inputs through the engine's one input path
+# ---------------------------------------------------------------------------
+
+from sklearn_rank_metrics._metrics._conventions import CONVENTIONS  # noqa: E402
+from sklearn_rank_metrics._metrics._registry import METRICS  # noqa: E402
+
+CONVENTION_NAMES = sorted(CONVENTIONS)
+MASKED = words("masked", r"\b{}\b")
+READS_JUDGMENTS = {"bpref", "judged"}
+
+
+def _masked(values):
+    mask = np.zeros(len(values), dtype=bool)
+    mask[BAD] = True
+    return np.ma.array(values, mask=mask)
+
+
+def _metric(name, convention, **arguments):
+    info = METRICS[name]
+    if name in READS_JUDGMENTS:
+        arguments.setdefault("judged", True)
+    return info.function(**{**info.fixed_params, **arguments}, convention=convention)
+
+
+@pytest.mark.parametrize("convention", CONVENTION_NAMES)
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_masked_arrays_are_refused_by_every_metric_under_every_preset(name, convention):
+    # the presets cast scores to float32, labels to gain 0 ...: each cast used to drop
+    # the mask, and the masked row was scored as the value hidden under it
+    _metric(name, convention, y_true=Y, y_score=S, group=G)  # the base data is valid
+    overrides = {"y_true": _masked(Y), "y_score": _masked(S), "group": _masked(G)}
+    if name in READS_JUDGMENTS:
+        overrides["judged"] = _masked(np.ones(20, dtype=bool))
+    if "sample_weight" in METRICS[name].function.__wrapped__.__code__.co_varnames:
+        overrides["sample_weight"] = _masked(W)
+    for argument, masked in overrides.items():
+        inputs = {"y_true": Y, "y_score": S, "group": G, argument: masked}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(ValueError, match=MASKED.format(argument)):
+                _metric(name, convention, **inputs)
+
+
+def _evaluator(y_true, y_score, group, convention, **options):
+    evaluator = srm.RankingEvaluator(["ndcg@3", "map", "gauc"], convention=convention)
+    evaluator.update(y_true, y_score, group, **options)
+    return evaluator.compute()
+
+
+PRESET_ENTRY_POINTS = {
+    "evaluate": lambda y, s, g, c, **o: srm.evaluate(
+        y, s, g, metrics=["ndcg@3", "map", "gauc", "rr@10", "err@10"], convention=c, **o
+    ),
+    "ranking_report": lambda y, s, g, c, **o: srm.ranking_report(
+        y, s, g, convention=c, output_dict=True, **o
+    ),
+    "compare": lambda y, s, g, c, **o: srm.compare(
+        y, {"a": s, "b": np.asarray(s)[::-1].copy()}, g, metrics=["ndcg@3", "map"],
+        n_resamples=10, random_state=0, convention=c,
+        **{k: v for k, v in o.items() if k != "sample_weight"},
+    ),
+    "scorer": lambda y, s, g, c, **o: srm.make_ranking_scorer(
+        "ndcg@3", group=g, convention=c
+    )(_ScoresAsPredictions(), np.asarray(s).reshape(-1, 1), y),
+    "RankingEvaluator": lambda y, s, g, c, **o: _evaluator(y, s, g, c, **o),
+}
+
+
+@pytest.mark.parametrize("convention", CONVENTION_NAMES)
+@pytest.mark.parametrize("entry", sorted(PRESET_ENTRY_POINTS))
+def test_masked_arrays_are_refused_by_every_entry_point_under_every_preset(entry, convention):
+    call = PRESET_ENTRY_POINTS[entry]
+    arguments = {"y_true": _masked(Y), "y_score": _masked(S)}
+    if entry == "scorer":
+        arguments.pop("y_score")  # the scorer's scores come from the estimator
+    for argument, masked in arguments.items():
+        y = masked if argument == "y_true" else Y
+        s = masked if argument == "y_score" else S
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(ValueError, match=MASKED.format(argument)):
+                call(y, s, G, convention)
+
+
+# rows tied in score, and document ids that sort them backwards: a preset that breaks
+# ties by document id moves every row, and an error must still name the caller's row
+TIED = np.repeat([0.5, 0.4, 0.3, 0.2], 5)
+DOCS = np.array([f"d{7 * row % 20:02d}" for row in range(20)])  # both text orders move rows
+DOC_ID_PRESETS = [name for name in CONVENTION_NAMES if CONVENTIONS[name].ordering.doc_id_order]
+DOC_ROW_CASES = [
+    ("nan_y_score", {"y_score": _with(TIED, np.nan)}, [r"\by_score\b", ROW]),
+    ("nan_y_true", {"y_true": _with(Y, np.nan)}, [r"\by_true\b", ROW]),
+    ("nan_group", {"group": _with(G, np.nan)}, [r"\bgroup\b", ROW]),
+    ("nan_weight", {"sample_weight": _with(W, np.nan)}, [r"\bsample_weight\b", ROW]),
+    ("weight_varies", {"sample_weight": _with(W, 9.0)}, [r"\bsample_weight\b", ROW]),
+    ("judged_false_relevant", {"judged": _with(np.ones(20), 0.0) > 0},
+     [r"\bjudged\b", rf"row {BAD}\b"]),
+]
+DOC_ENTRY_POINTS = {
+    "evaluate": lambda c, **a: srm.evaluate(
+        metrics=["ndcg@3", "map", "rr@10", "bpref"], convention=c, **a
+    ),
+    "ranking_report": lambda c, **a: srm.ranking_report(
+        convention=c, output_dict=True, **a
+    ),
+    "RankingEvaluator": lambda c, y_true, y_score, group, **a: _evaluator(
+        y_true, y_score, group, c, **a
+    ),
+}
+
+
+@pytest.mark.parametrize("convention", DOC_ID_PRESETS)
+@pytest.mark.parametrize("entry", sorted(DOC_ENTRY_POINTS))
+@pytest.mark.parametrize(("case", "override", "patterns"), DOC_ROW_CASES,
+                         ids=[case for case, _, _ in DOC_ROW_CASES])
+def test_errors_name_the_input_row_when_a_preset_orders_by_doc_id(entry, convention, case,
+                                                                  override, patterns):
+    assert Y[BAD] != 0  # the unjudged row of judged_false_relevant is relevant
+    arguments = {"y_true": Y, "y_score": TIED, "group": G, "doc_id": DOCS,
+                 "judged": True, **override}
+    if entry == "RankingEvaluator" and "sample_weight" in override:
+        pytest.skip("RankingEvaluator.update takes no sample_weight")
+    call = DOC_ENTRY_POINTS[entry]
+    valid = {"y_true": Y, "y_score": TIED, "group": G, "doc_id": DOCS, "judged": True}
+    if "sample_weight" in override:
+        valid["sample_weight"] = W
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        call(convention, **valid)  # the base data is valid
+        with pytest.raises(ValueError) as raised:
+            call(convention, **arguments)
+    message = str(raised.value)
+    assert re.search(words(*patterns), message), message
+
+
+BOOSTER_PRESETS = [name for name in CONVENTION_NAMES if CONVENTIONS[name].single_precision_weights]
+
+
+@pytest.mark.parametrize("convention", BOOSTER_PRESETS)
+@pytest.mark.parametrize("entry", ["evaluate", "ranking_report", "metric"])
+def test_a_weight_float32_cannot_hold_is_named_before_the_cast(entry, convention):
+    weights = _with(W, 1e39)  # float32 would make it inf, and the message "got inf"
+    calls = {
+        "evaluate": lambda: srm.evaluate(Y, S, G, metrics=["ndcg@3"], convention=convention,
+                                         sample_weight=weights),
+        "ranking_report": lambda: srm.ranking_report(Y, S, G, convention=convention,
+                                                     sample_weight=weights),
+        "metric": lambda: srm.ndcg_score(Y, S, G, convention=convention,
+                                         sample_weight=weights),
+    }
+    with pytest.raises(ValueError) as raised:
+        calls[entry]()
+    message = str(raised.value)
+    assert re.search(words(r"\bsample_weight\b", ROW, r"1e\+39", "float32"), message), message
+
+
+@pytest.mark.parametrize("convention", [None, *CONVENTION_NAMES])
+@pytest.mark.parametrize("entry", ["evaluate", "ranking_report", "compare", "RankingEvaluator"])
+def test_a_wrong_length_doc_id_is_refused_whether_or_not_a_preset_reads_it(entry, convention):
+    calls = {
+        "evaluate": lambda: srm.evaluate(Y, S, G, metrics=["ndcg@3"], convention=convention,
+                                         doc_id=DOCS[:-1]),
+        "ranking_report": lambda: srm.ranking_report(Y, S, G, convention=convention,
+                                                     doc_id=DOCS[:-1]),
+        "compare": lambda: srm.compare(Y, {"a": S, "b": S[::-1].copy()}, G,
+                                       metrics=["ndcg@3"], n_resamples=10,
+                                       convention=convention, doc_id=DOCS[:-1]),
+        "RankingEvaluator": lambda: srm.RankingEvaluator(["ndcg@3"], convention=convention)
+        .update(Y, S, G, doc_id=DOCS[:-1]),
+    }
+    with pytest.raises(ValueError, match=words("doc_id", r"\b19\b", r"\b20\b")):
+        calls[entry]()

@@ -22,12 +22,11 @@ def _flat(values: Any) -> np.ndarray:
     return plain_array(values)
 
 
-def doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np.ndarray]:
-    """Row permutations that put document ids in ascending and descending text order.
+def check_doc_ids(doc_id: Any, y_true: Any, function_name: str) -> np.ndarray:
+    """``doc_id`` as a flat NumPy array of str or int ids, one per row of ``y_true``.
 
-    The ids are compared as text by code point (the byte order of UTF-8, trec_eval's
-    ``strcmp``), whatever their type. Stable, so a document id given twice keeps its
-    input order either way.
+    Every call that is given document ids checks them, whether or not a preset
+    then sorts by them: a wrong length or type is an error, never ignored.
     """
     ids = _flat(doc_id)
     labels = _flat(y_true)
@@ -42,20 +41,31 @@ def doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np.
             f"The 'doc_id' parameter of {function_name} has {len(ids)} rows but y_true has "
             f"{len(labels)}; give one document id per row."
         )
-    if ids.dtype.kind not in "US":
-        if ids.dtype.kind == "O":
-            kinds = np.fromiter(map(isinstance, ids, repeat((str, int))), bool, len(ids))
-            if not kinds.all():
-                bad = int(np.flatnonzero(~kinds)[0])
-                raise TypeError(
-                    f"The 'doc_id' parameter of {function_name} must hold str or int ids; "
-                    f"got {ids[bad]!r} at row {bad}."
-                )
-        elif ids.dtype.kind not in "biu":
+    if ids.dtype.kind == "O":
+        kinds = np.fromiter(map(isinstance, ids, repeat((str, int))), bool, len(ids))
+        if not kinds.all():
+            bad = int(np.flatnonzero(~kinds)[0])
             raise TypeError(
-                f"The 'doc_id' parameter of {function_name} must hold str or int ids (compared "
-                f"as text, as trec_eval compares docnos); got dtype {ids.dtype}."
+                f"The 'doc_id' parameter of {function_name} must hold str or int ids; "
+                f"got {ids[bad]!r} at row {bad}."
             )
+    elif ids.dtype.kind not in "USbiu":
+        raise TypeError(
+            f"The 'doc_id' parameter of {function_name} must hold str or int ids (compared "
+            f"as text, as trec_eval compares docnos); got dtype {ids.dtype}."
+        )
+    return ids
+
+
+def doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np.ndarray]:
+    """Row permutations that put document ids in ascending and descending text order.
+
+    The ids are compared as text by code point (the byte order of UTF-8, trec_eval's
+    ``strcmp``), whatever their type. Stable, so a document id given twice keeps its
+    input order either way. The ids are checked first (:func:`check_doc_ids`).
+    """
+    ids = check_doc_ids(doc_id, y_true, function_name)
+    if ids.dtype.kind not in "US":
         ids = ids.astype(str)
     codes = np.unique(ids, return_inverse=True)[1].reshape(-1)
     return {

@@ -23,7 +23,19 @@ from typing import Any
 import numpy as np
 
 from .._engine._doc_ids import ASCENDING, DESCENDING, doc_id_orders, take_rows
-from .._engine._inputs import check_pandas_indexes
+from .._engine._inputs import (
+    as_float,
+    check_pandas_indexes,
+    check_shapes,
+    check_values,
+    factorize_groups,
+    first_bad,
+    format_index,
+    judged_mask,
+    query_weights,
+    scores_as_float,
+    to_numpy,
+)
 from .._engine._ranking_rows import call_error, expand_rows
 from .._engine._validation import NONE, Options, check_parameter
 
@@ -326,29 +338,32 @@ def check_convention(value: Any, function_name: str) -> Convention | None:
     return None if value is None else CONVENTIONS[value]
 
 
-def _numeric(values: Any) -> np.ndarray | None:
-    """``values`` as a float64 array when it is numeric (not bool), else None.
+def _numeric(values: Any, name: str, function_name: str) -> np.ndarray | None:
+    """``values`` as float64 through the engine's one input path (None stays None).
 
-    Anything else is left to the validation, whose messages name the bad row.
+    :func:`~.._engine._inputs.as_float` converts every array-like as the metrics do
+    and refuses what they refuse, naming the argument and the row, before any cast
+    here: a masked array with masked values, text, objects that are not numbers,
+    pyarrow nulls (as NaN, named by the value checks).
     """
     if values is None:
         return None
-    array = np.asarray(values)
-    if array.dtype.kind not in "iuf":
-        return None
-    return array.astype(np.float64)
+    return as_float(values, name, function_name)
 
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
-def prepare_scores(y_score: Any, convention: Convention, ordering: Ordering) -> Any:
+def prepare_scores(
+    y_score: Any, convention: Convention, ordering: Ordering, function_name: str
+) -> Any:
     """The scores as the tool reads them (a new array; the input is never modified)."""
-    scores = _numeric(y_score)
-    if scores is None:
-        return y_score
-    if not ordering.single_precision and np.asarray(y_score).dtype.kind in "iu":
-        return y_score  # no -inf among integers; the engine keeps large ints exact
+    if y_score is None:
+        return None
+    array = to_numpy(y_score, "y_score")  # the engine's checks (masked values ...) first
+    if not ordering.single_precision and array.dtype.kind in "iu":
+        return array  # no -inf among integers; the engine keeps large ints exact
+    scores = as_float(array, "y_score", function_name)
     if ordering.single_precision:
         # beyond float32's range the tool sees +-inf; clipping keeps them finite and
         # first / last, tied as the tool ties them
@@ -362,7 +377,7 @@ def prepare_scores(y_score: Any, convention: Convention, ordering: Ordering) -> 
 
 
 def prepare_labels(
-    y_true: Any, judged: Any, convention: Convention, ordering: Ordering
+    y_true: Any, judged: Any, convention: Convention, ordering: Ordering, function_name: str
 ) -> tuple[Any, Any]:
     """Negative labels as gain 0 where the tool reads them so, and judged or not.
 
@@ -371,12 +386,12 @@ def prepare_labels(
     the caller gave judgments (a mask, or ``True`` for every row). ``judged=None``
     stays None: no judgments are invented.
     """
-    if not convention.negative_labels_gain_zero:
-        return y_true, judged
-    labels = _numeric(y_true)
-    if labels is None or not (labels < 0).any():
-        return y_true, judged
+    labels = _numeric(y_true, "y_true", function_name)
+    if labels is None or not convention.negative_labels_gain_zero:
+        return labels, judged
     negative = labels < 0
+    if not negative.any():
+        return labels, judged
     if not ordering.negative_labels_judged and judged is not None:
         judged = _judged_without(judged, negative)
     return np.where(negative, 0.0, labels), judged
@@ -389,7 +404,7 @@ def _judged_without(judged: Any, negative: np.ndarray) -> Any:
     """
     if isinstance(judged, (bool, np.bool_)):
         return ~negative if judged else judged  # every row judged, but the negative ones
-    mask = np.asarray(getattr(judged, "to_numpy", lambda: judged)())
+    mask = to_numpy(judged, "judged")  # a masked array with masked values stops here
     if mask.shape != negative.shape or mask.dtype.kind not in "biuf":
         return judged
     if mask.dtype.kind != "b" and not np.isin(mask, (0, 1)).all():
@@ -397,11 +412,14 @@ def _judged_without(judged: Any, negative: np.ndarray) -> Any:
     return mask.astype(bool) & ~negative
 
 
-def prepare_nonpositive(y_true: Any, y_score: Any, ordering: Ordering) -> tuple[Any, Any]:
+def prepare_nonpositive(
+    y_true: Any, y_score: Any, ordering: Ordering, function_name: str
+) -> tuple[Any, Any]:
     """Rows scored ``<= 0`` as torchmetrics reads them (``Ordering.nonpositive_scores``)."""
     if ordering.nonpositive_scores is None:
         return y_true, y_score
-    labels, scores = _numeric(y_true), _numeric(y_score)
+    labels = _numeric(y_true, "y_true", function_name)
+    scores = _numeric(y_score, "y_score", function_name)
     if labels is None or scores is None or labels.shape != scores.shape:
         return y_true, y_score  # the validation names the problem
     if ordering.nonpositive_scores == "not_relevant":
@@ -416,27 +434,70 @@ def prepare_inputs(
     y_score: Any,
     sample_weight: Any,
     judged: Any = None,
+    function_name: str = "evaluate",
 ) -> tuple[Any, Any, Any, Any]:
     """Labels, scores, weights and judgments as the convention's tool reads them.
 
-    New arrays where anything changes; the inputs are never modified.
+    Every array goes through the engine's checked conversion first (the input
+    path of every metric, :mod:`.._engine._inputs`), so what the metrics refuse
+    (masked values, text, ...) is refused here too, before any cast. New arrays
+    where anything changes; the inputs are never modified.
     """
-    y_true, judged = prepare_labels(y_true, judged, convention, ordering)
-    y_score = prepare_scores(y_score, convention, ordering)
-    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
+    y_true, judged = prepare_labels(y_true, judged, convention, ordering, function_name)
+    y_score = prepare_scores(y_score, convention, ordering, function_name)
+    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering, function_name)
     if sample_weight is not None:
-        sample_weight = prepare_weights(sample_weight, convention)
+        sample_weight = prepare_weights(sample_weight, convention, function_name)
     return y_true, y_score, sample_weight, judged
 
 
-def prepare_weights(sample_weight: Any, convention: Convention) -> Any:
-    """Query weights as the tool stores them (float32 for the boosters)."""
+def prepare_weights(sample_weight: Any, convention: Convention, function_name: str) -> Any:
+    """Query weights as the tool stores them (float32 for the boosters).
+
+    A weight float32 cannot hold is refused before the cast, named by its row:
+    after it the tool (and the checks) would only see ``inf``.
+    """
     if not convention.single_precision_weights:
         return sample_weight
-    weights = _numeric(sample_weight)
-    if weights is None:
-        return sample_weight
+    weights = _numeric(sample_weight, "sample_weight", function_name)
+    bad = first_bad(~(np.abs(weights) <= _FLOAT32_MAX))  # NaN and infinities too
+    if bad is not None:
+        raise ValueError(
+            f"sample_weight of {function_name} must be finite and at most "
+            f"{_FLOAT32_MAX:.7g} under convention={convention.name!r}, which stores weights "
+            f"in single precision (float32) as the tool does; got "
+            f"{float(weights.flat[bad])!r} at {format_index(bad, weights.shape)}."
+        )
     return weights.astype(np.float32).astype(np.float64)
+
+
+def check_rows_in_input_order(
+    y_true: Any, y_score: Any, group: Any, sample_weight: Any, judged: Any, function_name: str
+) -> None:
+    """The engine's row checks on the caller's row order, before a preset moves rows.
+
+    A preset that orders tied rows by document id permutes the flat rows; a row the
+    engine named after that would be a sorted row, not the caller's. So the checks
+    of :func:`~.._engine._ranked_groups.rank_groups` that name rows (values,
+    judgments, query ids, weights) run here first, on the prepared inputs in input
+    order. Linear, plus one sort of the query codes when weights are given.
+    """
+    labels = as_float(y_true, "y_true", function_name)
+    scores = scores_as_float(y_score, function_name)
+    check_shapes(labels, scores, function_name)
+    check_values(labels, scores, function_name)
+    judged_mask(judged, labels, function_name)
+    if group is None:
+        return  # the engine refuses flat rows without ids (no row to name)
+    codes, ids = factorize_groups(group, len(labels), function_name)
+    if sample_weight is not None:
+        order = np.argsort(codes, kind="stable")
+        offsets = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=len(ids)))))
+        query_weights(sample_weight, order, offsets, len(ids), False, function_name)
+
+
+# the per-row inputs a preset reads, in the order of check_rows_in_input_order
+_ROWS = ("y_true", "y_score", "group", "sample_weight", "judged")
 
 
 def with_convention(function: Callable) -> Callable:
@@ -487,6 +548,7 @@ def with_convention(function: Callable) -> Callable:
             arguments["y_score"],
             arguments.get("sample_weight"),
             arguments.get("judged"),
+            function.__name__,
         )
         arguments.update(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
         if "judged" in accepted:
@@ -496,7 +558,10 @@ def with_convention(function: Callable) -> Callable:
             order = doc_id_orders(doc_id, arguments["y_true"], function.__name__)[
                 ordering.doc_id_order
             ]
-            for name in ("y_true", "y_score", "group", "sample_weight", "judged"):
+            check_rows_in_input_order(
+                *(arguments.get(name) for name in _ROWS), function.__name__
+            )
+            for name in _ROWS:
                 if name in arguments:
                     arguments[name] = take_rows(arguments[name], order)
         return function(**arguments)

@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._doc_ids import doc_id_orders, take_rows
+from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
 from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
 from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
-from ._conventions import CONVENTIONS, Ordering, prepare_inputs
+from ._conventions import CONVENTIONS, Ordering, check_rows_in_input_order, prepare_inputs
 from ._registry import MetricSpec, parse_metric
 from ._trec_eval_format import trec_eval_lines
 
@@ -292,7 +292,10 @@ def _ranked_metrics(
             },
             function_name,
         )
-    # document ids are sorted only when the convention orders some metric's ties by them
+    # document ids are checked always (a wrong length is never ignored), and sorted
+    # only when the convention orders some metric's ties by them
+    if doc_id is not None:
+        check_doc_ids(doc_id, y_true, function_name)
     doc_order = None
     if doc_id is not None and any(
         ordering is not None and ordering.doc_id_order for _, _, ordering in settings
@@ -304,7 +307,9 @@ def _ranked_metrics(
         if ordering not in ranked_by_ordering:
             inputs = (y_true, y_score, group, sample_weight, judged)
             if convention is not None:
-                inputs = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order)
+                inputs = _prepared(
+                    inputs, CONVENTIONS[convention], ordering, doc_order, function_name
+                )
             ranked_by_ordering[ordering] = rank_groups(
                 *inputs[:3],
                 sample_weight=inputs[3],
@@ -321,14 +326,19 @@ def _prepared(
     convention: Any,
     ordering: Ordering,
     doc_order: dict[str, np.ndarray] | None,
+    function_name: str,
 ) -> tuple[Any, Any, Any, Any, Any]:
-    """The inputs as the convention's tool reads them, rows in its tie order."""
+    """The inputs as the convention's tool reads them, rows in its tie order.
+
+    Rows are checked before they move, so that an error names the caller's row.
+    """
     y_true, y_score, group, sample_weight, judged = inputs
     y_true, y_score, sample_weight, judged = prepare_inputs(
-        convention, ordering, y_true, y_score, sample_weight, judged
+        convention, ordering, y_true, y_score, sample_weight, judged, function_name
     )
     if doc_order is None or ordering.doc_id_order is None:
         return y_true, y_score, group, sample_weight, judged
+    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged, function_name)
     order = doc_order[ordering.doc_id_order]
     return tuple(  # type: ignore[return-value]
         take_rows(values, order) for values in (y_true, y_score, group, sample_weight, judged)
