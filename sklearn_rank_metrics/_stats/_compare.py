@@ -23,6 +23,7 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
+from . import _escape
 from ._comparison_table import aligned_lines, comparison_tables
 from ._model_values import per_query_values, score_mapping
 from ._resampling import (
@@ -110,6 +111,7 @@ class ComparisonResult:
         the level and the correction. Each comparison then shows, per metric, the
         mean difference, the paired effect size :math:`d_z`, the win/tie/loss counts
         over queries and the p-value. Three runs and four metrics fit 100 columns.
+        Control characters in run and metric names are shown as escapes (``\\n``).
 
         Parameters
         ----------
@@ -131,6 +133,9 @@ class ComparisonResult:
     ) -> str:
         """The tables of :meth:`to_text` as Markdown (pipe tables, the caption above).
 
+        Run, metric and baseline names are escaped: ``|``, the backslash and inline
+        markup characters get a backslash, line breaks become spaces.
+
         Parameters
         ----------
         test, alpha, digits
@@ -146,7 +151,9 @@ class ComparisonResult:
         """The tables of :meth:`to_text` as a LaTeX ``table`` with booktabs rules.
 
         Markers are superscripts (``0.8770$^{a}$``); the caption is ``\\caption``.
-        Needs ``\\usepackage{booktabs}``.
+        Needs ``\\usepackage{booktabs}``. Run, metric and baseline names are
+        escaped: every LaTeX special character is printed as written (``\\&``,
+        ``\\textbackslash{}``, ...), line breaks become spaces.
 
         Parameters
         ----------
@@ -245,7 +252,9 @@ def format_comparison(
     headers += [_P_HEADERS.get(name, name) for name in p_columns]
     rows = []
     for i in range(len(columns["metric"])):
-        row = [str(columns[name][i]) for name in ("metric", "model_a", "model_b", "n_queries")]
+        row = [
+            _escape.text(columns[name][i]) for name in ("metric", "model_a", "model_b", "n_queries")
+        ]
         row += [_format_number(columns[name][i]) for name in ("mean_a", "mean_b")]
         row.append(_format_number(columns["mean_difference"][i]))
         for method in methods:

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _escape
+
 # run labels: the letters that have a superscript form (no "q"), then digits
 _LETTERS = "abcdefghijklmnoprstuvwxyz"
 _SUPERSCRIPT = dict(
@@ -31,6 +33,7 @@ _CORRECTION_NAMES = {
 }
 _SHORT_CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH"}
 FORMATS = ("text", "markdown", "latex")
+ESCAPE = {"text": _escape.text, "markdown": _escape.markdown, "latex": _escape.latex}
 
 
 def run_labels(n_runs: int) -> list[str]:
@@ -72,13 +75,17 @@ def comparison_tables(
     digits: int,
     style: str,
 ) -> str:
-    """The summary table and the per-comparison details in one format."""
+    """The summary table and the per-comparison details in one format.
+
+    Every run, metric and baseline name is escaped for ``style`` (:mod:`._escape`).
+    """
     if test not in _TESTS:
         raise ValueError(f"The 'test' parameter must be 'permutation' or 't'; got {test!r}.")
     if not isinstance(alpha, float | int) or not 0 < alpha < 1:
         raise ValueError(f"The 'alpha' parameter must be a float in (0, 1); got {alpha!r}.")
     if style not in FORMATS:
         raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
+    escape = ESCAPE[style]
     models = list(means)
     metrics = list(next(iter(means.values()))) if means else []
     labels = dict(zip(models, run_labels(len(models)), strict=True))
@@ -97,11 +104,11 @@ def comparison_tables(
         better[key] = "".join(sorted(better.get(key, "") + labels[loser]))
 
     caption = _caption(columns, models, baseline, correction, n_resamples, test_name, alpha)
-    summary_header = ["", "run", *metrics]
+    summary_header = ["", "run", *(escape(metric) for metric in metrics)]
     summary_rows = [
         [
             labels[model],
-            model,
+            escape(model),
             *(
                 _number(means[model][metric], digits)
                 + _marks(better.get((model, metric), ""), style)
@@ -110,7 +117,7 @@ def comparison_tables(
         ]
         for model in models
     ]
-    detail_header = ["comparison", "", *metrics]
+    detail_header = ["comparison", "", *summary_header[2:]]
     detail_rows = []
     p_label = ("p t-test " if test == "t" else "p perm. ") + (
         f"({_SHORT_CORRECTION_NAMES[correction]})" if correction else ""
@@ -121,7 +128,7 @@ def comparison_tables(
             columns["metric"][i]
         ] = i
     for (a, b), rows in by_pair.items():
-        name = f"{labels[a]} {a} vs {labels[b]} {b}"
+        name = f"{labels[a]} {escape(a)} vs {labels[b]} {escape(b)}"
 
         def cells(render: Any, rows: dict[str, int] = rows) -> list[str]:
             return [render(rows[metric]) if metric in rows else "" for metric in metrics]
@@ -132,7 +139,11 @@ def comparison_tables(
                 "difference",
                 *cells(lambda i: _number(columns["mean_difference"][i], digits, sign=True)),
             ],
-            ["", "effect size d_z", *cells(lambda i: _number(columns["effect_size"][i], 2, True))],
+            [
+                "",
+                escape("effect size d_z"),
+                *cells(lambda i: _number(columns["effect_size"][i], 2, True)),
+            ],
             [
                 "",
                 "win/tie/loss",
@@ -140,30 +151,31 @@ def comparison_tables(
                     lambda i: f"{columns['wins'][i]}/{columns['ties'][i]}/{columns['losses'][i]}"
                 ),
             ],
-            ["", p_label.strip(), *cells(lambda i: _p_value(float(columns[p_column][i])))],
+            ["", escape(p_label.strip()), *cells(lambda i: _p_value(float(columns[p_column][i])))],
         ]
-    if style == "markdown":
-        return _markdown(caption, summary_header, summary_rows, detail_header, detail_rows)
-    if style == "latex":
-        return _latex(caption, summary_header, summary_rows, detail_header, detail_rows)
-    return _text(caption, summary_header, summary_rows, detail_header, detail_rows)
+    render = {"text": _text, "markdown": _markdown, "latex": _latex}[style]
+    return render(escape(caption), summary_header, summary_rows, detail_header, detail_rows)
 
 
 def means_table(
     means: dict[str, dict[str, float]], caption: str, *, digits: int, style: str
 ) -> str:
-    """Runs as rows, metrics as columns, without markers (no comparison)."""
+    """Runs as rows, metrics as columns, without markers (no comparison).
+
+    The caption, run and metric names are escaped for ``style`` (:mod:`._escape`).
+    """
     if style not in FORMATS:
         raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
+    escape = ESCAPE[style]
     models = list(means)
     metrics = list(next(iter(means.values()))) if means else []
-    header = ["", "run", *metrics]
+    header = ["", "run", *(escape(metric) for metric in metrics)]
     rows = [
-        [label, model, *(_number(means[model][metric], digits) for metric in metrics)]
+        [label, escape(model), *(_number(means[model][metric], digits) for metric in metrics)]
         for label, model in zip(run_labels(len(models)), models, strict=True)
     ]
     render = {"text": _text, "markdown": _markdown, "latex": _latex}[style]
-    return render(caption, header, rows, [], [])
+    return render(escape(caption), header, rows, [], [])
 
 
 def _caption(
@@ -221,7 +233,7 @@ def _text(caption, summary_header, summary_rows, detail_header, detail_rows) -> 
 
 def _markdown_table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
     def line(cells: list[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+        return "| " + " | ".join(cells) + " |"
 
     rule = ["---" if i < left else "---:" for i in range(len(header))]
     return [line(header), "| " + " | ".join(rule) + " |", *(line(row) for row in rows)]
@@ -234,40 +246,19 @@ def _markdown(caption, summary_header, summary_rows, detail_header, detail_rows)
     return "\n".join(lines)
 
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _escape(text: str) -> str:
-    if text.endswith("}$") and "$^{" in text:  # a number with its marks
-        number, _, marks = text.partition("$^{")
-        return _escape(number) + "$^{" + marks
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
-
-
 def _latex_table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
     spec = "l" * left + "r" * (len(header) - left)
     lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule"]
-    lines.append(" & ".join(_escape(cell) for cell in header) + r" \\")
+    lines.append(" & ".join(header) + r" \\")
     lines.append(r"\midrule")
-    lines += [" & ".join(_escape(cell) for cell in row) + r" \\" for row in rows]
+    lines += [" & ".join(row) + r" \\" for row in rows]
     lines += [r"\bottomrule", r"\end{tabular}"]
     return lines
 
 
 def _latex(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
     lines = [r"% \usepackage{booktabs}", r"\begin{table}", r"\centering"]
-    lines.append(rf"\caption{{{_escape(caption)}}}")
+    lines.append(rf"\caption{{{caption}}}")
     lines += _latex_table(summary_header, summary_rows, left=2)
     if detail_rows:
         lines += [r"\medskip", ""] + _latex_table(detail_header, detail_rows, left=2)

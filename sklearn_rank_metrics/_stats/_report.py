@@ -12,6 +12,7 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
+from . import _escape
 from ._compare import compare
 from ._model_values import score_mapping
 
@@ -277,7 +278,11 @@ def _add_comparison(summaries: dict, comparison: Any) -> None:
 
 
 def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
-    """Right-aligned columns; a model column only when there are several models."""
+    """Right-aligned columns; a model column only when there are several models.
+
+    Metric and model names are shown through :func:`._escape.text` (control
+    characters as escapes), so that a name cannot break a line.
+    """
     several = None not in summaries
     metric_names = list(next(iter(summaries.values())))
     rows = []
@@ -289,7 +294,8 @@ def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digit
                 f"{stats['std_err']:.{digits}f}",
                 *(str(stats[column]) for column in _COLUMNS[2:]),
             ]
-            label = [metric if position == 0 else "", model] if several else [metric]
+            name = _escape.text(metric)
+            label = [name if position == 0 else "", _escape.text(model)] if several else [name]
             rows.append(label + cells)
     n_labels = 2 if several else 1
     widths = [max(len(row[i]) for row in rows) for i in range(n_labels)]

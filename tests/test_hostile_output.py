@@ -1,0 +1,215 @@
+"""Issue 32: hostile names in the outputs of the comparison and the report.
+
+References: Markdown is parsed back by markdown-it-py (a CommonMark parser with
+GitHub's pipe tables); LaTeX is checked by a small tokenizer written here (no TeX
+engine on the test machine).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics import compare
+from sklearn_rank_metrics._cli import main
+from sklearn_rank_metrics._stats._comparison_table import means_table
+from sklearn_rank_metrics._stats._report import format_report
+
+HOSTILE = [
+    "$^{\\input{/etc/passwd}}$",  # the old math-mode passthrough
+    "a|b\\|c",  # a pipe, and a backslash before a pipe
+    "line\nbreak\r\nagain",
+    "# heading",
+    "<script>alert(1)</script>",
+    "50% & 100# ~x_y^z [opt] {b}",
+    "`code` *em* _em_ ~~del~~ [l](http://x) $x$ &amp;",
+    "\x1b[31mred",
+]
+
+
+def _data(n_runs, n_queries=12, seed=0):
+    rng = np.random.default_rng(seed)
+    docs = 6
+    y_true = rng.integers(0, 3, n_queries * docs).astype(float)
+    group = np.repeat(np.arange(n_queries), docs)
+    return y_true, group, rng
+
+
+@pytest.fixture(scope="module")
+def hostile_result():
+    y_true, group, rng = _data(len(HOSTILE))
+    scores = {
+        name: y_true * (i % 3) + rng.normal(size=len(y_true)) for i, name in enumerate(HOSTILE)
+    }
+    # a hostile metric name cannot exist (they are validated); the baseline is hostile
+    return compare(
+        y_true, scores, group, metrics=["ndcg@10", "p@5"], baseline=HOSTILE[0],
+        n_resamples=50, random_state=0,
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- LaTeX
+
+# the commands the renderer may write; anything else after a backslash is an injection
+_ALLOWED = {
+    "toprule", "midrule", "bottomrule", "begin", "end", "centering", "caption", "medskip",
+    "textbackslash", "textasciicircum", "textasciitilde", "textless", "textgreater",
+    "textbar", "textsuperscript", "usepackage",
+}  # fmt: skip
+
+
+def _latex_check(latex, n_columns):
+    """Every command allowed, braces balanced, $ only in markers, & count per row."""
+    body = [line for line in latex.splitlines() if not line.startswith("%")]
+    for token in re.findall(r"\\([A-Za-z]+|.)", "\n".join(body)):
+        assert token in _ALLOWED or token in ("&", "%", "$", "#", "_", "{", "}", "\\"), token
+    depth = 0
+    for line in body:
+        # with the escaped characters (and the row ends) removed, nothing is special
+        plain = re.sub(r"\\[&%$#_{}\\]", "", line)
+        markers = re.sub(r"\$\^\{[a-z]+\}\$", "", plain)
+        for char in "#%~^$":
+            assert char not in markers, line
+        for char in plain:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            assert depth >= 0, line
+        if line.endswith(" \\\\"):  # a table row: n_columns cells
+            assert plain.count("&") == n_columns - 1, line
+    assert depth == 0
+
+
+def test_latex_escapes_every_name_and_has_no_passthrough(hostile_result):
+    latex = hostile_result.to_latex()
+    _latex_check(latex, 2 + 2)
+    assert "\\input" not in latex
+    # the old bypass by hand: every character printed as written
+    assert r"\$\textasciicircum{}\{\textbackslash{}input\{/etc/passwd\}\}\$" in latex
+    assert r"50\% \& 100\# \textasciitilde{}x\_y\textasciicircum{}z {[}opt{]} \{b\}" in latex
+    assert "line break again" in latex  # line breaks are spaces
+    assert "\x1b" not in latex and "\r" not in latex
+    # the caption names the baseline, escaped
+    caption = next(line for line in latex.splitlines() if line.startswith(r"\caption{"))
+    assert r"against \$\textasciicircum{}\{\textbackslash{}input" in caption
+
+
+def test_latex_means_table_caption_and_names():
+    means = {HOSTILE[0]: {"ndcg@10": 0.5}, HOSTILE[5]: {"ndcg@10": 0.25}}
+    latex = means_table(means, "Means over $^{\\input{x}}$.", digits=4, style="latex")
+    _latex_check(latex, 3)
+    assert "\\input" not in latex
+
+
+def test_cli_latex_and_markdown_with_hostile_run_file_names(tmp_path, capsys):
+    qrels = "1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n2 0 d4 0\n"
+    run = "1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n2 Q0 d4 1 2.0 r\n2 Q0 d3 2 1.0 r\n"
+    (tmp_path / "qrels").write_text(qrels)
+    names = ["$^{\\input{x}}$.run", "a|b\\|c.run"]
+    for name in names:
+        (tmp_path / name).write_text(run)
+    common = ["evaluate", "--qrels", str(tmp_path / "qrels"), "--metrics", "map"]
+    for name in names:
+        common += ["--run", str(tmp_path / name)]
+    assert main([*common, "--format", "latex"]) == 0
+    latex = capsys.readouterr().out
+    _latex_check(latex, 3)
+    assert "\\input" not in latex
+    assert main([*common, "--format", "latex", "--baseline", names[1], "--resamples", "20"]) == 0
+    latex = capsys.readouterr().out
+    _latex_check(latex, 3)
+    assert "\\input" not in latex
+    assert main([*common, "--format", "markdown"]) == 0
+    cells = _markdown_cells(capsys.readouterr().out)
+    assert [row[1] for row in cells[0][1:]] == names
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def _markdown_cells(markdown):
+    """Every table of a Markdown document, parsed by markdown-it-py, as rows of cell text."""
+    markdown_it = pytest.importorskip("markdown_it")
+    parser = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    tokens = parser.parse(markdown)
+    tables, row = [], None
+    for token in tokens:
+        if token.type == "table_open":
+            tables.append([])
+        elif token.type == "tr_open":
+            row = []
+        elif token.type == "tr_close":
+            tables[-1].append(row)
+        elif token.type == "inline" and row is not None and tables:
+            # the cell's text as rendered: only text (no link, code, emphasis, HTML)
+            children = token.children or []
+            assert all(child.type in ("text", "softbreak") for child in children), [
+                child.type for child in children
+            ]
+            row.append("".join(child.content for child in children))
+    return tables
+
+
+def test_markdown_cells_read_back_as_the_names(hostile_result):
+    markdown = hostile_result.to_markdown()
+    summary, details = _markdown_cells(markdown)
+    expected = [re.sub(r"[\r\n]+", " ", name) for name in HOSTILE]
+    expected = [name.replace("\x1b", " ").strip() for name in expected]
+    assert [row[1] for row in summary[1:]] == expected
+    assert all(len(row) == 4 for row in summary + details)
+    comparisons = [row[0] for row in details[1:] if row[0]]
+    assert comparisons[0] == f"b {expected[1]} vs a {expected[0]}"
+    # the caption is one paragraph of text, not a heading or HTML, naming the baseline
+    caption_tokens = pytest.importorskip("markdown_it").MarkdownIt("commonmark").parse(
+        markdown.split("\n\n")[0]
+    )
+    assert [t.type for t in caption_tokens] == ["paragraph_open", "inline", "paragraph_close"]
+    children = caption_tokens[1].children
+    assert all(child.type == "text" for child in children)
+    assert f"against {expected[0]};" in "".join(child.content for child in children)
+
+
+def test_markdown_means_table_caption_cannot_start_a_block():
+    means = {"# x": {"map": 0.5}, "1. y": {"map": 0.25}}
+    for caption in ("# heading", "- item", "1. item", "> quote", "<div>", "    code"):
+        markdown = means_table(means, caption, digits=2, style="markdown")
+        markdown_it = pytest.importorskip("markdown_it")
+        tokens = markdown_it.MarkdownIt("commonmark").parse(markdown.split("\n\n")[0])
+        assert tokens[0].type == "paragraph_open", caption
+        assert tokens[1].children[0].content == caption.strip(), caption
+        assert [row[1] for row in _markdown_cells(markdown)[0][1:]] == ["# x", "1. y"]
+
+
+# --------------------------------------------------------------------------- text
+
+
+def test_text_names_cannot_break_lines(hostile_result):
+    text = hostile_result.to_text()
+    n_pairs = len(HOSTILE) - 1
+    # caption, blank, header + 8 runs, blank, header + 4 lines per comparison
+    caption_lines = text.split("\n\n")[0].count("\n") + 1
+    assert text.count("\n") + 1 == caption_lines + 1 + 1 + len(HOSTILE) + 1 + 1 + 4 * n_pairs
+    assert "\x1b" not in text and "\r" not in text
+    assert "line\\nbreak\\r\\nagain" in text and "\\x1b[31mred" in text
+    long_text = hostile_result.to_long_text()
+    assert long_text.count("\n") + 1 == 1 + 2 * n_pairs
+    assert "\x1b" not in long_text
+
+
+def test_report_text_names_cannot_break_lines():
+    stats = {"mean": 0.5, "std_err": 0.1, "n_queries": 3, "n_undefined": 0, "n_skipped": 0}
+    text = format_report({"a\nb": {"m\x1b": stats}, "c": {"m\x1b": stats}}, 4)
+    assert text.count("\n") == 3 and "\x1b" not in text
+    assert "a\\nb" in text and "m\\x1b" in text
+
+
+def test_csv_and_json_keep_hostile_names_exactly(hostile_result):
+    rows = list(csv.reader(io.StringIO(hostile_result.to_csv())))
+    header = rows[0]
+    assert [row[header.index("model_a")] for row in rows[1:]] == HOSTILE[1:] * 2
+    document = json.loads(hostile_result.to_json())
+    assert list(document["means"]) == HOSTILE
+    assert document["baseline"] == HOSTILE[0]
