@@ -2,7 +2,8 @@
 
 References: Markdown is parsed back by markdown-it-py (a CommonMark parser with
 GitHub's pipe tables); LaTeX is checked by a small tokenizer written here (no TeX
-engine on the test machine).
+engine on the test machine); the markers for many runs are parsed back and
+compared with the p-values of the table.
 """
 
 from __future__ import annotations
@@ -213,3 +214,72 @@ def test_csv_and_json_keep_hostile_names_exactly(hostile_result):
     document = json.loads(hostile_result.to_json())
     assert list(document["means"]) == HOSTILE
     assert document["baseline"] == HOSTILE[0]
+
+
+# --------------------------------------------------------------------------- 30 runs
+
+
+def _parse_numbers(marker):
+    """'(2-4,7)' -> {2, 3, 4, 7}."""
+    numbers = set()
+    for part in marker.strip("()").split(","):
+        low, _, high = part.partition("-")
+        numbers.update(range(int(low), int(high or low) + 1))
+    return numbers
+
+
+@pytest.fixture(scope="module")
+def thirty_runs():
+    y_true, group, rng = _data(30, n_queries=10, seed=3)
+    # run i is better the larger i (less noise): many significant pairs
+    scores = {
+        f"run{i:02d}": y_true * (i / 10) + rng.normal(size=len(y_true)) for i in range(30)
+    }
+    return compare(
+        y_true, scores, group, metrics=["ndcg@10"], n_resamples=200, method="percentile",
+        random_state=0,
+    )  # fmt: skip
+
+
+def test_thirty_runs_have_readable_markers_naming_the_runs_beaten(thirty_runs):
+    table = thirty_runs.table
+    number = {f"run{i:02d}": i + 1 for i in range(30)}
+    expected = {name: set() for name in number}
+    for _, row in table.iterrows():
+        if row["p_value_permutation"] < 0.05:
+            pair = (row.model_a, row.model_b)
+            winner, loser = pair if row.mean_difference > 0 else pair[::-1]
+            expected[winner].add(number[loser])
+    assert max(len(v) for v in expected.values()) >= 10  # two-digit numbers are beaten
+    summary = _markdown_cells(thirty_runs.to_markdown())[0]
+    means = thirty_runs.means.set_index("model")["ndcg@10"]
+    for label, model, cell in summary[1:]:
+        assert label == str(number[model])
+        value, _, marker = cell.partition(" ")
+        assert value == f"{means[model]:.4f}"
+        assert re.fullmatch(r"(\(\d+(-\d+)?(,\d+(-\d+)?)*\))?", marker), cell
+        assert (_parse_numbers(marker) if marker else set()) == expected[model], model
+        # readable: ranges, so never longer than the alternating worst case
+        assert len(marker) <= 2 + 3 * 15
+    caption = thirty_runs.to_text().split("\n\n")[0]
+    assert "Run numbers after a mean" in caption.replace("\n", " ")
+    latex = thirty_runs.to_latex()
+    _latex_check(latex, 3)
+    n_rows = 0
+    for line in latex.splitlines():
+        pattern = r"(\d+) & run(\d\d) & [0-9.]+(?:\\textsuperscript\{([0-9,-]+)\})? \\\\$"
+        match = re.match(pattern, line)
+        if match:
+            marks = match.group(3)
+            parsed = _parse_numbers(marks.replace("--", "-")) if marks else set()
+            assert parsed == expected[f"run{match.group(2)}"]
+            n_rows += 1
+    assert n_rows == 30
+
+
+def test_twenty_five_runs_keep_letters():
+    y_true, group, rng = _data(25, n_queries=6, seed=1)
+    scores = {f"r{i}": y_true + rng.normal(size=len(y_true)) for i in range(25)}
+    result = compare(y_true, scores, group, metrics="map", n_resamples=20, random_state=0)
+    labels = [row[0] for row in _markdown_cells(result.to_markdown())[0][1:]]
+    assert labels == list("abcdefghijklmnoprstuvwxyz")

@@ -105,7 +105,8 @@ class ComparisonResult:
         """The comparison as text: runs as rows, metrics as columns, then each comparison.
 
         Every mean is followed by the letters (as superscripts) of the runs it is
-        significantly better than, at level ``alpha``, by the paired randomisation
+        significantly better than (with more than 25 runs, their numbers in ranges:
+        ``0.8770 (2-7,9)``), at level ``alpha``, by the paired randomisation
         test (``test="permutation"``) or the paired t-test (``test="t"``), with the
         p-values of ``correction`` when one was chosen; the caption names the test,
         the level and the correction. Each comparison then shows, per metric, the
@@ -150,7 +151,8 @@ class ComparisonResult:
     def to_latex(self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4) -> str:
         """The tables of :meth:`to_text` as a LaTeX ``table`` with booktabs rules.
 
-        Markers are superscripts (``0.8770$^{a}$``); the caption is ``\\caption``.
+        Markers are superscripts (``0.8770$^{a}$``; with more than 25 runs
+        ``0.8770\\textsuperscript{2--7,9}``); the caption is ``\\caption``.
         Needs ``\\usepackage{booktabs}``. Run, metric and baseline names are
         escaped: every LaTeX special character is printed as written (``\\&``,
         ``\\textbackslash{}``, ...), line breaks become spaces.

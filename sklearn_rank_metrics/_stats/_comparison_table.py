@@ -17,11 +17,9 @@ import numpy as np
 
 from . import _escape
 
-# run labels: the letters that have a superscript form (no "q"), then digits
+# run labels: the letters that have a superscript form (no "q"); with more runs, numbers
 _LETTERS = "abcdefghijklmnoprstuvwxyz"
-_SUPERSCRIPT = dict(
-    zip(_LETTERS + "0123456789", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ⁰¹²³⁴⁵⁶⁷⁸⁹", strict=True)
-)
+_SUPERSCRIPT = dict(zip(_LETTERS, "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", strict=True))
 _TESTS = {
     "permutation": ("p_value_permutation", "paired randomisation test"),
     "t": ("p_value_t", "paired t-test"),
@@ -37,18 +35,45 @@ ESCAPE = {"text": _escape.text, "markdown": _escape.markdown, "latex": _escape.l
 
 
 def run_labels(n_runs: int) -> list[str]:
-    """``a, b, c, ...`` (without ``q``, which has no superscript), then ``1, 2, ...``."""
+    """``a, b, c, ...`` up to 25 runs (no ``q``: it has no superscript), else ``1, 2, ...``."""
     if n_runs <= len(_LETTERS):
         return list(_LETTERS[:n_runs])
     return [str(i + 1) for i in range(n_runs)]
 
 
-def _marks(label_letters: str, style: str) -> str:
-    if not label_letters:
+def _ranges(numbers: list[int]) -> str:
+    """Sorted run numbers as ranges: ``[2, 3, 4, 7, 9, 10]`` -> ``2-4,7,9-10``."""
+    parts = []
+    start = previous = numbers[0]
+    for number in [*numbers[1:], None]:
+        if number is not None and number == previous + 1:
+            previous = number
+            continue
+        parts.append(str(start) if start == previous else f"{start}-{previous}")
+        if number is not None:
+            start = previous = number
+    return ",".join(parts)
+
+
+def _marks(losers: set[int], n_runs: int, style: str) -> str:
+    """The marker after a mean: the labels of the runs (positions ``losers``) it beats.
+
+    Up to 25 runs, the letters, as superscripts (``$^{ab}$`` in LaTeX); with more runs,
+    the run numbers in ranges, in parentheses (``(2-7,9)``; a superscript in LaTeX),
+    so that a run that beats 29 others reads ``(2-30)``, not a string of digits.
+    """
+    if not losers:
         return ""
+    ordered = sorted(losers)
+    if n_runs <= len(_LETTERS):
+        letters = "".join(_LETTERS[i] for i in ordered)
+        if style == "latex":
+            return f"$^{{{letters}}}$"
+        return "".join(_SUPERSCRIPT[c] for c in letters)
+    numbers = _ranges([i + 1 for i in ordered])
     if style == "latex":
-        return f"$^{{{label_letters}}}$"
-    return "".join(_SUPERSCRIPT[c] for c in label_letters)
+        return rf"\textsuperscript{{{numbers.replace('-', '--')}}}"
+    return f" ({numbers})"
 
 
 def _number(value: float, digits: int, sign: bool = False) -> str:
@@ -89,21 +114,23 @@ def comparison_tables(
     models = list(means)
     metrics = list(next(iter(means.values()))) if means else []
     labels = dict(zip(models, run_labels(len(models)), strict=True))
+    position = {model: i for i, model in enumerate(models)}
     p_column, test_name = _TESTS[test]
     if correction is not None:
         p_column = f"{p_column}_{correction}"
     n_rows = len(columns["metric"])
-    better: dict[tuple[str, str], str] = {}  # (model, metric) -> letters it beats
+    better: dict[tuple[str, str], set[int]] = {}  # (model, metric) -> the runs it beats
     for i in range(n_rows):
         p = float(columns[p_column][i])
         if math.isnan(p) or p >= alpha:
             continue
         a, b = columns["model_a"][i], columns["model_b"][i]
         winner, loser = (a, b) if columns["mean_difference"][i] > 0 else (b, a)
-        key = (winner, columns["metric"][i])
-        better[key] = "".join(sorted(better.get(key, "") + labels[loser]))
+        better.setdefault((winner, columns["metric"][i]), set()).add(position[loser])
 
-    caption = _caption(columns, models, baseline, correction, n_resamples, test_name, alpha)
+    caption = _caption(
+        columns, models, baseline, correction, n_resamples, test_name, alpha, len(models)
+    )
     summary_header = ["", "run", *(escape(metric) for metric in metrics)]
     summary_rows = [
         [
@@ -111,7 +138,7 @@ def comparison_tables(
             escape(model),
             *(
                 _number(means[model][metric], digits)
-                + _marks(better.get((model, metric), ""), style)
+                + _marks(better.get((model, metric), set()), len(models), style)
                 for metric in metrics
             ),
         ]
@@ -186,6 +213,7 @@ def _caption(
     n_resamples: int,
     test_name: str,
     alpha: float,
+    n_runs: int,
 ) -> str:
     counts = sorted(set(np.asarray(columns["n_queries"]).tolist()))
     queries = (
@@ -204,9 +232,14 @@ def _caption(
             test_name += ", exact (every sign pattern)"
         else:
             test_name += f", {n_resamples} random sign patterns"
+    markers = (
+        "A letter after a mean: significantly better than the run with that letter."
+        if n_runs <= len(_LETTERS)
+        else "Run numbers after a mean: significantly better than the runs with those numbers."
+    )
     return (
-        f"Two-sided {test_name}, {against}; p < {alpha:g}, {corrected}. A letter after a "
-        f"mean: significantly better than the run with that letter. Means over {queries}."
+        f"Two-sided {test_name}, {against}; p < {alpha:g}, {corrected}. {markers} "
+        f"Means over {queries}."
     )
 
 
