@@ -1,9 +1,11 @@
-"""Issue 32: hostile names in the outputs of the comparison and the report.
+"""Issue 32: hostile names in the outputs of the comparison and the report, markers
+for many runs, and the display parameters (``digits``, ``alpha``) of ``to_text``,
+``to_markdown`` and ``to_latex``.
 
 References: Markdown is parsed back by markdown-it-py (a CommonMark parser with
 GitHub's pipe tables); LaTeX is checked by a small tokenizer written here (no TeX
 engine on the test machine); the markers for many runs are parsed back and
-compared with the p-values of the table.
+compared with the p-values of the table; the level of a float32 alpha by hand.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 
 from sklearn_rank_metrics import compare
 from sklearn_rank_metrics._cli import main
-from sklearn_rank_metrics._stats._comparison_table import means_table
+from sklearn_rank_metrics._stats._comparison_table import comparison_tables, means_table
 from sklearn_rank_metrics._stats._report import format_report
 
 HOSTILE = [
@@ -283,3 +285,61 @@ def test_twenty_five_runs_keep_letters():
     result = compare(y_true, scores, group, metrics="map", n_resamples=20, random_state=0)
     labels = [row[0] for row in _markdown_cells(result.to_markdown())[0][1:]]
     assert labels == list("abcdefghijklmnoprstuvwxyz")
+
+
+# --------------------------------------------------------------------------- digits, alpha
+
+
+@pytest.mark.parametrize("method", ["to_text", "to_markdown", "to_latex"])
+@pytest.mark.parametrize(
+    "digits, error",
+    [(-1, ValueError), (None, TypeError), (1.5, TypeError), ("4", TypeError), (True, TypeError)],
+)
+def test_digits_is_a_declared_int(hostile_result, method, digits, error):
+    with pytest.raises(error, match=rf"The 'digits' parameter of ComparisonResult\.{method} "
+                       r"must be an int >= 0\. Got"):  # fmt: skip
+        getattr(hostile_result, method)(digits=digits)
+
+
+def test_digits_accepts_numpy_ints(hostile_result):
+    assert hostile_result.to_text(digits=np.int64(2)) == hostile_result.to_text(digits=2)
+    assert hostile_result.to_text(digits=0) != hostile_result.to_text(digits=2)
+
+
+@pytest.mark.parametrize("alpha", [0, 1, 1.5, -0.1, float("nan")])
+def test_alpha_out_of_range(hostile_result, alpha):
+    with pytest.raises(ValueError, match=r"The 'alpha' parameter of ComparisonResult\.to_text"):
+        hostile_result.to_text(alpha=alpha)
+
+
+@pytest.mark.parametrize("alpha", ["0.05", None, True])
+def test_alpha_of_the_wrong_type(hostile_result, alpha):
+    with pytest.raises(TypeError, match=r"The 'alpha' parameter of ComparisonResult\.to_latex"):
+        hostile_result.to_latex(alpha=alpha)
+
+
+def test_numpy_float_alpha_is_the_level_it_prints_as(hostile_result):
+    for alpha in (np.float32(0.05), np.float64(0.05), np.float16(0.25)):
+        level = float(str(alpha))
+        assert hostile_result.to_markdown(alpha=alpha) == hostile_result.to_markdown(alpha=level)
+    # a p-value of exactly 0.05 is not below float32(0.05) (0.0500000007 in binary)
+    columns = {
+        "metric": np.array(["map", "map"], dtype=object),
+        "model_a": np.array(["x", "y"], dtype=object),
+        "model_b": np.array(["z", "z"], dtype=object),
+        "n_queries": np.array([20, 20]),
+        "mean_difference": np.array([0.1, 0.1]),
+        "effect_size": np.array([0.5, 0.5]),
+        "wins": np.array([10, 10]),
+        "ties": np.array([5, 5]),
+        "losses": np.array([5, 5]),
+        "p_value_permutation": np.array([0.05, 0.049]),
+    }
+    means = {"x": {"map": 0.6}, "y": {"map": 0.6}, "z": {"map": 0.5}}
+    text = comparison_tables(
+        columns, means, baseline="z", correction=None, n_resamples=10, test="permutation",
+        alpha=np.float32(0.05), digits=2, style="text",
+    )  # fmt: skip
+    rows = text.split("\n\n")[1].splitlines()
+    assert rows[1].split()[:3] == ["a", "x", "0.60"]  # p = 0.05: not significant
+    assert rows[2].split()[:3] == ["b", "y", "0.60ᶜ"]  # p = 0.049 < 0.05

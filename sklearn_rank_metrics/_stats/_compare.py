@@ -88,7 +88,7 @@ class ComparisonResult:
     def __str__(self) -> str:
         return self.to_text()
 
-    def _tables(self, style: str, test: str, alpha: float, digits: int) -> str:
+    def _tables(self, style: str, test: Any, alpha: Any, digits: Any) -> str:
         return comparison_tables(
             self._columns,
             self._means,
@@ -99,6 +99,7 @@ class ComparisonResult:
             alpha=alpha,
             digits=digits,
             style=style,
+            function_name=f"ComparisonResult.to_{style}",
         )
 
     def to_text(self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4) -> str:
@@ -119,8 +120,9 @@ class ComparisonResult:
         test : {"permutation", "t"}, default="permutation"
             The p-values that decide the markers.
         alpha : float in (0, 1), default=0.05
-            Significance level of the markers.
-        digits : int, default=4
+            Significance level of the markers: any real number, a NumPy float read
+            as the decimal it prints as (``np.float32(0.05)`` is 0.05).
+        digits : int >= 0, default=4
             Digits of the means and differences.
 
         Returns

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._validation import Interval, Options, check_parameter
 from . import _escape
 
 # run labels: the letters that have a superscript form (no "q"); with more runs, numbers
@@ -99,15 +100,17 @@ def comparison_tables(
     alpha: float,
     digits: int,
     style: str,
+    function_name: str = "comparison_tables",
 ) -> str:
     """The summary table and the per-comparison details in one format.
 
     Every run, metric and baseline name is escaped for ``style`` (:mod:`._escape`).
     """
-    if test not in _TESTS:
-        raise ValueError(f"The 'test' parameter must be 'permutation' or 't'; got {test!r}.")
-    if not isinstance(alpha, float | int) or not 0 < alpha < 1:
-        raise ValueError(f"The 'alpha' parameter must be a float in (0, 1); got {alpha!r}.")
+    check_parameter(function_name, "test", test, [Options(*_TESTS)])
+    check_parameter(function_name, "alpha", alpha, [Interval(float, 0, 1, closed="neither")])
+    check_parameter(function_name, "digits", digits, [Interval(int, 0, None)])
+    alpha = _as_float(alpha)
+    digits = int(digits)
     if style not in FORMATS:
         raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
     escape = ESCAPE[style]
@@ -184,6 +187,17 @@ def comparison_tables(
     return render(escape(caption), summary_header, summary_rows, detail_header, detail_rows)
 
 
+def _as_float(alpha: Any) -> float:
+    """A real number as a Python float; a NumPy float as the decimal it prints as.
+
+    ``np.float32(0.05)`` is ``0.0500000007...`` in binary; the level meant is 0.05, so
+    that a p-value of exactly 0.05 is not significant at either.
+    """
+    if isinstance(alpha, np.floating):
+        return float(np.format_float_positional(alpha, unique=True, trim="-"))
+    return float(alpha)
+
+
 def means_table(
     means: dict[str, dict[str, float]], caption: str, *, digits: int, style: str
 ) -> str:
@@ -191,6 +205,7 @@ def means_table(
 
     The caption, run and metric names are escaped for ``style`` (:mod:`._escape`).
     """
+    check_parameter("means_table", "digits", digits, [Interval(int, 0, None)])
     if style not in FORMATS:
         raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
     escape = ESCAPE[style]
