@@ -39,6 +39,10 @@ EXIT_BAD_INPUT = 2
 # n_resamples x n_queries draws: about 12 s for 200 queries, 5 metrics, 2 pairs)
 MAX_RESAMPLES = 1_000_000
 
+# options of the --baseline comparison alone, with their defaults: given without
+# --baseline they would be ignored, so they are refused (None marks "not given")
+COMPARISON_DEFAULTS = {"alpha": 0.05, "correction": None, "resamples": 10_000, "seed": 0}
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse with the package's one-line error (usage errors also exit 2)."""
@@ -178,15 +182,16 @@ def _build_parser() -> argparse.ArgumentParser:
     options.add_argument("--correction", choices=["holm", "bonferroni", "bh"],
                          help="--baseline: adjust the p-values for the comparisons of each "
                          "metric (Holm, Bonferroni, Benjamini-Hochberg)")
-    options.add_argument("--alpha", type=float, default=0.05, metavar="LEVEL",
+    options.add_argument("--alpha", type=float, metavar="LEVEL",
                          help="--baseline: significance level of the markers "
-                         "(default: %(default)s)")
-    options.add_argument("--resamples", type=_resamples, default=10_000, metavar="N",
+                         f"(default: {COMPARISON_DEFAULTS['alpha']})")
+    options.add_argument("--resamples", type=_resamples, metavar="N",
                          help="--baseline: bootstrap resamples and random sign patterns, "
                          f"1 to {MAX_RESAMPLES:,} (memory grows with N; "
-                         "default: %(default)s)")
-    options.add_argument("--seed", type=int, default=0,
-                         help="--baseline: seed of the resampling (default: %(default)s)")
+                         f"default: {COMPARISON_DEFAULTS['resamples']})")
+    options.add_argument("--seed", type=int,
+                         help="--baseline: seed of the resampling "
+                         f"(default: {COMPARISON_DEFAULTS['seed']})")
 
     commands.add_parser(
         "demo",
@@ -337,7 +342,21 @@ def _resolve_baseline(args: argparse.Namespace, runs: dict[str, str], option: st
     )
 
 
+def _comparison_options(args: argparse.Namespace) -> None:
+    """Refuse --alpha, --correction, --resamples and --seed without --baseline (they
+    would change nothing); then fill in the defaults of those not given."""
+    for name, default in COMPARISON_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+        elif args.baseline is None:
+            raise _BadInput(
+                f"--{name} goes with --baseline (it sets the comparison of the runs, "
+                "which --baseline RUN asks for)"
+            )
+
+
 def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
+    _comparison_options(args)
     # names as trec_eval, ir_measures or ranx write them are printed in canonical form
     given_names = list(args.metrics)
     args.metrics = [

@@ -6,6 +6,7 @@ In-process through ``main([...])`` wherever possible; a subprocess only where a 
 signal or a real pipe is the point (few, each bounded by a timeout).
 """
 
+import json
 import sys
 
 import pytest
@@ -60,3 +61,26 @@ def test_resamples_limit_is_inclusive_and_documented():
     assert "1,000,000" in " ".join(
         parser._subparsers._group_actions[0].choices["evaluate"].format_help().split()
     )
+
+
+# ------------------------------------------------- comparison options need --baseline
+
+
+@pytest.mark.parametrize(
+    "option, value",
+    [("--alpha", "0.01"), ("--correction", "holm"), ("--resamples", "50"), ("--seed", "3")],
+)
+def test_comparison_options_without_baseline_are_refused(two_runs, option, value, capsys):
+    # they were accepted and silently ignored
+    assert main([*two_runs, option, value]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    line = one_error_line(captured)
+    assert f"{option} goes with --baseline" in line
+
+
+def test_comparison_options_with_baseline_still_apply(two_runs, capsys):
+    assert main([*two_runs, "--baseline", "a", "--alpha", "0.2", "--correction", "holm",
+                 "--resamples", "40", "--seed", "1", "--format", "json"]) == 0
+    comparison = json.loads(capsys.readouterr().out)["comparison"]
+    assert len(comparison) == 1 and "p_value_permutation_holm" in comparison[0]
