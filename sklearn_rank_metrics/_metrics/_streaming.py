@@ -9,17 +9,23 @@ never the rows.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from .._engine._inputs import to_numpy
 from .._engine._ranking_rows import accepts_ranking_rows
-from .._engine._validation import check_parameter
+from .._engine._validation import BOOLEAN, Options, check_parameter
 from ._aggregate import PerQuery, weighted_mean
 from ._base import SHARED_SETTINGS
 from ._evaluate import DEFAULT_METRICS, MetricDetail, _table, evaluate_details, metric_names
+from ._registry import parse_metric
+from ._trec_eval_format import trec_eval_lines
+
+_PER_QUERY = [BOOLEAN, Options("trec_eval")]  # as evaluate's per_query
 
 
 class RankingEvaluator:
@@ -28,7 +34,8 @@ class RankingEvaluator:
     Parameters
     ----------
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
-        Metric names, as in :func:`evaluate`.
+        Metric names, as in :func:`evaluate`; each is checked here (an unknown
+        name is a ``ValueError`` at construction, not at the first ``update``).
     convention, ties, replace_undefined_by, relevance_level : default=None
         As in :func:`evaluate`.
 
@@ -41,7 +48,18 @@ class RankingEvaluator:
     -----
     A query's value depends on all its rows, so every batch must hold whole queries:
     a query id that arrives in a second batch (or in both of two merged evaluators)
-    is refused with a ``ValueError`` naming it, never averaged as two queries. The
+    is refused with a ``ValueError`` naming it, never averaged as two queries. As
+    in one :func:`evaluate` call, the query ids of all batches must be comparable
+    with each other: a batch whose ids cannot be compared with the earlier ones
+    (``"1"`` after ``1``) is refused with a ``TypeError``, never taken as other
+    queries.
+
+    ``update`` and ``merge`` may be called from several threads at once: the check
+    that a query is new and its recording happen under one lock (the metrics of a
+    batch are computed outside it), so of two concurrent batches holding the same
+    query id, one is accepted and the other refused. ``compute`` reads a
+    consistent snapshot. An evaluator pickles (without its lock) for other
+    processes, whose evaluators :meth:`merge` combines. The
     means of :meth:`compute` are those of one :func:`evaluate` call on all the rows
     (to summation order, about 1e-16 relative). Inputs are anything ``np.asarray``
     reads (NumPy arrays, pandas Series, CPU tensors with ``__array__``).
@@ -66,6 +84,8 @@ class RankingEvaluator:
         relevance_level: float | None = None,
     ) -> None:
         self.metrics = metric_names(metrics, "RankingEvaluator")
+        for name in self.metrics:  # unknown names and bad parameters, now
+            parse_metric(name, function_name="RankingEvaluator")
         self.shared = {
             "convention": convention,
             "ties": ties,
@@ -77,6 +97,17 @@ class RankingEvaluator:
         self._query_ids: list[np.ndarray] = []
         self._details: list[dict[str, MetricDetail]] = []
         self._seen: set = set()
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     @property
     def n_queries_(self) -> int:
@@ -123,16 +154,21 @@ class RankingEvaluator:
         self._add(details.query_ids, details.metrics, "RankingEvaluator.update")
 
     def _add(self, query_ids: np.ndarray, details: dict[str, MetricDetail], where: str) -> None:
-        repeated = [q for q in query_ids.tolist() if q in self._seen]
-        if repeated:
-            raise ValueError(
-                f"{where}: query {repeated[0]!r} was already evaluated in an earlier batch "
-                f"({len(repeated)} such queries). A query's value depends on all its rows, "
-                "so every batch must hold whole queries."
-            )
-        self._seen.update(query_ids.tolist())
-        self._query_ids.append(query_ids)
-        self._details.append(details)
+        """Record a batch's queries, unless one was seen before (atomically)."""
+        ids = query_ids.tolist()
+        with self._lock:
+            if ids and self._query_ids:
+                _check_comparable(self._query_ids[0][:1].tolist()[0], ids[0], where)
+            repeated = [q for q in ids if q in self._seen]
+            if repeated:
+                raise ValueError(
+                    f"{where}: query {repeated[0]!r} was already evaluated in an earlier "
+                    f"batch ({len(repeated)} such queries). A query's value depends on all "
+                    "its rows, so every batch must hold whole queries."
+                )
+            self._seen.update(ids)
+            self._query_ids.append(query_ids)
+            self._details.append(details)
 
     def merge(self, other: RankingEvaluator) -> RankingEvaluator:
         """Add the queries of another evaluator with the same metrics and settings.
@@ -156,7 +192,9 @@ class RankingEvaluator:
                 "RankingEvaluator.merge needs the same metrics and settings on both sides; "
                 f"got {other.metrics} {other.shared} and {self.metrics} {self.shared}."
             )
-        for query_ids, details in zip(other._query_ids, other._details, strict=True):
+        with other._lock:  # a snapshot; self may be other (its queries are then refused)
+            batches = list(zip(other._query_ids, other._details, strict=True))
+        for query_ids, details in batches:
             self._add(query_ids, details, "RankingEvaluator.merge")
         return self
 
@@ -165,24 +203,30 @@ class RankingEvaluator:
 
         Parameters
         ----------
-        per_query : bool, default=False
-            As in :func:`evaluate`: a DataFrame (a dict without pandas) with a
-            ``query`` column, queries sorted, one column per metric.
+        per_query : bool or "trec_eval", default=False
+            As in :func:`evaluate`: ``True`` gives a DataFrame (a dict without
+            pandas) with a ``query`` column, queries sorted, one column per metric;
+            ``"trec_eval"`` the text ``trec_eval -q`` prints.
 
         Returns
         -------
-        scores : dict or DataFrame
+        scores : dict, DataFrame or str
         """
-        if not self._details:
+        check_parameter("RankingEvaluator.compute", "per_query", per_query, _PER_QUERY)
+        # evaluate's reading: False gives the means, "trec_eval" the text, True the table
+        as_table = bool(per_query) and not isinstance(per_query, str)
+        with self._lock:
+            batch_ids, batch_details = list(self._query_ids), list(self._details)
+        if not batch_details:
             raise ValueError("RankingEvaluator.compute: no batch was added (call update first).")
-        query_ids = np.concatenate(self._query_ids)
+        query_ids = np.concatenate(batch_ids)
         order = np.argsort(query_ids, kind="stable")
-        results = {}
+        results, per_query_values = {}, {}
         for name in self.metrics:
-            parts = [details[name] for details in self._details]
+            parts = [details[name] for details in batch_details]
             values = np.concatenate([part.values for part in parts])[order]
-            if per_query:
-                results[name] = values
+            per_query_values[name] = values
+            if as_table:
                 continue
             weights = np.concatenate(
                 [np.broadcast_to(part.weights, part.values.shape) for part in parts]
@@ -198,6 +242,34 @@ class RankingEvaluator:
             results[name] = weighted_mean(
                 values, weights, skipped, f"RankingEvaluator ({name})", parts[0].total, combined
             )
-        if per_query:
-            return _table({"query": query_ids[order], **results})
+        if as_table:
+            return _table({"query": query_ids[order], **per_query_values})
+        if per_query == "trec_eval":
+            measures = {
+                name: SimpleNamespace(
+                    values=per_query_values[name],
+                    mean=results[name],
+                    total=batch_details[0][name].total,
+                )
+                for name in self.metrics
+            }
+            return trec_eval_lines(query_ids[order], measures)
         return results
+
+
+def _check_comparable(earlier: Any, new: Any, where: str) -> None:
+    """Refuse a batch whose query ids cannot be compared with the earlier batches'.
+
+    One :func:`evaluate` call refuses such a mix (``1`` and ``"1"``); batches would
+    otherwise keep them as two queries, and ``compute`` would concatenate them into
+    one array of text (both ``"1"``).
+    """
+    try:
+        earlier < new  # noqa: B015 (the comparison is the check)
+    except TypeError:
+        raise TypeError(
+            f"{where}: group holds query id {new!r} ({type(new).__name__}), which cannot "
+            f"be compared with the query ids of earlier batches, such as {earlier!r} "
+            f"({type(earlier).__name__}); give every batch query ids of one kind (as one "
+            "evaluate call needs)."
+        ) from None
