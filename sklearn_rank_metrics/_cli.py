@@ -33,6 +33,7 @@ from ._version import __version__
 
 PROGRAM = "rank-metrics"
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 # --resamples at most: the bootstrap keeps and sorts every resampled mean, 8 bytes
 # each per metric and compared run (at the limit 16 MB per pair and metric, and
@@ -77,7 +78,8 @@ def _build_parser() -> argparse.ArgumentParser:
             "  rank-metrics evaluate --qrels qrels.txt --run bm25.run --run dense.run "
             "--format json\n"
             "  rank-metrics demo\n"
-            "Exit status: 0 on success, 2 on bad input or arguments (one line on stderr)."
+            "Exit status: 0 on success, 2 on bad input or arguments (one line on stderr),\n"
+            "  130 when interrupted (Ctrl-C)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -217,6 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, KeyError, OSError, ImportError) as error:
         _fail(_one_line(error))
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        print(f"{PROGRAM}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0
 
 

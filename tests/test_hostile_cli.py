@@ -7,7 +7,11 @@ signal or a real pipe is the point (few, each bounded by a timeout).
 """
 
 import json
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +88,56 @@ def test_comparison_options_with_baseline_still_apply(two_runs, capsys):
                  "--resamples", "40", "--seed", "1", "--format", "json"]) == 0
     comparison = json.loads(capsys.readouterr().out)["comparison"]
     assert len(comparison) == 1 and "p_value_permutation_holm" in comparison[0]
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+
+
+def test_interrupt_exits_130_with_one_line(two_runs, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_cli, "_evaluate_command", interrupted)
+    try:
+        status = main(two_runs)
+    except KeyboardInterrupt:  # before the fix: the traceback
+        status = "KeyboardInterrupt escaped main()"
+    assert status == 130
+    assert capsys.readouterr().err == "rank-metrics: interrupted\n"
+
+
+def _wait_until_blocked(process, timeout=60.0):
+    """Until ``process`` sleeps (state S) without using CPU for 0.5 s: blocked reading
+    its standard input. (A process waiting for a CPU is R, not S.)"""
+    stat = Path(f"/proc/{process.pid}/stat")
+    deadline = time.monotonic() + timeout
+    last, still_since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        state, cpu = fields[0], (fields[11], fields[12])  # utime, stime
+        if state != "S" or cpu != last:
+            last, still_since = cpu, time.monotonic()
+        elif time.monotonic() - still_since > 0.5:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the command never blocked on its standard input")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_ctrl_c_while_reading_standard_input(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    process = subprocess.Popen(
+        [*PYTHON_CLI, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        _wait_until_blocked(process)  # standard input stays open: it waits forever
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert err == "rank-metrics: interrupted\n" and out == ""
