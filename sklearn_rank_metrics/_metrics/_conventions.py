@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -127,6 +128,50 @@ class Convention:
 _ROUND = "round(X*R)"
 _PLUS_0_9 = "floor(X*R+0.9)"
 _INTERPOLATED = ("interpolated_precision_score", "eleven_point_precision_score")
+
+class ToolNaN(float):
+    """NaN as a preset's value for an undefined query, where the tool warns about it.
+
+    scikit-learn's ``roc_auc_score`` returns NaN with an ``UndefinedMetricWarning``
+    for one class; the ``"sklearn"`` preset gives such a query NaN too, and this
+    value (a NaN to every check and computation) says that it must warn as the tool
+    does (:func:`warn_tool_nan`). A NaN the caller passes stays silent: asked for.
+    """
+
+    tool: str
+
+    def __new__(cls, tool: str) -> ToolNaN:
+        value = super().__new__(cls, "nan")
+        value.tool = tool
+        return value
+
+
+def warn_tool_nan(
+    policy: Any, function_name: str, n_undefined: int | None = None, n_queries: int = 0,
+    description: str = "",
+) -> None:
+    """Warn (``UndefinedMetricWarning``) when the preset's ``ToolNaN`` made queries NaN.
+
+    ``n_undefined`` None: unknown, the caller only saw a NaN mean.
+    """
+    if not isinstance(policy, ToolNaN) or n_undefined == 0:
+        return
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    from ._aggregate import warn_at_caller
+
+    which = (
+        "some queries" if n_undefined is None
+        else f"{n_undefined} of {n_queries} queries ({description})"
+    )
+    warn_at_caller(
+        f"{function_name} is undefined for {which}; the convention gives them NaN, as "
+        f"{policy.tool} does (with this warning), so the mean is NaN. Pass "
+        "replace_undefined_by='skip' to average the defined queries only, or a number "
+        "to give the undefined ones that value.",
+        UndefinedMetricWarning,
+    )
+
 
 # what trec_eval decides (README "Matching other tools")
 _TREC_EVAL_PARAMS = {
@@ -266,7 +311,10 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 },
                 {
                     "mean_average_precision_score": {"denominator": "n_relevant"},
-                    "group_roc_auc_score": {"replace_undefined_by": np.nan},
+                    # NaN and a warning for one class, as roc_auc_score
+                    "group_roc_auc_score": {
+                        "replace_undefined_by": ToolNaN("scikit-learn's roc_auc_score")
+                    },
                 },
             ),
             Convention(
@@ -564,6 +612,9 @@ def with_convention(function: Callable) -> Callable:
             for name in _ROWS:
                 if name in arguments:
                     arguments[name] = take_rows(arguments[name], order)
-        return function(**arguments)
+        result = function(**arguments)
+        if isinstance(result, float) and math.isnan(result):
+            warn_tool_nan(arguments.get("replace_undefined_by"), function.__name__)
+        return result
 
     return wrapper

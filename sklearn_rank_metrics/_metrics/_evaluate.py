@@ -16,7 +16,13 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
 from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
-from ._conventions import CONVENTIONS, Ordering, check_rows_in_input_order, prepare_inputs
+from ._conventions import (
+    CONVENTIONS,
+    Ordering,
+    check_rows_in_input_order,
+    prepare_inputs,
+    warn_tool_nan,
+)
 from ._registry import MetricSpec, parse_metric
 from ._trec_eval_format import trec_eval_lines
 
@@ -351,6 +357,10 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     metric_function = spec.info.function.__name__
     values = spec.info.per_query(ranked, function_name=metric_function, **plan.kernel_params)
     per_query_values, weights, skipped = apply_policy(values, ranked, plan.policy, metric_function)
+    undefined = undefined_queries(values)
+    warn_tool_nan(  # a preset's NaN where its tool warns (scikit-learn's AUC)
+        plan.policy, metric_function, int(undefined.sum()), len(undefined), values.description
+    )
     mean = (
         weighted_mean(per_query_values, weights, skipped, metric_function, values.total, values)
         if means
@@ -359,7 +369,7 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     return MetricDetail(
         per_query_values,
         weights,
-        undefined_queries(values),
+        undefined,
         skipped,
         mean,
         values.weight is not None,
