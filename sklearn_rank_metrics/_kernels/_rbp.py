@@ -7,11 +7,15 @@ a tied block takes the block's mean gain (and mean unjudged share,
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._engine._ranked_groups import RankedGroups
 from ._judged import judged_in_rank_order
 from ._relevance import is_relevant
+
+_FLOAT64_MAX = float(np.finfo(np.float64).max)
 
 
 def rbp(
@@ -44,10 +48,31 @@ def rbp(
     values = np.zeros(ranked.n_queries)
     if part in ("value", "upper"):
         gains = np.where(relevant, labels, 0.0) if graded else relevant.astype(np.float64)
-        values += ranked.query_sum(weight * arrangement.block_mean_per_row(gains))
+        values += _weighted_gain(ranked, arrangement, weight, gains)
     if part in ("residual", "upper"):
         if ranked.judged is not None:
             unjudged = (~judged_in_rank_order(ranked, ties)).astype(np.float64)
             values += ranked.query_sum(weight * arrangement.block_mean_per_row(unjudged))
         values += np.power(p, depth.astype(np.float64))
     return values, n_relevant
+
+
+def _weighted_gain(
+    ranked: RankedGroups, arrangement: Any, weight: np.ndarray, gains: np.ndarray
+) -> np.ndarray:
+    """``sum_i weight_i * gain_i`` per query, each gain its tie block's mean, never inf.
+
+    A tied block sums its gains before dividing by its size: graded labels near the
+    largest float would overflow that sum and give ``inf``. When the rows could
+    overflow it (largest gain times the row count beyond the float64 range), the
+    gains are scaled by a power of two (exact) below 1 and the result scaled back.
+    RBP never exceeds its largest gain (the weights sum to at most 1), which bounds
+    the result, so it is finite whenever the labels are.
+    """
+    top = float(gains.max()) if gains.size else 0.0
+    if top <= _FLOAT64_MAX / max(gains.size, 1):
+        return ranked.query_sum(weight * arrangement.block_mean_per_row(gains))
+    exponent = int(np.frexp(top)[1])
+    scaled = np.ldexp(gains, -exponent)
+    values = ranked.query_sum(weight * arrangement.block_mean_per_row(scaled))
+    return np.minimum(np.ldexp(values, exponent), top)
