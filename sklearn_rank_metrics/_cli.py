@@ -34,6 +34,7 @@ from ._version import __version__
 PROGRAM = "rank-metrics"
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of the output went away (| head)
 
 # --resamples at most: the bootstrap keeps and sorts every resampled mean, 8 bytes
 # each per metric and compared run (at the limit 16 MB per pair and metric, and
@@ -79,7 +80,7 @@ def _build_parser() -> argparse.ArgumentParser:
             "--format json\n"
             "  rank-metrics demo\n"
             "Exit status: 0 on success, 2 on bad input or arguments (one line on stderr),\n"
-            "  130 when interrupted (Ctrl-C)."
+            "  130 when interrupted (Ctrl-C), 141 when the output pipe closes early."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -211,18 +212,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "demo":
             from .demo import main as demo_main
 
-            return demo_main()
-        _evaluate_command(args, sys.stdout)
+            status = demo_main()
+        else:
+            _evaluate_command(args, sys.stdout)
+            status = 0
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return status
     except _BadInput as error:
         _fail(str(error))
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # quietly, as the Python docs recommend (signal module)
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except (ValueError, TypeError, KeyError, OSError, ImportError) as error:
         _fail(_one_line(error))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         print(f"{PROGRAM}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    return 0
+
+
+def _silence_stdout() -> None:
+    """Point standard output's file descriptor at the null device, so that the
+    interpreter's last flush of what is still buffered does not fail again."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a caller's StringIO)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, descriptor)
+    finally:
+        os.close(devnull)
 
 
 def _fail(message: str) -> None:

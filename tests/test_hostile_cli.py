@@ -6,7 +6,9 @@ In-process through ``main([...])`` wherever possible; a subprocess only where a 
 signal or a real pipe is the point (few, each bounded by a timeout).
 """
 
+import io
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -141,3 +143,40 @@ def test_ctrl_c_while_reading_standard_input(tmp_path):
             process.communicate()
     assert process.returncode == 130, err
     assert err == "rank-metrics: interrupted\n" and out == ""
+
+
+# ---------------------------------------------------------------- closed output pipe
+
+
+class _ClosedPipe(io.StringIO):
+    """Standard output whose reader went away (``| head -1``)."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_closed_output_pipe_exits_quietly(two_runs, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    # before the fix: status 2 (bad input) and "error: Broken pipe"
+    assert main(two_runs) == 141
+    assert capsys.readouterr().err == ""
+
+
+def test_closed_output_pipe_in_a_real_pipe(tmp_path):
+    # a pipe whose only reader closed before the command wrote anything
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "sys.run").write_text(RUN)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run(
+            [*PYTHON_CLI, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
+             str(tmp_path / "sys.run"), "--per-query", "-"],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert result.returncode == 141 and result.stderr == ""  # 128 + SIGPIPE, as shells
