@@ -17,7 +17,10 @@ from sklearn_rank_metrics import (
     RankingEvaluator,
     evaluate,
     make_lightgbm_metric,
+    make_ranking_scorer,
+    make_ranking_scorers,
     make_xgboost_metric,
+    ndcg_score,
 )
 
 # ---------------------------------------------------------------------------
@@ -279,3 +282,33 @@ def test_evaluator_compute_per_query_takes_what_evaluate_takes():
     table = evaluator.compute(per_query=np.True_)
     np.testing.assert_array_equal(np.asarray(table["mrr"]), [1.0, 0.5, 0.5])
     assert evaluator.compute(per_query=np.False_) == {"mrr": pytest.approx(2 / 3, rel=1e-15)}
+
+
+# ---------------------------------------------------------------------------
+# Scorers
+# ---------------------------------------------------------------------------
+
+
+def test_scorer_checks_convention_when_made():
+    # it was accepted, and the first score raised inside a search
+    shape = "The 'convention' parameter of ndcg_score must be a str among"
+    with pytest.raises(ValueError, match=shape):
+        make_ranking_scorer("ndcg@10", convention="trec-eval")
+    with pytest.raises(ValueError, match=shape):
+        make_ranking_scorer(ndcg_score, convention="bogus")
+    with pytest.raises(TypeError, match=shape):
+        make_ranking_scorer("ndcg@10", convention=3)
+    with pytest.raises(ValueError, match="'convention' parameter of mean_average_precision"):
+        make_ranking_scorers(["map", "ndcg@10"], convention="bogus")
+    # a user's function keeps its own parameters
+    def custom(y_true, y_score, group, sample_weight=None, **kwargs):
+        return 0.0
+
+    assert make_ranking_scorer(custom, convention="mine").metric_params == {"convention": "mine"}
+    # a good one scores as the metric function does (hand value: the relevant row
+    # ranks second, NDCG = (1 / log2(3)) / 1)
+    scorer = make_ranking_scorer("ndcg@10", convention="trec_eval", group=[1, 1])
+    model = _RecordingRanker().fit(np.array([[0.9], [0.1]]), [0, 1])
+    assert scorer(model, np.array([[0.9], [0.1]]), np.array([0, 1])) == pytest.approx(
+        1 / np.log2(3), rel=1e-15
+    )

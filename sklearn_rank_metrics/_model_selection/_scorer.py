@@ -24,6 +24,7 @@ from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, re
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
+from .._metrics._base import SHARED_SETTINGS
 from .._metrics._registry import parse_metric
 
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
@@ -245,7 +246,11 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
             f"make_ranking_scorer: {name} takes no parameter {unknown}; it takes "
             f"{', '.join(sorted(accepted))}."
         )
-    constraints = getattr(function, "_parameter_constraints", {})
+    constraints = getattr(function, "_parameter_constraints", None)
+    if constraints is None:  # a user's function: its parameters are its own
+        constraints = {}
+    else:  # one of ours: the settings its wrapper adds (convention) are checked too
+        constraints = {**SHARED_SETTINGS, **constraints}
     for parameter, value in params.items():
         if parameter in constraints:
             check_parameter(function.__name__, parameter, value, constraints[parameter])
@@ -301,7 +306,8 @@ default="auto"
         of rows differs.
     **params
         Parameters of the metric (``k``, ``gain``, ``ties``,
-        ``replace_undefined_by``, ...), checked now.
+        ``replace_undefined_by``, ``convention``, ...), checked now: a bad value is
+        a ``ValueError`` or ``TypeError`` here, not at the first score.
 
     Returns
     -------
