@@ -17,6 +17,7 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -207,6 +208,11 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (also used by the console script)."""
     parser = _build_parser()
+    # warnings as 'rank-metrics: warning: ...' while main runs, restored on return.
+    # formatwarning, not showwarning: a caller that records warnings (pytest.warns,
+    # catch_warnings(record=True)) still receives them, unformatted
+    formatted_by = warnings.formatwarning
+    warnings.formatwarning = _format_warning
     try:
         args = parser.parse_args(argv)
         if args.command == "demo":
@@ -230,6 +236,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         print(f"{PROGRAM}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        warnings.formatwarning = formatted_by
+
+
+def _format_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    line: str | None = None,
+) -> str:
+    """One line, ``rank-metrics: warning: <message>`` (no source file and line)."""
+    return f"{PROGRAM}: warning: {' '.join(str(message).split())}\n"
 
 
 def _silence_stdout() -> None:

@@ -13,9 +13,11 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
+from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import _cli
 from sklearn_rank_metrics._cli import main
@@ -180,3 +182,34 @@ def test_closed_output_pipe_in_a_real_pipe(tmp_path):
     finally:
         os.close(write_end)
     assert result.returncode == 141 and result.stderr == ""  # 128 + SIGPIPE, as shells
+
+
+# ------------------------------------------------------------------------ warnings
+
+
+def test_warnings_print_as_one_line_of_the_program(tmp_path):
+    path = tmp_path / "unjudged.csv"
+    path.write_text("group,y_true,y_score\nq,0,0.5\nq,0,0.7\nr,0,0.2\n")
+    result = subprocess.run(
+        [*PYTHON_CLI, "evaluate", "--table", str(path), "--metrics", "map", "ndcg"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2, result.stderr  # no source line (sys.exit(main()))
+    assert lines[0].startswith("rank-metrics: warning: mean_average_precision_score is "
+                               "undefined for every one of the 2 queries")
+    assert lines[1].startswith("rank-metrics: warning: ndcg_score is undefined")
+
+
+def test_main_leaves_the_warnings_module_as_it_found_it(tmp_path, capsys):
+    path = tmp_path / "unjudged.csv"
+    path.write_text("group,y_true,y_score\nq,0,0.5\nq,0,0.7\nr,0,0.2\n")
+    before = (warnings.formatwarning, warnings.showwarning, list(warnings.filters))
+    # a caller's pytest.warns (or catch_warnings(record=True)) still sees the warning
+    with pytest.warns(UndefinedMetricWarning, match="undefined for every one"):
+        assert main(["evaluate", "--table", str(path), "--metrics", "map"]) == 0
+    assert (warnings.formatwarning, warnings.showwarning, list(warnings.filters)) == before
+    assert main(["evaluate", "--table", "missing.csv"]) == 2
+    assert (warnings.formatwarning, warnings.showwarning, list(warnings.filters)) == before
+    capsys.readouterr()
