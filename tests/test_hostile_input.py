@@ -133,7 +133,7 @@ def _unclear_error_cases():
         (lambda: evaluate(y, s, metrics=["ndcg@99999999999999999999"]), ValueError,
          "cutoff of metric 'ndcg@99999999999999999999' of evaluate"),
         (lambda: evaluate(y, s, metrics=["ndcg@" + "9" * 5000]), ValueError,
-         "got a number of 5000 digits"),
+         "of evaluate is 5005 characters long; a metric name has at most 256"),
         (lambda: ndcg_score(y, s, pd.Series(["a", pd.NA], dtype="string")), ValueError,
          "group of ndcg_score must not be missing; got <NA> at row 1"),
         (lambda: evaluate(y, s, metrics=None), TypeError, "'metrics' parameter of evaluate"),
