@@ -312,3 +312,31 @@ def test_scorer_checks_convention_when_made():
     assert scorer(model, np.array([[0.9], [0.1]]), np.array([0, 1])) == pytest.approx(
         1 / np.log2(3), rel=1e-15
     )
+
+
+class _WeightedRecordingRanker(_RecordingRanker):
+    def fit(self, X, y, group=None, eval_set=None, eval_group=None, eval_sample_weight=None):
+        self.eval_sample_weight_ = eval_sample_weight
+        return super().fit(X, y, group, eval_set=eval_set, eval_group=eval_group)
+
+
+def test_grouped_ranker_refuses_per_eval_set_arrays_of_another_length():
+    ranker = GroupedRanker(_WeightedRecordingRanker())
+    fit = dict(eval_set=[(X4, Y4)], eval_group=[np.array([8, 7, 8, 7])])
+    # 3 weights for 4 rows in 2 queries were passed on unsorted
+    with pytest.raises(ValueError, match=r"eval_sample_weight\[0\] has 3 values but eval "
+                       "set 0 has 4 rows in 2 queries"):  # fmt: skip
+        ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.ones(3)], **fit)
+    # one entry per eval set (zip's own message before)
+    with pytest.raises(ValueError, match="1 eval sets but 2 entries in eval_sample_weight"):
+        ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.ones(4), np.ones(4)], **fit)
+    with pytest.raises(TypeError, match="'eval_sample_weight' parameter.*list"):
+        ranker.fit(X4, Y4, QID4, eval_sample_weight=3.0, **fit)
+    # per row: sorted with the rows (queries 7 then 8, rows 1, 3, 0, 2)
+    model = ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.array([1.0, 2, 3, 4])], **fit)
+    np.testing.assert_array_equal(model.ranker_.eval_sample_weight_[0], [2, 4, 1, 3])
+    # per query (XGBoost's form): in sorted query order, as given
+    model = ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.array([5.0, 6.0])], **fit)
+    np.testing.assert_array_equal(model.ranker_.eval_sample_weight_[0], [5, 6])
+    model = ranker.fit(X4, Y4, QID4, eval_sample_weight=[None], **fit)
+    assert model.ranker_.eval_sample_weight_ == [None]

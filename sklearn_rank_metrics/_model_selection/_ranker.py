@@ -154,7 +154,9 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             Passed to the ranker's ``fit``; per-row arrays are reordered with the rows,
             and the per-eval-set lists (``eval_sample_weight``, ``eval_init_score``,
             ``sample_weight_eval_set``, ``base_margin_eval_set``) with each eval set's
-            rows. ``qid``, ``eval_X``, ``eval_y`` and ``eval_qid`` are refused (a
+            rows: one entry per eval set, each None, one value per row, or one per
+            query (XGBoost's group weights, in sorted query order); another count is
+            a ``ValueError``. ``qid``, ``eval_X``, ``eval_y`` and ``eval_qid`` are refused (a
             TypeError): GroupedRanker derives them from the query ids and eval sets.
 
         Returns
@@ -255,13 +257,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             arguments["eval_group"] = [np.bincount(codes) for codes in layouts]
         for name in _PER_EVAL_SET:
             if fit_params.get(name) is not None:
-                # per-row arrays follow their set's rows; per-query ones (XGBoost's
-                # group weights) are in sorted query order already
-                arguments[name] = [
-                    values if values is None or len(values) != len(order)
-                    else _safe_indexing(np.asarray(values), order)
-                    for values, order in zip(fit_params[name], orders, strict=True)
-                ]  # fmt: skip
+                arguments[name] = _per_eval_set(name, fit_params[name], orders, layouts)
         return arguments
 
     def _ranker_fit_parameters(self) -> list[str]:
@@ -481,6 +477,45 @@ def _set_fit_request(self: GroupedRanker, **requests: Any) -> GroupedRanker:
 
 GroupedRanker.set_fit_request = _set_fit_request  # scikit-learn may generate its own
 # (from fit's signature alone) when the class is created; this one knows the ranker's
+
+
+def _per_eval_set(
+    name: str, given: Any, orders: list[np.ndarray], layouts: list[np.ndarray]
+) -> list[Any]:
+    """A per-eval-set list (``eval_sample_weight``, ...) in the sorted rows' order.
+
+    One entry per eval set: None, one value per row (reordered with the set's rows)
+    or one per query (XGBoost's group weights, in sorted query order already).
+    Another count of entries or of values is refused, never passed on unsorted.
+    """
+    if isinstance(given, (str, bytes)) or not hasattr(given, "__len__"):
+        raise TypeError(
+            f"The {name!r} parameter of GroupedRanker.fit must be a list with one entry "
+            f"per eval set; got {type(given).__name__}."
+        )
+    if len(given) != len(orders):
+        raise ValueError(
+            f"GroupedRanker.fit got {len(orders)} eval sets but {len(given)} entries in "
+            f"{name}; give one per eval set (None for none)."
+        )
+    result = []
+    for index, (values, order, codes) in enumerate(zip(given, orders, layouts, strict=True)):
+        if values is None:
+            result.append(None)
+            continue
+        n_values, n_rows = _n_rows(values), len(order)
+        n_queries = int(codes[-1]) + 1 if len(codes) else 0
+        if n_values == n_rows:  # per row: follows its set's rows
+            result.append(_safe_indexing(np.asarray(values), order))
+        elif n_values == n_queries:  # per query, in sorted query order
+            result.append(values)
+        else:
+            raise ValueError(
+                f"GroupedRanker.fit: {name}[{index}] has {n_values} values but eval set "
+                f"{index} has {n_rows} rows in {n_queries} queries; give one value per "
+                "row (or per query, for XGBoost's group weights)."
+            )
+    return result
 
 
 def _check_labels(X: Any, y: Any, x_name: str, y_name: str, where: str) -> int:
