@@ -157,8 +157,9 @@ class RankingEvaluator:
         """Record a batch's queries, unless one was seen before (atomically)."""
         ids = query_ids.tolist()
         with self._lock:
-            if ids and self._query_ids:
-                _check_comparable(self._query_ids[0][:1].tolist()[0], ids[0], where)
+            earlier = next((batch for batch in self._query_ids if len(batch)), None)
+            if ids and earlier is not None:
+                _check_comparable(earlier[:1].tolist()[0], ids[0], where)
             repeated = [q for q in ids if q in self._seen]
             if repeated:
                 raise ValueError(
