@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._inputs import plain_array
+from ._inputs import factorize_text_ids, plain_array
 
 ASCENDING = "ascending"
 DESCENDING = "descending"
@@ -66,8 +66,14 @@ def doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np.
     """
     ids = check_doc_ids(doc_id, y_true, function_name)
     if ids.dtype.kind not in "US":
-        ids = ids.astype(str)
-    codes = np.unique(ids, return_inverse=True)[1].reshape(-1)
+        if ids.dtype.kind == "O":
+            # the ids as text objects: a fixed-width copy would take (rows) x
+            # (longest id) x 4 bytes, gigabytes for one very long id
+            codes = factorize_text_ids(np.frompyfunc(str, 1, 1)(ids).astype(object))[0]
+        else:
+            codes = np.unique(ids.astype(str), return_inverse=True)[1].reshape(-1)
+    else:
+        codes = np.unique(ids, return_inverse=True)[1].reshape(-1)
     return {
         ASCENDING: np.argsort(codes, kind="stable"),
         DESCENDING: np.argsort(-codes, kind="stable"),

@@ -349,7 +349,13 @@ def factorize_text_ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return codes.reshape(-1), uniques.astype(object)
     codes, uniques = pd.factorize(values)
     uniques = np.asarray(uniques, dtype=object)
-    order = np.argsort(uniques.astype(str), kind="stable")  # faster than sorting objects
+    # a fixed-width copy sorts faster than the objects, but takes (number of ids) x
+    # (longest id) x 4 bytes: sort the objects when that copy would be mostly padding
+    lengths = np.fromiter(map(len, uniques), dtype=np.int64, count=len(uniques))
+    if len(uniques) and int(lengths.max()) * len(uniques) > 4 * (int(lengths.sum()) + 64):
+        order = np.argsort(uniques, kind="stable")
+    else:
+        order = np.argsort(uniques.astype(str), kind="stable")
     rank = np.empty(len(order), dtype=np.intp)
     rank[order] = np.arange(len(order))
     return rank[codes], uniques[order]

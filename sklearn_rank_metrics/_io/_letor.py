@@ -112,11 +112,15 @@ def _letor_query_ids(found: list[bytes]) -> np.ndarray | None:
     """The query ids as int64; an empty array when no line has one.
 
     None when some lines have a ``qid:`` and others do not, or a query id is not an
-    integer: the caller's error path then names the first bad line.
+    integer: the caller's error path then names the first bad line. Lengths are
+    checked first, so the fixed-width copy is at most 19 bytes a row.
     """
-    texts = np.array(found, dtype=bytes)
-    if not len(texts) or not (texts != b"").any():
+    lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+    if not len(found) or not lengths.any():
         return np.zeros(0, dtype=np.int64)
+    if int(lengths.max()) > 19:
+        return None
+    texts = np.array(found, dtype=bytes)
     digits = np.char.lstrip(texts, b"+-")
     signs = np.char.str_len(texts) - np.char.str_len(digits)
     if not bool(np.all(np.char.isdigit(digits) & (signs <= 1))) or bool(
@@ -204,10 +208,16 @@ def _read_number_lines(path: Any, kind: str, expected: int, what: str, owner: st
 
 
 def _letor_doc_ids(found: list[bytes], n_rows: int) -> np.ndarray | None:
-    """``#docid = X`` of every data line as str, or None when a line has none."""
+    """``#docid = X`` of every data line as str objects, or None when a line has none.
+
+    An object array (not ``<U{longest}``, which would cost rows x longest id x 4
+    bytes); decoded in one call, the ids holding no line break.
+    """
     if not n_rows or len(found) != n_rows:
         return None
-    return np.char.decode(np.array(found, dtype=bytes), "utf-8", errors="replace")
+    ids = np.empty(n_rows, dtype=object)
+    ids[:] = b"\n".join(found).decode("utf-8", errors="replace").split("\n")
+    return ids
 
 
 def _array_scores(scores: Any, n_rows: int, name: str) -> np.ndarray:

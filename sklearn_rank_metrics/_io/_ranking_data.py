@@ -136,3 +136,36 @@ def check_path(path: Any, argument: str, function_name: str) -> None:
     if not Path(path).is_file():
         raise FileNotFoundError(f"{function_name}: the file {source_name(path)!r} does not exist.")
 
+
+# a compressed file may expand to at most this many times its own size (and to at
+# least 16 MiB whatever its size): decompressed text costs memory in proportion, so
+# a small file that expands to gigabytes is refused instead of exhausting memory
+MAX_EXPANSION = 100
+MIN_EXPANDED_BYTES = 16 * 2**20
+_CHUNK_BYTES = 1 << 24
+
+
+def read_decompressed(handle: Any, compressed_bytes: int, name: str, function_name: str) -> bytes:
+    """All of ``handle`` (a decompressing reader), refused past the expansion limit.
+
+    Read in blocks, so no more than the limit (plus one block) is ever held: at most
+    ``max(MAX_EXPANSION * compressed_bytes, MIN_EXPANDED_BYTES)`` bytes.
+    """
+    limit = max(MAX_EXPANSION * compressed_bytes, MIN_EXPANDED_BYTES)
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = handle.read(min(_CHUNK_BYTES, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise ValueError(
+                f"{function_name}: {name} expands to more than {limit:,} bytes when "
+                f"decompressed ({MAX_EXPANSION} times its {compressed_bytes:,} bytes, or "
+                f"{MIN_EXPANDED_BYTES // 2**20} MiB for a small file); refused so that "
+                "memory stays in proportion to the file. Decompress it and pass the "
+                "plain file if it is what you meant to read."
+            )
+    return b"".join(chunks)

@@ -307,10 +307,12 @@ def _order_recommended(rec: _Flat, by_rank: bool, users: list) -> _Flat:
 
 
 def _id_array(values: list) -> np.ndarray:
-    """Ids as given: a str or int64 array when they are all str or all ints, else object."""
+    """Ids as given: int64 when they are all ints, else an object array.
+
+    Text ids stay objects: a fixed-width ``<U`` copy would take (ids) x (longest id)
+    x 4 bytes, gigabytes for one very long id.
+    """
     kinds = set(map(type, values))
-    if kinds and kinds <= {str, np.str_}:
-        return np.array(values, dtype=str)
     if (
         kinds
         and all(issubclass(kind, (int, np.integer)) for kind in kinds)

@@ -16,14 +16,16 @@ import csv
 import gzip
 import io
 import lzma
+import os
 import zipfile
+import zlib
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ._ranking_data import RankingData, check_path, source_name
+from ._ranking_data import RankingData, check_path, read_decompressed, source_name
 
 _COMPRESSIONS = (".gz", ".bz2", ".zip", ".xz", ".zst")
 _TABLE_FORMATS = {".csv": ",", ".tsv": "\t", ".parquet": None}
@@ -136,16 +138,26 @@ _MISSING_TEXT = frozenset(
 
 
 def _raw_bytes(path: Any, name: str) -> bytes:
-    """The file's bytes, decompressed by its suffix (both parsers read these)."""
+    """The file's bytes, decompressed by its suffix (both parsers read these).
+
+    A compressed file may expand to at most ``MAX_EXPANSION`` (100) times its size,
+    or 16 MiB for a small one (:func:`read_decompressed`); past that it is refused.
+    """
     suffix = Path(path).suffix.lower()
+    size = os.stat(path).st_size
     if suffix == ".zip":
-        with zipfile.ZipFile(path) as archive:
-            members = archive.namelist()
-            if len(members) != 1:
-                raise ValueError(
-                    f"read_table: {name} must hold exactly one file; it holds {len(members)}."
-                )
-            return archive.read(members[0])
+        try:
+            with zipfile.ZipFile(path) as archive:
+                members = archive.namelist()
+                if len(members) != 1:
+                    raise ValueError(
+                        f"read_table: {name} must hold exactly one file; it holds "
+                        f"{len(members)}."
+                    )
+                with archive.open(members[0]) as member:
+                    return read_decompressed(member, size, name, "read_table")
+        except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as error:
+            raise ValueError(f"read_table: {name} is not a valid .zip file ({error}).") from None
     if suffix == ".zst":
         try:
             import zstandard
@@ -154,12 +166,21 @@ def _raw_bytes(path: Any, name: str) -> bytes:
                 "read_table needs zstandard for .zst files: pip install zstandard"
             ) from None
         with open(path, "rb") as handle:
-            return zstandard.ZstdDecompressor().stream_reader(handle).read()
-    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(suffix, open)
+            try:
+                reader = zstandard.ZstdDecompressor().stream_reader(handle)
+                return read_decompressed(reader, size, name, "read_table")
+            except zstandard.ZstdError as error:
+                raise ValueError(
+                    f"read_table: {name} is not a valid .zst file ({error})."
+                ) from None
+    if suffix not in (".gz", ".bz2", ".xz"):
+        with open(path, "rb") as handle:
+            return handle.read()
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}[suffix]
     try:
         with opener(path, "rb") as handle:
-            return handle.read()
-    except (OSError, EOFError, lzma.LZMAError) as error:
+            return read_decompressed(handle, size, name, "read_table")
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
         raise ValueError(f"read_table: {name} is not a valid {suffix} file ({error}).") from None
 
 
@@ -289,9 +310,14 @@ def _typed_ids(texts: np.ndarray) -> np.ndarray:
     ``"7.0"`` or one non-integer id keep the whole column as text. Integer ids then
     sort as numbers (per-query tables, comparisons), as in the Python API.
     """
-    text = np.asarray(texts, dtype=str)
-    if text.size == 0:
+    if len(texts) == 0:
         return texts
+    # no canonical id is longer than 19 characters; checked first, so the fixed-width
+    # copy below is at most 76 bytes a row whatever the longest id
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    if int(lengths.max()) > 19:
+        return texts
+    text = np.asarray(texts, dtype=str)
     digits = np.char.lstrip(text, "-")
     lengths = np.char.str_len(digits)
     canonical = (

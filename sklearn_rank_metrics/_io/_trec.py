@@ -122,16 +122,31 @@ def _scan_trec_file(data: bytes, name: str, kind: str) -> TrecTable:
         values.append(fields[value_index])
     dtype = np.int64 if kind == "qrels" else np.float64
     return TrecTable(
-        np.array(queries, dtype=str),
-        np.array(docs, dtype=str),
+        _text_objects(queries),
+        _text_objects(docs),
         np.array([int(v) if kind == "qrels" else float(v) for v in values], dtype=dtype),
         name,
         tag,
     )
 
 
+def _text_objects(texts: list[str]) -> np.ndarray:
+    """The ids as an object array: a fixed-width ``<U`` copy would take (rows) x
+    (longest id) x 4 bytes, gigabytes for one very long docno."""
+    ids = np.empty(len(texts), dtype=object)
+    ids[:] = texts
+    return ids
+
+
 def _all_integer_text(values: np.ndarray) -> bool:
-    """Every entry is an optional sign and digits (``INT_PATTERN``), checked in C."""
+    """Every entry is an optional sign and digits (``INT_PATTERN``), checked in C.
+
+    False for a text longer than 20 characters (the fixed-width copy checked here is
+    then at most 80 bytes a row; the plain reader reads such a label or refuses it).
+    """
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    if len(lengths) and int(lengths.max()) > 20:
+        return False
     text = np.asarray(values, dtype=str)
     unsigned = np.char.lstrip(text, "+-")
     one_sign_at_most = np.char.str_len(text) - np.char.str_len(unsigned) <= 1
@@ -265,8 +280,8 @@ def _dict_table(nested: Any, kind: str, argument: str) -> TrecTable:
         values.append(numbers)
     dtype = np.int64 if kind == "qrels" else np.float64
     return TrecTable(
-        np.repeat(np.array(query_names, dtype=str), counts),
-        np.array(docs, dtype=str),
+        np.repeat(_text_objects(query_names), counts),
+        _text_objects(docs),
         np.concatenate(values).astype(dtype) if values else np.array([], dtype=dtype),
         f"the {argument} dict",
     )
