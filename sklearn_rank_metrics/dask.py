@@ -17,7 +17,6 @@ Needs the ``dask`` extra: ``pip install sklearn-rank-metrics[dask]`` (or
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,6 +41,7 @@ from ._dask_partitions import (
     ranges_are_disjoint,
 )
 from ._engine._validation import BOOLEAN, Options, validate_params
+from ._engine._warnings import warn_at_caller
 from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS, _metric_settings, metric_names
 from ._metrics._registry import parse_metric
@@ -200,7 +200,7 @@ def evaluate(
     totals = prepared.map_partitions(partition_sums, plan, meta=meta, clear_divisions=True).sum()
     if not compute:
         return dask.delayed(_means, pure=True)(totals, plan)
-    return _means(totals.compute(), plan, stacklevel=4)
+    return _means(totals.compute(), plan)
 
 
 @validate_params(_CONSTRAINTS)
@@ -386,7 +386,7 @@ def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> boo
     return ranges_are_disjoint(ranges)
 
 
-def _means(totals: pd.Series, plan: PartitionPlan, stacklevel: int = 2) -> dict[str, float]:
+def _means(totals: pd.Series, plan: PartitionPlan) -> dict[str, float]:
     """Each metric's weighted mean from the summed per-partition statistics."""
     if float(totals["0:n_kept"]) + float(totals["0:n_skipped"]) == 0:
         raise ValueError("y_true of evaluate is empty; at least one row is needed.")
@@ -401,11 +401,10 @@ def _means(totals: pd.Series, plan: PartitionPlan, stacklevel: int = 2) -> dict[
             result[name] = weighted_sum
         elif weight == 0:
             metric_function = parse_metric(name).info.function.__name__
-            warnings.warn(
+            warn_at_caller(
                 f"{metric_function}: no query is left to average (all were skipped or have "
                 "weight 0); returning nan.",
                 UserWarning,
-                stacklevel=stacklevel,
             )
             result[name] = math.nan
         else:

@@ -127,3 +127,44 @@ def test_keyword_suggestions_ignore_letter_case_and_list_parameters_otherwise():
         srm.evaluate(y_true, y_score, group, metric=["ndcg"])
     with pytest.raises(TypeError, match=r"ndcg_score takes: y_true=, y_score=, group=, k="):
         srm.ndcg_score(y_true, y_score, group, zzz=1)
+
+
+def test_the_sampled_estimate_warning_points_at_the_callers_line():
+    ranks = np.r_[np.ones(50, int), np.full(50, 3), np.full(100, 60)]
+    with pytest.warns(UserWarning, match="ill-conditioned") as record:
+        srm.sampled_metric_estimate(
+            ranks, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
+            estimator="minimal_bias",
+        )
+    assert [warning.filename for warning in record] == [__file__]
+
+
+def test_the_dask_warning_points_at_the_callers_line():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.dask import evaluate as evaluate_dask
+
+    frame = pd.DataFrame({"label": [0.0] * 4, "score": [1.0, 2, 3, 4], "qid": [1, 1, 2, 2]})
+    ddf = dd.from_pandas(frame, npartitions=2, sort=False)
+    with pytest.warns(UserWarning, match="no query is left") as record:
+        evaluate_dask(
+            ddf, ["map"], y_true="label", y_score="score", group="qid",
+            replace_undefined_by="skip",
+        )
+    assert [warning.filename for warning in record] == [__file__]
+
+
+def test_every_warning_of_the_package_goes_through_warn_at_caller():
+    # a fixed stacklevel points at the user's line on one call path only
+    from pathlib import Path
+
+    package = Path(srm.__file__).parent
+    helper = package / "_engine" / "_warnings.py"
+    fixed = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path != helper
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "warnings.warn(" in line or "stacklevel=" in line
+    ]
+    assert fixed == []

@@ -3,34 +3,13 @@
 from __future__ import annotations
 
 import math
-import os
-import sys
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._ranked_groups import RankedGroups
-
-# the package's own source folder: warnings point at the first frame outside it
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def warn_at_caller(message: str, category: type[Warning]) -> None:
-    """``warnings.warn`` attributed to the first caller outside this package.
-
-    A metric is reached through different depths of the package (the metric
-    function's decorators, :func:`~._evaluate.evaluate`, the scorers, the report),
-    so a fixed ``stacklevel`` points at the user's line on one path only; this
-    walks the call stack up to the first frame whose file is not in the package
-    (the user's call, or the library that called us).
-    """
-    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the caller of this helper
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(message, category, stacklevel=level)
+from .._engine._warnings import warn_at_caller
 
 
 @dataclass(frozen=True)

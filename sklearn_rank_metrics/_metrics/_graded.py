@@ -21,6 +21,7 @@ from .._engine._validation import (
     Options,
     validate_params,
 )
+from .._engine._warnings import warn_at_caller
 from .._kernels._combinatorics import safe_divide
 from .._kernels._graded import (
     DEFAULT_MAX_GRADE,
@@ -34,7 +35,7 @@ from .._kernels._graded import (
 )
 from .._kernels._ndcg_top_k import ndcg_of_top_k
 from .._kernels._relevance import n_relevant
-from ._aggregate import PerQuery, warn_at_caller
+from ._aggregate import PerQuery
 from ._base import (
     COMMON_CONSTRAINTS,
     fill_doc,

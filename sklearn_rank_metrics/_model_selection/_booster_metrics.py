@@ -28,8 +28,9 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._validation import check_parameter
+from .._engine._warnings import warn_at_caller
 from .._kernels._graded import DEFAULT_MAX_GRADE
-from .._metrics._aggregate import warn_at_caller, weighted_mean
+from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import evaluate_details
 from .._metrics._registry import parse_metric

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 from typing import Any
 
 import numpy as np
@@ -36,6 +35,7 @@ from .._engine._validation import (
     Options,
     validate_params,
 )
+from .._engine._warnings import warn_at_caller
 from ._distribution import binned_model, rank_distribution_estimate
 from ._model import (
     CHUNK_VALUES,
@@ -525,14 +525,13 @@ def sampled_metric_estimate(
         return values
     estimate = float(values.mean())
     if not 0.0 <= estimate <= 1.0:
-        warnings.warn(
+        warn_at_caller(
             f"{function_name}: the {estimator!r} estimate {estimate:.6g} lies outside the "
             f"range [0, 1] of {metric}: its per-rank table is an ill-conditioned "
             "least-squares solution whose entries can be huge when n_items / n_negatives "
             "is large, so single estimates are unreliable. Use "
             "estimator='rank_distribution' (the default) or 'bias_variance'.",
             UserWarning,
-            stacklevel=2,
         )
     if return_std_err:
         return estimate, math.sqrt(variance)

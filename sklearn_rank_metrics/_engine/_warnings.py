@@ -1,0 +1,28 @@
+"""Warnings attributed to the user's line, however deep in the package they are raised."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+# the package's own source folder: warnings point at the first frame outside it
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def warn_at_caller(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` attributed to the first caller outside this package.
+
+    A metric is reached through different depths of the package (the metric
+    function's decorators, :func:`~sklearn_rank_metrics.evaluate`, the scorers, the
+    report, the Dask path, the sampled-metric estimators), so a fixed ``stacklevel``
+    points at the user's line on one path only; this walks the call stack up to the
+    first frame whose file is not in the package (the user's call, or the library
+    that called us, e.g. Dask computing a delayed result). The package's one helper
+    for warnings: every ``warnings.warn`` of the package goes through it.
+    """
+    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the caller of this helper
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
