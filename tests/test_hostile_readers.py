@@ -6,14 +6,18 @@ Every test here failed before its fix (checked against the previous commit).
 
 from __future__ import annotations
 
+import builtins
 import gzip
+import os
 import re
 import tracemalloc
 
+import numpy as np
 import pytest
 
 from sklearn_rank_metrics import (
     evaluate,
+    read_letor,
     read_recommendations,
     read_table,
     read_trec,
@@ -82,6 +86,19 @@ def test_a_long_id_in_a_csv_costs_memory_in_proportion(tmp_path):
     assert _peak_bytes(lambda: read_table(path, group="group")) < 30 * size
 
 
+def test_a_long_docid_in_letor_costs_memory_in_proportion(tmp_path):
+    path = tmp_path / "long.txt"
+    lines = [
+        f"{i % 3} qid:{i // 10} 1:{i / N_ROWS} #docid = {'X' * LONG if i == 0 else f'd{i}'}\n"
+        for i in range(N_ROWS)
+    ]
+    path.write_text("".join(lines))
+    size = path.stat().st_size
+    data = read_letor(path)
+    assert data.doc_id[0] == "X" * LONG and data.doc_id[1] == "d1"
+    assert _peak_bytes(lambda: read_letor(path)) < 30 * size
+
+
 def test_a_long_user_id_costs_memory_in_proportion():
     users = {("U" * LONG if u == 0 else f"u{u}"): [f"i{u}", "x"] for u in range(N_ROWS // 2)}
     relevant = {user: {"x"} for user in users}
@@ -120,3 +137,103 @@ def test_a_gz_within_the_limit_reads(tmp_path):
         handle.write(b"group,y_true,y_score\nq1,1,0.5\nq1,0,0.25\n")
     data = read_table(path, group="group")
     assert data.y_score.tolist() == [0.5, 0.25]
+
+
+def test_a_letor_gz_that_expands_to_a_lot_is_refused(tmp_path):
+    path = tmp_path / "bomb.txt.gz"
+    with gzip.open(path, "wb", compresslevel=9) as handle:
+        for _ in range(3):
+            handle.write(b"1 qid:1 1:0.5\n" * 1_000_000)
+    with pytest.raises(ValueError, match=r"read_letor: .*bomb\.txt\.gz expands to more than"):
+        read_letor(path)
+
+
+# --------------------------------------------------------------------------- line ends, BOM
+
+
+def test_cr_only_line_endings_do_not_hide_an_extra_field(tmp_path):
+    # before: only \n ended a line, so the whole file was one line of the byte check,
+    # and pandas (which ends lines at \r too) read "7" as the score of line 3
+    path = tmp_path / "old_mac.csv"
+    path.write_bytes(b"group,y_true,y_score\rq1,1,0.5\rq1,0,7,0.1\rq2,1,0.3\r")
+    with pytest.raises(ValueError, match=re.escape(f"{path}, line 3: has 4 fields but the "
+                                                   "header has 3.")):
+        read_table(path, group="group")
+
+
+def test_cr_only_line_endings_read_as_lines(tmp_path):
+    path = tmp_path / "old_mac.csv"
+    path.write_bytes(b"group,y_true,y_score\rq1,1,0.5\rq1,0,0.1\rq2,1,0.3")
+    data = read_table(path, group="group")
+    assert data.y_score.tolist() == [0.5, 0.1, 0.3]
+    assert data.group.tolist() == ["q1", "q1", "q2"]
+
+
+@pytest.mark.parametrize(
+    "qrels_text, run_text",
+    [
+        (b"# judged by hand\nq1 0 d1 1\nq1 0 d2 0\n", b"q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 0.25 tag\n"),
+        (b"q1 0 d1 1\nq1 0 d2 0\n", b"q1 Q0 d1 1 0.5 tag extra\nq1 Q0 d2 2 0.25 tag\n"),
+    ],
+    ids=["comment", "extra-field"],
+)
+def test_a_bom_is_no_part_of_the_first_query_id(tmp_path, qrels_text, run_text):
+    # before: the plain reader (comments, fields after the tag) kept "\ufeffq1"
+    bom = b"\xef\xbb\xbf"
+    qrels, run = tmp_path / "bom.qrels", tmp_path / "bom.run"
+    qrels.write_bytes(bom + qrels_text)
+    run.write_bytes(bom + run_text)
+    data = read_trec(qrels, run)
+    assert data.group.tolist() == ["q1", "q1"]
+    # the same rows as without the marks: d1 (relevant) first
+    assert data.doc_id.tolist() == ["d2", "d1"] and data.y_true.tolist() == [0.0, 1.0]
+    # d1 of the run's first line is retrieved, not a dropped query "\ufeffq1"
+    assert data.y_score.tolist() == [0.25, 0.5] and data.n_dropped_queries == 0
+
+
+# --------------------------------------------------------------------------- read once
+
+
+def _count_opens(monkeypatch, path):
+    opened = []
+    real_open = builtins.open
+
+    def counting_open(file, *args, **kwargs):
+        if isinstance(file, (str, os.PathLike)) and os.fspath(file) == os.fspath(path):
+            opened.append(file)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    return opened
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_read_letor_opens_the_file_once(tmp_path, monkeypatch, suffix):
+    # before: the loader, the qid scan and the row locator each opened the file, so a
+    # file replaced during the read mixed the labels of one with the ids of the other
+    text = b"2 qid:1 1:0.5 #docid = a\n0 qid:1 1:0.1 #docid = b\n1 qid:2 1:0.3 #docid = c\n"
+    path = tmp_path / f"once.txt{suffix}"
+    path.write_bytes(gzip.compress(text) if suffix else text)
+    opened = _count_opens(monkeypatch, path)
+    data = read_letor(path, scores=[1.0, np.inf, 0.5])
+    assert len(opened) == 1
+    assert data.group.tolist() == [1, 1, 2] and data.doc_id.tolist() == ["a", "b", "c"]
+
+
+def test_read_letor_names_lines_from_what_it_read(tmp_path, monkeypatch):
+    path = tmp_path / "lines.txt"
+    path.write_bytes(b"# header\n\n2 qid:1 1:0.5\n# between\n0 qid:1 1:0.1\n\n1 qid:2 1:0.3\n")
+    data = read_letor(path)
+    path.write_bytes(b"")  # replaced after the read: the locations do not change
+    assert [data._row_location(i) for i in range(3)] == [
+        f"{path}, line 3", f"{path}, line 5", f"{path}, line 7"
+    ]
+
+
+def test_read_letor_error_names_the_line_of_what_it_read(tmp_path, monkeypatch):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"1 qid:1 1:0.5\n1 qid:x 1:0.5\n")
+    opened = _count_opens(monkeypatch, path)
+    with pytest.raises(ValueError, match=re.escape(f"{path}, line 2: the query id must be")):
+        read_letor(path)
+    assert len(opened) == 1

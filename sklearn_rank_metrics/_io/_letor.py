@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import os
 import re
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,15 @@ import numpy as np
 
 from .._engine._inputs import response_values
 from .._engine._validation import NONE, Interval, validate_params
-from ._ranking_data import FLOAT_RE, INT_RE, RankingData, check_path, is_path, source_name
+from ._ranking_data import (
+    FLOAT_RE,
+    INT_RE,
+    RankingData,
+    check_path,
+    is_path,
+    read_decompressed,
+    source_name,
+)
 
 # a data line (not blank, not a comment) whose comment holds "docid = X"
 _DOCID_RE = re.compile(rb"^[ \t]*[^#\s][^#\n]*#[^\n]*?\bdocid\s*=\s*(\S+)", re.MULTILINE)
@@ -51,59 +61,65 @@ def _letor_line_problem(fields: list[str], need_qid: bool) -> str | None:
     return None
 
 
-def _open_maybe_compressed(path: Any) -> Any:
-    """The file as bytes, decompressed by suffix as scikit-learn's loader does."""
+def _read_once(path: Any, function_name: str) -> bytes:
+    """The file's bytes, decompressed by suffix as scikit-learn's loader does.
+
+    Read once: every later step (the loader, the query ids, the error messages)
+    reads these bytes, so a file replaced during the read cannot mix two versions.
+    A ``.gz`` / ``.bz2`` file may expand to at most ``MAX_EXPANSION`` times its size
+    (:func:`read_decompressed`).
+    """
     suffix = Path(path).suffix
-    if suffix == ".gz":
-        return gzip.open(path, "rb")
-    if suffix == ".bz2":
-        return bz2.open(path, "rb")
-    return open(path, "rb")
+    opener = {".gz": gzip.open, ".bz2": bz2.open}.get(suffix)
+    with open(path, "rb") as raw:
+        if opener is None:
+            return raw.read()
+        size = os.fstat(raw.fileno()).st_size
+        try:
+            with opener(raw, "rb") as handle:
+                return read_decompressed(handle, size, source_name(path), function_name)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(
+                f"{function_name}: {source_name(path)} is not a valid {suffix} file ({error})."
+            ) from None
 
 
 # the start of a data line: its first field (the label), then an optional qid field;
 # blank lines and comment lines do not match, as scikit-learn's loader skips them
 _DATA_LINE = re.compile(rb"^[ \t]*[^\s#]+(?:[ \t]+qid:([^\s#]*))?", re.MULTILINE)
-_BLOCK_BYTES = 1 << 24
+# the start of any other line: blank, or a comment
+_OTHER_LINE = re.compile(rb"^[ \t]*(?:[#\r\n\v\f]|$)", re.MULTILINE)
 
 
-def _scan_data_lines(path: Any) -> tuple[list[bytes], list[bytes]]:
+def _scan_data_lines(data: bytes) -> tuple[list[bytes], list[bytes]]:
     """The ``qid:`` text of every data line (``b""`` where none), and the docids found.
 
-    One pass over the file in blocks of whole lines; each block is matched by two
-    regular expressions in C (``re.findall``), so the cost is linear in the file
-    size. The docid pattern starts at a ``#``, so a file without comments costs
-    nearly nothing there.
+    Two regular expressions matched in C (``re.findall``), so the cost is linear in
+    the file size. The docid pattern starts at a ``#``, so a file without comments
+    costs nearly nothing there.
     """
-    query_texts: list[bytes] = []
-    doc_texts: list[bytes] = []
-    with _open_maybe_compressed(path) as handle:
-        rest = b""
-        while True:
-            block = handle.read(_BLOCK_BYTES)
-            text = rest + block
-            if block:
-                cut = text.rfind(b"\n") + 1
-                text, rest = text[:cut], text[cut:]
-            query_texts.extend(_DATA_LINE.findall(text))
-            if b"#" in text:
-                doc_texts.extend(_DOCID_RE.findall(text))
-            if not block:
-                break
+    query_texts = _DATA_LINE.findall(data)
+    doc_texts = _DOCID_RE.findall(data) if b"#" in data else []
     return query_texts, doc_texts
 
 
-def _data_row_location(path: Any, name: str) -> Callable[[int], str]:
-    """Row ``i`` -> ``"<name>, line L"``: the line of the i-th data line (error path only)."""
+def _data_row_location(data: bytes, name: str) -> Callable[[int], str]:
+    """Row ``i`` -> ``"<name>, line L"``: the line of the i-th data line.
+
+    Keeps only the numbers of the other (blank and comment) lines, not the text:
+    data line ``i`` is the ``i + 1``-th line number missing from them.
+    """
+    starts = [match.start() for match in _OTHER_LINE.finditer(data)]  # usually few
+    if starts:
+        newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
+        other = np.searchsorted(newlines, starts) + 1  # their line numbers, sorted
+    else:
+        other = np.zeros(0, dtype=np.intp)
+    data_before = other - 1 - np.arange(len(other))  # data lines before each of them
 
     def locate(row: int) -> str:
-        with _open_maybe_compressed(path) as handle:
-            seen = -1
-            for line_number, raw in enumerate(handle, start=1):
-                seen += _DATA_LINE.match(raw) is not None
-                if seen == row:
-                    return f"{name}, line {line_number}"
-        return f"{name}, data line {row + 1}"
+        skipped = int(np.searchsorted(data_before, row, side="right"))
+        return f"{name}, line {row + 1 + skipped}"
 
     return locate
 
@@ -130,52 +146,51 @@ def _letor_query_ids(found: list[bytes]) -> np.ndarray | None:
     return texts.astype(np.int64)
 
 
-def _letor_error(path: Any, need_qid: bool, error: Exception | None = None) -> ValueError:
+def _letor_error(
+    data: bytes, name: str, need_qid: bool, error: Exception | None = None
+) -> ValueError:
     """The first bad line of an SVMlight file, as an error (error path only)."""
-    name = source_name(path)
-    with _open_maybe_compressed(path) as handle:
-        for line_number, raw in enumerate(handle, start=1):
-            fields = raw.split(b"#", 1)[0].decode("utf-8", errors="replace").split()
-            if not fields:
-                continue
-            problem = _letor_line_problem(fields, need_qid)
-            if problem is not None:
-                return ValueError(f"{name}, line {line_number}: {problem}.")
+    for line_number, raw in enumerate(io.BytesIO(data), start=1):
+        fields = raw.split(b"#", 1)[0].decode("utf-8", errors="replace").split()
+        if not fields:
+            continue
+        problem = _letor_line_problem(fields, need_qid)
+        if problem is not None:
+            return ValueError(f"{name}, line {line_number}: {problem}.")
     return ValueError(f"{name}: {error}" if error is not None else f"{name}: unreadable.")
 
 
 def _number_lines_error(
-    path: Any, kind: str, expected: int, what: str, owner: str, error: Exception | None
+    lines: list[str], name: str, kind: str, expected: int, what: str, owner: str,
+    error: Exception | None,
 ) -> ValueError:
     """The first bad line of a one-number-per-line file (error path only)."""
-    name = source_name(path)
     count, line_number = 0, 0
-    with _open_maybe_compressed(path) as handle:
-        for line_number, raw in enumerate(handle, start=1):
-            fields = raw.decode("utf-8", errors="replace").split()
-            if not fields:
-                continue
-            if len(fields) != 1:
+    for line_number, line in enumerate(lines, start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 1:
+            return ValueError(
+                f"{name}, line {line_number}: expected one {what} per line; "
+                f"got {len(fields)} fields."
+            )
+        text = fields[0]
+        if kind == "int":
+            if not INT_RE.fullmatch(text) or int(text) < 1:
                 return ValueError(
-                    f"{name}, line {line_number}: expected one {what} per line; "
-                    f"got {len(fields)} fields."
+                    f"{name}, line {line_number}: a query size must be an integer >= 1; "
+                    f"got {text!r}."
                 )
-            text = fields[0]
-            if kind == "int":
-                if not INT_RE.fullmatch(text) or int(text) < 1:
-                    return ValueError(
-                        f"{name}, line {line_number}: a query size must be an integer >= 1; "
-                        f"got {text!r}."
-                    )
-            elif not FLOAT_RE.fullmatch(text) or not np.isfinite(float(text)):
-                return ValueError(
-                    f"{name}, line {line_number}: a {what} must be a finite number; got {text!r}."
-                )
-            count += int(text) if kind == "int" else 1
-            if count > expected:
-                return ValueError(
-                    f"{name}, line {line_number}: more {what}s than the {expected} rows of {owner}."
-                )
+        elif not FLOAT_RE.fullmatch(text) or not np.isfinite(float(text)):
+            return ValueError(
+                f"{name}, line {line_number}: a {what} must be a finite number; got {text!r}."
+            )
+        count += int(text) if kind == "int" else 1
+        if count > expected:
+            return ValueError(
+                f"{name}, line {line_number}: more {what}s than the {expected} rows of {owner}."
+            )
     if count < expected:
         place = f"line {line_number}" if line_number else "an empty file"
         return ValueError(
@@ -190,8 +205,7 @@ def _read_number_lines(path: Any, kind: str, expected: int, what: str, owner: st
     dtype = np.int64 if kind == "int" else np.float64
     values = None
     error: Exception | None = None
-    with _open_maybe_compressed(path) as handle:
-        lines = handle.read().decode("utf-8", errors="replace").splitlines()
+    lines = _read_once(path, "read_letor").decode("utf-8", errors="replace").splitlines()
     try:
         if any(map(str.strip, lines)):  # loadtxt warns on a file without data
             values = np.loadtxt(lines, dtype=dtype, comments=None, ndmin=1)
@@ -204,7 +218,7 @@ def _read_number_lines(path: Any, kind: str, expected: int, what: str, owner: st
         valid = np.all(values >= 1) if kind == "int" else np.all(np.isfinite(values))
         if valid and total == expected:
             return values
-    raise _number_lines_error(path, kind, expected, what, owner, error)
+    raise _number_lines_error(lines, source_name(path), kind, expected, what, owner, error)
 
 
 def _letor_doc_ids(found: list[bytes], n_rows: int) -> np.ndarray | None:
@@ -342,24 +356,25 @@ def read_letor(
     # state, which importing this package must leave alone
     from sklearn.datasets import load_svmlight_file
 
+    data = _read_once(path, "read_letor")  # every step below reads these bytes
     try:
         # query_id=False: scikit-learn's loader is quadratic in lines with query_id=True
         # (1M lines did not finish in 600 s); the ids are read by _letor_query_ids
         X, y_true = load_svmlight_file(
-            os.fspath(path), n_features=n_features, dtype=np.float64, query_id=False
+            io.BytesIO(data), n_features=n_features, dtype=np.float64, query_id=False
         )
     except ValueError as error:
-        raise _letor_error(path, need_qid, error) from error
+        raise _letor_error(data, name, need_qid, error) from error
     n_rows = len(y_true)
     if n_rows == 0:
         raise ValueError(f"{name} holds no data line.")
     if not np.all(np.isfinite(y_true)):
-        raise _letor_error(path, need_qid)
-    query_texts, doc_texts = _scan_data_lines(path)
+        raise _letor_error(data, name, need_qid)
+    query_texts, doc_texts = _scan_data_lines(data)
     qid = _letor_query_ids(query_texts)
     if need_qid:
         if qid is None or len(qid) != n_rows:
-            raise _letor_error(path, need_qid)
+            raise _letor_error(data, name, need_qid)
         group = qid
     else:
         if qid is not None and len(qid):
@@ -369,7 +384,8 @@ def read_letor(
             )
         group = _letor_groups(group_sizes, n_rows, name)
 
-    locate = _data_row_location(path, name) if is_path(path) else None
+    locate = _data_row_location(data, name)
+    del data, query_texts  # the rows keep no copy of the file
     if is_path(scores):
         check_path(scores, "scores", "read_letor")
         y_score = _read_number_lines(scores, "float", n_rows, "prediction", name)

@@ -187,7 +187,9 @@ def _raw_bytes(path: Any, name: str) -> bytes:
 def _check_field_counts(raw: bytes, sep: str, name: str) -> bool:
     """Every non-blank line has the header's number of fields (a file without quotes).
 
-    Counted on the bytes with array operations: the separators per line. Returns
+    Counted on the bytes with array operations: the separators per line. A line ends
+    at ``\n``, ``\r\n`` or a lone ``\r`` (old Mac files), as in pandas' parser, which
+    would otherwise read a row with an extra field without a word. Returns
     False for a file with quote characters, whose fields may hold separators or
     line breaks; the standard-library parser then reads it (it checks every row).
     """
@@ -196,8 +198,10 @@ def _check_field_counts(raw: bytes, sep: str, name: str) -> bool:
     buffer = np.frombuffer(raw, dtype=np.uint8)
     if not len(buffer):
         return True
-    ends = np.flatnonzero(buffer == ord("\n"))
-    if buffer[-1] != ord("\n"):
+    newline, carriage = buffer == ord("\n"), buffer == ord("\r")
+    carriage[:-1] &= ~newline[1:]  # the \r of \r\n is not a line end of its own
+    ends = np.flatnonzero(newline | carriage)
+    if buffer[-1] not in (ord("\n"), ord("\r")):
         ends = np.append(ends, len(buffer))
     starts = np.concatenate([[0], ends[:-1] + 1])
     lengths = ends - starts

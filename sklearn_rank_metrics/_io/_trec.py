@@ -21,6 +21,7 @@ are re-exported by the ``_io`` package.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from collections.abc import Mapping
@@ -221,6 +222,9 @@ def read_trec_file(source: Any, kind: str) -> TrecTable:
         if not Path(source).is_file():
             raise FileNotFoundError(f"The TREC {kind} file {name!r} does not exist.")
         data = Path(source).read_bytes()
+    # a byte order mark is no part of the first query id (pandas drops it; so does
+    # the plain reader, which reads files with comments or extra fields)
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         import pandas as pd
     except ImportError:
