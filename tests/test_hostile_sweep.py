@@ -483,3 +483,24 @@ def test_a_wrong_length_doc_id_is_refused_whether_or_not_a_preset_reads_it(entry
     }
     with pytest.raises(ValueError, match=words("doc_id", r"\b19\b", r"\b20\b")):
         calls[entry]()
+
+
+@pytest.mark.parametrize("convention", DOC_ID_PRESETS)
+@pytest.mark.parametrize("entry", ["evaluate", "RankingEvaluator", "metric"])
+def test_a_metric_row_check_names_the_input_row_under_a_doc_id_preset(entry, convention):
+    # ERR's max_grade is checked by the metric, on the rows the preset has moved
+    labels = _with(Y, 7.0)
+    calls = {
+        "evaluate": lambda: srm.evaluate(labels, TIED, G, metrics=["map", "err@10"],
+                                         convention=convention, doc_id=DOCS),
+        "RankingEvaluator": lambda: srm.RankingEvaluator(["err@10"], convention=convention)
+        .update(labels, TIED, G, doc_id=DOCS),
+        "metric": lambda: srm.expected_reciprocal_rank_score(
+            srm.RankingData(labels, TIED, G, doc_id=DOCS), k=10, convention=convention
+        ),
+    }
+    with pytest.raises(ValueError) as raised:
+        calls[entry]()
+    assert getattr(raised.value, "row", BAD) == BAD
+    message = str(raised.value)
+    assert re.search(words(r"\by_true\b", ROW, "max_grade"), message), message

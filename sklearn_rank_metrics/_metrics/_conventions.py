@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._doc_ids import ASCENDING, DESCENDING, doc_id_orders, take_rows
+from .._engine._errors import RowValueError
 from .._engine._inputs import (
     as_float,
     check_pandas_indexes,
@@ -544,6 +546,18 @@ def check_rows_in_input_order(
         query_weights(sample_weight, order, offsets, len(ids), False, function_name)
 
 
+def in_input_rows(error: RowValueError, order: np.ndarray) -> RowValueError:
+    """``error`` about row ``error.row`` of rows permuted by ``order``, naming the input row.
+
+    The metrics' own row checks (ERR's ``max_grade``, a gain array's range) run on
+    the rows a doc-id preset has moved: the row they name is ``order[row]`` of the
+    caller's input (and the command line's file line follows ``row``).
+    """
+    row = int(order[error.row])
+    message = re.sub(rf"\brow {error.row}\b", f"row {row}", str(error), count=1)
+    return RowValueError(message, row)
+
+
 # the per-row inputs a preset reads, in the order of check_rows_in_input_order
 _ROWS = ("y_true", "y_score", "group", "sample_weight", "judged")
 
@@ -612,7 +626,12 @@ def with_convention(function: Callable) -> Callable:
             for name in _ROWS:
                 if name in arguments:
                     arguments[name] = take_rows(arguments[name], order)
-        result = function(**arguments)
+            try:
+                result = function(**arguments)
+            except RowValueError as error:
+                raise in_input_rows(error, order) from None
+        else:
+            result = function(**arguments)
         if isinstance(result, float) and math.isnan(result):
             warn_tool_nan(arguments.get("replace_undefined_by"), function.__name__)
         return result

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
+from .._engine._errors import RowValueError
 from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
@@ -20,6 +21,7 @@ from ._conventions import (
     CONVENTIONS,
     Ordering,
     check_rows_in_input_order,
+    in_input_rows,
     prepare_inputs,
     warn_tool_nan,
 )
@@ -252,6 +254,8 @@ class MetricPlan:
     kernel_params: dict[str, Any]
     policy: Any
     ranked: RankedGroups
+    # the input row of each ranked row when a doc-id preset moved them, for errors
+    input_rows: np.ndarray | None = None
 
 
 class Rankings(dict):
@@ -308,6 +312,7 @@ def _ranked_metrics(
     ):
         doc_order = doc_id_orders(doc_id, y_true, function_name)
     ranked_by_ordering: dict[Ordering | None, RankedGroups] = {}
+    input_rows: dict[Ordering | None, np.ndarray | None] = {}
     rankings = Rankings()
     for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
         if ordering not in ranked_by_ordering:
@@ -322,7 +327,14 @@ def _ranked_metrics(
                 judged=inputs[4],
                 function_name=function_name,
             )
-        rankings[name] = MetricPlan(spec, kernel_params, policy, ranked_by_ordering[ordering])
+            input_rows[ordering] = (
+                doc_order[ordering.doc_id_order]
+                if doc_order is not None and convention is not None and ordering.doc_id_order
+                else None
+            )
+        rankings[name] = MetricPlan(
+            spec, kernel_params, policy, ranked_by_ordering[ordering], input_rows[ordering]
+        )
     rankings.query_ids = next(iter(ranked_by_ordering.values())).query_ids
     return rankings
 
@@ -355,7 +367,12 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     """One metric's per-query values (after its policy) and mean."""
     ranked, spec = plan.ranked, plan.spec
     metric_function = spec.info.function.__name__
-    values = spec.info.per_query(ranked, function_name=metric_function, **plan.kernel_params)
+    try:
+        values = spec.info.per_query(ranked, function_name=metric_function, **plan.kernel_params)
+    except RowValueError as error:
+        if plan.input_rows is None:
+            raise
+        raise in_input_rows(error, plan.input_rows) from None
     per_query_values, weights, skipped = apply_policy(values, ranked, plan.policy, metric_function)
     undefined = undefined_queries(values)
     warn_tool_nan(  # a preset's NaN where its tool warns (scikit-learn's AUC)
