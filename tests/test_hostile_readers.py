@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from sklearn_rank_metrics import (
+    align_recommendations,
     evaluate,
     read_letor,
     read_recommendations,
@@ -237,3 +238,60 @@ def test_read_letor_error_names_the_line_of_what_it_read(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=re.escape(f"{path}, line 2: the query id must be")):
         read_letor(path)
     assert len(opened) == 1
+
+
+# --------------------------------------------------------------------------- path errors
+
+
+@pytest.fixture
+def odd_paths(tmp_path):
+    loop = tmp_path / "loop"
+    os.symlink(loop, loop)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    return {"directory": tmp_path, "loop": loop, "fifo": fifo, "device": "/dev/null"}
+
+
+READERS = {
+    "read_table": lambda path: read_table(path, group="group"),
+    "read_letor": read_letor,
+    "read_trec": lambda path: read_trec(path, {"q": {"d": 1.0}}),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_odd_paths_get_their_own_oserror(odd_paths, reader):
+    # before: a symlink loop, a FIFO and /dev/null were all "does not exist"
+    # (read_trec: FileNotFoundError for a directory too)
+    call = READERS[reader]
+    with pytest.raises(IsADirectoryError, match="is a directory, not a file"):
+        call(odd_paths["directory"])
+    with pytest.raises(OSError, match="is a symlink loop") as caught:
+        call(odd_paths["loop"])
+    assert not isinstance(caught.value, FileNotFoundError)
+    with pytest.raises(OSError, match=r"is not a regular file: it is a FIFO") as caught:
+        call(odd_paths["fifo"])
+    assert not isinstance(caught.value, FileNotFoundError)
+    with pytest.raises(OSError, match=r"'/dev/null' is not a regular file: it is a device"):
+        call(odd_paths["device"])
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        call(odd_paths["directory"] / "missing.csv")
+
+
+# --------------------------------------------------------------------------- mixed ids
+
+
+@pytest.mark.parametrize(
+    "recommended, relevant, message",
+    [
+        ({"a": {"u1": [1, "x"]}, "b": {"u1": ["x"]}}, {"u1": {"x"}},
+         "the item ids must be of one type"),
+        ({"a": {"u1": ["x"]}}, {"u1": {1, "x"}}, "the item ids must be of one type"),
+        ({"a": {"u1": ["x"], 2: ["x"]}}, {"u1": {"x"}, 2: {"x"}},
+         "the user ids must be of one type"),
+    ],
+)
+def test_align_recommendations_refuses_mixed_id_types_clearly(recommended, relevant, message):
+    # before: numpy's "'<' not supported between instances of 'str' and 'int'"
+    with pytest.raises(TypeError, match=re.escape(f"align_recommendations: {message}")):
+        align_recommendations(recommended, relevant)

@@ -159,12 +159,37 @@ def run_names(runs: Any, function_name: str) -> dict[str, Any]:
     return result
 
 
-def _union(datasets: dict[str, RankingData], source: str) -> AlignedRuns:
+def _sorted_codes(ids: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ids, sorted, and the code of every id; a clear TypeError for ids
+    of types that do not sort together (``1`` and ``"x"``): rows are put in id order."""
+    try:
+        distinct, codes = np.unique(ids, return_inverse=True)
+    except TypeError:
+        listed = ids.tolist()  # the error path only
+        kinds = dict(zip(map(type, listed), listed, strict=True))
+        if len(kinds) < 2:
+            raise TypeError(
+                f"align_recommendations: the {what} ids must be str or int, which sort; "
+                f"got {listed[0]!r} ({type(listed[0]).__name__})."
+            ) from None
+        (first_type, first), (second_type, second) = list(kinds.items())[:2]
+        raise TypeError(
+            f"align_recommendations: the {what} ids must be of one type, as they are "
+            f"sorted to order the rows (all str or all int, in every model and in "
+            f"relevant); got {first!r} ({first_type.__name__}) and {second!r} "
+            f"({second_type.__name__})."
+        ) from None
+    return distinct, codes.reshape(-1)
+
+
+def _union(
+    datasets: dict[str, RankingData], source: str, *, recommenders: bool = False
+) -> AlignedRuns:
     """One row per (query, document) of any run, every run's score on every row."""
     groups = np.concatenate([data.group for data in datasets.values()])
     docs = np.concatenate([data.doc_id for data in datasets.values()])
-    group_ids, group_code = np.unique(groups, return_inverse=True)
-    doc_ids, doc_code = np.unique(docs, return_inverse=True)
+    group_ids, group_code = _sorted_codes(groups, "user" if recommenders else "query")
+    doc_ids, doc_code = _sorted_codes(docs, "item" if recommenders else "document")
     # query ascending, then document id descending (trec_eval's tie order)
     key = group_code.astype(np.int64) * len(doc_ids) + (len(doc_ids) - 1 - doc_code)
     unique_key, row_of = np.unique(key, return_inverse=True)
@@ -309,5 +334,5 @@ def align_recommendations(
             n_dropped[name] = sum(user not in relevant for user in lists)
             lists = {user: lists.get(user, []) for user in relevant}
         datasets[name] = read_recommendations(lists, relevant, **columns)
-    aligned = _union(datasets, f"{len(named)} recommenders")
+    aligned = _union(datasets, f"{len(named)} recommenders", recommenders=True)
     return replace(aligned, n_dropped_queries={name: n_dropped.get(name, 0) for name in named})

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -124,17 +125,42 @@ class RankingData(RankingRows):
 
 
 def check_path(path: Any, argument: str, function_name: str) -> None:
+    """A path names a regular file (or a symlink to one), else a clear OSError.
+
+    A missing file is FileNotFoundError, a directory IsADirectoryError, a symlink
+    loop and a FIFO, socket or device (``/dev/null``, a named pipe) an OSError that
+    says so: each is "does not exist" to ``Path.is_file``.
+    """
     if not is_path(path):
         raise TypeError(
             f"The {argument!r} parameter of {function_name} must be a file path (str or "
             f"os.PathLike); got {type(path).__name__}."
         )
-    if Path(path).is_dir():
-        raise IsADirectoryError(
-            f"{function_name}: {source_name(path)!r} is a directory, not a file."
+    name = source_name(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{function_name}: the file {name!r} does not exist.") from None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OSError(
+                f"{function_name}: {name!r} is a symlink loop (too many levels of symbolic "
+                "links), not a file."
+            ) from None
+        raise OSError(f"{function_name}: cannot read {name!r} ({error.strerror}).") from None
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(f"{function_name}: {name!r} is a directory, not a file.")
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file"
         )
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"{function_name}: the file {source_name(path)!r} does not exist.")
+        raise OSError(
+            f"{function_name}: {name!r} is not a regular file: it is {kind}; give the path "
+            "of a file (the command line reads standard input from '-')."
+        )
 
 
 # a compressed file may expand to at most this many times its own size (and to at

@@ -33,7 +33,7 @@ import numpy as np
 
 from .._engine._inputs import factorize_text_ids
 from .._engine._validation import BOOLEAN, validate_params
-from ._ranking_data import FLOAT_RE, INT_RE, RankingData, is_path, source_name
+from ._ranking_data import FLOAT_RE, INT_RE, RankingData, check_path, is_path, source_name
 
 # the text of a number as the readers accept it: no "nan", "inf", "1_000" or hex
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -219,8 +219,7 @@ def read_trec_file(source: Any, kind: str) -> TrecTable:
             data = data.encode("utf-8")
     else:
         name = source_name(source)
-        if not Path(source).is_file():
-            raise FileNotFoundError(f"The TREC {kind} file {name!r} does not exist.")
+        check_path(source, kind, f"the TREC {kind} reader")
         data = Path(source).read_bytes()
     # a byte order mark is no part of the first query id (pandas drops it; so does
     # the plain reader, which reads files with comments or extra fields)
