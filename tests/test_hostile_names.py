@@ -168,3 +168,27 @@ def test_every_warning_of_the_package_goes_through_warn_at_caller():
         if "warnings.warn(" in line or "stacklevel=" in line
     ]
     assert fixed == []
+
+
+@pytest.mark.parametrize(
+    ("group", "shown"),
+    [(np.array([1, 1, 2, 2]), "query 2 "), (np.array([1.5, 1.5, 2.5, 2.5]), "query 2.5 "),
+     (np.array(["a", "a", "b", "b"]), "query 'b' ")],
+)
+def test_messages_show_query_ids_as_written_not_numpy_reprs(group, shown):
+    y_true, y_score = np.array([1, 0, 0, 0]), np.array([0.3, 0.2, 0.1, 0.4])
+    with pytest.raises(ValueError, match="is undefined for query") as info:
+        srm.ndcg_score(y_true, y_score, group, replace_undefined_by="raise")
+    assert shown in str(info.value)
+    assert "np." not in str(info.value)
+
+
+def test_read_table_names_a_dataframe_index_as_written():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        {"label": [1, 0, "x", 0], "score": [1.0, 2, 3, 4], "qid": [1, 1, 2, 2]},
+        index=[10, 11, 12, 13],
+    )
+    with pytest.raises(ValueError, match=r"row 2 \(index 12\)") as info:
+        srm.read_table(frame, y_true="label", y_score="score", group="qid")
+    assert "np." not in str(info.value)

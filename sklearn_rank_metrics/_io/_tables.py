@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._plain import plain
 from ._ranking_data import RankingData, check_path, read_decompressed, source_name
 
 _COMPRESSIONS = (".gz", ".bz2", ".zip", ".xz", ".zst")
@@ -87,7 +88,7 @@ def _read_frame(
         frame = path_or_frame
         _check_columns(list(frame.columns), wanted, "the DataFrame")
         index = frame.index
-        return frame[columns], "the DataFrame", lambda i: f"row {i} (index {index[i]!r})"
+        return frame[columns], "the DataFrame", lambda i: f"row {i} (index {plain(index[i])!r})"
     check_path(path_or_frame, "path_or_frame", "read_table")
     name = source_name(path_or_frame)
     suffix = _table_suffix(path_or_frame)
@@ -412,7 +413,13 @@ def read_table(
         A missing column (the message lists the columns there are); a label that is
         not a finite number, a score that is NaN or not a number, or a missing id: the
         message names the file and the line (CSV: data row ``i`` is line ``i + 2``;
-        blank lines count, except at the end) or the row (Parquet, DataFrame).
+        blank lines count, except at the end) or the row (Parquet, DataFrame). A
+        compressed file that expands to more than 100 times its size (or 16 MiB,
+        for a file under 168 KB) is refused, so memory stays in proportion to the
+        file: decompress such a file and pass the plain one.
+    OSError
+        The path is missing (FileNotFoundError), a directory (IsADirectoryError),
+        a symlink loop, or not a regular file (a FIFO, a device such as /dev/null).
     ImportError
         pandas is not installed and the input is a DataFrame, a Parquet file or a
         ``.zst`` file; pyarrow is not installed and the input is a Parquet file.

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._plain import plain
 from .._engine._ranked_groups import RankedGroups
 from .._engine._warnings import warn_at_caller
 
@@ -72,8 +73,8 @@ def check_range(per_query: PerQuery, ranked: RankedGroups, function_name: str) -
     if len(broken):
         first = int(broken[0])
         raise RuntimeError(
-            f"{function_name} computed {values[first]!r} for query "
-            f"{ranked.query_ids[first]!r}, outside the metric's range [{low:g}, {high:g}]. "
+            f"{function_name} computed {plain(values[first])!r} for query "
+            f"{plain(ranked.query_ids[first])!r}, outside the metric's range [{low:g}, {high:g}]. "
             "This is a defect of sklearn_rank_metrics; please report it with the input."
         )
     return np.clip(values, low, high)
@@ -115,7 +116,7 @@ def apply_policy(
         if replace_undefined_by == "raise":
             first = int(np.flatnonzero(undefined)[0])
             raise ValueError(
-                f"{function_name} is undefined for query {ranked.query_ids[first]!r} "
+                f"{function_name} is undefined for query {plain(ranked.query_ids[first])!r} "
                 f"({per_query.description}), and replace_undefined_by='raise'. "
                 f"{int(undefined.sum())} of {len(undefined)} queries are undefined."
             )

@@ -19,6 +19,7 @@ from .._engine._inputs import (
     missing_group_error,
     scores_as_float,
 )
+from .._engine._plain import plain
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import (
     NONE,
@@ -168,8 +169,7 @@ def sampled_ranks(
         first = bad[0]
         rule = "y_true > 0" if relevance_level is None else f"y_true >= {relevance_level}"
         others = f" ({len(bad) - 1} more groups are affected)" if len(bad) > 1 else ""
-        first_id = query_ids[first]
-        first_id = first_id.item() if isinstance(first_id, np.generic) else first_id
+        first_id = plain(query_ids[first])
         raise ValueError(
             f"y_true of {function_name} must have exactly one relevant row ({rule}) per "
             f"group, the held-out item; group {first_id!r} has {n_relevant[first]}{others}."
