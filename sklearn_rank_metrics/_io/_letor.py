@@ -328,7 +328,12 @@ def read_letor(
     ValueError
         A line the loader rejects, a line without ``qid:`` (unless ``group_sizes`` is
         given), a predictions file with a non-number or the wrong number of lines:
-        the message names the file and the line.
+        the message names the file and the line. A ``.gz`` / ``.bz2`` file that
+        expands to more than 100 times its size (or 16 MiB for a small file) is
+        refused. The file is read once: every step reads the same bytes.
+    OSError
+        The path is missing (FileNotFoundError), a directory (IsADirectoryError),
+        a symlink loop, or not a regular file (a FIFO, a device such as /dev/null).
 
     Examples
     --------
