@@ -431,8 +431,6 @@ def test_errors_name_the_input_row_when_a_preset_orders_by_doc_id(entry, convent
     assert Y[BAD] != 0  # the unjudged row of judged_false_relevant is relevant
     arguments = {"y_true": Y, "y_score": TIED, "group": G, "doc_id": DOCS,
                  "judged": True, **override}
-    if entry == "RankingEvaluator" and "sample_weight" in override:
-        pytest.skip("RankingEvaluator.update takes no sample_weight")
     call = DOC_ENTRY_POINTS[entry]
     valid = {"y_true": Y, "y_score": TIED, "group": G, "doc_id": DOCS, "judged": True}
     if "sample_weight" in override:
