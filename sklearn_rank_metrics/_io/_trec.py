@@ -482,6 +482,13 @@ def join_trec_sources(
     qrels_table = trec_table(qrels, "qrels", "qrels")
     run_table = trec_table(run, "run", "run")
     source = f"{qrels_table.source} + {run_table.source}"
+    if not len(run_table.query):
+        # an empty results file is a broken pipeline far more often than a system that
+        # answered nothing; trec_eval refuses it too ("Cannot read results file")
+        raise ValueError(
+            f"read_trec: the run {run_table.source} has no lines, so there is nothing to "
+            "evaluate (trec_eval refuses an empty results file too)."
+        )
     rows = join_trec(
         qrels_table,
         run_table,
@@ -489,8 +496,8 @@ def join_trec_sources(
         single_precision=single_precision,
     )
     # a run that shares no query with the qrels is a mistake (query ids written
-    # differently, the wrong file), never a run scoring 0; an empty run answers nothing
-    if len(rows.y_true) == 0 or (rows.n_answered_queries == 0 and len(run_table.query)):
+    # differently, the wrong file), never a run scoring 0
+    if len(rows.y_true) == 0 or rows.n_answered_queries == 0:
         raise ValueError(
             f"read_trec: no query of {run_table.source} ({len(np.unique(run_table.query))} "
             f"queries) is in {qrels_table.source} ({len(np.unique(qrels_table.query))} "
