@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import reduce
 from itertools import chain, compress, count, filterfalse, repeat
-from operator import methodcaller
+from operator import attrgetter, methodcaller
 from typing import Any
 
 import numpy as np
 
+from .._engine._plain import plain
 from ._ranking_data import RankingData
 
 _NOT_A_LIST = (str, bytes, Mapping, set, frozenset)
@@ -104,10 +106,33 @@ def _recommended_lists(users: list, lists: list) -> _Flat:
             "ordered sequence of item ids (best first); got "
             f"{type(lists[first]).__name__}."
         )
+    matrix = _integer_matrix(lists, kinds)
+    if matrix is not None:  # equal-length integer arrays: one array, no scalar per item
+        return _recommended_lists(users, matrix)
     lengths = np.fromiter(map(len, lists), np.intp, len(lists))
     # NumPy scalars hash and compare like the Python values: no conversion per list
     flat = list(chain.from_iterable(lists))
     return _Flat(np.repeat(np.arange(len(lists)), lengths), flat, None, _positions(lengths))
+
+
+def _integer_matrix(lists: list, kinds: set) -> np.ndarray | None:
+    """The lists as one 2-D array when all are 1-D integer arrays of one length, else None.
+
+    Flattening such lists one NumPy scalar per item costs a Python object each
+    (seconds for millions of items); stacked, they take the top-N matrix path, which
+    gives the same rows. Checked before: every list is a 1-D array. Integer dtypes
+    only, and only those that promote to an integer dtype (``uint64`` with a signed
+    type would become float64): text, object, bool and float arrays keep the general
+    path, so that no id changes its type or value.
+    """
+    if kinds != {np.ndarray} or len(set(map(len, lists))) != 1:
+        return None
+    dtypes = set(map(attrgetter("dtype"), lists))
+    if any(dtype.kind not in "iu" for dtype in dtypes):
+        return None
+    if reduce(np.promote_types, dtypes).kind not in "iu":
+        return None
+    return np.stack(lists)
 
 
 def _positions(lengths: np.ndarray) -> np.ndarray:
@@ -254,6 +279,18 @@ def _joined(first: list | np.ndarray, second: list | np.ndarray) -> list | np.nd
     if isinstance(first, np.ndarray) and isinstance(second, np.ndarray):
         if first.dtype.kind == second.dtype.kind and first.dtype.kind in "iuU":
             return np.concatenate([first, second])
+    if (
+        isinstance(first, np.ndarray)
+        and first.dtype.kind in "iu"
+        and np.promote_types(first.dtype, np.int64).kind == "i"
+        and set(map(type, second)) <= {int, np.int64, np.int32}  # no bool, no text
+    ):
+        # integer ids on both sides: int64, as ``_code_items`` makes of the joined list,
+        # without a Python int per item of the array
+        try:
+            return np.concatenate([first, np.asarray(second, dtype=np.int64)])
+        except OverflowError:  # an id beyond int64: the general path
+            pass
     as_list = [part.tolist() if isinstance(part, np.ndarray) else part for part in (first, second)]
     return as_list[0] + as_list[1]
 
@@ -265,6 +302,8 @@ def _equal_key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     argsort) finds the values that repeat; only the few entries holding one of them
     are then ordered by an argsort, and each is paired with the next of its value.
     """
+    if len(keys) and keys.min() >= 0 and keys.max() <= np.iinfo(np.int32).max:
+        keys = keys.astype(np.int32)  # dense codes: half the bytes to sort
     values = np.sort(keys)
     repeated = np.unique(values[1:][values[1:] == values[:-1]])
     if not len(repeated):
@@ -520,14 +559,14 @@ def _rows(
         first, second = int(earlier[which]), int(later[which])
         if second < n_rec_rows:
             raise ValueError(
-                f"read_recommendations: user {users[rec.user[second]]!r} has item "
-                f"{rec.items[second]!r} twice in its recommendations, at positions "
+                f"read_recommendations: user {plain(users[rec.user[second]])!r} has item "
+                f"{plain(rec.items[second])!r} twice in its recommendations, at positions "
                 f"{rec.position[first]} and {rec.position[second]} (0-based)."
             )
         second -= n_rec_rows
         raise ValueError(
             f"read_recommendations: user {users[rel.user[second]]!r} lists a relevant item "
-            f"more than once ({rel.items[second]!r})."
+            f"more than once ({plain(rel.items[second])!r})."
         )
     # the grade of every recommended item, and which relevant items were recommended
     labels = np.zeros(n_rec_rows)
