@@ -235,3 +235,63 @@ def test_ranker_with_query_id_column_without_routing(name, sample):
         key = f"split{fold}_test_score"
         np.testing.assert_allclose(search.cv_results_[key], routed.cv_results_[key], rtol=1e-12)
     assert search.best_estimator_.n_features_in_ == X.shape[1]
+
+
+# What scikit-learn's estimator checks test once the query ids are given (issue 32):
+# tests/test_ranker_estimator_checks.py runs them all; these are the four causes.
+
+
+def test_n_features_in_is_grouped_rankers_and_predict_checks_the_width():
+    X, y, qid = _toy()
+    model = GroupedRanker(_NoWidthRanker()).fit(X, y, group=qid)  # the ranker sets none
+    assert model.n_features_in_ == 2
+    with pytest.raises(ValueError, match="X has 1 features, but GroupedRanker is expecting 2"):
+        model.predict(X[:, :1])  # this ranker's predict would take any width
+
+
+def test_y_none_gets_scikit_learns_message():
+    X, _, qid = _toy()
+    with pytest.raises(ValueError, match="requires y to be passed, but the target y is None"):
+        GroupedRanker(RecordingRanker()).fit(X, None, group=qid)
+    with pytest.raises(ValueError, match="requires y to be passed"):  # before the ids
+        GroupedRanker(RecordingRanker()).fit(X, None)
+
+
+def test_tags_require_y_and_carry_the_rankers_positive_only_input():
+    from sklearn.utils import get_tags
+
+    assert get_tags(GroupedRanker(RecordingRanker())).target_tags.required
+    assert get_tags(GroupedRanker(_PositiveOnlyRanker())).input_tags.positive_only
+    assert not get_tags(GroupedRanker(RecordingRanker())).input_tags.positive_only
+
+
+def test_sparse_formats_without_row_indexing_reach_the_ranker_sorted():
+    """DIA, COO and DOK X: the same LightGBM model as from the dense rows."""
+    import scipy.sparse
+    from lightgbm import LGBMRanker
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(40, 3)).astype(float)
+    y, qid = rng.integers(0, 3, size=40), np.arange(40) % 4
+    params = dict(n_estimators=3, min_child_samples=1, verbose=-1)
+    dense = GroupedRanker(LGBMRanker(**params)).fit(X, y, group=qid)
+    for form in ("dia", "coo", "dok"):
+        X_sparse = scipy.sparse.csr_matrix(X).asformat(form)
+        sparse = GroupedRanker(LGBMRanker(**params)).fit(X_sparse, y, group=qid)
+        np.testing.assert_allclose(sparse.predict(X_sparse), dense.predict(X))
+
+class _NoWidthRanker(BaseEstimator):
+    """Takes group sizes; sets no n_features_in_ and predicts from any width."""
+
+    def fit(self, X, y, group=None):
+        return self
+
+    def predict(self, X):
+        return np.asarray(X)[:, 0]
+
+
+class _PositiveOnlyRanker(RecordingRanker):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        return tags

@@ -13,6 +13,7 @@ import inspect
 from typing import Any
 
 import numpy as np
+import scipy.sparse
 from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import _safe_indexing
@@ -63,7 +64,8 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     ranker_ : estimator
         The fitted clone of ``ranker``.
     n_features_in_ : int
-        Number of features the ranker saw (without ``group_column``).
+        Number of features the ranker saw (without ``group_column``); ``predict``
+        refuses ``X`` with another number (a ``ValueError``, scikit-learn's message).
 
     Notes
     -----
@@ -175,8 +177,12 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
                 f"The 'pass_group_as' parameter of GroupedRanker must be one of "
                 f"{PASS_GROUP_AS}; got {self.pass_group_as!r}."
             )
+        if y is None:  # scikit-learn's message for an estimator that needs y
+            raise ValueError(
+                "GroupedRanker requires y to be passed, but the target y is None."
+            )
         X_model, column_ids = self._split_group_column(X)
-        self._check_features(X_model)
+        X_model, n_features = self._check_features(X_model)
         ids = self._query_ids(group, column_ids, "group=", "GroupedRanker.fit")
         n_rows = _check_labels(X_model, y, "X", "y", "GroupedRanker.fit")
         codes, _ = factorize_groups(ids, n_rows, "GroupedRanker.fit")
@@ -201,8 +207,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             **query_argument,
             **reordered,
         )
-        if hasattr(self.ranker_, "n_features_in_"):
-            self.n_features_in_ = self.ranker_.n_features_in_
+        self.n_features_in_ = n_features
         if hasattr(self.ranker_, "feature_names_in_"):
             self.feature_names_in_ = self.ranker_.feature_names_in_
         return self
@@ -329,51 +334,73 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         """
         check_is_fitted(self, "ranker_")
         X_model, _ = self._split_group_column(X)
-        self._check_features(X_model)
+        X_model, n_features = self._check_features(X_model)
+        if n_features != self.n_features_in_:  # scikit-learn's message
+            raise ValueError(
+                f"X has {n_features} features, but GroupedRanker is expecting "
+                f"{self.n_features_in_} features as input."
+            )
         return np.asarray(self.ranker_.predict(X_model))
 
     def __sklearn_tags__(self) -> Any:
-        """The wrapped ranker's input tags (sparse input, NaN), as a pipeline has them."""
+        """GroupedRanker's tags: ``y`` is required; the rest is the wrapped ranker's.
+
+        The input tags that say which ``X`` the ranker takes (sparse, NaN,
+        non-negative only) and whether its labels must be positive are the wrapped
+        ranker's, as a pipeline has its steps'. ``y`` is required whatever the
+        ranker's tags say: ``fit`` needs the relevance labels.
+        """
         tags = super().__sklearn_tags__()
-        inner = self._ranker_input_tags()
+        inner = self._ranker_tags()
         if inner is not None:
-            tags.input_tags.sparse = inner.sparse
-            tags.input_tags.allow_nan = inner.allow_nan
+            tags.input_tags.sparse = inner.input_tags.sparse
+            tags.input_tags.allow_nan = inner.input_tags.allow_nan
+            tags.input_tags.positive_only = inner.input_tags.positive_only
+            tags.target_tags.positive_only = inner.target_tags.positive_only
+        tags.target_tags.required = True
         return tags
 
-    def _ranker_input_tags(self) -> Any:
-        """The wrapped ranker's input tags, or None (scikit-learn < 1.6)."""
+    def _ranker_tags(self) -> Any:
+        """The wrapped ranker's tags, or None (scikit-learn < 1.6)."""
         try:
             from sklearn.utils import get_tags
 
-            return get_tags(self.ranker).input_tags
+            return get_tags(self.ranker)
         except (ImportError, AttributeError, TypeError):
             return None
 
-    def _check_features(self, X: Any) -> None:
-        """scikit-learn's checks of ``X`` for what the wrapped ranker accepts.
+    def _check_features(self, X: Any) -> tuple[Any, int]:
+        """``X`` checked for what the wrapped ranker accepts, and its number of features.
 
         Empty, complex or non-numeric data, and sparse input or NaN / infinity where
         the ranker's tags do not allow them, get scikit-learn's own messages here,
-        before the rows reach the ranker. ``X`` itself is passed on unchanged; a
-        DataFrame is left to the ranker, which may take its categorical columns.
+        before the rows reach the ranker. A dense ``X`` is passed on unchanged; a
+        sparse ``X`` in a format without row indexing (COO, DIA, DOK, LIL, BSR) is
+        converted to CSR, so that its rows can be sorted by query. A DataFrame is
+        left to the ranker, which may take its categorical columns.
         """
         from sklearn.utils import check_array
 
         if hasattr(X, "columns"):
-            return
-        inner = self._ranker_input_tags()
-        allow_nan, sparse = (inner.allow_nan, inner.sparse) if inner is not None else (False, False)
+            return X, int(X.shape[1])
+        inner = self._ranker_tags()
+        allow_nan, sparse = (
+            (inner.input_tags.allow_nan, inner.input_tags.sparse)
+            if inner is not None
+            else (False, False)
+        )
         finite = "allow-nan" if allow_nan else True
         keyword = (
             "ensure_all_finite"
             if "ensure_all_finite" in inspect.signature(check_array).parameters
             else "force_all_finite"
         )
-        check_array(
-            X, accept_sparse=sparse, dtype="numeric", estimator=self, input_name="X",
-            **{keyword: finite},
+        checked = check_array(
+            X, accept_sparse=["csr", "csc"] if sparse else False, dtype="numeric",
+            estimator=self, input_name="X", **{keyword: finite},
         )
+        n_features = int(checked.shape[1])
+        return (checked if scipy.sparse.issparse(checked) else X), n_features
 
     def _pass_as(self) -> str:
         if self.pass_group_as != "auto":
