@@ -7,13 +7,20 @@ cloning, tags, and refusing bad ``X`` (empty, complex, sparse or NaN / infinity
 where the wrapped ranker does not take them) with scikit-learn's own messages.
 Two wrapped rankers: LightGBM's (sparse input and NaN allowed, as its tags say) and
 a dense-only ranker written here (sparse input and NaN refused).
+
+The expected failures are kept honest twice: each one is run and must fail at the
+missing query ids and nowhere else, and every check (none expected to fail) is run
+again on ``GivenIdsRanker``, a GroupedRanker whose ``fit`` supplies interleaved query
+ids when none are given, so that whatever a check tests beyond the ids is tested.
 """
 
 import numpy as np
 import pytest
 from lightgbm import LGBMRanker
 from sklearn.base import BaseEstimator
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils import check_array
+from sklearn.utils.estimator_checks import check_estimator, parametrize_with_checks
+from sklearn.utils.validation import check_non_negative
 
 from sklearn_rank_metrics import GroupedRanker
 
@@ -28,6 +35,28 @@ class DenseRanker(BaseEstimator):
 
     def predict(self, X):
         return np.asarray(X, float) @ self.coef_
+
+
+class PositiveRanker(DenseRanker):
+    """A dense ranker that refuses negative features, and says so in its tags."""
+
+    def fit(self, X, y, group=None):
+        check_non_negative(check_array(X), "PositiveRanker.fit")
+        return super().fit(X, y, group)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        return tags
+
+
+class GivenIdsRanker(GroupedRanker):
+    """GroupedRanker given query ids (three, interleaved) when fit gets none."""
+
+    def fit(self, X, y, group=None, **fit_params):
+        if group is None and self.group_column is None:
+            group = np.arange(np.shape(X)[0]) % 3
+        return super().fit(X, y, group, **fit_params)
 
 
 NEEDS_QUERY_IDS = (
@@ -88,12 +117,55 @@ def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 
 
+def _root_cause(error):
+    while error.__cause__ is not None or error.__context__ is not None:
+        error = error.__cause__ or error.__context__
+    return error
+
+
+@pytest.mark.parametrize("estimator", [
+    GroupedRanker(LGBMRanker(n_estimators=3, verbose=-1)), GroupedRanker(DenseRanker())
+], ids=["lightgbm", "dense"])
+def test_every_expected_failure_is_the_missing_query_ids(estimator):
+    """Each xfail above fails at the missing ids, not at something it hides."""
+    results = check_estimator(estimator, on_fail=None,
+                              expected_failed_checks=expected_failures(estimator))
+    failed = {r["check_name"]: r["exception"] for r in results
+              if r["status"] in ("failed", "xfail")}
+    assert set(failed) == set(expected_failures(estimator))
+    for name, error in failed.items():
+        root = _root_cause(error)
+        assert isinstance(root, ValueError), (name, root)
+        assert "GroupedRanker.fit needs the query id of every row" in str(root), (name, root)
+
+
+GIVEN_IDS = parametrize_with_checks(
+    [GivenIdsRanker(LGBMRanker(n_estimators=3, min_child_samples=1, verbose=-1)),
+     GivenIdsRanker(DenseRanker()), GivenIdsRanker(PositiveRanker())]
+)
+
+
+@pytest.mark.parametrize(
+    GIVEN_IDS.args[0],
+    [param for param in GIVEN_IDS.args[1] if "check_array_api_input" not in str(param)],
+    **GIVEN_IDS.kwargs,
+)
+def test_scikit_learn_estimator_checks_given_query_ids(estimator, check):
+    """Every check passes once the query ids are there: no xfail hides another cause."""
+    check(estimator)
+
+
 def test_the_checks_that_must_pass_are_there():
     names = {str(param) for param in PARAMS}
     for required in ("check_estimators_empty_data_messages",
                      "check_complex_data", "check_get_params_invariance",
-                     "check_estimator_sparse_matrix"):
+                     "check_estimator_sparse_matrix", "check_requires_y_none"):
         assert any(required in name for name in names), required
+    given = {str(param) for param in GIVEN_IDS.args[1]}
+    for ranker, required in (("PositiveRanker", "check_fit_non_negative"),
+                             ("PositiveRanker", "check_positive_only_tag_during_fit"),
+                             ("LGBMRanker", "check_estimator_sparse_matrix")):
+        assert any(ranker in name and required in name for name in given), required
 
 
 def test_bad_features_get_scikit_learns_messages():
