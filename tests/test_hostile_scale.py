@@ -5,8 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics import read_recommendations
+from sklearn_rank_metrics import (
+    RankingEvaluator,
+    dcg_score,
+    evaluate,
+    rbp_score,
+    read_recommendations,
+)
 from sklearn_rank_metrics._io import _recommendations
+from sklearn_rank_metrics._metrics._aggregate import weighted_mean
 
 
 def _same_data(a, b):
@@ -119,3 +126,78 @@ def test_integer_ids_joined_without_python_ints_give_the_same_ids():
     assert huge.doc_id.tolist() == [1, 2, 2**70, 3, 4]
     booleans = read_recommendations(top, [{True}, {3}])  # True == 1, as in Python
     assert booleans.y_true.tolist() == [1, 0, 1, 0]
+
+
+# ---------------------------------------------------------------- means of huge values
+
+BIG = 1.7e308  # two of these overflow float64 when summed
+
+
+def _rbp_by_hand(grades, p):
+    """Graded RBP of one query, ranked as given: (1 - p) * sum_i p**(i-1) * g_i."""
+    return sum((1 - p) * p**i * g for i, g in enumerate(grades))  # no partial sum overflows
+
+
+def test_rbp_mean_of_huge_values_is_finite():
+    # before: inf (the sum of the per-query values overflowed, not their mean)
+    one_query = _rbp_by_hand([BIG] * 3, 0.5)  # 0.875 * 1.7e308
+    assert one_query == pytest.approx(1.4875e308, rel=1e-15)
+    got = rbp_score([BIG] * 6, [3, 2, 1] * 2, group=[0, 0, 0, 1, 1, 1], graded=True, p=0.5)
+    assert got == pytest.approx(one_query, rel=1e-15)
+    # two different queries: (0.875 + 0.5) / 2 * 1.7e308
+    second = _rbp_by_hand([BIG, 0, 0], 0.5)
+    got = rbp_score([BIG] * 4 + [0, 0], [3, 2, 1] * 2, group=[0, 0, 0, 1, 1, 1],
+                    graded=True, p=0.5)
+    assert got == pytest.approx((one_query / 2 + second / 2), rel=1e-15)
+    assert got == pytest.approx(1.16875e308, rel=1e-15)
+
+
+def test_dcg_mean_of_huge_values_is_finite():
+    # one row per query: DCG = label / log2(2) = label
+    got = dcg_score([1.5e308, BIG], [1.0, 1.0], group=[0, 1])
+    assert got == pytest.approx(1.6e308, rel=1e-15)
+    got = evaluate([1.5e308, BIG], [1.0, 1.0], group=[0, 1], metrics=["dcg"])["dcg"]
+    assert got == pytest.approx(1.6e308, rel=1e-15)
+    largest = np.finfo(np.float64).max
+    # three queries at the largest float: the mean is that float, not inf (nor past it)
+    assert dcg_score([largest] * 3, [1.0] * 3, group=[0, 1, 2]) == largest
+
+
+def test_weighted_mean_of_huge_values_is_finite():
+    # explicit weights (scaled to 1/2 each) still overflowed with six queries
+    labels = [BIG] * 6
+    got = dcg_score(labels, [1.0] * 6, group=np.arange(6), sample_weight=[1.0, 3.0] * 3)
+    assert got == pytest.approx(BIG, rel=1e-15)
+    # (1.7e308 * 1 + 1.5e308 * 3) / 4 = 1.55e308
+    got = dcg_score([BIG, 1.5e308], [1.0, 1.0], group=[0, 1], sample_weight=[1.0, 3.0])
+    assert got == pytest.approx(1.55e308, rel=1e-15)
+
+
+def test_streaming_mean_of_huge_values_is_finite():
+    evaluator = RankingEvaluator(["dcg"])
+    evaluator.update([BIG, 1.5e308], [1.0, 1.0], [0, 1])
+    evaluator.update([1.6e308], [1.0], [2])
+    assert evaluator.compute()["dcg"] == pytest.approx(1.6e308, rel=1e-15)
+
+
+def test_weighted_mean_direct():
+    ones = np.broadcast_to(np.float64(1), (3,))  # the engine's "every weight 1"
+    none = np.zeros(3, bool)
+    assert weighted_mean(np.array([BIG, BIG, 1.4e308]), ones, none, "f") == pytest.approx(
+        1.6e308, rel=1e-15
+    )
+    # a value that is inf itself: the mean is inf, as before
+    assert weighted_mean(np.array([np.inf, BIG, BIG]), ones, none, "f") == np.inf
+    # a skipped huge value is left out
+    assert weighted_mean(np.array([BIG, BIG, np.nan]), ones, np.array([0, 0, 1], bool),
+                         "f") == BIG
+
+
+def test_ordinary_means_are_unchanged():
+    ones = np.broadcast_to(np.float64(1), (3,))
+    none = np.zeros(3, bool)
+    # numpy sums three values in order: ((0.1 + 0.2) + 0.3) / 3
+    assert weighted_mean(np.array([0.1, 0.2, 0.3]), ones, none, "f") == (0.1 + 0.2 + 0.3) / 3
+    weights = np.array([1.0, 2.0, 4.0])  # scaled by 2**-3: exact
+    expected = (0.1 * 0.125 + 0.2 * 0.25 + 0.3 * 0.5) / (0.125 + 0.25 + 0.5)
+    assert weighted_mean(np.array([0.1, 0.2, 0.3]), weights, none, "f") == expected

@@ -151,6 +151,10 @@ def weighted_mean(
     number: the weighted form scales both sums by the same power of two).
     ``total``: ``sum(w * v)`` itself (a count summed over queries).
 
+    The mean is finite whenever every value is (several values near the largest
+    float overflow ``sum(w * v)``, not their mean): such a sum is formed again
+    scaled by a power of two (:func:`_mean_past_overflow`).
+
     Two means measure nothing, and both warn (``UndefinedMetricWarning``, pointing
     at the user's call): no query left to average (all skipped, or weight 0:
     the mean is NaN), and, given the kernel's ``per_query``, every query undefined
@@ -168,7 +172,9 @@ def weighted_mean(
         weights = weights[: len(values)] if uniform else weights[kept]  # still a broadcast 1
     if uniform or not len(weights):
         total = float(len(weights))
-        weighted_sum = float(np.sum(values)) if total else 0.0
+        terms = values
+        with np.errstate(over="ignore"):  # thread-local; an overflow is handled below
+            weighted_sum = float(np.sum(values)) if total else 0.0
     else:
         if weights.max() > 0:
             # rescale by an exact power of two: weights near the largest float would
@@ -176,9 +182,13 @@ def weighted_mean(
             weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
         total = float(weights.sum())
         # an elementwise product and sum, not np.dot: BLAS would start threads for it
-        weighted_sum = float(np.sum(values * weights))
+        terms = values * weights  # |w| <= 1 after the scaling: no overflow
+        with np.errstate(over="ignore"):  # thread-local; an overflow is handled below
+            weighted_sum = float(np.sum(terms))
     if math.isnan(weighted_sum):
         return math.nan
+    if math.isinf(weighted_sum) and total > 0 and np.isfinite(terms).all():
+        return _mean_past_overflow(terms, total, values, per_query, function_name)
     if total == 0:
         warn_at_caller(
             f"{function_name}: no query is left to average (all were skipped or have weight "
@@ -190,6 +200,33 @@ def weighted_mean(
     if per_query is not None:
         warn_if_nothing_defined(per_query, function_name, weighted_sum / total)
     return weighted_sum / total
+
+
+def _mean_past_overflow(
+    terms: np.ndarray,
+    total: float,
+    values: np.ndarray,
+    per_query: PerQuery | None,
+    function_name: str,
+) -> float:
+    """``sum(terms) / total`` where the sum overflows float64 but every term is finite.
+
+    The mean of finite values is finite (it lies between the smallest and the
+    largest of ``values``), so the terms are summed scaled by an exact power of two,
+    ``2**-e`` with ``e`` the exponent of the largest ``|term|``, and the quotient
+    scaled back: :math:`\\bar v = 2^e \\, (\\sum_i 2^{-e} t_i) / W`. Terms too small
+    to survive the scaling are below the last digit of the sum. Only sums that
+    overflow come here, so ordinary means are not changed by a bit.
+    """
+    exponent = int(np.frexp(np.max(np.abs(terms)))[1])
+    scaled_mean = float(np.sum(np.ldexp(terms, -exponent))) / total
+    # rounding must not carry the mean past the values (nor 2**e times it past the
+    # largest float)
+    low, high = (float(np.ldexp(bound, -exponent)) for bound in (values.min(), values.max()))
+    mean = math.ldexp(min(max(scaled_mean, low), high), exponent)
+    if per_query is not None:
+        warn_if_nothing_defined(per_query, function_name, mean)
+    return mean
 
 
 def warn_if_nothing_defined(per_query: PerQuery, function_name: str, mean: float) -> None:
