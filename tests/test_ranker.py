@@ -295,3 +295,40 @@ class _PositiveOnlyRanker(RecordingRanker):
         tags = super().__sklearn_tags__()
         tags.input_tags.positive_only = True
         return tags
+
+
+def test_eval_sets_are_checked_as_the_training_rows_are():
+    """A DIA eval set reaches LightGBM sorted (the dense one's history is the
+    reference); another width or NaN for a NaN-refusing ranker is refused by name."""
+    import scipy.sparse
+    from lightgbm import LGBMRanker
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(40, 3)).astype(float)
+    y, qid = rng.integers(0, 3, size=40), np.arange(40) % 4
+    params = dict(n_estimators=3, min_child_samples=1, verbose=-1)
+    dense = GroupedRanker(LGBMRanker(**params)).fit(
+        X, y, group=qid, eval_set=[(X, y)], eval_group=[qid], eval_at=[3]
+    )
+    sparse = GroupedRanker(LGBMRanker(**params)).fit(
+        X, y, group=qid, eval_set=[(scipy.sparse.dia_matrix(X), y)], eval_group=[qid],
+        eval_at=[3],
+    )
+    assert sparse.evals_result_ == dense.evals_result_
+    with pytest.raises(ValueError, match=r"eval_set\[0\]'s X has 2 features but X has 3"):
+        GroupedRanker(LGBMRanker(**params)).fit(
+            X, y, group=qid, eval_set=[(X[:, :2], y)], eval_group=[qid]
+        )
+    X_nan = X.copy()
+    X_nan[5, 1] = np.nan
+    with pytest.raises(ValueError, match=r"Input eval_set\[0\]'s X contains NaN"):
+        GroupedRanker(_EvalRanker()).fit(
+            X, y, group=qid, eval_set=[(X_nan, y)], eval_group=[qid]
+        )
+
+
+class _EvalRanker(_NoWidthRanker):
+    """Takes group sizes and eval sets; dense, finite X only (default tags)."""
+
+    def fit(self, X, y, group=None, eval_set=None, eval_group=None):
+        return self

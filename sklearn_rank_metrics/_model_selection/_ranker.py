@@ -198,7 +198,9 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         }
         ranker = clone(self.ranker)
         if eval_set is not None:
-            reordered.update(self._eval_arguments(ranker, eval_set, eval_group, fit_params))
+            reordered.update(
+                self._eval_arguments(eval_set, eval_group, fit_params, n_features)
+            )
         elif eval_group is not None:
             raise ValueError("GroupedRanker.fit got eval_group without eval_set.")
         self.ranker_ = ranker.fit(
@@ -213,9 +215,14 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         return self
 
     def _eval_arguments(
-        self, ranker: Any, eval_set: Any, eval_group: Any, fit_params: dict[str, Any]
+        self, eval_set: Any, eval_group: Any, fit_params: dict[str, Any], n_features: int
     ) -> dict[str, Any]:
-        """The eval sets sorted by query, with their layout, in the ranker's keywords."""
+        """The eval sets sorted by query, with their layout, in the ranker's keywords.
+
+        Each eval set's ``X`` is checked as the training ``X`` is (and sparse forms
+        without row indexing become CSR); it must have the training ``X``'s
+        ``n_features`` features.
+        """
         if not isinstance(eval_set, (list, tuple)) or not all(
             isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in eval_set
         ):
@@ -231,6 +238,13 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         sorted_sets, layouts, orders = [], [], []
         for index, (X_eval, y_eval) in enumerate(eval_set):
             X_model, column_ids = self._split_group_column(X_eval)
+            X_model, n_eval_features = self._check_features(X_model, f"eval_set[{index}]'s X")
+            if n_eval_features != n_features:
+                raise ValueError(
+                    f"GroupedRanker.fit: eval_set[{index}]'s X has {n_eval_features} "
+                    f"features but X has {n_features}; give the eval sets the training "
+                    "features."
+                )
             given = None if eval_group is None else eval_group[index]
             where = f"GroupedRanker.fit (eval set {index})"
             if given is None and column_ids is None:
@@ -369,7 +383,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         except (ImportError, AttributeError, TypeError):
             return None
 
-    def _check_features(self, X: Any) -> tuple[Any, int]:
+    def _check_features(self, X: Any, input_name: str = "X") -> tuple[Any, int]:
         """``X`` checked for what the wrapped ranker accepts, and its number of features.
 
         Empty, complex or non-numeric data, and sparse input or NaN / infinity where
@@ -397,7 +411,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         )
         checked = check_array(
             X, accept_sparse=["csr", "csc"] if sparse else False, dtype="numeric",
-            estimator=self, input_name="X", **{keyword: finite},
+            estimator=self, input_name=input_name, **{keyword: finite},
         )
         n_features = int(checked.shape[1])
         return (checked if scipy.sparse.issparse(checked) else X), n_features
