@@ -129,14 +129,14 @@ def test_keyword_suggestions_ignore_letter_case_and_list_parameters_otherwise():
         srm.ndcg_score(y_true, y_score, group, zzz=1)
 
 
-def test_the_sampled_estimate_warning_points_at_the_callers_line():
+def test_the_sampled_estimate_outside_its_range_is_refused():
+    # issue 32: no longer a warning (which pointed at this line), a ValueError
     ranks = np.r_[np.ones(50, int), np.full(50, 3), np.full(100, 60)]
-    with pytest.warns(UserWarning, match="ill-conditioned") as record:
+    with pytest.raises(ValueError, match="so it is refused"):
         srm.sampled_metric_estimate(
             ranks, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
             estimator="minimal_bias",
         )
-    assert [warning.filename for warning in record] == [__file__]
 
 
 def test_the_dask_warning_points_at_the_callers_line():

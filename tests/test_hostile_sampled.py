@@ -1,0 +1,64 @@
+"""Hostile input for the sampled-metric estimators (issue 32, round 3).
+
+- The minimal-bias table is a least-squares solution of a nearly singular system; its
+  mean over users can land far outside the metric's range (1e6 and more for NDCG@10
+  with n = 10,000 and m = 100). Such a number is refused, not returned with a warning.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_rank_metrics import sampled_metric_estimate, sampled_metric_table
+
+
+def _draw_bimodal(n_users, seed=0, n=10_000, m=100):
+    # half the held-out items near the top, half anywhere: sampled ranks drawn from
+    # the hypergeometric model (scipy's parametrisation, independent of ours)
+    rng = np.random.default_rng(seed)
+    top = rng.integers(1, 51, n_users)
+    anywhere = rng.integers(1, n + 1, n_users)
+    full = np.where(rng.random(n_users) < 0.5, top, anywhere)
+    sampled = 1 + stats.hypergeom.rvs(n - 1, full - 1, m, random_state=rng)
+    return full, sampled
+
+
+@pytest.mark.parametrize(("metric", "k"), [("ndcg", 10), ("hit_rate", 10)])
+@pytest.mark.parametrize("per_query", [False, True])
+def test_a_minimal_bias_estimate_outside_the_range_is_refused(metric, k, per_query):
+    _, sampled = _draw_bimodal(4_000)
+    # the table itself: entries of 1e8 and more for n / m = 100 (any sane cutoff)
+    table = sampled_metric_table(n_negatives=100, n_items=10_000, metric=metric, k=k,
+                                 estimator="minimal_bias")
+    assert np.abs(table).max() > 1e6
+    mean = table[sampled - 1].mean()
+    assert not 0 <= mean <= 1  # the number that used to come back, with a warning
+    with pytest.raises(ValueError, match=r"'minimal_bias' estimate of sampled_metric_"
+                       rf"estimate is .*outside the range \[0, 1\] of {metric}, so it "
+                       r"is refused.*estimator='rank_distribution'"):
+        sampled_metric_estimate(sampled, n_negatives=100, n_items=10_000, metric=metric,
+                                k=k, estimator="minimal_bias", per_query=per_query)
+
+
+def test_minimal_bias_in_range_is_still_returned():
+    # no sampling (m = n - 1, hypergeometric): r~ = r, the table is the metric itself
+    # and the estimate is the exact mean, by hand: (1 + 1/log2(3) + 0) / 3 at k = 2
+    n = 40
+    table = sampled_metric_table(n_negatives=n - 1, n_items=n, metric="ndcg", k=2,
+                                 estimator="minimal_bias")
+    expected = np.zeros(n)
+    expected[:2] = [1.0, 1.0 / math.log2(3)]
+    np.testing.assert_allclose(table, expected, atol=1e-12)
+    estimate = sampled_metric_estimate([1, 2, 7], n_negatives=n - 1, n_items=n,
+                                       metric="ndcg", k=2, estimator="minimal_bias")
+    assert estimate == pytest.approx((1 + 1 / math.log2(3)) / 3, abs=1e-12)
+
+
+def test_bias_variance_estimates_stay_in_range_and_are_returned():
+    _, sampled = _draw_bimodal(4_000)
+    for metric in ("ndcg", "hit_rate"):
+        estimate = sampled_metric_estimate(sampled, n_negatives=100, n_items=10_000,
+                                           metric=metric, k=10, estimator="bias_variance")
+        assert 0 <= estimate <= 1
