@@ -3,6 +3,9 @@
 - The minimal-bias table is a least-squares solution of a nearly singular system; its
   mean over users can land far outside the metric's range (1e6 and more for NDCG@10
   with n = 10,000 and m = 100). Such a number is refused, not returned with a warning.
+- The default estimator's bootstrap (200 EM refits) runs only when its result is asked
+  for (``return_std_err=True``), and its EM products are the plain matrix products of
+  the update, checked here against a hand-written EM.
 """
 
 import math
@@ -11,6 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import sklearn_rank_metrics._sampled._distribution as distribution
 from sklearn_rank_metrics import sampled_metric_estimate, sampled_metric_table
 
 
@@ -62,3 +66,44 @@ def test_bias_variance_estimates_stay_in_range_and_are_returned():
         estimate = sampled_metric_estimate(sampled, n_negatives=100, n_items=10_000,
                                            metric=metric, k=10, estimator="bias_variance")
         assert 0 <= estimate <= 1
+
+
+def test_the_bootstrap_runs_only_when_its_standard_error_is_asked_for(monkeypatch):
+    fitted_rows = []
+    original = distribution.fit_rank_distribution
+
+    def recording(counts, likelihood):
+        fitted_rows.append(len(counts))
+        return original(counts, likelihood)
+
+    monkeypatch.setattr(distribution, "fit_rank_distribution", recording)
+    ranks = np.array([1, 1, 2, 3, 5, 8, 13, 21, 34])
+    plain = sampled_metric_estimate(ranks, n_negatives=40, n_items=500, metric="mrr")
+    assert fitted_rows == [1]  # the one fit; no 200 resamples thrown away
+    per_user = sampled_metric_estimate(ranks, n_negatives=40, n_items=500, metric="mrr",
+                                       per_query=True)
+    assert fitted_rows == [1, 1]
+    fitted_rows.clear()
+    estimate, std_err = sampled_metric_estimate(ranks, n_negatives=40, n_items=500,
+                                                metric="mrr", return_std_err=True)
+    assert fitted_rows == [1, 200] and std_err > 0
+    assert estimate == plain == pytest.approx(per_user.mean(), rel=1e-12)
+
+
+def test_the_em_update_is_the_matrix_products_it_stands_for(monkeypatch):
+    # one EM for the bin masses, written with plain matrix products, against ours
+    rng = np.random.default_rng(3)
+    likelihood = rng.random((30, 12))
+    likelihood /= likelihood.sum(axis=1, keepdims=True)
+    counts = rng.integers(0, 20, size=(5, 12)).astype(np.float64)
+    counts[:, 4] = 0  # an unobserved sampled rank
+    masses = np.tile(likelihood.sum(axis=1), (5, 1))
+    masses /= masses.sum(axis=1, keepdims=True)
+    for _ in range(200):
+        expected = masses @ likelihood
+        ratio = np.where(counts > 0, counts / np.where(counts > 0, expected, 1), 0)
+        masses = masses * (ratio @ likelihood.T) / counts.sum(axis=1, keepdims=True)
+    monkeypatch.setattr(distribution, "_ITERATIONS", 200)
+    monkeypatch.setattr(distribution, "_TOLERANCE", 0.0)
+    ours = distribution.fit_rank_distribution(counts, likelihood)
+    np.testing.assert_allclose(ours, masses, rtol=1e-10, atol=1e-15)

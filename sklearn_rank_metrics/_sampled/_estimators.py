@@ -330,7 +330,8 @@ def sampled_metric_estimate(
     return_std_err : bool, default=False
         Also return the standard error of the estimate (not with ``per_query``):
         ``std(T[r~_u], ddof=1) / sqrt(U)`` for a fixed table, a bootstrap over users
-        (200 resamples, the fit redone on each) for ``"rank_distribution"``. It
+        (200 resamples, the fit redone on each; run only when asked for, it costs
+        about 30 times the estimate) for ``"rank_distribution"``. It
         measures the spread of the estimate over users and sampled negatives, not
         the bias of the estimator; a large one (the minimal-bias table) says the
         estimate is unreliable.
@@ -526,7 +527,7 @@ def sampled_metric_estimate(
         if estimator == "rank_distribution":
             model = _binned_model(int(m), n_items, metric, k, sampling)
             values[selected], group_std_err = rank_distribution_estimate(
-                ranks[selected], int(m), *model
+                ranks[selected], int(m), *model, std_err=return_std_err
             )
         else:
             table = _table(int(m), n_items, metric, k, estimator, trade_off, sampling)
