@@ -16,10 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._metrics._aggregate import scaled_sum
 from ._metrics._evaluate import evaluate_details
 
 # One row of per-partition sums per metric: these columns, in this order.
-STATISTICS = ("weighted_sum", "weight", "n_kept", "n_skipped", "n_nan")
+# "scaled_sum": sum(w * v) * 2**-512, for a weighted_sum that overflows (see
+# sklearn_rank_metrics._metrics._aggregate.scaled_sum)
+STATISTICS = ("weighted_sum", "weight", "n_kept", "n_skipped", "n_nan", "scaled_sum")
 ROW_ORDER_COLUMN = "__sklearn_rank_metrics_row__"
 _PARTITION_BITS = 32  # row position within a partition: < 2**32 rows per partition
 
@@ -146,7 +149,8 @@ def partition_details(
 def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
     """One row of sums per partition: for each metric, over the queries not skipped,
     ``sum(w * v)`` (NaN values left out), ``sum(w)``, their count, the number of
-    skipped queries and the number of NaN values (the ``nan`` policy).
+    skipped queries, the number of NaN values (the ``nan`` policy) and
+    ``sum(w * v) * 2**-512`` (the mean when the first sum overflows).
     """
     statistics = np.zeros(len(plan.metrics) * len(STATISTICS))
     if len(frame):
@@ -156,14 +160,25 @@ def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
             kept_values, kept_weights = values[kept], weights[kept]
             is_nan = np.isnan(kept_values)
             start = index * len(STATISTICS)
+            summed_values, summed_weights = kept_values[~is_nan], kept_weights[~is_nan]
+            with np.errstate(over="ignore"):  # thread-local; scaled_sum is kept for it
+                weighted_sum = np.sum(summed_values * summed_weights)  # no BLAS threads
             statistics[start : start + len(STATISTICS)] = (
-                np.sum(kept_values[~is_nan] * kept_weights[~is_nan]),  # no BLAS threads
+                weighted_sum,
                 kept_weights.sum(),
                 kept.sum(),
                 skipped.sum(),
                 is_nan.sum(),
+                scaled_sum(summed_values, summed_weights),
             )
     return pd.DataFrame([statistics], columns=plan.statistic_columns())
+
+
+def quiet_sum(frame: pd.DataFrame) -> pd.Series:
+    """``frame.sum()`` without NumPy's overflow warning: a ``weighted_sum`` that
+    overflows is replaced by the mean of ``scaled_sum`` (``dask._means``)."""
+    with np.errstate(over="ignore"):  # thread-local
+        return frame.sum()
 
 
 def partition_table(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:

@@ -38,10 +38,12 @@ from ._dask_partitions import (
     group_range,
     partition_sums,
     partition_table,
+    quiet_sum,
     ranges_are_disjoint,
 )
 from ._engine._validation import BOOLEAN, Options, validate_params
 from ._engine._warnings import warn_at_caller
+from ._metrics._aggregate import mean_of_scaled_sum
 from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS, _metric_settings, metric_names
 from ._metrics._registry import parse_metric
@@ -197,7 +199,11 @@ def evaluate(
         partitioned_by_query=partitioned_by_query,
     )
     meta = pd.DataFrame({column: pd.Series([], dtype=float) for column in plan.statistic_columns()})
-    totals = prepared.map_partitions(partition_sums, plan, meta=meta, clear_divisions=True).sum()
+    sums = prepared.map_partitions(partition_sums, plan, meta=meta, clear_divisions=True)
+    # .sum() in the same order (all partition rows at once), without the overflow warning
+    totals = sums.reduction(
+        chunk=quiet_sum, aggregate=quiet_sum, meta=meta.sum(), split_every=False
+    )
     if not compute:
         return dask.delayed(_means, pure=True)(totals, plan)
     return _means(totals.compute(), plan)
@@ -392,7 +398,7 @@ def _means(totals: pd.Series, plan: PartitionPlan) -> dict[str, float]:
         raise ValueError("y_true of evaluate is empty; at least one row is needed.")
     result: dict[str, float] = {}
     for index, name in enumerate(plan.metrics):
-        weighted_sum, weight, _, _, n_nan = (
+        weighted_sum, weight, _, _, n_nan, scaled = (
             float(totals[f"{index}:{statistic}"]) for statistic in STATISTICS
         )
         if n_nan > 0:
@@ -407,6 +413,8 @@ def _means(totals: pd.Series, plan: PartitionPlan) -> dict[str, float]:
                 UserWarning,
             )
             result[name] = math.nan
+        elif math.isinf(weighted_sum):  # the sum overflowed, the mean need not
+            result[name] = mean_of_scaled_sum(scaled, weight)
         else:
             result[name] = weighted_sum / weight
     return result

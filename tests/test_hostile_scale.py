@@ -13,7 +13,11 @@ from sklearn_rank_metrics import (
     read_recommendations,
 )
 from sklearn_rank_metrics._io import _recommendations
-from sklearn_rank_metrics._metrics._aggregate import weighted_mean
+from sklearn_rank_metrics._metrics._aggregate import (
+    mean_of_scaled_sum,
+    scaled_sum,
+    weighted_mean,
+)
 
 
 def _same_data(a, b):
@@ -201,3 +205,32 @@ def test_ordinary_means_are_unchanged():
     weights = np.array([1.0, 2.0, 4.0])  # scaled by 2**-3: exact
     expected = (0.1 * 0.125 + 0.2 * 0.25 + 0.3 * 0.5) / (0.125 + 0.25 + 0.5)
     assert weighted_mean(np.array([0.1, 0.2, 0.3]), weights, none, "f") == expected
+
+
+@pytest.mark.parametrize("npartitions", [1, 3])
+def test_dask_mean_of_huge_values_is_finite(npartitions):
+    # before: inf, from the sum within a partition (1) or across partitions (3)
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.dask import evaluate as dask_evaluate
+
+    frame = pd.DataFrame({"y_true": [BIG, 1.5e308, 1.6e308], "y_score": [1.0] * 3,
+                          "group": [0, 1, 2]})
+    ddf = dd.from_pandas(frame, npartitions=npartitions)
+    # one row per query: DCG = label; (1.7 + 1.5 + 1.6) / 3 = 1.6
+    got = dask_evaluate(ddf, ["dcg"], group="group")["dcg"]
+    assert got == pytest.approx(1.6e308, rel=1e-15)
+    ddf = dd.from_pandas(frame.assign(w=[1.0, 1.0, 2.0]), npartitions=npartitions)
+    weighted = dask_evaluate(ddf, ["dcg"], group="group", sample_weight="w")["dcg"]
+    # (1.7 + 1.5 + 2 * 1.6) / 4 = 1.6 (times 1e308); 2 * 1.6e308 overflows by itself
+    assert weighted == pytest.approx(1.6e308, rel=1e-15)
+
+
+def test_scaled_mean_helpers():
+    largest = np.finfo(np.float64).max
+    # three times the largest float, scaled: the mean is the largest float, not past it
+    assert mean_of_scaled_sum(scaled_sum(np.full(3, largest)), 3.0) == largest
+    assert mean_of_scaled_sum(scaled_sum(np.array([BIG, -BIG, BIG])), 3.0) == pytest.approx(
+        BIG / 3, rel=1e-15
+    )
+    assert mean_of_scaled_sum(scaled_sum(np.array([np.inf, BIG])), 2.0) == np.inf

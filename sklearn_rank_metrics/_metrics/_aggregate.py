@@ -153,7 +153,7 @@ def weighted_mean(
 
     The mean is finite whenever every value is (several values near the largest
     float overflow ``sum(w * v)``, not their mean): such a sum is formed again
-    scaled by a power of two (:func:`_mean_past_overflow`).
+    scaled by a power of two (:func:`scaled_sum`), ordinary sums are not changed.
 
     Two means measure nothing, and both warn (``UndefinedMetricWarning``, pointing
     at the user's call): no query left to average (all skipped, or weight 0:
@@ -187,8 +187,8 @@ def weighted_mean(
             weighted_sum = float(np.sum(terms))
     if math.isnan(weighted_sum):
         return math.nan
-    if math.isinf(weighted_sum) and total > 0 and np.isfinite(terms).all():
-        return _mean_past_overflow(terms, total, values, per_query, function_name)
+    if math.isinf(weighted_sum) and total > 0:  # the sum overflowed, the mean need not
+        weighted_sum, total = mean_of_scaled_sum(scaled_sum(terms), total), 1.0
     if total == 0:
         warn_at_caller(
             f"{function_name}: no query is left to average (all were skipped or have weight "
@@ -202,31 +202,38 @@ def weighted_mean(
     return weighted_sum / total
 
 
-def _mean_past_overflow(
-    terms: np.ndarray,
-    total: float,
-    values: np.ndarray,
-    per_query: PerQuery | None,
-    function_name: str,
-) -> float:
-    """``sum(terms) / total`` where the sum overflows float64 but every term is finite.
+# Sums of per-query values that overflow float64 are formed again scaled by this
+# exact power of two: a finite term (< 2**1024) then contributes < 2**512, so the
+# sum of fewer than 2**511 of them is finite; terms below 2**-510 (which vanish in
+# the scaling) are far below the last digit of a sum that overflowed.
+OVERFLOW_SCALE = 512
 
-    The mean of finite values is finite (it lies between the smallest and the
-    largest of ``values``), so the terms are summed scaled by an exact power of two,
-    ``2**-e`` with ``e`` the exponent of the largest ``|term|``, and the quotient
-    scaled back: :math:`\\bar v = 2^e \\, (\\sum_i 2^{-e} t_i) / W`. Terms too small
-    to survive the scaling are below the last digit of the sum. Only sums that
-    overflow come here, so ordinary means are not changed by a bit.
+
+def scaled_sum(values: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """``sum(weights * values) * 2**-OVERFLOW_SCALE``: finite whenever the values
+    are (and the weights below ``2**512``), even where ``weights * values`` is not.
+
+    For sums that overflow (only: the scaling loses the digits of terms below
+    ``2**-510``); partial sums of it add (the Dask partitions), and
+    :func:`mean_of_scaled_sum` turns it into the mean.
     """
-    exponent = int(np.frexp(np.max(np.abs(terms)))[1])
-    scaled_mean = float(np.sum(np.ldexp(terms, -exponent))) / total
-    # rounding must not carry the mean past the values (nor 2**e times it past the
-    # largest float)
-    low, high = (float(np.ldexp(bound, -exponent)) for bound in (values.min(), values.max()))
-    mean = math.ldexp(min(max(scaled_mean, low), high), exponent)
-    if per_query is not None:
-        warn_if_nothing_defined(per_query, function_name, mean)
-    return mean
+    scaled = np.ldexp(values, -OVERFLOW_SCALE)
+    return float(np.sum(scaled if weights is None else scaled * weights))
+
+
+def mean_of_scaled_sum(scaled: float, total: float) -> float:
+    """``sum / total`` from ``scaled = sum * 2**-OVERFLOW_SCALE`` (:func:`scaled_sum`).
+
+    The mean of finite values is finite, so rounding is not allowed to carry it
+    past the largest float: :math:`\\bar v = 2^{512} \\, \\min(|s / W|, 2^{-512}
+    \\max)`, with the sign of :math:`s / W`. A NaN or infinite ``scaled`` (a value
+    that was NaN or inf itself) is returned as its own mean.
+    """
+    quotient = scaled / total
+    if not math.isfinite(quotient):
+        return quotient
+    limit = math.ldexp(float(np.finfo(np.float64).max), -OVERFLOW_SCALE)
+    return math.ldexp(min(max(quotient, -limit), limit), OVERFLOW_SCALE)
 
 
 def warn_if_nothing_defined(per_query: PerQuery, function_name: str, mean: float) -> None:
