@@ -919,8 +919,8 @@ def test_an_estimate_outside_the_metric_range_is_never_silent():
     table = sampled_metric_table(n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
                                  estimator="minimal_bias")
     assert not 0 <= table[sampled - 1].mean() <= 1
-    with pytest.raises(ValueError, match=r"outside the range \[0, 1\] of hit_rate, so "
-                       r"it is refused: .*nearly singular"):
+    with pytest.raises(ValueError, match=r"outside the range \[0, 1\] of hit_rate "
+                       r"\(standard error .*\), so it is refused: .*nearly singular"):
         sampled_metric_estimate(
             sampled, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
             estimator="minimal_bias", return_std_err=True,

@@ -35,6 +35,7 @@ from .._engine._validation import (
     Options,
     validate_params,
 )
+from .._engine._warnings import warn_at_caller
 from ._distribution import binned_model, rank_distribution_estimate
 from ._model import (
     CHUNK_VALUES,
@@ -196,6 +197,45 @@ def _check_k(metric: str, k: int | None, function_name: str) -> None:
         )
 
 
+def _check_range(
+    estimate: float,
+    std_err: float,
+    largest: float,
+    estimator: str,
+    metric: str,
+    function_name: str,
+) -> None:
+    """Refuse an estimate outside the metric's range ``[0, 1]`` that noise cannot explain.
+
+    A table with negative entries (``"bias_variance"`` with a small ``trade_off``)
+    can put the mean of an unbiased estimator of a metric near 0 slightly below 0,
+    by the sampling noise of the users: within 3 standard errors of the range, and
+    with 3 standard errors narrower than the range itself, it is returned with a
+    warning. Anything else outside the range (beyond rounding), such as the mean of
+    the minimal-bias table's entries of 1e8, is no estimate and raises.
+    """
+    excursion = max(-estimate, estimate - 1.0, 0.0)
+    if excursion <= _RANGE_SLACK:
+        return
+    if 3.0 * std_err >= excursion and 3.0 * std_err < 1.0:  # False for a NaN std_err
+        warn_at_caller(
+            f"{function_name}: the {estimator!r} estimate {estimate:.6g} lies outside the "
+            f"range [0, 1] of {metric} by {excursion:.3g}, within 3 standard errors "
+            f"({std_err:.3g}): sampling noise of an estimator whose per-rank table has "
+            "entries outside the range.",
+            UserWarning,
+        )
+        return
+    raise ValueError(
+        f"The {estimator!r} estimate of {function_name} is {estimate:.6g}, outside the "
+        f"range [0, 1] of {metric} (standard error {std_err:.3g}), so it is refused: "
+        "its per-rank table is the least-squares solution of a nearly singular system "
+        f"whose entries are huge (up to {largest:.3g} here) when n_items / n_negatives "
+        "is large, and their mean over users is no estimate of the metric. Use "
+        "estimator='rank_distribution' (the default) or 'bias_variance'."
+    )
+
+
 @validate_params({**_TABLE_CONSTRAINTS, "n_negatives": [Interval(int, 1, None)]})
 @fill_references
 def sampled_metric_table(
@@ -346,11 +386,19 @@ def sampled_metric_estimate(
     Raises
     ------
     ValueError
-        The mean lies outside the metric's range ``[0, 1]`` (by more than ``1e-9``
-        of rounding), with ``per_query`` too: the minimal-bias table, a least-squares
-        solution that oscillates with huge values when ``n / m`` is large, does this,
-        and such a number is no estimate of the metric. The message says why and what
-        to use instead.
+        The mean lies outside the metric's range ``[0, 1]`` by more than rounding
+        (``1e-9``) and more than 3 of its standard errors, or its 3 standard errors
+        span the whole range (with ``per_query`` too): the minimal-bias table, a
+        least-squares solution that oscillates with huge values when ``n / m`` is
+        large, does this, and such a number is no estimate of the metric. The message
+        says why and what to use instead.
+
+    Warns
+    -----
+    UserWarning
+        The mean lies outside ``[0, 1]`` by no more than 3 standard errors (the
+        sampling noise of a table with entries outside the range, such as
+        ``"bias_variance"`` with a small ``trade_off`` for a metric near 0).
 
     See Also
     --------
@@ -538,19 +586,10 @@ def sampled_metric_estimate(
                 group_std_err = float(np.std(group, ddof=1) / math.sqrt(len(group)))
         variance += (share * group_std_err) ** 2
     estimate = float(values.mean())
-    # every metric here lies in [0, 1]; an estimate outside it (beyond rounding) is
-    # no estimate of it, so it is refused rather than returned
-    if not -_RANGE_SLACK <= estimate <= 1.0 + _RANGE_SLACK:
-        raise ValueError(
-            f"The {estimator!r} estimate of {function_name} is {estimate:.6g}, outside "
-            f"the range [0, 1] of {metric}, so it is refused: its per-rank table is the "
-            "least-squares solution of a nearly singular system whose entries are huge "
-            f"(up to {np.max(np.abs(values)):.3g} here) when n_items / n_negatives is "
-            "large, and their mean over users is no estimate of the metric. Use "
-            "estimator='rank_distribution' (the default) or 'bias_variance'."
-        )
+    std_err = math.sqrt(variance)
+    _check_range(estimate, std_err, np.max(np.abs(values)), estimator, metric, function_name)
     if per_query:
         return values
     if return_std_err:
-        return estimate, math.sqrt(variance)
+        return estimate, std_err
     return estimate
