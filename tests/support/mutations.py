@@ -224,7 +224,7 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._aggregate",
             "weighted_mean",
-            "weighted_sum = float(np.sum(values * weights))",
+            "weighted_sum = float(np.sum(terms))",
             "weighted_sum = float(np.mean(values)) * total",
         ),
     ),
