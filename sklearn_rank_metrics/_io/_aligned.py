@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._ranking_rows import RankingRows
-from ._ranking_data import RankingData, is_path
+from ._ranking_data import RankingData, carried_fields, is_path
 from ._recommendations import read_recommendations
 from ._trec import join_trec_sources
 
@@ -89,13 +89,7 @@ class AlignedRuns(RankingRows):
 
     def carried(self) -> dict[str, Any]:
         """What the rows carry, by the parameter name of the entry points."""
-        return {
-            "y_true": self.y_true,
-            "scores": self.scores,
-            "group": self.group,
-            "judged": self.judged,
-            "doc_id": self.doc_id,
-        }
+        return carried_fields(self, "scores")
 
     def run(self, name: str) -> RankingData:
         """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.

@@ -42,22 +42,6 @@ def check_settings(function_name: str, **settings: Any) -> dict[str, Any]:
     return settings
 
 
-def display_values(
-    y_true: Any,
-    scores: dict[str, Any],
-    group: Any,
-    metrics: list[str],
-    settings: dict[str, Any],
-    function_name: str,
-    rows: dict[str, Any],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Query ids and per-query values of shape (n_models, n_metrics, n_queries), NaN
-    where a query is skipped; ``rows`` holds the rows' ``judged`` and ``doc_id``."""
-    return per_query_values(
-        y_true, scores, group, metrics, shared=settings, function_name=function_name, **rows
-    )
-
-
 def per_query_metric(
     y_true: Any, scores: dict[str, Any], group: Any, metric: Any, function_name: str, *,
     convention: Any, ties: Any, replace_undefined_by: Any, relevance_level: Any,
@@ -74,9 +58,9 @@ def per_query_metric(
             f"The 'metric' parameter of {function_name} must be a metric name (str) such as "
             f"'ndcg@10'. Got {metric!r} instead."
         )
-    rows = {"judged": judged, "doc_id": doc_id}
-    query_ids, values = display_values(
-        y_true, scores, group, [metric], settings, function_name, rows
+    query_ids, values = per_query_values(
+        y_true, scores, group, [metric], shared=settings, function_name=function_name,
+        judged=judged, doc_id=doc_id,
     )
     return metric, query_ids, values[:, 0, :]
 

@@ -16,12 +16,12 @@ import numpy as np
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, check_parameter
 from .._metrics._registry import parse_metric
+from .._stats._model_values import per_query_values
 from .._stats._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
 from ._base import (
     axes,
     check_settings,
     display_from_estimator,
-    display_values,
     model_scores,
     per_item,
     plot_names,
@@ -248,8 +248,10 @@ class MetricAtKDisplay:
         scores = model_scores(y_score, name, function_name)
         ks = np.arange(1, k_max + 1)
         names = [f"{metric}@{k}" for k in ks]
-        rows = {"judged": judged, "doc_id": doc_id}
-        _, values = display_values(y_true, scores, group, names, shared, function_name, rows)
+        _, values = per_query_values(
+            y_true, scores, group, names, shared=shared, function_name=function_name,
+            judged=judged, doc_id=doc_id,
+        )
         n_models, n_k, n_queries = values.shape
         columns = values.reshape(n_models * n_k, n_queries).T
         if confidence_level is None:
