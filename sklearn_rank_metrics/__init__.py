@@ -39,7 +39,8 @@ from ._model_selection._booster_metrics import make_lightgbm_metric, make_xgboos
 from ._model_selection._ranker import GroupedRanker
 from ._model_selection._scorer import make_ranking_scorer, make_ranking_scorers
 from ._plot._metric_at_k import MetricAtKDisplay
-from ._plot._per_query import PerQueryDifferenceDisplay, PerQueryMetricDisplay
+from ._plot._per_query_difference import PerQueryDifferenceDisplay
+from ._plot._per_query_metric import PerQueryMetricDisplay
 from ._sampled._estimators import (
     SampledRanks,
     sampled_metric_estimate,

@@ -373,3 +373,37 @@ def test_plot_keyword_lists_must_match_the_models():
         display.plot(name=["only one"])
     with pytest.raises(ValueError, match="'curve_kwargs' parameter"):
         display.plot(curve_kwargs=[{"color": "red"}])
+
+
+@pytest.mark.parametrize(
+    "display, module",
+    [
+        (MetricAtKDisplay, "sklearn_rank_metrics._plot._metric_at_k"),
+        (PerQueryMetricDisplay, "sklearn_rank_metrics._plot._per_query_metric"),
+        (PerQueryDifferenceDisplay, "sklearn_rank_metrics._plot._per_query_difference"),
+    ],
+)
+def test_one_display_per_module_at_the_pickle_path_of_the_changelog(display, module):
+    # the module is the pickle path: a move must be written in the CHANGELOG
+    assert display.__module__ == module
+    defined = [
+        name
+        for name, value in vars(sys.modules[module]).items()
+        if isinstance(value, type) and value.__module__ == module and name.endswith("Display")
+    ]
+    assert defined == [display.__name__]
+
+
+def test_displays_pickle_with_their_data():
+    import pickle
+
+    at_k = MetricAtKDisplay(k=[1, 2], values={"a": [0.5, 0.75]}, metric="recall")
+    per_query = PerQueryMetricDisplay(values={"a": [0.0, 1.0]}, metric="mrr", kind="ecdf")
+    difference = PerQueryDifferenceDisplay(
+        differences=[0.5, 0.0, -0.5], query_ids=[1, 2, 3], metric="mrr"
+    )
+    restored = [pickle.loads(pickle.dumps(d)) for d in (at_k, per_query, difference)]
+    assert restored[0].values["a"].tolist() == [0.5, 0.75] and restored[0].metric == "recall"
+    assert restored[1].values["a"].tolist() == [0.0, 1.0] and restored[1].kind == "ecdf"
+    assert restored[2].differences.tolist() == [0.5, 0.0, -0.5]
+    assert (restored[2].n_better, restored[2].n_worse, restored[2].n_tied) == (1, 1, 1)

@@ -16,22 +16,14 @@ and the first bad line; nothing is repaired or guessed silently. pandas and pyar
 are imported inside the functions that need them, never at import time.
 """
 
-from ._aligned import AlignedRuns, align_recommendations, align_trec_runs
-from ._letor import read_letor
-from ._ranking_data import RankingData
-from ._recommendations import read_recommendations
-from ._tables import read_table
-from ._trec import read_trec, read_trec_qrels, read_trec_run
-
-__all__ = [
-    "AlignedRuns",
-    "RankingData",
-    "align_recommendations",
-    "align_trec_runs",
-    "read_letor",
-    "read_recommendations",
-    "read_table",
-    "read_trec",
-    "read_trec_qrels",
-    "read_trec_run",
-]
+# the façade's names, re-exported explicitly (``name as name``)
+from ._aligned import AlignedRuns as AlignedRuns
+from ._aligned import align_recommendations as align_recommendations
+from ._aligned import align_trec_runs as align_trec_runs
+from ._letor import read_letor as read_letor
+from ._ranking_data import RankingData as RankingData
+from ._recommendations import read_recommendations as read_recommendations
+from ._tables import read_table as read_table
+from ._trec import read_trec as read_trec
+from ._trec import read_trec_qrels as read_trec_qrels
+from ._trec import read_trec_run as read_trec_run

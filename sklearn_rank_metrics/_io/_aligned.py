@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._ranking_rows import RankingRows
-from ._ranking_data import RankingData, is_path
+from ._ranking_data import RankingData, carried_fields, is_path
 from ._recommendations import read_recommendations
 from ._trec import join_trec_sources
 
@@ -89,13 +89,7 @@ class AlignedRuns(RankingRows):
 
     def carried(self) -> dict[str, Any]:
         """What the rows carry, by the parameter name of the entry points."""
-        return {
-            "y_true": self.y_true,
-            "scores": self.scores,
-            "group": self.group,
-            "judged": self.judged,
-            "doc_id": self.doc_id,
-        }
+        return carried_fields(self, "scores")
 
     def run(self, name: str) -> RankingData:
         """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.
@@ -182,6 +176,12 @@ def _sorted_codes(ids: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray]:
     return distinct, codes.reshape(-1)
 
 
+def _run_scores(data: RankingData) -> np.ndarray:
+    """A run's scores: both readers of runs give every row one."""
+    assert data.y_score is not None, "a run read without scores"
+    return data.y_score
+
+
 def _union(
     datasets: dict[str, RankingData], source: str, *, recommenders: bool = False
 ) -> AlignedRuns:
@@ -213,11 +213,12 @@ def _union(
     for name, data in datasets.items():
         rows = row_of[start : start + len(data.y_true)]
         start += len(data.y_true)
+        run_scores = _run_scores(data)
         score = np.full(n_rows, -np.inf)
-        score[rows] = data.y_score
+        score[rows] = run_scores
         scores[name] = score
         answered = np.zeros(len(group_ids), dtype=bool)
-        answered[query_of_row[rows[np.isfinite(data.y_score)]]] = True
+        answered[query_of_row[rows[np.isfinite(run_scores)]]] = True
         n_answered[name] = int(answered.sum())
     return AlignedRuns(
         y_true,
@@ -283,7 +284,7 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
         for name, run in named.items()
     }
     datasets = {name: join.data for name, join in joins.items()}
-    sources = [data.source for data in datasets.values()]
+    sources = [join.source for join in joins.values()]
     aligned = _union(datasets, sources[0] if len(sources) == 1 else "; ".join(sources))
     return replace(aligned, run_ids={name: join.run_id for name, join in joins.items()})
 
@@ -327,12 +328,13 @@ def align_recommendations(
     """
     named = run_names(recommended, "align_recommendations")
     datasets, n_dropped = {}, {}
-    for name, lists in named.items():
-        if isinstance(lists, Mapping) and isinstance(relevant, Mapping):
+    for name, given in named.items():
+        lists = given
+        if isinstance(given, Mapping) and isinstance(relevant, Mapping):
             # a user the model has no list for is a query it did not answer; a user
             # without held-out items is not evaluated (as a run-only query)
-            n_dropped[name] = sum(user not in relevant for user in lists)
-            lists = {user: lists.get(user, []) for user in relevant}
+            n_dropped[name] = sum(user not in relevant for user in given)
+            lists = {user: given.get(user, []) for user in relevant}
         datasets[name] = read_recommendations(lists, relevant, **columns)
     aligned = _union(datasets, f"{len(named)} recommenders", recommenders=True)
     return replace(aligned, n_dropped_queries={name: n_dropped.get(name, 0) for name in named})

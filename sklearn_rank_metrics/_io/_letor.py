@@ -61,6 +61,10 @@ def _letor_line_problem(fields: list[str], need_qid: bool) -> str | None:
     return None
 
 
+# the compressions scikit-learn's loader reads, by suffix
+_OPENERS: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open}
+
+
 def _read_once(path: Any, function_name: str) -> bytes:
     """The file's bytes, decompressed by suffix as scikit-learn's loader does.
 
@@ -70,7 +74,7 @@ def _read_once(path: Any, function_name: str) -> bytes:
     (:func:`read_decompressed`).
     """
     suffix = Path(path).suffix
-    opener = {".gz": gzip.open, ".bz2": bz2.open}.get(suffix)
+    opener = _OPENERS.get(suffix)
     with open(path, "rb") as raw:
         if opener is None:
             return raw.read()
@@ -376,36 +380,10 @@ def read_letor(
     if not np.all(np.isfinite(y_true)):
         raise _letor_error(data, name, need_qid)
     query_texts, doc_texts = _scan_data_lines(data)
-    qid = _letor_query_ids(query_texts)
-    if need_qid:
-        if qid is None or len(qid) != n_rows:
-            raise _letor_error(data, name, need_qid)
-        group = qid
-    else:
-        if qid is not None and len(qid):
-            raise ValueError(
-                f"read_letor: {name} has 'qid:' fields and group_sizes is given; give the "
-                "query ids one way only."
-            )
-        group = _letor_groups(group_sizes, n_rows, name)
-
+    group = _letor_group(data, query_texts, group_sizes, n_rows, name)
     locate = _data_row_location(data, name)
     del data, query_texts  # the rows keep no copy of the file
-    if is_path(scores):
-        check_path(scores, "scores", "read_letor")
-        y_score = _read_number_lines(scores, "float", n_rows, "prediction", name)
-        name = f"{name} + {source_name(scores)}"
-    elif scores is not None:
-        y_score = _array_scores(scores, n_rows, name)
-    elif model is not None:
-        y_score = np.array(response_values(model, X), dtype=np.float64)
-        if y_score.shape != (n_rows,):
-            raise ValueError(
-                f"read_letor: the model gave scores of shape {y_score.shape} for the "
-                f"{n_rows} rows of {name}."
-            )
-    else:
-        y_score = None
+    y_score, name = _letor_scores(scores, model, X, n_rows, name)
     return RankingData(
         np.asarray(y_true, dtype=np.float64),
         y_score,
@@ -415,3 +393,43 @@ def read_letor(
         source=name,
         _row_location=locate,
     )
+
+
+def _letor_group(
+    data: bytes, query_texts: list[bytes], group_sizes: Any, n_rows: int, name: str
+) -> np.ndarray:
+    """The query id of every row: the ``qid:`` fields, or ``group_sizes`` without them."""
+    need_qid = group_sizes is None
+    qid = _letor_query_ids(query_texts)
+    if need_qid:
+        if qid is None or len(qid) != n_rows:
+            raise _letor_error(data, name, need_qid)
+        return qid
+    if qid is not None and len(qid):
+        raise ValueError(
+            f"read_letor: {name} has 'qid:' fields and group_sizes is given; give the "
+            "query ids one way only."
+        )
+    return _letor_groups(group_sizes, n_rows, name)
+
+
+def _letor_scores(
+    scores: Any, model: Any, X: Any, n_rows: int, name: str
+) -> tuple[np.ndarray | None, str]:
+    """The rows' scores (from a predictions file, an array or a model, else None),
+    and the source's name (a predictions file joins it)."""
+    if is_path(scores):
+        check_path(scores, "scores", "read_letor")
+        y_score = _read_number_lines(scores, "float", n_rows, "prediction", name)
+        return y_score, f"{name} + {source_name(scores)}"
+    if scores is not None:
+        return _array_scores(scores, n_rows, name), name
+    if model is None:
+        return None, name
+    y_score = np.array(response_values(model, X), dtype=np.float64)
+    if y_score.shape != (n_rows,):
+        raise ValueError(
+            f"read_letor: the model gave scores of shape {y_score.shape} for the "
+            f"{n_rows} rows of {name}."
+        )
+    return y_score, name

@@ -33,6 +33,14 @@ INT_RE = re.compile(INT_PATTERN)
 FLOAT_RE = re.compile(FLOAT_PATTERN)
 
 
+def carried_fields(rows: Any, scores: str) -> dict[str, Any]:
+    """What flat rows carry, by the parameter name of the entry points: the labels,
+    the scores (``y_score`` of one ranking, ``scores`` of several runs), the query ids,
+    the judged flags and the document ids."""
+    fields = ("y_true", scores, "group", "judged", "doc_id")
+    return {name: getattr(rows, name) for name in fields}
+
+
 @dataclass(frozen=True, eq=False)
 class RankingData(RankingRows):
     """Flat ranking rows read from a file or from Python objects.
@@ -99,13 +107,7 @@ class RankingData(RankingRows):
 
     def carried(self) -> dict[str, Any]:
         """What the rows carry, by the parameter name of the entry points."""
-        return {
-            "y_true": self.y_true,
-            "y_score": self.y_score,
-            "group": self.group,
-            "judged": self.judged,
-            "doc_id": self.doc_id,
-        }
+        return carried_fields(self, "y_score")
 
     def __repr__(self) -> str:
         try:

@@ -28,9 +28,15 @@ class _Flat:
     """Items of many users, flattened: user index, item, and a per-item value."""
 
     user: np.ndarray  # index into the user list, per item
-    items: list  # item ids, in order
+    items: list | np.ndarray  # item ids, in order (an array from a top-N matrix)
     value: np.ndarray | None  # rank order / score (recommended), grade (relevant)
     position: np.ndarray  # 0-based position within the user's list
+
+    def known_value(self) -> np.ndarray:
+        """``value`` where it is set: the grades of relevant items, a long table's ranks
+        or scores (only a recommended side read from lists has none)."""
+        assert self.value is not None, "a recommended side read from lists has no value"
+        return self.value
 
 
 def _is_user_mapping(value: Any) -> bool:
@@ -83,16 +89,19 @@ def _first_user(users: list, bad: np.ndarray) -> Any:
     return users[int(np.flatnonzero(bad)[0])]
 
 
+def _top_n_matrix(lists: np.ndarray) -> _Flat:
+    """Flatten a top-N matrix: one row of item ids per user, best first."""
+    n_users, depth = lists.shape
+    return _Flat(
+        np.repeat(np.arange(n_users), depth),
+        lists.ravel() if lists.dtype.kind in "iuU" else lists.ravel().tolist(),
+        None,
+        np.tile(np.arange(depth), n_users),
+    )
+
+
 def _recommended_lists(users: list, lists: list) -> _Flat:
     """Flatten the users' ordered recommendation lists (best first)."""
-    if isinstance(lists, np.ndarray) and lists.ndim == 2:  # a top-N matrix
-        n_users, depth = lists.shape
-        return _Flat(
-            np.repeat(np.arange(n_users), depth),
-            lists.ravel() if lists.dtype.kind in "iuU" else lists.ravel().tolist(),
-            None,
-            np.tile(np.arange(depth), n_users),
-        )
     kinds = set(map(type, lists))
     bad_kinds = {k for k in kinds if issubclass(k, _NOT_A_LIST) or not hasattr(k, "__len__")}
     arrays = [k for k in kinds if issubclass(k, np.ndarray)]
@@ -108,7 +117,7 @@ def _recommended_lists(users: list, lists: list) -> _Flat:
         )
     matrix = _integer_matrix(lists, kinds)
     if matrix is not None:  # equal-length integer arrays: one array, no scalar per item
-        return _recommended_lists(users, matrix)
+        return _top_n_matrix(matrix)
     lengths = np.fromiter(map(len, lists), np.intp, len(lists))
     # NumPy scalars hash and compare like the Python values: no conversion per list
     flat = list(chain.from_iterable(lists))
@@ -324,23 +333,24 @@ def _equal_key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _order_recommended(rec: _Flat, by_rank: bool, users: list) -> _Flat:
     """A long table's rows by user, then rank (ascending) or input order (scores)."""
+    value = rec.known_value()
     if not by_rank:
         order = np.argsort(rec.user, kind="stable")
     else:
-        order = np.lexsort((rec.value, rec.user))
+        order = np.lexsort((value, rec.user))
         tied = np.flatnonzero(
             (rec.user[order][1:] == rec.user[order][:-1])
-            & (rec.value[order][1:] == rec.value[order][:-1])
+            & (value[order][1:] == value[order][:-1])
         )
         if len(tied):
             row = int(order[tied[0] + 1])
             raise ValueError(
                 f"read_recommendations: user {users[rec.user[row]]!r} has rank "
-                f"{rec.value[row]:g} twice in the recommended table; ranks order a list."
+                f"{value[row]:g} twice in the recommended table; ranks order a list."
             )
     lengths = np.bincount(rec.user, minlength=len(users))
     return _Flat(
-        rec.user[order], list(map(rec.items.__getitem__, order.tolist())), rec.value[order],
+        rec.user[order], list(map(rec.items.__getitem__, order.tolist())), value[order],
         _positions(lengths),
     )
 
@@ -570,7 +580,8 @@ def _rows(
         )
     # the grade of every recommended item, and which relevant items were recommended
     labels = np.zeros(n_rec_rows)
-    labels[earlier] = rel.value[later - n_rec_rows]
+    grades = rel.known_value()
+    labels[earlier] = grades[later - n_rec_rows]
     recommended_rel = np.zeros(len(rel_key), bool)
     recommended_rel[later - n_rec_rows] = True
     missed = np.flatnonzero(~recommended_rel)
@@ -599,7 +610,7 @@ def _rows(
     size = int(n_rows.sum())
     y_true, y_score = np.empty(size), np.empty(size)
     item_row = np.empty(size, dtype=np.intp)  # where each row's id is in item_ids
-    y_true[at_rec], y_true[at_missed] = labels, rel.value[missed]
+    y_true[at_rec], y_true[at_missed] = labels, grades[missed]
     y_score[at_rec] = rec.value if scored else n_rec[rec.user] - rec.position
     y_score[at_missed] = -np.inf
     item_row[at_rec], item_row[at_missed] = np.arange(len(rec_key)), len(rec_key) + missed

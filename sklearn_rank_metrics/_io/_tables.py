@@ -19,6 +19,7 @@ import lzma
 import os
 import zipfile
 import zlib
+from collections.abc import Callable
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,10 @@ from .._engine._plain import plain
 from ._ranking_data import RankingData, check_path, read_decompressed, source_name
 
 _COMPRESSIONS = (".gz", ".bz2", ".zip", ".xz", ".zst")
-_TABLE_FORMATS = {".csv": ",", ".tsv": "\t", ".parquet": None}
+_SEPARATORS = {".csv": ",", ".tsv": "\t"}  # the text formats, by suffix
+_TABLE_FORMATS = (*_SEPARATORS, ".parquet")
+# the single-stream compressions, by suffix (.zip and .zst are read apart)
+_OPENERS: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 
 
 def _import_pandas(function_name: str, what: str) -> Any:
@@ -83,34 +87,51 @@ def _read_frame(
 
     A CSV/TSV file comes as its ``raw`` bytes (decompressed), which pandas parses.
     """
-    columns = list(dict.fromkeys(wanted.values()))
     if hasattr(path_or_frame, "columns") and hasattr(path_or_frame, "iloc"):
-        frame = path_or_frame
-        _check_columns(list(frame.columns), wanted, "the DataFrame")
-        index = frame.index
-        return frame[columns], "the DataFrame", lambda i: f"row {i} (index {plain(index[i])!r})"
+        return _frame_columns(path_or_frame, wanted)
     check_path(path_or_frame, "path_or_frame", "read_table")
     name = source_name(path_or_frame)
     suffix = _table_suffix(path_or_frame)
     if suffix == ".parquet":
-        try:
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise ImportError(
-                "read_table needs pyarrow for Parquet files: pip install "
-                "sklearn-rank-metrics[parquet] (or pip install pandas pyarrow)"
-            ) from None
-        try:
-            schema = pq.read_schema(path_or_frame)
-        except Exception as error:  # pyarrow's ArrowInvalid and OSError subclasses
-            raise ValueError(
-                f"read_table: {name} is not a readable Parquet file ({error})."
-            ) from None
-        available = [c for c in schema.names if not c.startswith("__index_level_")]
-        _check_columns(available, wanted, name)
-        frame = pd.read_parquet(path_or_frame, columns=columns)
-        return frame, name, lambda i: f"row {i}"
-    sep = _TABLE_FORMATS[suffix]
+        return _parquet_frame(path_or_frame, wanted, pd, name)
+    if raw is None:  # read_table passes the bytes it has read already
+        raw = _raw_bytes(path_or_frame, name)
+    return _csv_frame(raw, _SEPARATORS[suffix], wanted, pd, name)
+
+
+def _frame_columns(frame: Any, wanted: dict[str, Any]) -> tuple[Any, str, Any]:
+    """:func:`_read_frame` of a DataFrame: its needed columns, rows named by index."""
+    _check_columns(list(frame.columns), wanted, "the DataFrame")
+    index = frame.index
+    columns = list(dict.fromkeys(wanted.values()))
+    return frame[columns], "the DataFrame", lambda i: f"row {i} (index {plain(index[i])!r})"
+
+
+def _parquet_frame(path: Any, wanted: dict[str, Any], pd: Any, name: str) -> tuple[Any, str, Any]:
+    """:func:`_read_frame` of a Parquet file (pyarrow reads its schema and columns)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ImportError(
+            "read_table needs pyarrow for Parquet files: pip install "
+            "sklearn-rank-metrics[parquet] (or pip install pandas pyarrow)"
+        ) from None
+    try:
+        schema = pq.read_schema(path)
+    except Exception as error:  # pyarrow's ArrowInvalid and OSError subclasses
+        raise ValueError(
+            f"read_table: {name} is not a readable Parquet file ({error})."
+        ) from None
+    available = [c for c in schema.names if not c.startswith("__index_level_")]
+    _check_columns(available, wanted, name)
+    frame = pd.read_parquet(path, columns=list(dict.fromkeys(wanted.values())))
+    return frame, name, lambda i: f"row {i}"
+
+
+def _csv_frame(
+    raw: bytes, sep: str, wanted: dict[str, Any], pd: Any, name: str
+) -> tuple[Any, str, Any]:
+    """:func:`_read_frame` of a CSV/TSV file's bytes, by pandas' C parser."""
     try:
         available = list(pd.read_csv(io.BytesIO(raw), sep=sep, nrows=0).columns)
         _check_columns(available, wanted, name)
@@ -118,7 +139,7 @@ def _read_frame(
         frame = pd.read_csv(
             io.BytesIO(raw),
             sep=sep,
-            usecols=columns,
+            usecols=list(dict.fromkeys(wanted.values())),
             dtype={column: str for column in ids},
             skip_blank_lines=False,  # keeps row i on line i + 2, so errors can name the line
         )
@@ -174,12 +195,11 @@ def _raw_bytes(path: Any, name: str) -> bytes:
                 raise ValueError(
                     f"read_table: {name} is not a valid .zst file ({error})."
                 ) from None
-    if suffix not in (".gz", ".bz2", ".xz"):
+    if suffix not in _OPENERS:
         with open(path, "rb") as handle:
             return handle.read()
-    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}[suffix]
     try:
-        with opener(path, "rb") as handle:
+        with _OPENERS[suffix](path, "rb") as handle:
             return read_decompressed(handle, size, name, "read_table")
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
         raise ValueError(f"read_table: {name} is not a valid {suffix} file ({error}).") from None
@@ -445,7 +465,7 @@ def read_table(
         check_path(path_or_frame, "path_or_frame", "read_table")
         suffix = _table_suffix(path_or_frame)
         if suffix != ".parquet":
-            name, sep = source_name(path_or_frame), _TABLE_FORMATS[suffix]
+            name, sep = source_name(path_or_frame), _SEPARATORS[suffix]
             raw = _raw_bytes(path_or_frame, name)
             # pandas' fast parser for files whose every row has the header's number
             # of fields (checked on the bytes); the csv module otherwise

@@ -473,6 +473,7 @@ class TrecJoin:
     data: RankingData
     run_id: str | None
     n_qrels_queries: int
+    source: str  # the qrels and the run, as named in messages
 
 
 def join_trec_sources(
@@ -514,7 +515,7 @@ def join_trec_sources(
         judged=rows.judged,
         n_answered_queries=rows.n_answered_queries,
     )
-    return TrecJoin(data, run_table.tag, rows.n_qrels_queries)
+    return TrecJoin(data, run_table.tag, rows.n_qrels_queries, source)
 
 
 @validate_params({"answered_only": [BOOLEAN], "single_precision": [BOOLEAN]})

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._validation import Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
-from .._stats._model_values import score_mapping
+from .._stats._model_values import per_query_values, score_mapping
 
 
 def import_pyplot(caller: str) -> Any:
@@ -38,6 +40,41 @@ def check_settings(function_name: str, **settings: Any) -> dict[str, Any]:
     for name, value in settings.items():
         check_parameter(function_name, name, value, SHARED_SETTINGS[name])
     return settings
+
+
+def per_query_metric(
+    y_true: Any, scores: dict[str, Any], group: Any, metric: Any, function_name: str, *,
+    convention: Any, ties: Any, replace_undefined_by: Any, relevance_level: Any,
+    judged: Any, doc_id: Any,
+) -> tuple[str, np.ndarray, np.ndarray]:
+    """(metric name, query ids, values of shape (n_models, n_queries)) of one metric,
+    the shared settings checked first."""
+    settings = check_settings(
+        function_name, convention=convention, ties=ties,
+        replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
+    )
+    if not isinstance(metric, str):
+        raise TypeError(
+            f"The 'metric' parameter of {function_name} must be a metric name (str) such as "
+            f"'ndcg@10'. Got {metric!r} instead."
+        )
+    query_ids, values = per_query_values(
+        y_true, scores, group, [metric], shared=settings, function_name=function_name,
+        judged=judged, doc_id=doc_id,
+    )
+    return metric, query_ids, values[:, 0, :]
+
+
+def display_from_estimator(
+    display: Any, estimator: Any, X: Any, y: Any, group: Any, response_method: str,
+    name: str | None, kwargs: dict[str, Any],
+) -> Any:
+    """``display.from_estimator`` of a display of one model or several: the scores of
+    the estimator(s) passed to ``display.from_predictions``."""
+    function_name = f"{display.__name__}.from_estimator"
+    X, y, group, carried = estimator_rows(estimator, X, y, group, function_name)
+    scores = estimator_scores(estimator, X, response_method, name, function_name)
+    return display.from_predictions(y, scores, group, **carried, **kwargs)
 
 
 def model_scores(y_score: Any, name: str | None, function_name: str) -> dict[str, Any]:

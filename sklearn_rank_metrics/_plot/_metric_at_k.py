@@ -21,8 +21,7 @@ from .._stats._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
 from ._base import (
     axes,
     check_settings,
-    estimator_rows,
-    estimator_scores,
+    display_from_estimator,
     model_scores,
     per_item,
     plot_names,
@@ -117,8 +116,8 @@ class MetricAtKDisplay:
         labels = plot_names(name, models, caller)
         curves = per_item(curve_kwargs, models, "curve_kwargs", caller)
         self.line_, self.bands_ = [], []
-        for model, label, kwargs in zip(models, labels, curves, strict=True):
-            kwargs = {"marker": "o", "label": label, **kwargs}
+        for model, label, extra in zip(models, labels, curves, strict=True):
+            kwargs = {"marker": "o", "label": label, **extra}
             (line,) = self.ax_.plot(self.k, self.values[model], **kwargs)
             self.line_.append(line)
             if show_bands and self.ci_low is not None and self.ci_high is not None:
@@ -250,14 +249,8 @@ class MetricAtKDisplay:
         ks = np.arange(1, k_max + 1)
         names = [f"{metric}@{k}" for k in ks]
         _, values = per_query_values(
-            y_true,
-            scores,
-            group,
-            names,
-            shared=shared,
-            function_name=function_name,
-            judged=judged,
-            doc_id=doc_id,
+            y_true, scores, group, names, shared=shared, function_name=function_name,
+            judged=judged, doc_id=doc_id,
         )
         n_models, n_k, n_queries = values.shape
         columns = values.reshape(n_models * n_k, n_queries).T
@@ -274,16 +267,14 @@ class MetricAtKDisplay:
             )
         models = list(scores)
 
-        def by_model(flat: np.ndarray | None) -> dict[str, np.ndarray] | None:
-            if flat is None:
-                return None
+        def by_model(flat: np.ndarray) -> dict[str, np.ndarray]:
             return {model: flat.reshape(n_models, n_k)[m] for m, model in enumerate(models)}
 
         display = cls(
             k=ks,
             values=by_model(means),
-            ci_low=by_model(low),
-            ci_high=by_model(high),
+            ci_low=None if low is None else by_model(low),
+            ci_high=None if high is None else by_model(high),
             metric=str(base),
             confidence_level=confidence_level,
         )
@@ -326,10 +317,7 @@ class MetricAtKDisplay:
         -------
         display : MetricAtKDisplay
         """
-        function_name = f"{cls.__name__}.from_estimator"
-        X, y, group, carried = estimator_rows(estimator, X, y, group, function_name)
-        scores = estimator_scores(estimator, X, response_method, name, function_name)
-        return cls.from_predictions(y, scores, group, **carried, **kwargs)
+        return display_from_estimator(cls, estimator, X, y, group, response_method, name, kwargs)
 
 
 def _without_cutoff(metric: Any, function_name: str) -> str:
