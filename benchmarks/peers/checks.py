@@ -32,8 +32,10 @@ FUNCTIONS = {
     "err": srm.expected_reciprocal_rank_score,
     "gauc": srm.group_roc_auc_score,
 }
-PLAIN = ("ndcg@10", "ndcg", "map", "map@10", "mrr@10", "mrr", "p@10", "recall@10")
-PLAIN += ("hit_rate@10", "err@10", "gauc")
+PLAIN = (
+    *("ndcg@10", "ndcg", "map", "map@10", "mrr@10", "mrr", "p@10", "recall@10"),
+    *("hit_rate@10", "err@10", "gauc"),
+)
 REFERENCES: dict[str, Reference] = {}
 for _plain in PLAIN:
     _base, _, _cutoff = _plain.partition("@")

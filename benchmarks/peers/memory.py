@@ -63,6 +63,7 @@ def _status_bytes(field_name: str) -> int:
     """A memory field of /proc/self/status (VmRSS, VmHWM) in bytes."""
     with open("/proc/self/status") as status:
         match = re.search(rf"^{field_name}:\s+(\d+) kB", status.read(), re.MULTILINE)
+    assert match is not None, f"no {field_name} in /proc/self/status"
     return int(match.group(1)) * 1024
 
 
@@ -88,7 +89,7 @@ def memory_child(spec: dict) -> dict:
     impl.prepare(spec["metric"], make_data(series, 2_000, seed=1))()
     data = make_data(series, spec["n_rows"])
     call = impl.prepare(spec["metric"], data)
-    out = {}
+    out: dict[str, int | str] = {}
     _settle()
     try:
         before = _status_bytes("VmRSS")

@@ -113,9 +113,15 @@ class Report:
         result = self.get(series, n_rows, metric, key)
         return result.median if result else None
 
+    def argsort_seconds(self, series: str, n_rows: int) -> float:
+        """The ratios' denominator: the median of np.argsort on the data set."""
+        seconds = self.seconds(series, n_rows, "*", "argsort")
+        if seconds is None:
+            raise RuntimeError(f"np.argsort was not timed on {series}, {n_rows:,} rows")
+        return seconds
+
     def cell(self, series: str, n_rows: int, metric: str, key: str) -> str:
         """'seconds (ratio to argsort)' or the reason there is no time."""
-        base = self.seconds(series, n_rows, "*", "argsort")
         result = self.get(series, n_rows, "*" if IMPL_BY_KEY[key].per_data_set else metric, key)
         if result is None:
             return ""
@@ -126,6 +132,7 @@ class Report:
             if result.status == "skipped":
                 return "skip"
             return short.get(result.status, result.status)
+        base = self.argsort_seconds(series, n_rows)
         text = f"{_seconds(result.median)} ({result.median / base:.1f}×)"
         if result.agrees is False:
             text += " ≠"
@@ -138,7 +145,7 @@ class Report:
         for n_rows in self.sizes.get(series.key, ()):
             if (series.key, n_rows) not in self.bench.n_queries:
                 continue
-            base = self.seconds(series.key, n_rows, "*", "argsort")
+            base = self.argsort_seconds(series.key, n_rows)
             for metric in METRICS:
                 cells = [f"{n_rows:,}", METRIC_TITLES[metric], _seconds(base)]
                 cells += [self.cell(series.key, n_rows, metric, impl.key) for impl in TIMED[1:]]
@@ -151,7 +158,9 @@ class Report:
         for n_rows in self.sizes.get(series.key, ()):
             limit = self.plan.limit(series, n_rows)
             for impl in TIMED:
-                projected, other, errors = [], {}, []
+                projected: list[str] = []
+                other: dict[str, list[str]] = {}
+                errors: list[str] = []
                 for metric in ("*", *METRICS):
                     result = self.get(series.key, n_rows, metric, impl.key)
                     if result is None:
@@ -212,7 +221,7 @@ class Report:
 
     def target_rows(self, series: Series, n_rows: int, verdict: Verdicts) -> list[str]:
         """The rows of one data set: against the fastest peer, argsort and ties="input"."""
-        base = self.seconds(series.key, n_rows, "*", "argsort")
+        base = self.argsort_seconds(series.key, n_rows)
         peer_row, ratio_row, ties_row = [], [], []
         for metric in METRICS:
             ours = self.seconds(series.key, n_rows, metric, "ours")
@@ -270,7 +279,7 @@ class Report:
         """The 1M-row (or largest) tie-free table: implementations by metrics."""
         sizes = self.sizes["base"]
         n_rows = 1_000_000 if 1_000_000 in sizes else sizes[-1]
-        base = self.seconds("base", n_rows, "*", "argsort")
+        base = self.argsort_seconds("base", n_rows)
         heads = ["implementation"] + [METRIC_TITLES[m] for m in METRICS]
         lines = [
             f"{n_rows:,} rows, {self.bench.n_queries[('base', n_rows)]:,} queries, tie-free "
@@ -328,7 +337,7 @@ class Report:
                     cells.append("–" if metric not in impl.references else "not run")
                     continue
                 bad = [result for result in found if not result.agrees]
-                worst = max(found, key=lambda result: result.diff)
+                worst = max(found, key=lambda result: float(result.diff or 0.0))
                 where = f" {worst.diff_name}" if worst.diff_name else ""
                 if bad:
                     series_names = sorted(

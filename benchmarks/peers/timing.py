@@ -345,6 +345,8 @@ class Bench:
         """One progress line per metric: our time and every peer's, as ratios to argsort."""
         series, n_rows = data.series, data.n_rows
         base = self.results[(series.key, n_rows, "*", "argsort")].median
+        if base is None:
+            raise RuntimeError(f"np.argsort was not timed on {series.key}, {n_rows:,} rows")
         self.log(
             f"{series.title}, {n_rows:,} rows, {data.n_queries:,} queries "
             f"({seconds:.0f} s); np.argsort {base:.3g} s"
