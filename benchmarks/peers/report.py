@@ -366,7 +366,9 @@ class Report:
             else:
                 rss = "n/a" if memory.rss is None else f"{memory.rss / 2**20:.1f}"
                 traced = "n/a" if memory.traced is None else f"{memory.traced / 2**20:.1f}"
-                tail = f"{rss} | {traced} | {memory.peak / memory.n_rows:.1f}"
+                peak = memory.peak  # None: no /proc/self/clear_refs and not traced (a peer)
+                per_row = "n/a" if peak is None else f"{peak / memory.n_rows:.1f}"
+                tail = f"{rss} | {traced} | {per_row}"
             lines.append(
                 f"| {impl.label} | {metric} | {memory.series} | {memory.n_rows:,} | {tail} |"
             )
