@@ -15,11 +15,11 @@ ratios (ours / built-in). Run: ``python bench_booster_metrics.py --rows 1000000`
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 from machine import machine_lines
+from options import option_parser  # benchmarks/options.py
 
 
 def best_time(function, repeats: int) -> float:
@@ -32,9 +32,7 @@ def best_time(function, repeats: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = option_parser(__doc__.splitlines()[0], rows=1_000_000, repeats=5)
     args = parser.parse_args()
 
     import lightgbm as lgb

@@ -14,11 +14,11 @@ their ratio are printed. Peak memory is not compared (both chunk their resamples
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
 import numpy as np
+from options import option_parser  # benchmarks/options.py
 from scipy import stats
 
 from sklearn_rank_metrics import compare, evaluate
@@ -67,10 +67,7 @@ def scipy_calls(differences, n_resamples):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--queries", type=int, default=10_000)
-    parser.add_argument("--resamples", type=int, default=10_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = option_parser(__doc__.splitlines()[0], queries=10_000, resamples=10_000, repeats=3)
     args = parser.parse_args()
 
     y_true, scores, group = make_data(args.queries)

@@ -8,11 +8,11 @@ timed interleaved (argsort, metric, argsort, metric, ...) in one process.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
 import numpy as np
+from options import option_parser  # benchmarks/options.py
 
 from sklearn_rank_metrics import evaluate, ndcg_score
 
@@ -34,11 +34,7 @@ def make_data(n_rows: int, n_queries: int, tie_share: float, seed: int = 0):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--queries", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--tie-share", type=float, default=0.0)
+    parser = option_parser(__doc__, rows=1_000_000, queries=10_000, repeat=5, tie_share=0.0)
     args = parser.parse_args()
     y_true, y_score, group = make_data(args.rows, args.queries, args.tie_share)
     calls = {

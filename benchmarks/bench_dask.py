@@ -25,7 +25,6 @@ The two results are compared value by value.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -38,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 from machine import machine_lines  # benchmarks/machine.py
+from options import option_parser  # benchmarks/options.py
 
 HERE = Path(__file__).resolve().parent
 METRICS = ["ndcg@10", "map", "mrr@10", "p@10", "recall@10"]
@@ -295,15 +295,17 @@ def report(args, facts, results, load, started, runtime) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rows", type=int, default=20_000_000)
-    parser.add_argument("--rows-per-query", type=int, default=100)
-    parser.add_argument("--files", type=int, default=40)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--memory-limit", default="8GiB")
-    parser.add_argument("--layouts", default="partitioned,scattered")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--output", default=str(HERE / "DASK_RESULTS.md"))
+    parser = option_parser(
+        __doc__,
+        rows=20_000_000,
+        rows_per_query=100,
+        files=40,
+        workers=2,
+        memory_limit="8GiB",
+        layouts="partitioned,scattered",
+        repeat=3,
+        output=str(HERE / "DASK_RESULTS.md"),
+    )
     args = parser.parse_args()
     args.command_suffix = "".join(
         f" --{name.replace('_', '-')} {getattr(args, name)}"

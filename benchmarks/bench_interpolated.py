@@ -20,11 +20,11 @@ blocks, as float32 scores of a tree model give). Each timing is the best of
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 from machine import machine_lines
+from options import option_parser  # benchmarks/options.py
 
 LEVELS = ("0.00", "0.10", "0.20", "0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90", "1.00")
 
@@ -80,10 +80,7 @@ def time_one(label, y, score, group, doc, repeats):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--query-size", type=int, default=100)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = option_parser(__doc__.splitlines()[0], rows=1_000_000, query_size=100, repeats=3)
     args = parser.parse_args()
 
     rng = np.random.default_rng(0)

@@ -19,7 +19,6 @@ after the machine (CPU, NumPy and its SIMD dispatch).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import tempfile
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 from machine import machine_lines
+from options import option_parser  # benchmarks/options.py
 
 from sklearn_rank_metrics import read_letor, read_table, read_trec
 
@@ -138,10 +138,8 @@ def peers(qrels: Path, run: Path, table: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--queries", type=int, default=10_000)
-    parser.add_argument("--letor-lines", type=int, default=1_000_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    description = __doc__.splitlines()[0]
+    parser = option_parser(description, queries=10_000, letor_lines=1_000_000, repeats=3)
     args = parser.parse_args()
     print("\n".join(machine_lines()))
     with tempfile.TemporaryDirectory() as folder:

@@ -12,11 +12,11 @@ the same rounds, after the machine (CPU, NumPy and its SIMD dispatch).
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 from machine import machine_lines
+from options import option_parser  # benchmarks/options.py
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._engine import _sorting
@@ -26,9 +26,7 @@ TEN_METRICS = ["ndcg@10", "map", "mrr@10", "p@10", "recall@10", "err@10", "dcg@1
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser = option_parser(__doc__.splitlines()[0], rows=1_000_000, rounds=5)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     n_rows, n_queries = args.rows, max(args.rows // 100, 1)
