@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ._caller import named
 from ._inputs import (
     as_float,
     check_pandas_indexes,
@@ -240,7 +241,7 @@ class RankedGroups:
     def n_queries(self) -> int:
         return len(self.offsets) - 1
 
-    def require_judgments(self, function_name: str, measure: str) -> None:
+    def require_judgments(self, function_name: str | None, measure: str) -> None:
         """Refuse to read judgments nobody gave: "every row judged" is never assumed.
 
         A reader's :class:`RankingData` knows which rows were judged; ``*data`` or
@@ -249,6 +250,7 @@ class RankedGroups:
         """
         if self.judgments_given:
             return
+        function_name = named(function_name)
         raise ValueError(
             f"{measure} of {function_name} reads which rows were judged, and none were "
             "given. Pass the reader's RankingData whole as the first argument (e.g. "
@@ -446,13 +448,14 @@ def rank_groups(
     *,
     sample_weight: Any = None,
     judged: Any = None,
-    function_name: str = "evaluate",
+    function_name: str | None = None,
 ) -> RankedGroups:
     """Validate inputs and build the :class:`RankedGroups` every metric reads.
 
     Inputs are never modified: arrays are converted (copied only when their dtype
     is not float64) and the sorted arrays are new.
     """
+    function_name = named(function_name)
     check_pandas_indexes(
         {
             "y_true": y_true,

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import named
 from .._engine._ranked_groups import RankedGroups
 from ._combinatorics import log_comb, safe_divide
 from ._graded import (
@@ -29,8 +30,11 @@ from ._graded import (
 )
 
 
-def _label_levels(ranked: RankedGroups, function_name: str) -> tuple[np.ndarray, np.ndarray]:
+def _label_levels(
+    ranked: RankedGroups, function_name: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Level index of every sorted row and the label of every level."""
+    function_name = named(function_name)
     levels, level_of_row = np.unique(ranked.labels, return_inverse=True)
     if len(levels) > _MAX_LEVELS:
         raise ValueError(
@@ -47,7 +51,7 @@ def ndcg_of_top_k(
     k: int | None,
     gain: Any,
     discount: str,
-    function_name: str,
+    function_name: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Expected NDCG@k (ideal from the top k) and the probability that it is undefined.
 
@@ -55,6 +59,7 @@ def ndcg_of_top_k(
     (the undefined orders contribute 0) and, per query, the probability of an order
     whose top k holds no row with positive gain.
     """
+    function_name = named(function_name)
     dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
     # Under "average" the rows inside the cutoff are the same in every order except
     # in queries with a straddling block, which are recomputed below.

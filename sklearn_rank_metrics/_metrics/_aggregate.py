@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._caller import named
 from .._engine._plain import plain
 from .._engine._ranked_groups import RankedGroups
 from .._engine._warnings import warn_at_caller
@@ -52,13 +53,16 @@ class PerQuery:
 _RANGE_ROUNDING = 8 * np.finfo(np.float64).eps
 
 
-def check_range(per_query: PerQuery, ranked: RankedGroups, function_name: str) -> np.ndarray:
+def check_range(
+    per_query: PerQuery, ranked: RankedGroups, function_name: str | None = None
+) -> np.ndarray:
     """The per-query values, clipped to the metric's range where they miss it by rounding.
 
     A value further outside its range, or NaN/inf where the metric is defined, is
     a defect of a kernel: it raises a ``RuntimeError`` naming the query, never a
     number returned silently.
     """
+    function_name = named(function_name)
     low, high = per_query.value_range
     values = np.asarray(per_query.values, dtype=np.float64)
     # two reductions and no temporary for the common case; a NaN fails both tests
@@ -99,13 +103,14 @@ def apply_policy(
     per_query: PerQuery,
     ranked: RankedGroups,
     replace_undefined_by: float | str,
-    function_name: str,
+    function_name: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-query values after the policy (NaN where skipped), their weights, and the skipped.
 
     The arrays returned are read-only (the weights may be shared by every metric
     of a call); the values are copied only when the policy changes some of them.
     """
+    function_name = named(function_name)
     values = check_range(per_query, ranked, function_name)
     weights = ranked.query_weight
     if per_query.weight is not None:
@@ -140,7 +145,7 @@ def weighted_mean(
     values: np.ndarray,
     weights: np.ndarray,
     skipped: np.ndarray,
-    function_name: str,
+    function_name: str | None = None,
     total: bool = False,
     per_query: PerQuery | None = None,
 ) -> float:
@@ -161,6 +166,7 @@ def weighted_mean(
     in every tie order while the policy replaced them by a number (the mean is
     then that number, 0.0 under the default policy, whatever the ranking).
     """
+    function_name = named(function_name)
     uniform = uniform_weights(weights)
     if total:  # nothing is skipped: a count is defined for every query
         if uniform:
@@ -236,12 +242,13 @@ def mean_of_scaled_sum(scaled: float, total: float) -> float:
     return math.ldexp(min(max(quotient, -limit), limit), OVERFLOW_SCALE)
 
 
-def warn_if_nothing_defined(per_query: PerQuery, function_name: str, mean: float) -> None:
+def warn_if_nothing_defined(per_query: PerQuery, function_name: str | None, mean: float) -> None:
     """Warn when every query is undefined in every tie order and ``mean`` is a number.
 
     For :func:`weighted_mean` and the callers that form their own means from the
     per-query values (the streaming evaluator, :func:`compare`, the displays).
     """
+    function_name = named(function_name)
     if not math.isnan(mean) and _nothing_defined(per_query):
         _warn_every_query_undefined(per_query, function_name, mean)
 
@@ -254,7 +261,10 @@ def _nothing_defined(per_query: PerQuery) -> bool:
     return bool(len(share)) and bool(share.all())
 
 
-def _warn_every_query_undefined(per_query: PerQuery, function_name: str, mean: float) -> None:
+def _warn_every_query_undefined(
+    per_query: PerQuery, function_name: str | None, mean: float
+) -> None:
+    function_name = named(function_name)
     n_queries = len(per_query.values)
     warn_at_caller(
         f"{function_name} is undefined for every one of the {n_queries} queries "
@@ -271,8 +281,9 @@ def aggregate(
     per_query: PerQuery,
     ranked: RankedGroups,
     replace_undefined_by: float | str,
-    function_name: str,
+    function_name: str | None = None,
 ) -> float:
     """The weighted mean of the per-query values under the undefined-query policy."""
+    function_name = named(function_name)
     values, weights, skipped = apply_policy(per_query, ranked, replace_undefined_by, function_name)
     return weighted_mean(values, weights, skipped, function_name, per_query.total, per_query)
