@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .._engine._caller import entry_point, named
 from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
 from .._engine._errors import RowValueError
 from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
-from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
+from .._engine._validation import BOOLEAN, Options, validate_params
 from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import (
@@ -26,28 +27,26 @@ from ._conventions import (
     warn_tool_nan,
 )
 from ._registry import MetricSpec, parse_metric
+from ._settings import Settings
 from ._trec_eval_format import trec_eval_lines
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
 
 
-def _metric_settings(
-    spec: MetricSpec, shared: dict[str, Any]
+def metric_settings(
+    spec: MetricSpec, shared: Settings | Mapping[str, Any]
 ) -> tuple[dict[str, Any], Any, Ordering | None]:
     """Kernel parameters, the undefined-query policy and the input ordering of one metric.
 
     Precedence: the metric's name, then the shared settings given explicitly, then
     the convention's preset, then the metric function's defaults.
     """
+    settings = Settings.coerce(shared)
     kernel_params = spec.kernel_params
     defaults = spec.info.defaults
     policy = spec.params.get("replace_undefined_by", defaults["replace_undefined_by"])
-    convention = shared.get("convention")
-    chosen = dict(spec.params)
-    for name, value in shared.items():
-        if value is None or name == "convention" or name in spec.params:
-            continue
-        chosen[name] = value
+    convention = settings.convention
+    chosen = {**spec.params, **settings.given(named={"convention", *spec.params})}
     if convention is not None:
         preset = CONVENTIONS[convention]
         function_name = spec.info.function.__name__
@@ -64,6 +63,11 @@ def _metric_settings(
     return kernel_params, policy, ordering
 
 
+# the name before it crossed modules (dask.py); the lead removes it after the merge
+_metric_settings = metric_settings
+
+
+@entry_point
 @accepts_ranking_rows
 @validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN, Options("trec_eval")]})
 @fill_doc
@@ -139,14 +143,14 @@ def evaluate(
     >>> evaluate(y_true, y_score, qid, metrics=["mrr", "p@1", "recall@2"])
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    shared = {
-        "convention": convention,
-        "ties": ties,
-        "replace_undefined_by": replace_undefined_by,
-        "relevance_level": relevance_level,
-    }
+    settings = Settings.from_arguments(
+        convention=convention,
+        ties=ties,
+        replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level,
+    )
     rankings = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, "evaluate", doc_id, judged
+        y_true, y_score, group, metrics, settings, sample_weight, doc_id=doc_id, judged=judged
     )
     if not per_query:
         # one metric at a time, its per-query arrays dropped once its mean is known
@@ -190,8 +194,9 @@ class EvaluationDetails:
     metrics: dict[str, MetricDetail]
 
 
-def metric_names(metrics: str | Sequence[str], function_name: str) -> list[str]:
+def metric_names(metrics: str | Sequence[str], function_name: str | None = None) -> list[str]:
     """The metric names as a non-empty list without duplicates."""
+    function_name = named(function_name)
     if isinstance(metrics, str):
         names = [metrics]
     elif isinstance(metrics, (list, tuple)) or (
@@ -227,9 +232,9 @@ def evaluate_details(
     group: Any,
     *,
     metrics: str | Sequence[str],
-    shared: dict[str, Any],
+    shared: Settings | Mapping[str, Any],
     sample_weight: Any,
-    function_name: str,
+    function_name: str | None = None,
     means: bool = True,
     doc_id: Any = None,
     judged: Any = None,
@@ -269,9 +274,9 @@ def _ranked_metrics(
     y_score: Any,
     group: Any,
     metrics: str | Sequence[str],
-    shared: dict[str, Any],
+    shared: Settings | Mapping[str, Any],
     sample_weight: Any,
-    function_name: str,
+    function_name: str | None = None,
     doc_id: Any = None,
     judged: Any = None,
 ) -> Rankings:
@@ -281,14 +286,14 @@ def _ranked_metrics(
     measures with other score precision or tie order (ir_measures) sorts once for
     each ordering it needs.
     """
+    function_name = named(function_name)
     # every caller (evaluate, the report, compare, the displays, the command line)
     # passes its shared settings through the same checks as evaluate's own
-    for name, value in shared.items():
-        check_parameter(function_name, name, value, SHARED_SETTINGS[name])
+    shared = Settings.coerce(shared).checked(function_name)
     names = metric_names(metrics, function_name)
     specs = [parse_metric(name, function_name=function_name) for name in names]
-    settings = [_metric_settings(spec, shared) for spec in specs]
-    convention = shared.get("convention")
+    settings = [metric_settings(spec, shared) for spec in specs]
+    convention = shared.convention
     if convention is not None or doc_id is not None:
         # the inputs become arrays (and rows move) below: pandas indexes must agree first
         check_pandas_indexes(
