@@ -337,21 +337,7 @@ def _prepare(
             "or wrap a pandas DataFrame with dask.dataframe.from_pandas."
         )
     group = columns["group"]
-    group_on_index = _check_column(ddf, "group", group, index_allowed=True)
-    for parameter in ("y_true", "y_score"):
-        _check_column(ddf, parameter, columns[parameter], index_allowed=False)
-    if sample_weight is not None:
-        _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
-    judged_column = judged is not None and judged is not True
-    if judged_column:
-        _check_column(ddf, "judged", judged, index_allowed=False)
-    value_columns = [columns["y_true"], columns["y_score"]]
-    if sample_weight is not None:
-        value_columns.append(sample_weight)
-    if judged_column:
-        value_columns.append(judged)
-    value_columns = list(dict.fromkeys(value_columns))
-
+    group_on_index, value_columns = _needed_columns(ddf, columns, sample_weight, judged)
     if partitioned_by_query == "auto":
         shuffle = not _ranges_are_disjoint(ddf, group, on_index=group_on_index)
     else:
@@ -381,6 +367,29 @@ def _prepare(
         function_name=caller_name(),
     )
     return prepared, plan
+
+
+def _needed_columns(
+    ddf: Any, columns: dict[str, Any], sample_weight: Any, judged: Any
+) -> tuple[bool, list[Any]]:
+    """Whether the group is the index, and the other columns needed (each once).
+
+    Every column named is checked first (an error names the parameter).
+    """
+    group_on_index = _check_column(ddf, "group", columns["group"], index_allowed=True)
+    for parameter in ("y_true", "y_score"):
+        _check_column(ddf, parameter, columns[parameter], index_allowed=False)
+    if sample_weight is not None:
+        _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
+    judged_column = judged is not None and judged is not True
+    if judged_column:
+        _check_column(ddf, "judged", judged, index_allowed=False)
+    value_columns = [columns["y_true"], columns["y_score"]]
+    if sample_weight is not None:
+        value_columns.append(sample_weight)
+    if judged_column:
+        value_columns.append(judged)
+    return group_on_index, list(dict.fromkeys(value_columns))
 
 
 def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> bool:

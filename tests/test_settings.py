@@ -4,10 +4,12 @@ import dataclasses
 import math
 import pickle
 
+import numpy as np
 import pytest
 
 from sklearn_rank_metrics import RankingEvaluator, evaluate, make_ranking_scorers
 from sklearn_rank_metrics._engine._caller import called_as, caller_name, entry_point
+from sklearn_rank_metrics._engine._present import present
 from sklearn_rank_metrics._metrics._evaluate import metric_names, metric_settings
 from sklearn_rank_metrics._metrics._registry import parse_metric
 from sklearn_rank_metrics._metrics._settings import Settings
@@ -130,3 +132,9 @@ def test_entry_point_with_a_name():
     assert Thing().run() == "Thing.run"
     assert Thing.run.__name__ == "run"
 
+
+def test_present_narrows_or_names_the_missing_field():
+    array = np.arange(3)
+    assert present(array, "x") is array
+    with pytest.raises(RuntimeError, match="tied_rows is None"):
+        present(None, "tied_rows")

@@ -17,6 +17,7 @@ from sklearn.base import is_classifier
 
 from ._caller import named
 from ._errors import RowValueError
+from ._present import present
 
 RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 
@@ -129,6 +130,10 @@ def scores_as_float(value: Any, function_name: str | None = None) -> np.ndarray:
 def first_bad(mask: np.ndarray) -> int | None:
     flat = np.flatnonzero(mask)
     return int(flat[0]) if len(flat) else None
+
+
+# the ranking inputs every entry point takes, in the order messages list them
+INPUT_NAMES = ("y_true", "y_score", "group", "sample_weight", "judged")
 
 
 def check_pandas_indexes(arrays: dict[str, Any], function_name: str | None = None) -> None:
@@ -271,7 +276,7 @@ def factorize_groups(
     function_name = named(function_name)
     codes, ids, sizes = factorize_groups_with_sizes(group, n_rows, function_name)
     if codes is None:
-        codes = np.repeat(np.arange(len(ids)), sizes)
+        codes = np.repeat(np.arange(len(ids)), present(sizes, "sizes"))
     return codes, ids
 
 
@@ -287,62 +292,72 @@ def factorize_groups_with_sizes(
     function_name = named(function_name)
     dtype = getattr(group, "dtype", None)
     if dtype is not None and getattr(dtype, "name", "") == "category":
-        categorical = getattr(group, "array", group)
-        codes = np.asarray(categorical.codes)
-        bad = first_bad(codes < 0)
+        codes, ids = _categorical_codes(group, function_name)
+        return codes, ids, None
+    ids_array = _checked_ids(group, n_rows, function_name)
+    if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
+        starts = np.flatnonzero(ids_array[1:] != ids_array[:-1])
+        starts += 1
+        starts = np.concatenate(([0], starts))
+        sizes = np.diff(starts, append=len(ids_array))
+        return None, ids_array[starts], sizes
+    if ids_array.dtype.kind in "biu" and len(ids_array):
+        dense = factorize_dense_integers(ids_array)
+        if dense is not None:
+            return dense + (None,)
+    try:
+        ids, codes = np.unique(ids_array, return_inverse=True)
+    except TypeError:
+        raise TypeError(
+            f"group of {function_name} mixes query ids that cannot be compared "
+            "(e.g. ints and strings)."
+        ) from None
+    return codes.reshape(-1), ids, None
+
+
+def _categorical_codes(group: Any, function_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and ids of a pandas Categorical of query ids (the categories used)."""
+    categorical = getattr(group, "array", group)
+    codes = np.asarray(categorical.codes)
+    bad = first_bad(codes < 0)
+    if bad is not None:
+        raise ValueError(
+            f"group of {function_name} must not be missing; got a missing id at row {bad}."
+        )
+    used, codes = np.unique(codes, return_inverse=True)
+    return codes.reshape(-1), np.asarray(categorical.categories)[used]
+
+
+def _checked_ids(group: Any, n_rows: int, function_name: str) -> np.ndarray:
+    """The query ids as a 1-D array of one id per row, none missing, of a usable dtype."""
+    ids_array = to_numpy(group, "group")
+    if ids_array.ndim != 1:
+        raise ValueError(
+            f"group of {function_name} must be 1-D with one query id per row; "
+            f"got shape {ids_array.shape}."
+        )
+    if len(ids_array) != n_rows:
+        raise ValueError(
+            f"group of {function_name} must have one id per row ({n_rows}); "
+            f"got {len(ids_array)}."
+        )
+    if ids_array.dtype.kind == "f":
+        bad = first_bad(np.isnan(ids_array))
+        if bad is not None:
+            raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
+    elif ids_array.dtype.kind == "O":
+        bad = first_bad(missing_objects(ids_array))
         if bad is not None:
             raise ValueError(
-                f"group of {function_name} must not be missing; got a missing id at row {bad}."
+                f"group of {function_name} must not be missing; "
+                f"got {ids_array[bad]!r} at row {bad}."
             )
-        used, codes = np.unique(codes, return_inverse=True)
-        ids = np.asarray(categorical.categories)[used]
-    else:
-        ids_array = to_numpy(group, "group")
-        if ids_array.ndim != 1:
-            raise ValueError(
-                f"group of {function_name} must be 1-D with one query id per row; "
-                f"got shape {ids_array.shape}."
-            )
-        if len(ids_array) != n_rows:
-            raise ValueError(
-                f"group of {function_name} must have one id per row ({n_rows}); "
-                f"got {len(ids_array)}."
-            )
-        if ids_array.dtype.kind == "f":
-            bad = first_bad(np.isnan(ids_array))
-            if bad is not None:
-                raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
-        elif ids_array.dtype.kind == "O":
-            missing = missing_objects(ids_array)
-            bad = first_bad(missing)
-            if bad is not None:
-                raise ValueError(
-                    f"group of {function_name} must not be missing; "
-                    f"got {ids_array[bad]!r} at row {bad}."
-                )
-        elif ids_array.dtype.kind not in "biuUS":
-            raise TypeError(
-                f"group of {function_name} must hold integer or string query ids; "
-                f"got dtype {ids_array.dtype}."
-            )
-        if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
-            starts = np.flatnonzero(ids_array[1:] != ids_array[:-1])
-            starts += 1
-            starts = np.concatenate(([0], starts))
-            sizes = np.diff(starts, append=len(ids_array))
-            return None, ids_array[starts], sizes
-        if ids_array.dtype.kind in "biu" and len(ids_array):
-            dense = factorize_dense_integers(ids_array)
-            if dense is not None:
-                return dense + (None,)
-        try:
-            ids, codes = np.unique(ids_array, return_inverse=True)
-        except TypeError:
-            raise TypeError(
-                f"group of {function_name} mixes query ids that cannot be compared "
-                "(e.g. ints and strings)."
-            ) from None
-    return codes.reshape(-1), ids, None
+    elif ids_array.dtype.kind not in "biuUS":
+        raise TypeError(
+            f"group of {function_name} must hold integer or string query ids; "
+            f"got dtype {ids_array.dtype}."
+        )
+    return ids_array
 
 
 def factorize_text_ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -501,10 +516,10 @@ def judged_mask(
             f"{array.shape}."
         )
     if array.dtype.kind in "iu" and not np.isin(array, (0, 1)).all():
-        bad = first_bad(~np.isin(array, (0, 1)))
+        row = present(first_bad(~np.isin(array, (0, 1))), "the first bad row")
         raise ValueError(
             f"judged of {function_name} must hold True/False (or 1/0); got "
-            f"{array.flat[bad]} at {format_index(bad, array.shape)}."
+            f"{array.flat[row]} at {format_index(row, array.shape)}."
         )
     mask = array.astype(bool).reshape(-1)
     if mask.all():

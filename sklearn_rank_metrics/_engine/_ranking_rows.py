@@ -89,6 +89,44 @@ def expand_rows(
     carried = data.carried()
     arguments["y_true"] = carried["y_true"]
 
+    _fill_scores(arguments, carried, accepted, kind, several_models, function_name)
+    if arguments.get("group") is not None:
+        raise _refuse_twice(
+            function_name, kind, "group",
+            f"Pass {function_name}(data, ...) for its query ids, or the arrays "
+            f"{function_name}(data.y_true, data.y_score, group) for others.",
+        )
+    arguments["group"] = carried["group"]
+
+    extra_doc_id = None
+    for name in ("judged", "doc_id"):
+        value = carried.get(name)
+        if name == "judged" and value is None:
+            value = True  # the reader says every row was judged
+        if name not in accepted:
+            if name == "doc_id":
+                extra_doc_id = value
+            continue
+        if arguments.get(name) is not None and value is not None:
+            raise _refuse_twice(
+                function_name, kind, name,
+                f"Pass {function_name}(data, ...) to use its {name}, or the arrays "
+                f"with {name}= for another.",
+            )
+        if value is not None:
+            arguments[name] = value
+    return arguments, extra_doc_id
+
+
+def _fill_scores(
+    arguments: dict[str, Any],
+    carried: Mapping[str, Any],
+    accepted: Mapping[str, Any] | frozenset[str],
+    kind: str,
+    several_models: bool,
+    function_name: str,
+) -> None:
+    """Put the object's scores (one run's, or several runs') under the scores parameter."""
     score_parameter = "scores" if "scores" in accepted else "y_score"
     given = arguments.get(score_parameter)
     if "scores" in carried:  # several runs (AlignedRuns)
@@ -126,32 +164,6 @@ def expand_rows(
             "for others.",
         )
 
-    if arguments.get("group") is not None:
-        raise _refuse_twice(
-            function_name, kind, "group",
-            f"Pass {function_name}(data, ...) for its query ids, or the arrays "
-            f"{function_name}(data.y_true, data.y_score, group) for others.",
-        )
-    arguments["group"] = carried["group"]
-
-    extra_doc_id = None
-    for name in ("judged", "doc_id"):
-        value = carried.get(name)
-        if name == "judged" and value is None:
-            value = True  # the reader says every row was judged
-        if name not in accepted:
-            if name == "doc_id":
-                extra_doc_id = value
-            continue
-        if arguments.get(name) is not None and value is not None:
-            raise _refuse_twice(
-                function_name, kind, name,
-                f"Pass {function_name}(data, ...) to use its {name}, or the arrays "
-                f"with {name}= for another.",
-            )
-        if value is not None:
-            arguments[name] = value
-    return arguments, extra_doc_id
 
 
 def bind_call(

@@ -93,7 +93,7 @@ class SharedSort:
         return {"n_users": self.n_users}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["n_users"])
+        SharedSort.__init__(self, state["n_users"])
 
 
 _ACTIVE: ContextVar[tuple[SharedSort, int] | None] = ContextVar("shared_sort", default=None)

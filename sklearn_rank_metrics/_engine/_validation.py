@@ -233,7 +233,7 @@ def validate_params(constraints: Mapping[str, list]) -> Callable:
                     check_parameter(function.__name__, name, value, constraints[name])
             return function(*args, **kwargs)
 
-        wrapper._parameter_constraints = dict(constraints)
+        wrapper.__dict__["_parameter_constraints"] = dict(constraints)
         return wrapper
 
     return decorator

@@ -45,6 +45,41 @@ def _label_levels(
     return level_of_row.reshape(-1), levels
 
 
+def _compositions(
+    block_counts: np.ndarray, block_size: np.ndarray, inside: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every way to fill the inside positions from each query's straddling block.
+
+    ``block_counts[q, g]``: rows of label level ``g`` in query ``q``'s straddling
+    block, ``inside[q]``: the block's positions inside the cutoff. Enumerates the
+    compositions ``(c_g)`` one level at a time; returns, per composition, its query
+    (index into the rows of ``block_counts``), the counts ``c_g`` and its
+    (hypergeometric) probability.
+    """
+    n_queries, n_levels = block_counts.shape
+    owner = np.arange(n_queries)
+    remaining = inside.copy()
+    left_in_block = block_size.copy()
+    log_probability = np.zeros(n_queries)
+    chosen = np.zeros((n_queries, n_levels), dtype=np.intp)
+    for level in range(n_levels):
+        available = block_counts[owner, level]
+        left_in_block = left_in_block - available
+        low = np.maximum(0, remaining - left_in_block)
+        high = np.minimum(available, remaining)
+        n_choices = high - low + 1
+        expand = np.repeat(np.arange(len(owner)), n_choices)
+        first = np.cumsum(n_choices) - n_choices
+        count = low[expand] + np.arange(len(expand)) - first[expand]
+        owner, remaining, left_in_block = owner[expand], remaining[expand], left_in_block[expand]
+        log_probability = log_probability[expand] + log_comb(available[expand], count)
+        chosen = chosen[expand]
+        chosen[:, level] = count
+        remaining = remaining - count
+    probability = np.exp(log_probability - log_comb(block_size[owner], inside[owner]))
+    return owner, chosen, probability
+
+
 def ndcg_of_top_k(
     ranked: RankedGroups,
     ties: str,
@@ -100,27 +135,7 @@ def ndcg_of_top_k(
     block_size = block_counts.sum(axis=1)
     inside = ranked.depth(k)[queries] - inside_counts.sum(axis=1)
 
-    # Enumerate compositions (c_g) of the inside positions, one level at a time.
-    owner = np.arange(len(queries))
-    remaining = inside.copy()
-    left_in_block = block_size.copy()
-    log_probability = np.zeros(len(queries))
-    chosen = np.zeros((len(queries), n_levels), dtype=np.intp)
-    for level in range(n_levels):
-        available = block_counts[owner, level]
-        left_in_block = left_in_block - available
-        low = np.maximum(0, remaining - left_in_block)
-        high = np.minimum(available, remaining)
-        n_choices = high - low + 1
-        expand = np.repeat(np.arange(len(owner)), n_choices)
-        first = np.cumsum(n_choices) - n_choices
-        count = low[expand] + np.arange(len(expand)) - first[expand]
-        owner, remaining, left_in_block = owner[expand], remaining[expand], left_in_block[expand]
-        log_probability = log_probability[expand] + log_comb(available[expand], count)
-        chosen = chosen[expand]
-        chosen[:, level] = count
-        remaining = remaining - count
-    probability = np.exp(log_probability - log_comb(block_size[owner], inside[owner]))
+    owner, chosen, probability = _compositions(block_counts, block_size, inside)
 
     by_gain = np.argsort(-level_gain, kind="stable")
     union = (inside_counts[owner] + chosen)[:, by_gain]

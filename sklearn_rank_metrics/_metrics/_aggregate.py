@@ -129,7 +129,7 @@ def apply_policy(
         if replace_undefined_by == "skip":
             values[undefined] = np.nan
             skipped = undefined
-        elif math.isnan(replace_undefined_by):
+        elif not isinstance(replace_undefined_by, str) and math.isnan(replace_undefined_by):
             values[undefined] = np.nan
         elif replace_undefined_by:
             # defined queries have share 0, so the whole array can take the product
@@ -176,26 +176,12 @@ def weighted_mean(
         kept = ~skipped
         values = values[kept]
         weights = weights[: len(values)] if uniform else weights[kept]  # still a broadcast 1
-    if uniform or not len(weights):
-        total = float(len(weights))
-        terms = values
-        with np.errstate(over="ignore"):  # thread-local; an overflow is handled below
-            weighted_sum = float(np.sum(values)) if total else 0.0
-    else:
-        if weights.max() > 0:
-            # rescale by an exact power of two: weights near the largest float would
-            # overflow in the sums, denormal ones lose their digits in the products
-            weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
-        total = float(weights.sum())
-        # an elementwise product and sum, not np.dot: BLAS would start threads for it
-        terms = values * weights  # |w| <= 1 after the scaling: no overflow
-        with np.errstate(over="ignore"):  # thread-local; an overflow is handled below
-            weighted_sum = float(np.sum(terms))
+    weighted_sum, weight, terms = _weighted_sum(values, weights, uniform)
     if math.isnan(weighted_sum):
         return math.nan
-    if math.isinf(weighted_sum) and total > 0:  # the sum overflowed, the mean need not
-        weighted_sum, total = mean_of_scaled_sum(scaled_sum(terms), total), 1.0
-    if total == 0:
+    if math.isinf(weighted_sum) and weight > 0:  # the sum overflowed, the mean need not
+        weighted_sum, weight = mean_of_scaled_sum(scaled_sum(terms), weight), 1.0
+    if weight == 0:
         warn_at_caller(
             f"{function_name}: no query is left to average (all were skipped or have weight "
             "0); returning nan. If replace_undefined_by='skip' left out every query, none "
@@ -204,8 +190,30 @@ def weighted_mean(
         )
         return math.nan
     if per_query is not None:
-        warn_if_nothing_defined(per_query, function_name, weighted_sum / total)
-    return weighted_sum / total
+        warn_if_nothing_defined(per_query, function_name, weighted_sum / weight)
+    return weighted_sum / weight
+
+
+def _weighted_sum(
+    values: np.ndarray, weights: np.ndarray, uniform: bool
+) -> tuple[float, float, np.ndarray]:
+    """``sum(w * v)``, ``sum(w)`` and the terms ``w * v`` (weights rescaled alike).
+
+    An overflowing sum is returned as ``inf``, for :func:`weighted_mean` to form
+    again from the terms.
+    """
+    if uniform or not len(weights):
+        weight = float(len(weights))
+        with np.errstate(over="ignore"):  # thread-local; an overflow is handled after
+            return (float(np.sum(values)) if weight else 0.0), weight, values
+    if weights.max() > 0:
+        # rescale by an exact power of two: weights near the largest float would
+        # overflow in the sums, denormal ones lose their digits in the products
+        weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
+    # an elementwise product and sum, not np.dot: BLAS would start threads for it
+    terms = values * weights  # |w| <= 1 after the scaling: no overflow
+    with np.errstate(over="ignore"):  # thread-local; an overflow is handled after
+        return float(np.sum(terms)), float(weights.sum()), terms
 
 
 # Sums of per-query values that overflow float64 are formed again scaled by this

@@ -5,14 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 
 from .._engine._caller import entry_point, named
 from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
 from .._engine._errors import RowValueError
-from .._engine._inputs import check_pandas_indexes
+from .._engine._inputs import INPUT_NAMES, check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, validate_params
@@ -28,9 +28,12 @@ from ._conventions import (
 )
 from ._registry import MetricSpec, parse_metric
 from ._settings import Settings
-from ._trec_eval_format import trec_eval_lines
+from ._trec_eval_format import MeasureValues, trec_eval_lines
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+
+# y_true, y_score, group, sample_weight, judged (the order of INPUT_NAMES)
+Inputs: TypeAlias = tuple[Any, Any, Any, Any, Any]
 
 
 def metric_settings(
@@ -149,15 +152,15 @@ def evaluate(
         replace_undefined_by=replace_undefined_by,
         relevance_level=relevance_level,
     )
-    rankings = _ranked_metrics(
-        y_true, y_score, group, metrics, settings, sample_weight, doc_id=doc_id, judged=judged
-    )
+    inputs = (y_true, y_score, group, sample_weight, judged)
+    rankings = _ranked_metrics(inputs, metrics, settings, doc_id=doc_id)
     if not per_query:
         # one metric at a time, its per-query arrays dropped once its mean is known
         return {name: _metric_detail(plan, means=True).mean for name, plan in rankings.items()}
     if per_query == "trec_eval":
         details = {name: _metric_detail(plan, means=True) for name, plan in rankings.items()}
-        return trec_eval_lines(rankings.query_ids, details)
+        # MeasureValues declares settable members; MetricDetail's are frozen (read-only)
+        return trec_eval_lines(rankings.query_ids, cast("dict[str, MeasureValues]", details))
     tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
     return _table({"query": rankings.query_ids, **tables})
 
@@ -244,9 +247,8 @@ def evaluate_details(
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
     that combine the per-query values of several calls themselves.
     """
-    rankings = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, function_name, doc_id, judged
-    )
+    inputs = (y_true, y_score, group, sample_weight, judged)
+    rankings = _ranked_metrics(inputs, metrics, shared, function_name, doc_id)
     results = {name: _metric_detail(plan, means) for name, plan in rankings.items()}
     return EvaluationDetails(rankings.query_ids, results)
 
@@ -270,17 +272,15 @@ class Rankings(dict):
 
 
 def _ranked_metrics(
-    y_true: Any,
-    y_score: Any,
-    group: Any,
+    inputs: Inputs,
     metrics: str | Sequence[str],
     shared: Settings | Mapping[str, Any],
-    sample_weight: Any,
     function_name: str | None = None,
     doc_id: Any = None,
-    judged: Any = None,
 ) -> Rankings:
     """The checked settings and metric names, and the inputs sorted once.
+
+    ``inputs``: ``(y_true, y_score, group, sample_weight, judged)``.
 
     Once per input ordering, to be exact: a convention whose tool computes some
     measures with other score precision or tie order (ir_measures) sorts once for
@@ -296,19 +296,11 @@ def _ranked_metrics(
     convention = shared.convention
     if convention is not None or doc_id is not None:
         # the inputs become arrays (and rows move) below: pandas indexes must agree first
-        check_pandas_indexes(
-            {
-                "y_true": y_true,
-                "y_score": y_score,
-                "group": group,
-                "sample_weight": sample_weight,
-                "judged": judged,
-                "doc_id": doc_id,
-            },
-            function_name,
-        )
+        indexed = dict(zip(INPUT_NAMES, inputs, strict=True))
+        check_pandas_indexes({**indexed, "doc_id": doc_id}, function_name)
     # document ids are checked always (a wrong length is never ignored), and sorted
     # only when the convention orders some metric's ties by them
+    y_true = inputs[0]
     if doc_id is not None:
         check_doc_ids(doc_id, y_true, function_name)
     doc_order = None
@@ -321,21 +313,8 @@ def _ranked_metrics(
     rankings = Rankings()
     for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
         if ordering not in ranked_by_ordering:
-            inputs = (y_true, y_score, group, sample_weight, judged)
-            if convention is not None:
-                inputs = _prepared(
-                    inputs, CONVENTIONS[convention], ordering, doc_order, function_name
-                )
-            ranked_by_ordering[ordering] = rank_groups(
-                *inputs[:3],
-                sample_weight=inputs[3],
-                judged=inputs[4],
-                function_name=function_name,
-            )
-            input_rows[ordering] = (
-                doc_order[ordering.doc_id_order]
-                if doc_order is not None and convention is not None and ordering.doc_id_order
-                else None
+            ranked_by_ordering[ordering], input_rows[ordering] = _ranked_for(
+                inputs, convention, ordering, doc_order, function_name
             )
         rankings[name] = MetricPlan(
             spec, kernel_params, policy, ranked_by_ordering[ordering], input_rows[ordering]
@@ -344,13 +323,34 @@ def _ranked_metrics(
     return rankings
 
 
+def _ranked_for(
+    inputs: Inputs,
+    convention: str | None,
+    ordering: Ordering | None,
+    doc_order: dict[str, np.ndarray] | None,
+    function_name: str,
+) -> tuple[RankedGroups, np.ndarray | None]:
+    """The rows ranked for one input ordering, and their input rows if a preset moved them."""
+    if convention is None or ordering is None:  # no convention: no ordering either
+        ranked = rank_groups(
+            *inputs[:3], sample_weight=inputs[3], judged=inputs[4], function_name=function_name
+        )
+        return ranked, None
+    prepared = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order, function_name)
+    ranked = rank_groups(
+        *prepared[:3], sample_weight=prepared[3], judged=prepared[4], function_name=function_name
+    )
+    moved = ordering.doc_id_order
+    return ranked, (doc_order[moved] if doc_order is not None and moved else None)
+
+
 def _prepared(
-    inputs: tuple[Any, Any, Any, Any, Any],
+    inputs: Inputs,
     convention: Any,
     ordering: Ordering,
     doc_order: dict[str, np.ndarray] | None,
     function_name: str,
-) -> tuple[Any, Any, Any, Any, Any]:
+) -> Inputs:
     """The inputs as the convention's tool reads them, rows in its tie order.
 
     Rows are checked before they move, so that an error names the caller's row.

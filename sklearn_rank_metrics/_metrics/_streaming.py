@@ -24,7 +24,7 @@ from ._aggregate import PerQuery, weighted_mean
 from ._evaluate import DEFAULT_METRICS, MetricDetail, _table, evaluate_details, metric_names
 from ._registry import parse_metric
 from ._settings import Settings
-from ._trec_eval_format import trec_eval_lines
+from ._trec_eval_format import MeasureValues, trec_eval_lines
 
 _PER_QUERY = [BOOLEAN, Options("trec_eval")]  # as evaluate's per_query
 
@@ -250,7 +250,7 @@ class RankingEvaluator:
         if as_table:
             return _table({"query": query_ids[order], **per_query_values})
         if per_query == "trec_eval":
-            measures = {
+            measures: dict[str, MeasureValues] = {
                 name: SimpleNamespace(
                     values=per_query_values[name],
                     mean=results[name],

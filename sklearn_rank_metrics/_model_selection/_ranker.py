@@ -289,6 +289,8 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     def _ranker_fit_parameters(self) -> list[str]:
         """Names of the wrapped ranker's ``fit`` parameters that pass through."""
         fit = getattr(self.ranker, "fit", None)
+        if fit is None:
+            return []
         try:
             parameters = inspect.signature(fit).parameters.values()
         except (TypeError, ValueError):  # no fit, or no signature to read
@@ -546,7 +548,7 @@ def _per_eval_set(
             f"GroupedRanker.fit got {len(orders)} eval sets but {len(given)} entries in "
             f"{name}; give one per eval set (None for none)."
         )
-    result = []
+    result: list[Any] = []
     for index, (values, order, codes) in enumerate(zip(given, orders, layouts, strict=True)):
         if values is None:
             result.append(None)

@@ -343,6 +343,7 @@ default="auto"
     >>> scorer(model, X, y) == ndcg_score(y, model.predict(X), qid, k=2)
     True
     """
+    # named outright: make_ranking_scorers (the outer door) reports this one as ours
     check_parameter(
         "make_ranking_scorer", "response_method", response_method, _RESPONSE_CONSTRAINT
     )
