@@ -7,7 +7,12 @@ import pickle
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics import RankingEvaluator, evaluate, make_ranking_scorers
+from sklearn_rank_metrics import (
+    RankingEvaluator,
+    evaluate,
+    make_lightgbm_metric,
+    make_ranking_scorers,
+)
 from sklearn_rank_metrics._engine._caller import called_as, caller_name, entry_point
 from sklearn_rank_metrics._engine._present import present
 from sklearn_rank_metrics._metrics._evaluate import metric_names, metric_settings
@@ -91,6 +96,16 @@ def test_evaluator_from_an_old_pickle_keeps_its_settings():
     # all scores tie: in input order the relevant row is second (RR 1/2)
     restored.update([0, 1, 0], [0.5, 0.5, 0.5], [1, 1, 1])
     assert restored.compute() == {"mrr": 0.5}
+
+
+def test_the_attributes_users_could_read_keep_their_form():
+    evaluator = RankingEvaluator(["mrr"], ties="input")
+    assert evaluator.shared == {"convention": None, "ties": "input",
+                                "replace_undefined_by": None, "relevance_level": None}
+    metric = make_lightgbm_metric("mrr@10", ties="input")
+    assert metric.settings == {"convention": None, "ties": "input",
+                               "replace_undefined_by": None, "relevance_level": None}
+    assert repr(metric) == "LightGBMMetric('mrr@10', ties='input')"
 
 
 def test_merge_message_shows_the_settings_as_before():

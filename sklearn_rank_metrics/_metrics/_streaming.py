@@ -115,6 +115,11 @@ class RankingEvaluator:
     def n_queries_(self) -> int:
         return len(self._seen)
 
+    @property
+    def shared(self) -> dict[str, Any]:
+        """The settings as the ``{name: value}`` dict this attribute used to hold."""
+        return self.settings.as_dict()
+
     @entry_point(name="RankingEvaluator.update")
     @accepts_ranking_rows
     def update(

@@ -84,7 +84,8 @@ class _BoosterMetric:
             )
         for key, value in settings.items():  # in the order given
             check_parameter(owner, key, value, SHARED_SETTINGS[key])
-        self.settings = Settings.from_arguments(**settings)
+        # a dict, as the attribute has always been; evaluate_details reads either
+        self.settings = Settings.from_arguments(**settings).as_dict()
         _check_name(name, owner)
         self.metric = computed
         # the metric's own spelling without spaces (which XGBoost's log cannot hold)
@@ -154,7 +155,7 @@ class _BoosterMetric:
         return means[group]
 
     def __repr__(self) -> str:
-        shown = Settings.coerce(self.settings).given()  # a dict in older pickles
+        shown = Settings.coerce(self.settings).given()
         extra = "".join(f", {key}={value!r}" for key, value in shown.items())
         return f"{type(self).__name__}({self.metric!r}{extra})"
 
