@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._engine._caller import called_as
 from ._metrics._aggregate import scaled_sum
 from ._metrics._evaluate import evaluate_details
+from ._metrics._settings import Settings
 
 # One row of per-partition sums per metric: these columns, in this order.
 # "scaled_sum": sum(w * v) * 2**-512, for a weighted_sum that overflows (see
@@ -36,8 +38,9 @@ class PartitionPlan:
     metrics : tuple of str
         Metric names as the user wrote them (parsed again in each partition: a
         parsed spec holds a ``MappingProxyType``, which does not pickle).
-    shared : tuple of (str, object) pairs
-        ``ties``, ``replace_undefined_by`` and ``relevance_level`` for every metric.
+    shared : Settings
+        ``convention``, ``ties``, ``replace_undefined_by`` and ``relevance_level``
+        for every metric.
     y_true, y_score, group, sample_weight : column labels
         ``group`` is read from the index when ``group_on_index``.
     judged : column label, True or None
@@ -52,7 +55,7 @@ class PartitionPlan:
     """
 
     metrics: tuple[str, ...]
-    shared: tuple[tuple[str, Any], ...]
+    shared: Settings
     y_true: Any
     y_score: Any
     group: Any
@@ -123,17 +126,18 @@ def partition_details(
     weights = None if plan.sample_weight is None else frame[plan.sample_weight]
     judged = plan.judged if plan.judged in (None, True) else frame[plan.judged]
     try:
-        details = evaluate_details(
-            frame[plan.y_true],
-            frame[plan.y_score],
-            _group_of(frame, plan),
-            metrics=list(plan.metrics),
-            shared=dict(plan.shared),
-            sample_weight=weights,
-            function_name=plan.function_name,
-            means=False,
-            judged=judged,
-        )
+        # a worker runs outside the caller's context: the plan carries its name
+        with called_as(plan.function_name):
+            details = evaluate_details(
+                frame[plan.y_true],
+                frame[plan.y_score],
+                _group_of(frame, plan),
+                metrics=list(plan.metrics),
+                shared=plan.shared,
+                sample_weight=weights,
+                means=False,
+                judged=judged,
+            )
     except (TypeError, ValueError) as error:
         kind = TypeError if isinstance(error, TypeError) else ValueError
         raise kind(

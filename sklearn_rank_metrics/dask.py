@@ -41,12 +41,14 @@ from ._dask_partitions import (
     quiet_sum,
     ranges_are_disjoint,
 )
+from ._engine._caller import caller_name, entry_point
 from ._engine._validation import BOOLEAN, Options, validate_params
 from ._engine._warnings import warn_at_caller
 from ._metrics._aggregate import mean_of_scaled_sum
 from ._metrics._base import SHARED_SETTINGS
-from ._metrics._evaluate import DEFAULT_METRICS, _metric_settings, metric_names
+from ._metrics._evaluate import DEFAULT_METRICS, metric_names, metric_settings
 from ._metrics._registry import parse_metric
+from ._metrics._settings import Settings
 
 __all__ = ["evaluate", "evaluate_per_query"]
 
@@ -96,6 +98,7 @@ _DASK_PARAMETERS = """\
 """
 
 
+@entry_point
 @validate_params({**_CONSTRAINTS, "compute": [BOOLEAN]})
 def evaluate(
     ddf: Any,
@@ -190,11 +193,11 @@ def evaluate(
         columns={"y_true": y_true, "y_score": y_score, "group": group},
         sample_weight=sample_weight,
         judged=judged,
-        shared=(
-            ("convention", convention),
-            ("ties", ties),
-            ("replace_undefined_by", replace_undefined_by),
-            ("relevance_level", relevance_level),
+        shared=Settings.from_arguments(
+            convention=convention,
+            ties=ties,
+            replace_undefined_by=replace_undefined_by,
+            relevance_level=relevance_level,
         ),
         partitioned_by_query=partitioned_by_query,
     )
@@ -209,6 +212,7 @@ def evaluate(
     return _means(totals.compute(), plan)
 
 
+@entry_point(name="evaluate")  # the name its messages have always used
 @validate_params(_CONSTRAINTS)
 def evaluate_per_query(
     ddf: Any,
@@ -270,11 +274,11 @@ def evaluate_per_query(
         columns={"y_true": y_true, "y_score": y_score, "group": group},
         sample_weight=sample_weight,
         judged=judged,
-        shared=(
-            ("convention", convention),
-            ("ties", ties),
-            ("replace_undefined_by", replace_undefined_by),
-            ("relevance_level", relevance_level),
+        shared=Settings.from_arguments(
+            convention=convention,
+            ties=ties,
+            replace_undefined_by=replace_undefined_by,
+            relevance_level=relevance_level,
         ),
         partitioned_by_query=partitioned_by_query,
     )
@@ -287,7 +291,7 @@ def evaluate_per_query(
 
 def _metric_names(metrics: Any) -> list[str]:
     """The metric names, checked here so that a bad name fails before any task runs."""
-    names = metric_names(metrics, "evaluate")
+    names = metric_names(metrics)
     for name in names:
         parse_metric(name)
     return names
@@ -308,10 +312,10 @@ def _check_column(ddf: Any, parameter: str, column: Any, *, index_allowed: bool)
     )
 
 
-def _needs_row_order(names: list[str], shared: dict[str, Any]) -> bool:
+def _needs_row_order(names: list[str], shared: Settings) -> bool:
     """Whether some metric orders tied rows by input order (``ties="input"``)."""
     return any(
-        _metric_settings(parse_metric(name), shared)[0].get("ties") == "input" for name in names
+        metric_settings(parse_metric(name), shared)[0].get("ties") == "input" for name in names
     )
 
 
@@ -322,7 +326,7 @@ def _prepare(
     columns: dict[str, Any],
     sample_weight: Any,
     judged: Any,
-    shared: tuple[tuple[str, Any], ...],
+    shared: Settings,
     partitioned_by_query: bool | str,
 ) -> tuple[Any, PartitionPlan]:
     """Check the columns, keep only those needed, and shuffle by query if needed."""
@@ -333,21 +337,7 @@ def _prepare(
             "or wrap a pandas DataFrame with dask.dataframe.from_pandas."
         )
     group = columns["group"]
-    group_on_index = _check_column(ddf, "group", group, index_allowed=True)
-    for parameter in ("y_true", "y_score"):
-        _check_column(ddf, parameter, columns[parameter], index_allowed=False)
-    if sample_weight is not None:
-        _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
-    judged_column = judged is not None and judged is not True
-    if judged_column:
-        _check_column(ddf, "judged", judged, index_allowed=False)
-    value_columns = [columns["y_true"], columns["y_score"]]
-    if sample_weight is not None:
-        value_columns.append(sample_weight)
-    if judged_column:
-        value_columns.append(judged)
-    value_columns = list(dict.fromkeys(value_columns))
-
+    group_on_index, value_columns = _needed_columns(ddf, columns, sample_weight, judged)
     if partitioned_by_query == "auto":
         shuffle = not _ranges_are_disjoint(ddf, group, on_index=group_on_index)
     else:
@@ -359,7 +349,7 @@ def _prepare(
         prepared = ddf[value_columns]
     else:
         prepared = ddf[list(dict.fromkeys([group, *value_columns]))]
-    row_order = shuffle and _needs_row_order(names, dict(shared))
+    row_order = shuffle and _needs_row_order(names, shared)
     if row_order:
         prepared = prepared.map_partitions(add_row_order)
     if shuffle:
@@ -374,9 +364,32 @@ def _prepare(
         judged=judged,
         group_on_index=group_on_index,
         row_order=row_order,
-        function_name="evaluate",
+        function_name=caller_name(),
     )
     return prepared, plan
+
+
+def _needed_columns(
+    ddf: Any, columns: dict[str, Any], sample_weight: Any, judged: Any
+) -> tuple[bool, list[Any]]:
+    """Whether the group is the index, and the other columns needed (each once).
+
+    Every column named is checked first (an error names the parameter).
+    """
+    group_on_index = _check_column(ddf, "group", columns["group"], index_allowed=True)
+    for parameter in ("y_true", "y_score"):
+        _check_column(ddf, parameter, columns[parameter], index_allowed=False)
+    if sample_weight is not None:
+        _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
+    judged_column = judged is not None and judged is not True
+    if judged_column:
+        _check_column(ddf, "judged", judged, index_allowed=False)
+    value_columns = [columns["y_true"], columns["y_score"]]
+    if sample_weight is not None:
+        value_columns.append(sample_weight)
+    if judged_column:
+        value_columns.append(judged)
+    return group_on_index, list(dict.fromkeys(value_columns))
 
 
 def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> bool:

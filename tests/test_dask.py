@@ -32,6 +32,7 @@ from sklearn_rank_metrics._dask_partitions import (
     ranges_are_disjoint,
 )
 from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
+from sklearn_rank_metrics._metrics._settings import Settings
 from sklearn_rank_metrics.dask import evaluate, evaluate_per_query
 
 # one name per registered metric, plus variants with other parameters
@@ -483,7 +484,7 @@ def test_row_order_key_restores_input_order_for_input_ties():
     assert keyed[ROW_ORDER_COLUMN].to_list() == [(3 << 32) + i for i in range(4)]
     plan = PartitionPlan(
         metrics=("mrr", "p@1"),
-        shared=(("ties", "input"),),
+        shared=Settings(ties="input"),
         y_true="label",
         y_score="score",
         group="qid",

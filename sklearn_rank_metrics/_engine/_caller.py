@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast, overload
 
 _CALLER: ContextVar[str | None] = ContextVar("sklearn_rank_metrics_caller", default=None)
 
@@ -44,13 +44,40 @@ def called_as(name: str) -> Iterator[None]:
         _CALLER.reset(token)
 
 
-def entry_point(function: F) -> F:
-    """Decorate a public function so that errors raised inside it name it."""
-    name = function.__name__
+@overload
+def entry_point(function: F, /) -> F: ...
+
+
+@overload
+def entry_point(*, name: str) -> Callable[[F], F]: ...
+
+
+def entry_point(function: F | None = None, /, *, name: str | None = None) -> Any:
+    """Decorate a public function so that errors raised inside it name it.
+
+    ``@entry_point`` names the function; ``@entry_point(name="RankingEvaluator.update")``
+    gives the name its messages use (a method's, say).
+    """
+    if function is None:
+        return functools.partial(_named_entry_point, name=name)
+    return _named_entry_point(function, name=name)
+
+
+def _named_entry_point(function: F, name: str | None) -> F:
+    shown = function.__name__ if name is None else name
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with called_as(name):
+        with called_as(shown):
             return function(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)
+
+
+def named(function_name: str | None) -> str:
+    """``function_name`` where a caller still passes it, else :func:`caller_name`.
+
+    The bridge while some callers still relay the name: the lead removes the relayed
+    ``function_name`` parameters once every branch has its entry points.
+    """
+    return function_name or caller_name()

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ._caller import named
 from ._inputs import factorize_text_ids, plain_array
 
 ASCENDING = "ascending"
@@ -22,12 +23,13 @@ def _flat(values: Any) -> np.ndarray:
     return plain_array(values)
 
 
-def check_doc_ids(doc_id: Any, y_true: Any, function_name: str) -> np.ndarray:
+def check_doc_ids(doc_id: Any, y_true: Any, function_name: str | None = None) -> np.ndarray:
     """``doc_id`` as a flat NumPy array of str or int ids, one per row of ``y_true``.
 
     Every call that is given document ids checks them, whether or not a preset
     then sorts by them: a wrong length or type is an error, never ignored.
     """
+    function_name = named(function_name)
     ids = _flat(doc_id)
     labels = _flat(y_true)
     if ids.ndim != 1 or labels.ndim != 1:
@@ -57,13 +59,16 @@ def check_doc_ids(doc_id: Any, y_true: Any, function_name: str) -> np.ndarray:
     return ids
 
 
-def doc_id_orders(doc_id: Any, y_true: Any, function_name: str) -> dict[str, np.ndarray]:
+def doc_id_orders(
+    doc_id: Any, y_true: Any, function_name: str | None = None
+) -> dict[str, np.ndarray]:
     """Row permutations that put document ids in ascending and descending text order.
 
     The ids are compared as text by code point (the byte order of UTF-8, trec_eval's
     ``strcmp``), whatever their type. Stable, so a document id given twice keeps its
     input order either way. The ids are checked first (:func:`check_doc_ids`).
     """
+    function_name = named(function_name)
     ids = check_doc_ids(doc_id, y_true, function_name)
     if ids.dtype.kind not in "US":
         if ids.dtype.kind == "O":

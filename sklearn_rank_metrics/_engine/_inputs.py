@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 from sklearn.base import is_classifier
 
+from ._caller import named
 from ._errors import RowValueError
+from ._present import present
 
 RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 
@@ -78,7 +80,8 @@ def format_index(flat_index: int, shape: tuple) -> str:
     return f"row {flat_index // shape[1]}, column {flat_index % shape[1]}"
 
 
-def as_float(value: Any, name: str, function_name: str) -> np.ndarray:
+def as_float(value: Any, name: str, function_name: str | None = None) -> np.ndarray:
+    function_name = named(function_name)
     array = to_numpy(value, name)
     if array.dtype.kind not in "biuf":
         if array.dtype.kind == "O":
@@ -107,13 +110,14 @@ def as_float(value: Any, name: str, function_name: str) -> np.ndarray:
 _EXACT_INTEGERS = 2**53  # float64 holds every integer up to this magnitude
 
 
-def scores_as_float(value: Any, function_name: str) -> np.ndarray:
+def scores_as_float(value: Any, function_name: str | None = None) -> np.ndarray:
     """``y_score`` as float64, keeping the order and ties of integer scores exactly.
 
     Integer scores beyond 2**53 (nanosecond timestamps, hashes) would round to equal
     floats and tie; they are replaced by their dense ranks (one sort), which every
     metric reads the same way, since metrics depend on the order of the scores only.
     """
+    function_name = named(function_name)
     array = to_numpy(value, "y_score")
     if array.dtype.kind in "iu" and array.size:
         low, high = array.min(), array.max()
@@ -128,12 +132,17 @@ def first_bad(mask: np.ndarray) -> int | None:
     return int(flat[0]) if len(flat) else None
 
 
-def check_pandas_indexes(arrays: dict[str, Any], function_name: str) -> None:
+# the ranking inputs every entry point takes, in the order messages list them
+INPUT_NAMES = ("y_true", "y_score", "group", "sample_weight", "judged")
+
+
+def check_pandas_indexes(arrays: dict[str, Any], function_name: str | None = None) -> None:
     """Refuse pandas inputs whose indexes differ: rows are paired by position here.
 
     pandas would align such Series by index label; pairing them by position instead
     would be silently wrong, so they must share one index (or be passed as arrays).
     """
+    function_name = named(function_name)
     pandas = sys.modules.get("pandas")  # no pandas object exists before its import
     if pandas is None:
         return
@@ -149,7 +158,8 @@ def check_pandas_indexes(arrays: dict[str, Any], function_name: str) -> None:
             )
 
 
-def check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
+def check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str | None = None) -> None:
+    function_name = named(function_name)
     if y_true.ndim not in (1, 2):
         raise ValueError(
             f"y_true of {function_name} must be 1-D (flat rows) or 2-D (n_queries, n_docs); "
@@ -164,12 +174,13 @@ def check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str) ->
         raise ValueError(f"y_true of {function_name} is empty; at least one row is needed.")
 
 
-def missing_group_error(function_name: str) -> ValueError:
+def missing_group_error(function_name: str | None = None) -> ValueError:
     """The error for flat rows without query ids: never one silent query.
 
     Treating every row as one query gives plausible, wrong numbers (a mean over one
     "query" instead of the per-query mean), so it must be asked for explicitly.
     """
+    function_name = named(function_name)
     return ValueError(
         f"The 'group' parameter of {function_name} is required with flat (1-D) y_true: "
         "pass the query id of every row, e.g. group=qid. To score all rows as ONE query "
@@ -179,10 +190,11 @@ def missing_group_error(function_name: str) -> ValueError:
     )
 
 
-def check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str) -> None:
+def check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str | None = None) -> None:
     # A finite sum proves every value finite (a NaN or an infinity would propagate);
     # only when it is not (or overflows) are the rows scanned for the first bad one.
     # The same for NaN scores, where -inf and +inf are allowed and may sum to NaN.
+    function_name = named(function_name)
     with np.errstate(over="ignore", invalid="ignore"):
         label_sum = np.add.reduce(y_true, axis=None)
         score_sum = np.add.reduce(y_score, axis=None)
@@ -257,16 +269,19 @@ def missing_objects(values: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(values), dtype=bool)
 
 
-def factorize_groups(group: Any, n_rows: int, function_name: str) -> tuple[np.ndarray, np.ndarray]:
+def factorize_groups(
+    group: Any, n_rows: int, function_name: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
+    function_name = named(function_name)
     codes, ids, sizes = factorize_groups_with_sizes(group, n_rows, function_name)
     if codes is None:
-        codes = np.repeat(np.arange(len(ids)), sizes)
+        codes = np.repeat(np.arange(len(ids)), present(sizes, "sizes"))
     return codes, ids
 
 
 def factorize_groups_with_sizes(
-    group: Any, n_rows: int, function_name: str
+    group: Any, n_rows: int, function_name: str | None = None
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
     """:func:`factorize_groups`, plus the rows per query when ids are already sorted.
 
@@ -274,64 +289,75 @@ def factorize_groups_with_sizes(
     is then None (the rows per query say everything) and the third the rows per
     query; otherwise the third is None.
     """
+    function_name = named(function_name)
     dtype = getattr(group, "dtype", None)
     if dtype is not None and getattr(dtype, "name", "") == "category":
-        categorical = getattr(group, "array", group)
-        codes = np.asarray(categorical.codes)
-        bad = first_bad(codes < 0)
+        codes, ids = _categorical_codes(group, function_name)
+        return codes, ids, None
+    ids_array = _checked_ids(group, n_rows, function_name)
+    if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
+        starts = np.flatnonzero(ids_array[1:] != ids_array[:-1])
+        starts += 1
+        starts = np.concatenate(([0], starts))
+        sizes = np.diff(starts, append=len(ids_array))
+        return None, ids_array[starts], sizes
+    if ids_array.dtype.kind in "biu" and len(ids_array):
+        dense = factorize_dense_integers(ids_array)
+        if dense is not None:
+            return dense + (None,)
+    try:
+        ids, codes = np.unique(ids_array, return_inverse=True)
+    except TypeError:
+        raise TypeError(
+            f"group of {function_name} mixes query ids that cannot be compared "
+            "(e.g. ints and strings)."
+        ) from None
+    return codes.reshape(-1), ids, None
+
+
+def _categorical_codes(group: Any, function_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and ids of a pandas Categorical of query ids (the categories used)."""
+    categorical = getattr(group, "array", group)
+    codes = np.asarray(categorical.codes)
+    bad = first_bad(codes < 0)
+    if bad is not None:
+        raise ValueError(
+            f"group of {function_name} must not be missing; got a missing id at row {bad}."
+        )
+    used, codes = np.unique(codes, return_inverse=True)
+    return codes.reshape(-1), np.asarray(categorical.categories)[used]
+
+
+def _checked_ids(group: Any, n_rows: int, function_name: str) -> np.ndarray:
+    """The query ids as a 1-D array of one id per row, none missing, of a usable dtype."""
+    ids_array = to_numpy(group, "group")
+    if ids_array.ndim != 1:
+        raise ValueError(
+            f"group of {function_name} must be 1-D with one query id per row; "
+            f"got shape {ids_array.shape}."
+        )
+    if len(ids_array) != n_rows:
+        raise ValueError(
+            f"group of {function_name} must have one id per row ({n_rows}); "
+            f"got {len(ids_array)}."
+        )
+    if ids_array.dtype.kind == "f":
+        bad = first_bad(np.isnan(ids_array))
+        if bad is not None:
+            raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
+    elif ids_array.dtype.kind == "O":
+        bad = first_bad(missing_objects(ids_array))
         if bad is not None:
             raise ValueError(
-                f"group of {function_name} must not be missing; got a missing id at row {bad}."
+                f"group of {function_name} must not be missing; "
+                f"got {ids_array[bad]!r} at row {bad}."
             )
-        used, codes = np.unique(codes, return_inverse=True)
-        ids = np.asarray(categorical.categories)[used]
-    else:
-        ids_array = to_numpy(group, "group")
-        if ids_array.ndim != 1:
-            raise ValueError(
-                f"group of {function_name} must be 1-D with one query id per row; "
-                f"got shape {ids_array.shape}."
-            )
-        if len(ids_array) != n_rows:
-            raise ValueError(
-                f"group of {function_name} must have one id per row ({n_rows}); "
-                f"got {len(ids_array)}."
-            )
-        if ids_array.dtype.kind == "f":
-            bad = first_bad(np.isnan(ids_array))
-            if bad is not None:
-                raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
-        elif ids_array.dtype.kind == "O":
-            missing = missing_objects(ids_array)
-            bad = first_bad(missing)
-            if bad is not None:
-                raise ValueError(
-                    f"group of {function_name} must not be missing; "
-                    f"got {ids_array[bad]!r} at row {bad}."
-                )
-        elif ids_array.dtype.kind not in "biuUS":
-            raise TypeError(
-                f"group of {function_name} must hold integer or string query ids; "
-                f"got dtype {ids_array.dtype}."
-            )
-        if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
-            starts = np.flatnonzero(ids_array[1:] != ids_array[:-1])
-            starts += 1
-            starts = np.concatenate(([0], starts))
-            sizes = np.diff(starts, append=len(ids_array))
-            return None, ids_array[starts], sizes
-        if ids_array.dtype.kind in "biu" and len(ids_array):
-            dense = factorize_dense_integers(ids_array)
-            if dense is not None:
-                return dense + (None,)
-        try:
-            ids, codes = np.unique(ids_array, return_inverse=True)
-        except TypeError:
-            raise TypeError(
-                f"group of {function_name} mixes query ids that cannot be compared "
-                "(e.g. ints and strings)."
-            ) from None
-    return codes.reshape(-1), ids, None
+    elif ids_array.dtype.kind not in "biuUS":
+        raise TypeError(
+            f"group of {function_name} must hold integer or string query ids; "
+            f"got dtype {ids_array.dtype}."
+        )
+    return ids_array
 
 
 def factorize_text_ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -367,8 +393,9 @@ def query_weights(
     offsets: np.ndarray,
     n_queries: int,
     two_dimensional: bool,
-    function_name: str,
+    function_name: str | None = None,
 ) -> np.ndarray:
+    function_name = named(function_name)
     if sample_weight is None:
         # every query weighs 1: one read-only broadcast value, not an array per call
         # (the means recognise it and skip the products)
@@ -458,13 +485,14 @@ def _proba_to_score(proba: np.ndarray, classes: np.ndarray, estimator_name: str)
 
 
 def judged_mask(
-    judged: Any, y_true: np.ndarray, function_name: str
+    judged: Any, y_true: np.ndarray, function_name: str | None = None
 ) -> np.ndarray | None:
     """``judged`` as a flat bool array (None when every row is judged).
 
     A row that was retrieved but never judged must have the label 0: an unjudged
     document has no relevance to count. ``judged=True`` says every row was judged.
     """
+    function_name = named(function_name)
     if judged is None:
         return None
     if isinstance(judged, (bool, np.bool_)):
@@ -488,10 +516,10 @@ def judged_mask(
             f"{array.shape}."
         )
     if array.dtype.kind in "iu" and not np.isin(array, (0, 1)).all():
-        bad = first_bad(~np.isin(array, (0, 1)))
+        row = present(first_bad(~np.isin(array, (0, 1))), "the first bad row")
         raise ValueError(
             f"judged of {function_name} must hold True/False (or 1/0); got "
-            f"{array.flat[bad]} at {format_index(bad, array.shape)}."
+            f"{array.flat[row]} at {format_index(row, array.shape)}."
         )
     mask = array.astype(bool).reshape(-1)
     if mask.all():

@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from ._caller import named
 from ._inputs import (
+    INPUT_NAMES,
     as_float,
     check_pandas_indexes,
     check_shapes,
@@ -37,6 +39,7 @@ from ._inputs import (
     query_weights,
     scores_as_float,
 )
+from ._present import present
 from ._segments import segment_rows, segment_sums
 from ._sorting import positions_in_queries, sort_by_query_then_score
 
@@ -99,25 +102,35 @@ class Arrangement:
             return None
         return np.repeat(np.arange(len(self._first_rows)), self._sizes)
 
+    @property
+    def _tied_first_rows(self) -> np.ndarray:
+        """The first row of every block, on the paths where blocks exist."""
+        return present(self._first_rows, "Arrangement.block_first_row")
+
+    @property
+    def _row_block(self) -> np.ndarray:
+        """:attr:`block_of_row`, on the paths where blocks exist."""
+        return present(self.block_of_row, "Arrangement.block_of_row")
+
     @cached_property
     def _sizes(self) -> np.ndarray:
-        return np.diff(self._first_rows, append=self.n_rows)
+        return np.diff(self._tied_first_rows, append=self.n_rows)
 
     @cached_property
     def block_first_row(self) -> np.ndarray:
-        return np.arange(self.n_rows) if self.singletons else self._first_rows
+        return np.arange(self.n_rows) if self.singletons else self._tied_first_rows
 
     @cached_property
     def block_size(self) -> np.ndarray:
         if self.singletons:
             return np.ones(self.n_rows, dtype=np.intp)
-        return self._sizes[self.block_of_row]
+        return self._sizes[self._row_block]
 
     @cached_property
     def block_start(self) -> np.ndarray:
         if self.singletons:
             return np.arange(self.n_rows)
-        return self._first_rows[self.block_of_row]
+        return self._tied_first_rows[self._row_block]
 
     @cached_property
     def offset(self) -> np.ndarray:
@@ -240,7 +253,7 @@ class RankedGroups:
     def n_queries(self) -> int:
         return len(self.offsets) - 1
 
-    def require_judgments(self, function_name: str, measure: str) -> None:
+    def require_judgments(self, function_name: str | None, measure: str) -> None:
         """Refuse to read judgments nobody gave: "every row judged" is never assumed.
 
         A reader's :class:`RankingData` knows which rows were judged; ``*data`` or
@@ -249,6 +262,7 @@ class RankedGroups:
         """
         if self.judgments_given:
             return
+        function_name = named(function_name)
         raise ValueError(
             f"{measure} of {function_name} reads which rows were judged, and none were "
             "given. Pass the reader's RankingData whole as the first argument (e.g. "
@@ -388,14 +402,15 @@ class RankedGroups:
         cached = self._cache.get(("arrangement", ties))
         if cached is not None:
             return cached
-        has_ties = self.tied_rows is not None
-        if ties == "average" and has_ties:
+        tied_rows = self.tied_rows
+        if ties == "average" and tied_rows is not None:
             # built on demand, from the tied rows alone (no reference back to self)
             arrangement = Arrangement(
-                self.n_rows, self.sorted_labels, partial(_run_starts, self.tied_rows, self.n_rows)
+                self.n_rows, self.sorted_labels, partial(_run_starts, tied_rows, self.n_rows)
             )
-        elif has_ties and not (ties == "input" and self.input_order_in_ties):
-            permutation = self._order_within_tie_blocks(self.tie_first_rows, ties)
+        elif tied_rows is not None and not (ties == "input" and self.input_order_in_ties):
+            first_rows = present(self.tie_first_rows, "RankedGroups.tie_first_rows")
+            permutation = self._order_within_tie_blocks(first_rows, ties)
             arrangement = Arrangement(
                 self.n_rows, self.labels[permutation], permutation=permutation
             )
@@ -417,7 +432,7 @@ class RankedGroups:
         if ties != "input":
             sign = -1.0 if ties == "optimistic" else 1.0
             keys.append(sign * self.labels[tied])
-        keys.append(blocks.block_of_row[tied])
+        keys.append(blocks._row_block[tied])
         permutation = np.arange(self.n_rows)
         permutation[tied] = tied[np.lexsort(keys)]
         return permutation
@@ -446,21 +461,16 @@ def rank_groups(
     *,
     sample_weight: Any = None,
     judged: Any = None,
-    function_name: str = "evaluate",
+    function_name: str | None = None,
 ) -> RankedGroups:
     """Validate inputs and build the :class:`RankedGroups` every metric reads.
 
     Inputs are never modified: arrays are converted (copied only when their dtype
     is not float64) and the sorted arrays are new.
     """
+    function_name = named(function_name)
     check_pandas_indexes(
-        {
-            "y_true": y_true,
-            "y_score": y_score,
-            "group": group,
-            "sample_weight": sample_weight,
-            "judged": judged,
-        },
+        dict(zip(INPUT_NAMES, (y_true, y_score, group, sample_weight, judged), strict=True)),
         function_name,
     )
     y_true_array = as_float(y_true, "y_true", function_name)
@@ -479,7 +489,7 @@ def rank_groups(
         n_queries, n_docs = y_true_array.shape
         codes = None  # contiguous: the sizes say it all
         query_ids = np.arange(n_queries)
-        rows_per_query = np.full(n_queries, n_docs)
+        rows_per_query: np.ndarray | None = np.full(n_queries, n_docs)
     elif group is None:
         raise missing_group_error(function_name)
     else:
@@ -497,7 +507,7 @@ def rank_groups(
         rows_per_query = np.ones(n_queries, dtype=np.intp)
     else:
         if rows_per_query is None:
-            rows_per_query = np.bincount(codes, minlength=n_queries)
+            rows_per_query = np.bincount(present(codes, "codes"), minlength=n_queries)
         offsets = np.zeros(n_queries + 1, dtype=np.intp)
         np.cumsum(rows_per_query, out=offsets[1:])
     order, tied_rows, input_order_in_ties = sort_by_query_then_score(

@@ -16,6 +16,8 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ._caller import named
+
 
 class RankingRows:
     """Base of the objects that carry flat ranking rows (RankingData, AlignedRuns).
@@ -38,8 +40,9 @@ def _is_models_mapping(value: Any) -> bool:
 
 
 def _refuse_twice(
-    function_name: str, kind: str, name: str, how: str
+    function_name: str | None, kind: str, name: str, how: str
 ) -> ValueError:
+    function_name = named(function_name)
     return ValueError(
         f"{function_name} got a {kind} as its first argument and also {name}=; the "
         f"{kind} carries its own {name}, so the call could mean two things. {how}"
@@ -49,7 +52,7 @@ def _refuse_twice(
 def expand_rows(
     arguments: Mapping[str, Any],
     accepted: Mapping[str, Any] | frozenset[str],
-    function_name: str,
+    function_name: str | None = None,
     several_models: bool = False,
 ) -> tuple[dict[str, Any], Any]:
     """The call's arguments with a :class:`RankingRows` first argument spread out.
@@ -77,6 +80,7 @@ def expand_rows(
         The object's document ids when the entry point has no ``doc_id`` parameter
         (a convention may still order ties by them), else None.
     """
+    function_name = named(function_name)
     arguments = dict(arguments)
     data = arguments.get("y_true")
     if not isinstance(data, RankingRows):
@@ -85,6 +89,44 @@ def expand_rows(
     carried = data.carried()
     arguments["y_true"] = carried["y_true"]
 
+    _fill_scores(arguments, carried, accepted, kind, several_models, function_name)
+    if arguments.get("group") is not None:
+        raise _refuse_twice(
+            function_name, kind, "group",
+            f"Pass {function_name}(data, ...) for its query ids, or the arrays "
+            f"{function_name}(data.y_true, data.y_score, group) for others.",
+        )
+    arguments["group"] = carried["group"]
+
+    extra_doc_id = None
+    for name in ("judged", "doc_id"):
+        value = carried.get(name)
+        if name == "judged" and value is None:
+            value = True  # the reader says every row was judged
+        if name not in accepted:
+            if name == "doc_id":
+                extra_doc_id = value
+            continue
+        if arguments.get(name) is not None and value is not None:
+            raise _refuse_twice(
+                function_name, kind, name,
+                f"Pass {function_name}(data, ...) to use its {name}, or the arrays "
+                f"with {name}= for another.",
+            )
+        if value is not None:
+            arguments[name] = value
+    return arguments, extra_doc_id
+
+
+def _fill_scores(
+    arguments: dict[str, Any],
+    carried: Mapping[str, Any],
+    accepted: Mapping[str, Any] | frozenset[str],
+    kind: str,
+    several_models: bool,
+    function_name: str,
+) -> None:
+    """Put the object's scores (one run's, or several runs') under the scores parameter."""
     score_parameter = "scores" if "scores" in accepted else "y_score"
     given = arguments.get(score_parameter)
     if "scores" in carried:  # several runs (AlignedRuns)
@@ -122,39 +164,13 @@ def expand_rows(
             "for others.",
         )
 
-    if arguments.get("group") is not None:
-        raise _refuse_twice(
-            function_name, kind, "group",
-            f"Pass {function_name}(data, ...) for its query ids, or the arrays "
-            f"{function_name}(data.y_true, data.y_score, group) for others.",
-        )
-    arguments["group"] = carried["group"]
-
-    extra_doc_id = None
-    for name in ("judged", "doc_id"):
-        value = carried.get(name)
-        if name == "judged" and value is None:
-            value = True  # the reader says every row was judged
-        if name not in accepted:
-            if name == "doc_id":
-                extra_doc_id = value
-            continue
-        if arguments.get(name) is not None and value is not None:
-            raise _refuse_twice(
-                function_name, kind, name,
-                f"Pass {function_name}(data, ...) to use its {name}, or the arrays "
-                f"with {name}= for another.",
-            )
-        if value is not None:
-            arguments[name] = value
-    return arguments, extra_doc_id
 
 
 def bind_call(
     signature: inspect.Signature,
     args: tuple[Any, ...],
     kwargs: Mapping[str, Any],
-    function_name: str,
+    function_name: str | None = None,
     hint: str = "",
 ) -> inspect.BoundArguments:
     """``signature.bind_partial(*args, **kwargs)``, or a TypeError that helps.
@@ -167,6 +183,7 @@ def bind_call(
     the metric functions (``with_convention``) and of the entry points that take
     ranking rows (:func:`accepts_ranking_rows`).
     """
+    function_name = named(function_name)
     try:
         return signature.bind_partial(*args, **kwargs)
     except TypeError as error:
@@ -176,10 +193,11 @@ def bind_call(
 def call_error(
     signature: inspect.Signature,
     kwargs: Mapping[str, Any],
-    function_name: str,
+    function_name: str | None,
     error: TypeError,
 ) -> str:
     """The message of :func:`bind_call`: the function, Python's reason, a did-you-mean."""
+    function_name = named(function_name)
     parameters = signature.parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
         return f"{function_name}: {error}."
@@ -231,7 +249,7 @@ def accepts_ranking_rows(
 
 
 def estimator_inputs(
-    X: Any, y: Any, group: Any, function_name: str
+    X: Any, y: Any, group: Any, function_name: str | None = None
 ) -> tuple[Any, Any, Any, dict[str, Any]]:
     """Features, labels, query ids and the other carried fields, for scoring a model.
 
@@ -240,6 +258,7 @@ def estimator_inputs(
     ``group`` must then be left out), and ``judged`` / ``doc_id`` come back in the
     dict. Any other ``X`` passes through with ``y``, ``group`` and an empty dict.
     """
+    function_name = named(function_name)
     if not isinstance(X, RankingRows):
         return X, y, group, {}
     kind = type(X).__name__

@@ -20,7 +20,7 @@ def segment_sums(values: np.ndarray, lengths: np.ndarray, dtype: type = np.float
     if lengths.max() <= 1:  # at most one element per segment: the sums are the elements
         if len(values) == len(lengths):
             return values.astype(dtype, copy=True)
-        sums = np.zeros(len(lengths), dtype=dtype)
+        sums: np.ndarray = np.zeros(len(lengths), dtype=dtype)
         sums[lengths.astype(bool)] = values
         return sums
     starts = np.cumsum(lengths)

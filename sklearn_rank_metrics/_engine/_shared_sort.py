@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ._caller import named
 from ._ranked_groups import RankedGroups, rank_groups
 
 
@@ -61,9 +62,10 @@ class SharedSort:
         self._lock = threading.Lock()
 
     def ranked(
-        self, user: int, inputs: tuple[Any, Any, Any, Any], function_name: str
+        self, user: int, inputs: tuple[Any, Any, Any, Any], function_name: str | None = None
     ) -> RankedGroups:
         """The sorted ``(y_true, y_score, group, sample_weight)`` for scorer ``user``."""
+        function_name = named(function_name)
         comparable = tuple(_comparable(value) for value in inputs)
         with self._lock:
             entry = self._entry
@@ -91,7 +93,7 @@ class SharedSort:
         return {"n_users": self.n_users}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["n_users"])
+        SharedSort.__init__(self, state["n_users"])
 
 
 _ACTIVE: ContextVar[tuple[SharedSort, int] | None] = ContextVar("shared_sort", default=None)
@@ -116,7 +118,7 @@ def ranked_groups(
     group: Any,
     *,
     sample_weight: Any,
-    function_name: str,
+    function_name: str | None = None,
     judged: Any = None,
 ) -> RankedGroups:
     """:func:`rank_groups`, through the active shared sort if there is one.
@@ -124,6 +126,7 @@ def ranked_groups(
     A ``judged`` mask is not part of what the scorers share: with one, the rows are
     sorted here.
     """
+    function_name = named(function_name)
     active = _ACTIVE.get()
     if active is None or judged is not None:
         return rank_groups(

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._present import present
 from ._segments import query_blocks, segment_rows
 
 _SIGN_BIT = np.uint64(1 << 63)
@@ -155,7 +156,7 @@ def sort_by_query_then_score(
         order = np.empty(n_rows, dtype=np.intp)
         order[codes] = offsets[:-1]  # 0 .. n_rows - 1, as each query starts at its row
         return order, None, True
-    grouped = None if contiguous else _group_rows_stably(codes, n_rows)
+    grouped = None if contiguous else _group_rows_stably(present(codes, "codes"), n_rows)
     grouped_scores = scores if grouped is None else scores[grouped]
     rank = positions_in_queries(rows_per_query)
     keys = _packed_keys(grouped_scores, rank.view(np.uint64), position_bits)
@@ -430,6 +431,7 @@ def _sort_rows_padded(
     if len(queries) == 1:
         keys[offsets[queries[0]] : offsets[queries[0] + 1]].sort()
         return
+    rows: slice | np.ndarray
     if queries[-1] - queries[0] == len(queries) - 1:  # consecutive
         rows = slice(offsets[queries[0]], offsets[queries[-1] + 1])
     else:

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ._caller import named
+
 
 class _Constraint:
     """One allowed kind of value for a parameter."""
@@ -195,10 +197,11 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def check_parameter(function_name: str, name: str, value: Any, constraints: list) -> None:
+def check_parameter(function_name: str | None, name: str, value: Any, constraints: list) -> None:
     """Raise the package's error if ``value`` satisfies none of ``constraints``."""
     if any(constraint.is_satisfied_by(value) for constraint in constraints):
         return
+    function_name = named(function_name)
     allowed = [str(constraint) for constraint in constraints]
     if len(allowed) > 1:
         allowed_text = ", ".join(allowed[:-1]) + " or " + allowed[-1]
@@ -230,7 +233,7 @@ def validate_params(constraints: Mapping[str, list]) -> Callable:
                     check_parameter(function.__name__, name, value, constraints[name])
             return function(*args, **kwargs)
 
-        wrapper._parameter_constraints = dict(constraints)
+        wrapper.__dict__["_parameter_constraints"] = dict(constraints)
         return wrapper
 
     return decorator

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from types import FrameType
 
 # the package's own source folder: warnings point at the first frame outside it
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -21,7 +22,8 @@ def warn_at_caller(message: str, category: type[Warning]) -> None:
     that called us, e.g. Dask computing a delayed result). The package's one helper
     for warnings: every ``warnings.warn`` of the package goes through it.
     """
-    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the caller of this helper
+    level = 2  # stacklevel 2 is the caller of this helper
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back
         level += 1

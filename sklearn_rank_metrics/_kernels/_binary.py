@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._engine._present import present
 from .._engine._ranked_groups import RankedGroups
 from .._engine._segments import segment_positions, segment_rows, segment_sums
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
@@ -252,7 +253,7 @@ def r_precision(
             (where < len(tied)) & (tied[np.minimum(where, len(tied) - 1)] == boundary)
         )
         if len(straddling):
-            runs = ranked.tie_first_rows
+            runs = present(ranked.tie_first_rows, "RankedGroups.tie_first_rows")
             at = np.searchsorted(runs, boundary[straddling], side="right") - 1
             block_start = runs[at]
             block_end = np.append(runs, len(relevant))[at + 1]

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import named
 from .._engine._ranked_groups import RankedGroups
 from ._combinatorics import log_comb, safe_divide
 from ._graded import (
@@ -29,8 +30,11 @@ from ._graded import (
 )
 
 
-def _label_levels(ranked: RankedGroups, function_name: str) -> tuple[np.ndarray, np.ndarray]:
+def _label_levels(
+    ranked: RankedGroups, function_name: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Level index of every sorted row and the label of every level."""
+    function_name = named(function_name)
     levels, level_of_row = np.unique(ranked.labels, return_inverse=True)
     if len(levels) > _MAX_LEVELS:
         raise ValueError(
@@ -41,13 +45,48 @@ def _label_levels(ranked: RankedGroups, function_name: str) -> tuple[np.ndarray,
     return level_of_row.reshape(-1), levels
 
 
+def _compositions(
+    block_counts: np.ndarray, block_size: np.ndarray, inside: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every way to fill the inside positions from each query's straddling block.
+
+    ``block_counts[q, g]``: rows of label level ``g`` in query ``q``'s straddling
+    block, ``inside[q]``: the block's positions inside the cutoff. Enumerates the
+    compositions ``(c_g)`` one level at a time; returns, per composition, its query
+    (index into the rows of ``block_counts``), the counts ``c_g`` and its
+    (hypergeometric) probability.
+    """
+    n_queries, n_levels = block_counts.shape
+    owner = np.arange(n_queries)
+    remaining = inside.copy()
+    left_in_block = block_size.copy()
+    log_probability = np.zeros(n_queries)
+    chosen = np.zeros((n_queries, n_levels), dtype=np.intp)
+    for level in range(n_levels):
+        available = block_counts[owner, level]
+        left_in_block = left_in_block - available
+        low = np.maximum(0, remaining - left_in_block)
+        high = np.minimum(available, remaining)
+        n_choices = high - low + 1
+        expand = np.repeat(np.arange(len(owner)), n_choices)
+        first = np.cumsum(n_choices) - n_choices
+        count = low[expand] + np.arange(len(expand)) - first[expand]
+        owner, remaining, left_in_block = owner[expand], remaining[expand], left_in_block[expand]
+        log_probability = log_probability[expand] + log_comb(available[expand], count)
+        chosen = chosen[expand]
+        chosen[:, level] = count
+        remaining = remaining - count
+    probability = np.exp(log_probability - log_comb(block_size[owner], inside[owner]))
+    return owner, chosen, probability
+
+
 def ndcg_of_top_k(
     ranked: RankedGroups,
     ties: str,
     k: int | None,
     gain: Any,
     discount: str,
-    function_name: str,
+    function_name: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Expected NDCG@k (ideal from the top k) and the probability that it is undefined.
 
@@ -55,6 +94,7 @@ def ndcg_of_top_k(
     (the undefined orders contribute 0) and, per query, the probability of an order
     whose top k holds no row with positive gain.
     """
+    function_name = named(function_name)
     dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
     # Under "average" the rows inside the cutoff are the same in every order except
     # in queries with a straddling block, which are recomputed below.
@@ -95,27 +135,7 @@ def ndcg_of_top_k(
     block_size = block_counts.sum(axis=1)
     inside = ranked.depth(k)[queries] - inside_counts.sum(axis=1)
 
-    # Enumerate compositions (c_g) of the inside positions, one level at a time.
-    owner = np.arange(len(queries))
-    remaining = inside.copy()
-    left_in_block = block_size.copy()
-    log_probability = np.zeros(len(queries))
-    chosen = np.zeros((len(queries), n_levels), dtype=np.intp)
-    for level in range(n_levels):
-        available = block_counts[owner, level]
-        left_in_block = left_in_block - available
-        low = np.maximum(0, remaining - left_in_block)
-        high = np.minimum(available, remaining)
-        n_choices = high - low + 1
-        expand = np.repeat(np.arange(len(owner)), n_choices)
-        first = np.cumsum(n_choices) - n_choices
-        count = low[expand] + np.arange(len(expand)) - first[expand]
-        owner, remaining, left_in_block = owner[expand], remaining[expand], left_in_block[expand]
-        log_probability = log_probability[expand] + log_comb(available[expand], count)
-        chosen = chosen[expand]
-        chosen[:, level] = count
-        remaining = remaining - count
-    probability = np.exp(log_probability - log_comb(block_size[owner], inside[owner]))
+    owner, chosen, probability = _compositions(block_counts, block_size, inside)
 
     by_gain = np.argsort(-level_gain, kind="stable")
     union = (inside_counts[owner] + chosen)[:, by_gain]

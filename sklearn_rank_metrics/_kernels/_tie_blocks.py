@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._engine._present import present
 from .._engine._ranked_groups import RankedGroups
 from .._engine._segments import segment_positions
 
@@ -155,8 +156,8 @@ def _tied_runs(
 
     def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         # runs of consecutive tied rows; each run continues the row just before it
-        tied_rows = ranked.tied_rows
-        continues = np.zeros(len(tied_rows), dtype=bool)
+        tied_rows = present(ranked.tied_rows, "RankedGroups.tied_rows")
+        continues = np.zeros(len(tied_rows), dtype=np.bool_)
         np.equal(tied_rows[1:], tied_rows[:-1] + 1, out=continues[1:])
         run_start = np.flatnonzero(~continues)
         first_row = tied_rows[run_start] - 1

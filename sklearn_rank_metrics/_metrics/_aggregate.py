@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._caller import named
 from .._engine._plain import plain
 from .._engine._ranked_groups import RankedGroups
 from .._engine._warnings import warn_at_caller
@@ -52,13 +53,16 @@ class PerQuery:
 _RANGE_ROUNDING = 8 * np.finfo(np.float64).eps
 
 
-def check_range(per_query: PerQuery, ranked: RankedGroups, function_name: str) -> np.ndarray:
+def check_range(
+    per_query: PerQuery, ranked: RankedGroups, function_name: str | None = None
+) -> np.ndarray:
     """The per-query values, clipped to the metric's range where they miss it by rounding.
 
     A value further outside its range, or NaN/inf where the metric is defined, is
     a defect of a kernel: it raises a ``RuntimeError`` naming the query, never a
     number returned silently.
     """
+    function_name = named(function_name)
     low, high = per_query.value_range
     values = np.asarray(per_query.values, dtype=np.float64)
     # two reductions and no temporary for the common case; a NaN fails both tests
@@ -99,13 +103,14 @@ def apply_policy(
     per_query: PerQuery,
     ranked: RankedGroups,
     replace_undefined_by: float | str,
-    function_name: str,
+    function_name: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-query values after the policy (NaN where skipped), their weights, and the skipped.
 
     The arrays returned are read-only (the weights may be shared by every metric
     of a call); the values are copied only when the policy changes some of them.
     """
+    function_name = named(function_name)
     values = check_range(per_query, ranked, function_name)
     weights = ranked.query_weight
     if per_query.weight is not None:
@@ -124,7 +129,7 @@ def apply_policy(
         if replace_undefined_by == "skip":
             values[undefined] = np.nan
             skipped = undefined
-        elif math.isnan(replace_undefined_by):
+        elif not isinstance(replace_undefined_by, str) and math.isnan(replace_undefined_by):
             values[undefined] = np.nan
         elif replace_undefined_by:
             # defined queries have share 0, so the whole array can take the product
@@ -140,7 +145,7 @@ def weighted_mean(
     values: np.ndarray,
     weights: np.ndarray,
     skipped: np.ndarray,
-    function_name: str,
+    function_name: str | None = None,
     total: bool = False,
     per_query: PerQuery | None = None,
 ) -> float:
@@ -161,6 +166,7 @@ def weighted_mean(
     in every tie order while the policy replaced them by a number (the mean is
     then that number, 0.0 under the default policy, whatever the ranking).
     """
+    function_name = named(function_name)
     uniform = uniform_weights(weights)
     if total:  # nothing is skipped: a count is defined for every query
         if uniform:
@@ -170,26 +176,12 @@ def weighted_mean(
         kept = ~skipped
         values = values[kept]
         weights = weights[: len(values)] if uniform else weights[kept]  # still a broadcast 1
-    if uniform or not len(weights):
-        total = float(len(weights))
-        terms = values
-        with np.errstate(over="ignore"):  # thread-local; an overflow is handled below
-            weighted_sum = float(np.sum(values)) if total else 0.0
-    else:
-        if weights.max() > 0:
-            # rescale by an exact power of two: weights near the largest float would
-            # overflow in the sums, denormal ones lose their digits in the products
-            weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
-        total = float(weights.sum())
-        # an elementwise product and sum, not np.dot: BLAS would start threads for it
-        terms = values * weights  # |w| <= 1 after the scaling: no overflow
-        with np.errstate(over="ignore"):  # thread-local; an overflow is handled below
-            weighted_sum = float(np.sum(terms))
+    weighted_sum, weight, terms = _weighted_sum(values, weights, uniform)
     if math.isnan(weighted_sum):
         return math.nan
-    if math.isinf(weighted_sum) and total > 0:  # the sum overflowed, the mean need not
-        weighted_sum, total = mean_of_scaled_sum(scaled_sum(terms), total), 1.0
-    if total == 0:
+    if math.isinf(weighted_sum) and weight > 0:  # the sum overflowed, the mean need not
+        weighted_sum, weight = mean_of_scaled_sum(scaled_sum(terms), weight), 1.0
+    if weight == 0:
         warn_at_caller(
             f"{function_name}: no query is left to average (all were skipped or have weight "
             "0); returning nan. If replace_undefined_by='skip' left out every query, none "
@@ -198,8 +190,30 @@ def weighted_mean(
         )
         return math.nan
     if per_query is not None:
-        warn_if_nothing_defined(per_query, function_name, weighted_sum / total)
-    return weighted_sum / total
+        warn_if_nothing_defined(per_query, function_name, weighted_sum / weight)
+    return weighted_sum / weight
+
+
+def _weighted_sum(
+    values: np.ndarray, weights: np.ndarray, uniform: bool
+) -> tuple[float, float, np.ndarray]:
+    """``sum(w * v)``, ``sum(w)`` and the terms ``w * v`` (weights rescaled alike).
+
+    An overflowing sum is returned as ``inf``, for :func:`weighted_mean` to form
+    again from the terms.
+    """
+    if uniform or not len(weights):
+        weight = float(len(weights))
+        with np.errstate(over="ignore"):  # thread-local; an overflow is handled after
+            return (float(np.sum(values)) if weight else 0.0), weight, values
+    if weights.max() > 0:
+        # rescale by an exact power of two: weights near the largest float would
+        # overflow in the sums, denormal ones lose their digits in the products
+        weights = np.ldexp(weights, -int(np.frexp(weights.max())[1]))
+    # an elementwise product and sum, not np.dot: BLAS would start threads for it
+    terms = values * weights  # |w| <= 1 after the scaling: no overflow
+    with np.errstate(over="ignore"):  # thread-local; an overflow is handled after
+        return float(np.sum(terms)), float(weights.sum()), terms
 
 
 # Sums of per-query values that overflow float64 are formed again scaled by this
@@ -236,12 +250,13 @@ def mean_of_scaled_sum(scaled: float, total: float) -> float:
     return math.ldexp(min(max(quotient, -limit), limit), OVERFLOW_SCALE)
 
 
-def warn_if_nothing_defined(per_query: PerQuery, function_name: str, mean: float) -> None:
+def warn_if_nothing_defined(per_query: PerQuery, function_name: str | None, mean: float) -> None:
     """Warn when every query is undefined in every tie order and ``mean`` is a number.
 
     For :func:`weighted_mean` and the callers that form their own means from the
     per-query values (the streaming evaluator, :func:`compare`, the displays).
     """
+    function_name = named(function_name)
     if not math.isnan(mean) and _nothing_defined(per_query):
         _warn_every_query_undefined(per_query, function_name, mean)
 
@@ -254,7 +269,10 @@ def _nothing_defined(per_query: PerQuery) -> bool:
     return bool(len(share)) and bool(share.all())
 
 
-def _warn_every_query_undefined(per_query: PerQuery, function_name: str, mean: float) -> None:
+def _warn_every_query_undefined(
+    per_query: PerQuery, function_name: str | None, mean: float
+) -> None:
+    function_name = named(function_name)
     n_queries = len(per_query.values)
     warn_at_caller(
         f"{function_name} is undefined for every one of the {n_queries} queries "
@@ -271,8 +289,9 @@ def aggregate(
     per_query: PerQuery,
     ranked: RankedGroups,
     replace_undefined_by: float | str,
-    function_name: str,
+    function_name: str | None = None,
 ) -> float:
     """The weighted mean of the per-query values under the undefined-query policy."""
+    function_name = named(function_name)
     values, weights, skipped = apply_policy(per_query, ranked, replace_undefined_by, function_name)
     return weighted_mean(values, weights, skipped, function_name, per_query.total, per_query)

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 
+from .._engine._caller import entry_point, named
 from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
 from .._engine._errors import RowValueError
-from .._engine._inputs import check_pandas_indexes
+from .._engine._inputs import INPUT_NAMES, check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
-from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
+from .._engine._validation import BOOLEAN, Options, validate_params
 from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import (
@@ -26,28 +27,29 @@ from ._conventions import (
     warn_tool_nan,
 )
 from ._registry import MetricSpec, parse_metric
-from ._trec_eval_format import trec_eval_lines
+from ._settings import Settings
+from ._trec_eval_format import MeasureValues, trec_eval_lines
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
 
+# y_true, y_score, group, sample_weight, judged (the order of INPUT_NAMES)
+Inputs: TypeAlias = tuple[Any, Any, Any, Any, Any]
 
-def _metric_settings(
-    spec: MetricSpec, shared: dict[str, Any]
+
+def metric_settings(
+    spec: MetricSpec, shared: Settings | Mapping[str, Any]
 ) -> tuple[dict[str, Any], Any, Ordering | None]:
     """Kernel parameters, the undefined-query policy and the input ordering of one metric.
 
     Precedence: the metric's name, then the shared settings given explicitly, then
     the convention's preset, then the metric function's defaults.
     """
+    settings = Settings.coerce(shared)
     kernel_params = spec.kernel_params
     defaults = spec.info.defaults
     policy = spec.params.get("replace_undefined_by", defaults["replace_undefined_by"])
-    convention = shared.get("convention")
-    chosen = dict(spec.params)
-    for name, value in shared.items():
-        if value is None or name == "convention" or name in spec.params:
-            continue
-        chosen[name] = value
+    convention = settings.convention
+    chosen = {**spec.params, **settings.given(named={"convention", *spec.params})}
     if convention is not None:
         preset = CONVENTIONS[convention]
         function_name = spec.info.function.__name__
@@ -64,6 +66,11 @@ def _metric_settings(
     return kernel_params, policy, ordering
 
 
+# the name before it crossed modules (dask.py); the lead removes it after the merge
+_metric_settings = metric_settings
+
+
+@entry_point
 @accepts_ranking_rows
 @validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN, Options("trec_eval")]})
 @fill_doc
@@ -139,21 +146,21 @@ def evaluate(
     >>> evaluate(y_true, y_score, qid, metrics=["mrr", "p@1", "recall@2"])
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    shared = {
-        "convention": convention,
-        "ties": ties,
-        "replace_undefined_by": replace_undefined_by,
-        "relevance_level": relevance_level,
-    }
-    rankings = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, "evaluate", doc_id, judged
+    settings = Settings.from_arguments(
+        convention=convention,
+        ties=ties,
+        replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level,
     )
+    inputs = (y_true, y_score, group, sample_weight, judged)
+    rankings = _ranked_metrics(inputs, metrics, settings, doc_id=doc_id)
     if not per_query:
         # one metric at a time, its per-query arrays dropped once its mean is known
         return {name: _metric_detail(plan, means=True).mean for name, plan in rankings.items()}
     if per_query == "trec_eval":
         details = {name: _metric_detail(plan, means=True) for name, plan in rankings.items()}
-        return trec_eval_lines(rankings.query_ids, details)
+        # MeasureValues declares settable members; MetricDetail's are frozen (read-only)
+        return trec_eval_lines(rankings.query_ids, cast("dict[str, MeasureValues]", details))
     tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
     return _table({"query": rankings.query_ids, **tables})
 
@@ -190,8 +197,9 @@ class EvaluationDetails:
     metrics: dict[str, MetricDetail]
 
 
-def metric_names(metrics: str | Sequence[str], function_name: str) -> list[str]:
+def metric_names(metrics: str | Sequence[str], function_name: str | None = None) -> list[str]:
     """The metric names as a non-empty list without duplicates."""
+    function_name = named(function_name)
     if isinstance(metrics, str):
         names = [metrics]
     elif isinstance(metrics, (list, tuple)) or (
@@ -227,9 +235,9 @@ def evaluate_details(
     group: Any,
     *,
     metrics: str | Sequence[str],
-    shared: dict[str, Any],
+    shared: Settings | Mapping[str, Any],
     sample_weight: Any,
-    function_name: str,
+    function_name: str | None = None,
     means: bool = True,
     doc_id: Any = None,
     judged: Any = None,
@@ -239,9 +247,8 @@ def evaluate_details(
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
     that combine the per-query values of several calls themselves.
     """
-    rankings = _ranked_metrics(
-        y_true, y_score, group, metrics, shared, sample_weight, function_name, doc_id, judged
-    )
+    inputs = (y_true, y_score, group, sample_weight, judged)
+    rankings = _ranked_metrics(inputs, metrics, shared, function_name, doc_id)
     results = {name: _metric_detail(plan, means) for name, plan in rankings.items()}
     return EvaluationDetails(rankings.query_ids, results)
 
@@ -265,45 +272,35 @@ class Rankings(dict):
 
 
 def _ranked_metrics(
-    y_true: Any,
-    y_score: Any,
-    group: Any,
+    inputs: Inputs,
     metrics: str | Sequence[str],
-    shared: dict[str, Any],
-    sample_weight: Any,
-    function_name: str,
+    shared: Settings | Mapping[str, Any],
+    function_name: str | None = None,
     doc_id: Any = None,
-    judged: Any = None,
 ) -> Rankings:
     """The checked settings and metric names, and the inputs sorted once.
+
+    ``inputs``: ``(y_true, y_score, group, sample_weight, judged)``.
 
     Once per input ordering, to be exact: a convention whose tool computes some
     measures with other score precision or tie order (ir_measures) sorts once for
     each ordering it needs.
     """
+    function_name = named(function_name)
     # every caller (evaluate, the report, compare, the displays, the command line)
     # passes its shared settings through the same checks as evaluate's own
-    for name, value in shared.items():
-        check_parameter(function_name, name, value, SHARED_SETTINGS[name])
+    shared = Settings.coerce(shared).checked(function_name)
     names = metric_names(metrics, function_name)
     specs = [parse_metric(name, function_name=function_name) for name in names]
-    settings = [_metric_settings(spec, shared) for spec in specs]
-    convention = shared.get("convention")
+    settings = [metric_settings(spec, shared) for spec in specs]
+    convention = shared.convention
     if convention is not None or doc_id is not None:
         # the inputs become arrays (and rows move) below: pandas indexes must agree first
-        check_pandas_indexes(
-            {
-                "y_true": y_true,
-                "y_score": y_score,
-                "group": group,
-                "sample_weight": sample_weight,
-                "judged": judged,
-                "doc_id": doc_id,
-            },
-            function_name,
-        )
+        indexed = dict(zip(INPUT_NAMES, inputs, strict=True))
+        check_pandas_indexes({**indexed, "doc_id": doc_id}, function_name)
     # document ids are checked always (a wrong length is never ignored), and sorted
     # only when the convention orders some metric's ties by them
+    y_true = inputs[0]
     if doc_id is not None:
         check_doc_ids(doc_id, y_true, function_name)
     doc_order = None
@@ -316,21 +313,8 @@ def _ranked_metrics(
     rankings = Rankings()
     for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
         if ordering not in ranked_by_ordering:
-            inputs = (y_true, y_score, group, sample_weight, judged)
-            if convention is not None:
-                inputs = _prepared(
-                    inputs, CONVENTIONS[convention], ordering, doc_order, function_name
-                )
-            ranked_by_ordering[ordering] = rank_groups(
-                *inputs[:3],
-                sample_weight=inputs[3],
-                judged=inputs[4],
-                function_name=function_name,
-            )
-            input_rows[ordering] = (
-                doc_order[ordering.doc_id_order]
-                if doc_order is not None and convention is not None and ordering.doc_id_order
-                else None
+            ranked_by_ordering[ordering], input_rows[ordering] = _ranked_for(
+                inputs, convention, ordering, doc_order, function_name
             )
         rankings[name] = MetricPlan(
             spec, kernel_params, policy, ranked_by_ordering[ordering], input_rows[ordering]
@@ -339,13 +323,34 @@ def _ranked_metrics(
     return rankings
 
 
+def _ranked_for(
+    inputs: Inputs,
+    convention: str | None,
+    ordering: Ordering | None,
+    doc_order: dict[str, np.ndarray] | None,
+    function_name: str,
+) -> tuple[RankedGroups, np.ndarray | None]:
+    """The rows ranked for one input ordering, and their input rows if a preset moved them."""
+    if convention is None or ordering is None:  # no convention: no ordering either
+        ranked = rank_groups(
+            *inputs[:3], sample_weight=inputs[3], judged=inputs[4], function_name=function_name
+        )
+        return ranked, None
+    prepared = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order, function_name)
+    ranked = rank_groups(
+        *prepared[:3], sample_weight=prepared[3], judged=prepared[4], function_name=function_name
+    )
+    moved = ordering.doc_id_order
+    return ranked, (doc_order[moved] if doc_order is not None and moved else None)
+
+
 def _prepared(
-    inputs: tuple[Any, Any, Any, Any, Any],
+    inputs: Inputs,
     convention: Any,
     ordering: Ordering,
     doc_order: dict[str, np.ndarray] | None,
     function_name: str,
-) -> tuple[Any, Any, Any, Any, Any]:
+) -> Inputs:
     """The inputs as the convention's tool reads them, rows in its tie order.
 
     Rows are checked before they move, so that an error names the caller's row.

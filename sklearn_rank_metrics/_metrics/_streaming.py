@@ -16,14 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import entry_point
 from .._engine._inputs import to_numpy
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
 from ._aggregate import PerQuery, weighted_mean
-from ._base import SHARED_SETTINGS
 from ._evaluate import DEFAULT_METRICS, MetricDetail, _table, evaluate_details, metric_names
 from ._registry import parse_metric
-from ._trec_eval_format import trec_eval_lines
+from ._settings import Settings
+from ._trec_eval_format import MeasureValues, trec_eval_lines
 
 _PER_QUERY = [BOOLEAN, Options("trec_eval")]  # as evaluate's per_query
 
@@ -74,6 +75,7 @@ class RankingEvaluator:
     {'mrr': 0.6666666666666666, 'p@1': 0.3333333333333333}
     """
 
+    @entry_point(name="RankingEvaluator")
     def __init__(
         self,
         metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -83,17 +85,15 @@ class RankingEvaluator:
         replace_undefined_by: float | str | None = None,
         relevance_level: float | None = None,
     ) -> None:
-        self.metrics = metric_names(metrics, "RankingEvaluator")
+        self.metrics = metric_names(metrics)
         for name in self.metrics:  # unknown names and bad parameters, now
             parse_metric(name, function_name="RankingEvaluator")
-        self.shared = {
-            "convention": convention,
-            "ties": ties,
-            "replace_undefined_by": replace_undefined_by,
-            "relevance_level": relevance_level,
-        }
-        for name, value in self.shared.items():
-            check_parameter("RankingEvaluator", name, value, SHARED_SETTINGS[name])
+        self.settings = Settings.from_arguments(
+            convention=convention,
+            ties=ties,
+            replace_undefined_by=replace_undefined_by,
+            relevance_level=relevance_level,
+        ).checked()
         self._query_ids: list[np.ndarray] = []
         self._details: list[dict[str, MetricDetail]] = []
         self._seen: set = set()
@@ -106,6 +106,8 @@ class RankingEvaluator:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        if "shared" in state:  # pickled before the settings became one object
+            state["settings"] = Settings.coerce(state.pop("shared"))
         self.__dict__.update(state)
         self._lock = threading.Lock()
 
@@ -113,6 +115,12 @@ class RankingEvaluator:
     def n_queries_(self) -> int:
         return len(self._seen)
 
+    @property
+    def shared(self) -> dict[str, Any]:
+        """The settings as the ``{name: value}`` dict this attribute used to hold."""
+        return self.settings.as_dict()
+
+    @entry_point(name="RankingEvaluator.update")
     @accepts_ranking_rows
     def update(
         self,
@@ -144,9 +152,8 @@ class RankingEvaluator:
             y_score,
             group,
             metrics=self.metrics,
-            shared=self.shared,
+            shared=self.settings,
             sample_weight=sample_weight,
-            function_name="RankingEvaluator.update",
             means=False,
             doc_id=doc_id,
             judged=judged,
@@ -188,10 +195,11 @@ class RankingEvaluator:
                 "RankingEvaluator.merge takes another RankingEvaluator; got "
                 f"{type(other).__name__}."
             )
-        if other.metrics != self.metrics or other.shared != self.shared:
+        if other.metrics != self.metrics or other.settings != self.settings:
             raise ValueError(
                 "RankingEvaluator.merge needs the same metrics and settings on both sides; "
-                f"got {other.metrics} {other.shared} and {self.metrics} {self.shared}."
+                f"got {other.metrics} {other.settings.as_dict()} and {self.metrics} "
+                f"{self.settings.as_dict()}."
             )
         with other._lock:  # a snapshot; self may be other (its queries are then refused)
             batches = list(zip(other._query_ids, other._details, strict=True))
@@ -199,6 +207,7 @@ class RankingEvaluator:
             self._add(query_ids, details, "RankingEvaluator.merge")
         return self
 
+    @entry_point(name="RankingEvaluator.compute")
     def compute(self, per_query: bool = False) -> Any:
         """The means over every query seen, or the per-query values.
 
@@ -213,7 +222,7 @@ class RankingEvaluator:
         -------
         scores : dict, DataFrame or str
         """
-        check_parameter("RankingEvaluator.compute", "per_query", per_query, _PER_QUERY)
+        check_parameter(None, "per_query", per_query, _PER_QUERY)
         # evaluate's reading: False gives the means, "trec_eval" the text, True the table
         as_table = bool(per_query) and not isinstance(per_query, str)
         with self._lock:
@@ -246,7 +255,7 @@ class RankingEvaluator:
         if as_table:
             return _table({"query": query_ids[order], **per_query_values})
         if per_query == "trec_eval":
-            measures = {
+            measures: dict[str, MeasureValues] = {
                 name: SimpleNamespace(
                     values=per_query_values[name],
                     mean=results[name],

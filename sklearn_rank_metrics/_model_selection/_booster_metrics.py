@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._caller import called_as, caller_name, entry_point
 from .._engine._validation import check_parameter
 from .._engine._warnings import warn_at_caller
 from .._kernels._graded import DEFAULT_MAX_GRADE
@@ -34,6 +35,7 @@ from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import evaluate_details
 from .._metrics._registry import parse_metric
+from .._metrics._settings import Settings
 
 # The reported name of every metric of ours: no LightGBM or XGBoost built-in metric
 # is named so, and XGBoost's early stopping maximises a name starting "pre" when its
@@ -80,11 +82,12 @@ class _BoosterMetric:
                 f"{sorted(SHARED_SETTINGS)} (metric parameters go in the name, e.g. "
                 "'ndcg(gain=exponential)@10')."
             )
-        for key, value in settings.items():
+        for key, value in settings.items():  # in the order given
             check_parameter(owner, key, value, SHARED_SETTINGS[key])
+        # a dict, as the attribute has always been; evaluate_details reads either
+        self.settings = Settings.from_arguments(**settings).as_dict()
         _check_name(name, owner)
         self.metric = computed
-        self.settings = {key: settings.get(key) for key in SHARED_SETTINGS}
         # the metric's own spelling without spaces (which XGBoost's log cannot hold)
         self.name = REPORTED_NAME.format("".join(metric.split()) if name is None else name)
         self.owner = owner
@@ -111,22 +114,21 @@ class _BoosterMetric:
                 "one score per row of queries given to the booster (group= / qid=)."
             )
         group = np.repeat(np.arange(len(sizes)), sizes)
-        details = evaluate_details(
-            y_true,
-            y_score,
-            group,
-            metrics=[self.metric],
-            shared=self.settings,
-            sample_weight=self._row_weights(weight, weight_per, sizes, group),
-            function_name=self.owner,
-            means=False,
-        )
-        detail = details.metrics[self.metric]
-        # the mean without the "every query undefined" warning: XGBoost's scikit-learn
-        # wrapper passes one query at a time, where one without a relevant row is no
-        # sign of a wrong setting
-        return weighted_mean(detail.values, detail.weights, detail.skipped, self.owner,
-                             detail.total)
+        with called_as(self.owner):  # the booster calls us: errors name the factory
+            details = evaluate_details(
+                y_true,
+                y_score,
+                group,
+                metrics=[self.metric],
+                shared=self.settings,
+                sample_weight=self._row_weights(weight, weight_per, sizes, group),
+                means=False,
+            )
+            detail = details.metrics[self.metric]
+            # the mean without the "every query undefined" warning: XGBoost's
+            # scikit-learn wrapper passes one query at a time, where one without a
+            # relevant row is no sign of a wrong setting
+            return weighted_mean(detail.values, detail.weights, detail.skipped, total=detail.total)
 
     def _row_weights(
         self, weight: Any, weight_per: str, sizes: np.ndarray, group: np.ndarray
@@ -153,7 +155,7 @@ class _BoosterMetric:
         return means[group]
 
     def __repr__(self) -> str:
-        shown = {key: value for key, value in self.settings.items() if value is not None}
+        shown = Settings.coerce(self.settings).given()
         extra = "".join(f", {key}={value!r}" for key, value in shown.items())
         return f"{type(self).__name__}({self.metric!r}{extra})"
 
@@ -225,6 +227,7 @@ def _check_name(name: Any, owner: str) -> None:
         )
 
 
+@entry_point
 def make_lightgbm_metric(
     metric: str, *, name: str | None = None, **settings: Any
 ) -> LightGBMMetric:
@@ -271,9 +274,10 @@ def make_lightgbm_metric(
     >>> metric(np.array([0, 1, 1, 0]), np.array([0.9, 0.8, 0.7, 0.1]), None, np.array([2, 2]))
     ('prefer_max(mrr@10)', 0.75, True)
     """
-    return LightGBMMetric(metric, settings, name, "make_lightgbm_metric")
+    return LightGBMMetric(metric, settings, name, caller_name())
 
 
+@entry_point
 def make_xgboost_metric(
     metric: str, *, name: str | None = None, **settings: Any
 ) -> XGBoostMetric:
@@ -334,4 +338,4 @@ def make_xgboost_metric(
     >>> metric.__name__
     'prefer_max(err(max_grade=4)@10)'
     """
-    return XGBoostMetric(metric, settings, name, "make_xgboost_metric")
+    return XGBoostMetric(metric, settings, name, caller_name())

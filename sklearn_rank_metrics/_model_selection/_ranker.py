@@ -20,6 +20,7 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.metadata_routing import UNCHANGED
 from sklearn.utils.validation import check_is_fitted
 
+from .._engine._caller import called_as
 from .._engine._inputs import factorize_groups, query_id_column
 
 PASS_GROUP_AS = ("auto", "sizes", "qid")
@@ -181,11 +182,8 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             raise ValueError(
                 "GroupedRanker requires y to be passed, but the target y is None."
             )
-        X_model, column_ids = self._split_group_column(X)
-        X_model, n_features = self._check_features(X_model)
-        ids = self._query_ids(group, column_ids, "group=", "GroupedRanker.fit")
-        n_rows = _check_labels(X_model, y, "X", "y", "GroupedRanker.fit")
-        codes, _ = factorize_groups(ids, n_rows, "GroupedRanker.fit")
+        with called_as("GroupedRanker.fit"):  # not around the ranker's own fit
+            X_model, n_features, n_rows, codes = self._training_rows(X, y, group)
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
         if self._pass_as() == "qid":
@@ -213,6 +211,15 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         if hasattr(self.ranker_, "feature_names_in_"):
             self.feature_names_in_ = self.ranker_.feature_names_in_
         return self
+
+    def _training_rows(self, X: Any, y: Any, group: Any) -> tuple[Any, int, int, np.ndarray]:
+        """The model's features, their number, the number of rows and the query codes."""
+        X_model, column_ids = self._split_group_column(X)
+        X_model, n_features = self._check_features(X_model)
+        ids = self._query_ids(group, column_ids, "group=", "GroupedRanker.fit")
+        n_rows = _check_labels(X_model, y, "X", "y", "GroupedRanker.fit")
+        codes, _ = factorize_groups(ids, n_rows)
+        return X_model, n_features, n_rows, codes
 
     def _eval_arguments(
         self, eval_set: Any, eval_group: Any, fit_params: dict[str, Any], n_features: int
@@ -282,6 +289,8 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     def _ranker_fit_parameters(self) -> list[str]:
         """Names of the wrapped ranker's ``fit`` parameters that pass through."""
         fit = getattr(self.ranker, "fit", None)
+        if fit is None:
+            return []
         try:
             parameters = inspect.signature(fit).parameters.values()
         except (TypeError, ValueError):  # no fit, or no signature to read
@@ -539,7 +548,7 @@ def _per_eval_set(
             f"GroupedRanker.fit got {len(orders)} eval sets but {len(given)} entries in "
             f"{name}; give one per eval set (None for none)."
         )
-    result = []
+    result: list[Any] = []
     for index, (values, order, codes) in enumerate(zip(given, orders, layouts, strict=True)):
         if values is None:
             result.append(None)

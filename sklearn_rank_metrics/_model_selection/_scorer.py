@@ -20,12 +20,14 @@ from typing import Any
 import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
 
+from .._engine._caller import entry_point
 from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._registry import parse_metric
+from .._metrics._settings import Settings
 
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
 
@@ -257,6 +259,7 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
     return function, params, name
 
 
+@entry_point
 def make_ranking_scorer(
     metric: str | Callable,
     *,
@@ -340,6 +343,7 @@ default="auto"
     >>> scorer(model, X, y) == ndcg_score(y, model.predict(X), qid, k=2)
     True
     """
+    # named outright: make_ranking_scorers (the outer door) reports this one as ours
     check_parameter(
         "make_ranking_scorer", "response_method", response_method, _RESPONSE_CONSTRAINT
     )
@@ -365,6 +369,7 @@ default="auto"
     )
 
 
+@entry_point
 def make_ranking_scorers(
     metrics: Sequence[str],
     *,
@@ -406,27 +411,22 @@ def make_ranking_scorers(
             "The 'metrics' parameter of make_ranking_scorers must name at least one "
             f"metric, each once; got {names!r}."
         )
-    shared = {
-        "convention": convention,
-        "ties": ties,
-        "replace_undefined_by": replace_undefined_by,
-        "relevance_level": relevance_level,
-    }
+    shared = Settings.from_arguments(
+        convention=convention,
+        ties=ties,
+        replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level,
+    )
     scorers = {}
     for name in names:
         spec = parse_metric(name, function_name="make_ranking_scorers")
         accepted, _ = _metric_parameters(spec.info.function)
-        settings = {
-            key: value
-            for key, value in shared.items()
-            if value is not None and key in accepted and key not in spec.params
-        }
         scorers[name] = make_ranking_scorer(
             name,
             group_column=group_column,
             response_method=response_method,
             group=group,
-            **settings,
+            **shared.given(accepted, named=spec.params),
         )
     # scikit-learn calls each scorer on its own, with the same y and predictions:
     # they sort once between them (the next one reuses the sort of equal inputs)
