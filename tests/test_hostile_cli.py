@@ -138,11 +138,17 @@ def test_ctrl_c_while_reading_standard_input(tmp_path):
     try:
         _wait_until_blocked(process)  # standard input stays open: it waits forever
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        # wait with standard input still open: communicate() would close it at once,
+        # and the read could then end on end-of-file before the signal is handled
+        process.wait(timeout=60)
+        out, err = process.stdout.read(), process.stderr.read()
     finally:
         if process.poll() is None:
             process.kill()
-            process.communicate()
+            process.wait()
+        process.stdin.close()
+        process.stdout.close()
+        process.stderr.close()
     assert process.returncode == 130, err
     assert err == "rank-metrics: interrupted\n" and out == ""
 
