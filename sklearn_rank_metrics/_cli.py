@@ -26,7 +26,7 @@ from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import parse_metric
-from ._metrics._trec_eval_format import trec_eval_lines
+from ._render._trec_eval import trec_eval_lines
 from ._stats._compare import compare
 from ._stats._comparison_table import means_table
 from ._stats._report import REPORT_METRICS, format_report, summarize

@@ -15,6 +15,7 @@ from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter, validate_params
+from .._render._trec_eval import trec_eval_lines
 from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import (
@@ -26,7 +27,6 @@ from ._conventions import (
     warn_tool_nan,
 )
 from ._registry import MetricSpec, parse_metric
-from ._trec_eval_format import trec_eval_lines
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
 

@@ -7,10 +7,7 @@ query, and the statistic is the mean over queries of the per-query difference.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,8 +20,9 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
-from . import _escape
-from ._comparison_table import aligned_lines, comparison_tables
+from .._render import _csv, _json, _text
+from .._render._table import Table, Verbatim
+from ._comparison_table import comparison_tables
 from ._model_values import per_query_values, score_mapping
 from ._resampling import (
     BOOTSTRAP_METHODS,
@@ -186,12 +184,7 @@ class ComparisonResult:
         -------
         text : str
         """
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(list(self._columns))
-        for record in self.records():
-            writer.writerow(["nan" if _is_nan(v) else v for v in record.values()])
-        return buffer.getvalue()
+        return _csv.render(list(self._columns), (r.values() for r in self.records()))
 
     def to_json(self) -> str:
         """The settings, the means and :attr:`table` as JSON (NaN as null).
@@ -208,25 +201,13 @@ class ComparisonResult:
             "means": self._means,
             "comparisons": self.records(),
         }
-        return json.dumps(_json_safe(document), indent=2)
+        return _json.render(document)
 
     def records(self) -> list[dict[str, Any]]:
         """The table as one dict per comparison, with plain Python values."""
         columns = {name: np.asarray(values).tolist() for name, values in self._columns.items()}
         n_rows = len(columns.get("metric", ()))
         return [{name: values[row] for name, values in columns.items()} for row in range(n_rows)]
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(item) for item in value]
-    return None if _is_nan(value) else value
 
 
 def _format_number(value: float, p_value: bool = False) -> str:
@@ -256,19 +237,19 @@ def format_comparison(
     headers += [_P_HEADERS.get(name, name) for name in p_columns]
     rows = []
     for i in range(len(columns["metric"])):
-        row = [
-            _escape.text(columns[name][i]) for name in ("metric", "model_a", "model_b", "n_queries")
+        row: list[str] = [
+            str(columns[name][i]) for name in ("metric", "model_a", "model_b", "n_queries")
         ]
-        row += [_format_number(columns[name][i]) for name in ("mean_a", "mean_b")]
-        row.append(_format_number(columns["mean_difference"][i]))
+        numbers = [_format_number(columns[name][i]) for name in ("mean_a", "mean_b")]
+        numbers.append(_format_number(columns["mean_difference"][i]))
         for method in methods:
             low = _format_number(columns[f"ci_low_{method}"][i])
             high = _format_number(columns[f"ci_high_{method}"][i])
-            row.append(f"[{low}, {high}]")
-        row += [_format_number(columns[name][i], p_value=True) for name in p_columns]
-        rows.append(row)
+            numbers.append(f"[{low}, {high}]")
+        numbers += [_format_number(columns[name][i], p_value=True) for name in p_columns]
+        rows.append(row + [Verbatim(number) for number in numbers])
     # metric and model names are left-aligned, numbers right-aligned
-    return "\n".join(aligned_lines(headers, rows, left=3))
+    return _text.render(None, [Table(headers, rows, left=3)])
 
 
 # --------------------------------------------------------------------------- compare

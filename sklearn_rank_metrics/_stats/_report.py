@@ -12,7 +12,8 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
-from . import _escape
+from .._render import _text
+from .._render._table import Cell, Table, Verbatim
 from ._compare import compare
 from ._model_values import score_mapping
 
@@ -277,15 +278,11 @@ def _add_comparison(summaries: dict, comparison: Any) -> None:
         entry.update({name: value for name, value in record.items() if name not in shown})
 
 
-def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
-    """Right-aligned columns; a model column only when there are several models.
-
-    Metric and model names are shown through :func:`._escape.text` (control
-    characters as escapes), so that a name cannot break a line.
-    """
+def report_table(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> Table:
+    """One row per metric (and model: a model column only when there are several)."""
     several = None not in summaries
     metric_names = list(next(iter(summaries.values())))
-    rows = []
+    rows: list[list[Cell]] = []
     for metric in metric_names:
         for position, (model, by_metric) in enumerate(summaries.items()):
             stats = by_metric[metric]
@@ -294,24 +291,18 @@ def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digit
                 f"{stats['std_err']:.{digits}f}",
                 *(str(stats[column]) for column in _COLUMNS[2:]),
             ]
-            name = _escape.text(metric)
-            label = [name if position == 0 else "", _escape.text(model)] if several else [name]
-            rows.append(label + cells)
+            name = metric if position == 0 else Verbatim("")
+            label: list[Cell] = [name, str(model)] if several else [metric]
+            rows.append(label + [Verbatim(cell) for cell in cells])
     n_labels = 2 if several else 1
-    widths = [max(len(row[i]) for row in rows) for i in range(n_labels)]
-    widths += [
-        max(len(header), *(len(row[n_labels + i]) for row in rows))
-        for i, header in enumerate(_HEADERS)
-    ]
-    header = [""] * n_labels + list(_HEADERS)
-    lines = [_join(header, widths, n_labels), ""]
-    lines += [_join(row, widths, n_labels) for row in rows]
-    return "\n".join(line.rstrip() for line in lines)
+    return Table([Verbatim("")] * n_labels + list(_HEADERS), rows, left=n_labels)
 
 
-def _join(cells: list[str], widths: list[int], n_labels: int) -> str:
-    labels = [cell.ljust(width) for cell, width in zip(cells[:n_labels], widths, strict=False)]
-    numbers = [
-        cell.rjust(width) for cell, width in zip(cells[n_labels:], widths[n_labels:], strict=True)
-    ]
-    return "  ".join(labels) + "   " + "  ".join(numbers)
+def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
+    """Labels left-aligned, numbers right-aligned, an empty line under the header.
+
+    Metric and model names are shown through :func:`.._render._escape.text` (control
+    characters as escapes), so that a name cannot break a line.
+    """
+    table = report_table(summaries, digits)
+    return _text.render(None, [table], gap=3, blank_after_header=True)
