@@ -199,7 +199,7 @@ def _as_float(alpha: Any) -> float:
 
 
 def means_table(
-    means: dict[str, dict[str, float]], caption: str, *, digits: int, style: str
+    means: dict[str, dict[str, float]], caption: str | None, *, digits: int, style: str
 ) -> str:
     """Runs as rows, metrics as columns, without markers (no comparison).
 
