@@ -25,6 +25,7 @@ from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import parse_metric
 from ._render import _csv, _json
+from ._render._escape import text as escape_text
 from ._render._trec_eval import trec_eval_lines
 from ._stats._compare import compare
 from ._stats._report import REPORT_METRICS, RankingReport, summarize
@@ -646,26 +647,34 @@ def _json_report(
 
 def _text_header(convention: str, loaded: LoadedRuns, query_counts: dict[str, int]) -> list[str]:
     """The lines above the text report: the source, its queries, the convention, and
-    the queries dropped from each run."""
+    the queries dropped from each run. File and run names are shown through
+    :func:`._render._escape.text` (control characters as escapes): a name cannot
+    break a line or reach the terminal as a control sequence."""
+    source = escape_text(loaded.source)
     if loaded.n_answered is not None:  # TREC runs: say which queries each mean is over
-        answered = ", ".join(f"{name} {count}" for name, count in loaded.n_answered.items())
+        answered = ", ".join(
+            f"{escape_text(name)} {count}" for name, count in loaded.n_answered.items()
+        )
         if loaded.answered_only:
-            lines = [f"{loaded.source}: {loaded.n_qrels_queries} queries; each run "
+            lines = [f"{source}: {loaded.n_qrels_queries} queries; each run "
                      "averaged over the queries it answered, as trec_eval without -c "
                      f"(answered: {answered})"]
         else:
-            lines = [f"{loaded.source}: {loaded.n_qrels_queries} queries, every run "
+            lines = [f"{source}: {loaded.n_qrels_queries} queries, every run "
                      "averaged over all of them, a query it did not answer at 0 as "
                      f"trec_eval -c (answered: {answered})"]
     else:
-        lines = [f"{loaded.source}: " + ", ".join(
-            f"{name}: {count} queries" for name, count in query_counts.items()
+        lines = [f"{source}: " + ", ".join(
+            f"{escape_text(name)}: {count} queries" for name, count in query_counts.items()
         )]
     if convention != "none":
         lines.append(f"convention: {CONVENTIONS[convention].description}")
     for name, count in (loaded.n_dropped_queries or {}).items():
         if count:
-            lines.append(f"{name}: {count} queries only in the run were dropped (as trec_eval)")
+            lines.append(
+                f"{escape_text(name)}: {count} queries only in the run were dropped "
+                "(as trec_eval)"
+            )
     return lines
 
 
