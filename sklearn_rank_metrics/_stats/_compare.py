@@ -525,12 +525,53 @@ def compare(
         judged=judged,
         doc_id=doc_id,
     )
-    n_models, n_metrics, n_queries = values.shape
+    kept, means, results, stats_columns = _statistics(
+        values, pairs, methods, n_resamples, confidence_level, rng
+    )
+    columns = _comparison_columns(names, models, pairs, kept, results, stats_columns, correction)
+    n_models, n_queries = len(models), values.shape[2]
+    means_columns = {"model": np.asarray(models, dtype=object)}
+    means_columns.update({name: means[:, j] for j, name in enumerate(names)})
+    per_query = {
+        "model": np.repeat(np.asarray(models, dtype=object), n_queries),
+        "query": np.tile(query_ids, n_models),
+    }
+    for j, name in enumerate(names):
+        per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
+    return ComparisonResult(
+        table=_table(dict(columns)),
+        means=_table(means_columns),
+        per_query=_table(per_query),
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        methods=methods,
+        correction=correction,
+        baseline=baseline,
+        _columns=columns,
+        _means={
+            model: {name: float(means[m, j]) for j, name in enumerate(names)}
+            for m, model in enumerate(models)
+        },
+    )
 
+
+def _statistics(
+    values: np.ndarray,
+    pairs: list[tuple[int, int]],
+    methods: tuple[str, ...],
+    n_resamples: int,
+    confidence_level: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The kept queries, the means and every pair's statistics, metric by metric.
+
+    Returns ``kept`` (n_metrics, n_queries), ``means`` (n_models, n_metrics),
+    ``results`` (n_metrics, n_pairs, n_statistics) and the statistics' names.
+    """
+    n_models, n_metrics, _ = values.shape
     # A query enters a metric's comparison when every model has a value there.
     kept = ~np.isnan(values).any(axis=0)  # (n_metrics, n_queries)
     means = np.full((n_models, n_metrics), np.nan)
-    rows: dict[str, list] = {"metric": [], "model_a": [], "model_b": [], "n_queries": []}
     stats_columns = ["mean_a", "mean_b", "mean_difference"]
     stats_columns += [f"ci_{side}_{m}" for m in methods for side in ("low", "high")]
     stats_columns += ["p_value_t", "p_value_permutation"]
@@ -565,7 +606,20 @@ def compare(
         out.append(_effect_size(differences))
         stacked = np.stack(out, axis=1).reshape(len(metric_indices), len(pairs), -1)
         results[metric_indices] = stacked
+    return kept, means, results, stats_columns
 
+
+def _comparison_columns(
+    names: list[str],
+    models: list[str],
+    pairs: list[tuple[int, int]],
+    kept: np.ndarray,
+    results: np.ndarray,
+    stats_columns: list[str],
+    correction: str | None,
+) -> dict[str, np.ndarray]:
+    """The comparison table's columns: one row per (metric, pair)."""
+    rows: dict[str, list] = {"metric": [], "model_a": [], "model_b": [], "n_queries": []}
     for j, name in enumerate(names):
         for a_index, b_index in pairs:
             rows["metric"].append(name)
@@ -576,7 +630,7 @@ def compare(
         name: np.asarray(value, dtype=object if name != "n_queries" else np.int64)
         for name, value in rows.items()
     }
-    flat = results.reshape(n_metrics * len(pairs), len(stats_columns))
+    flat = results.reshape(len(names) * len(pairs), len(stats_columns))
     for index, name in enumerate(stats_columns):
         columns[name] = flat[:, index]
     for name in ("wins", "ties", "losses"):  # counts (a metric without queries: 0)
@@ -586,27 +640,4 @@ def compare(
         for name in ("p_value_t", "p_value_permutation"):
             by_metric = results[:, :, stats_columns.index(name)]
             columns[f"{name}_{correction}"] = np.concatenate([adjust(row) for row in by_metric])
-
-    means_columns = {"model": np.asarray(models, dtype=object)}
-    means_columns.update({name: means[:, j] for j, name in enumerate(names)})
-    per_query = {
-        "model": np.repeat(np.asarray(models, dtype=object), n_queries),
-        "query": np.tile(query_ids, n_models),
-    }
-    for j, name in enumerate(names):
-        per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
-    return ComparisonResult(
-        table=_table(dict(columns)),
-        means=_table(means_columns),
-        per_query=_table(per_query),
-        confidence_level=confidence_level,
-        n_resamples=n_resamples,
-        methods=methods,
-        correction=correction,
-        baseline=baseline,
-        _columns=columns,
-        _means={
-            model: {name: float(means[m, j]) for j, name in enumerate(names)}
-            for m, model in enumerate(models)
-        },
-    )
+    return columns

@@ -306,6 +306,7 @@ def ranking_report(
             "ranking_report returns a dict (output_dict=True) or a DataFrame (as_frame=True), "
             "not both."
         )
+    models: dict[Any, Any]  # None: one model's scores given alone
     if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
         models = score_mapping(y_score, "ranking_report", min_models=0, parameter="y_score")
         if not models:
