@@ -13,6 +13,10 @@ measure; ``meas_print_single.c``, ``meas_print_final.c``, ``m_runid.c``,
   number of queries averaged) first, as trec_eval's measure table lists them first,
   then every measure's mean (the counts: their sum).
 
+Measure names, query ids and the run's tag are written through
+:func:`._escape.text`: a control character (a tab, a line break, ESC) is shown as
+its escape (``\\t``), so that no id can add a field or a line.
+
 Under ``-c`` trec_eval 10 prints a line for every query of the qrels, an unanswered
 one with its zeros ("-c mode now prints out skipped queries in -q mode", its
 CHANGELOG); trec_eval 9 printed lines only for the answered queries. The rows decide
@@ -24,6 +28,8 @@ from __future__ import annotations
 from typing import Protocol
 
 import numpy as np
+
+from ._escape import text as escape
 
 
 class MeasureValues(Protocol):
@@ -73,20 +79,20 @@ def trec_eval_lines(
     # str order is code point order, which is the byte order of the UTF-8 text
     order = np.argsort(queries, kind="stable")
     columns = [
-        (_NAME.format(name), detail.values[order].tolist(), detail.total)
+        (_NAME.format(escape(name)), detail.values[order].tolist(), detail.total)
         for name, detail in details.items()
     ]
     lines = [
-        f"{name}\t{query}\t{_value_text(column[position], total)}"
+        f"{name}\t{escape(query)}\t{_value_text(column[position], total)}"
         for position, query in enumerate(queries[order].tolist())
         for name, column, total in columns
         if column[position] == column[position]  # NaN: the metric skipped the query
     ]
     if run_id is not None:
-        lines.append(f"{_NAME.format('runid')}\tall\t{run_id}")
+        lines.append(f"{_NAME.format('runid')}\tall\t{escape(run_id)}")
     lines.append(f"{_NAME.format('num_q')}\tall\t{len(queries)}")
     lines += [
-        f"{_NAME.format(name)}\tall\t{_value_text(detail.mean, detail.total)}"
+        f"{_NAME.format(escape(name))}\tall\t{_value_text(detail.mean, detail.total)}"
         for name, detail in details.items()
     ]
     return "\n".join(lines) + "\n"
