@@ -707,7 +707,9 @@ def _progress(
     """Show ``what ... N s`` on stderr while a step runs longer than ``delay`` seconds.
 
     Only on a terminal (or with ``force``), so piped output and logs stay clean.
+    Control characters in ``what`` (a file name) are shown as escapes.
     """
+    what = escape_text(what)
     stream = sys.stderr if stream is None else stream
     if not (force or getattr(stream, "isatty", lambda: False)()):
         yield
