@@ -25,6 +25,7 @@ which queries there are: :func:`read_trec` keeps the qrels' queries by default.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 import numpy as np
@@ -35,9 +36,17 @@ from ._escape import text as escape
 class MeasureValues(Protocol):
     """What the layout reads of a metric's result (``MetricDetail`` has it)."""
 
-    values: np.ndarray  # per query, NaN where skipped
-    mean: float
-    total: bool  # a count, summed over queries
+    @property
+    def values(self) -> np.ndarray:
+        """Per query, NaN where skipped."""
+
+    @property
+    def mean(self) -> float:
+        """The mean (a count: the sum) over queries."""
+
+    @property
+    def total(self) -> bool:
+        """Whether the measure is a count, summed over queries."""
 
 # trec_eval's "%-22s" and "%6.4f"
 _NAME = "{:<22}"
@@ -52,7 +61,7 @@ def _value_text(value: float, total: bool) -> str:
 
 def trec_eval_lines(
     query_ids: np.ndarray,
-    details: dict[str, MeasureValues],
+    details: Mapping[str, MeasureValues],
     *,
     run_id: str | None = None,
 ) -> str:
