@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from sklearn_rank_metrics import ranking_report
+from sklearn_rank_metrics import compare, ranking_report
 from sklearn_rank_metrics._stats._report import RankingReport
 
 Y_TRUE = [1, 0, 0, 1]
@@ -71,3 +71,21 @@ def test_a_comparison_is_in_every_format():
     text = ranking_report(Y_TRUE, SCORES, GROUP, metrics="mrr", baseline="bad",
                           n_resamples=10, random_state=0)
     assert "\n\nPaired comparison with 'bad':\n\n" in text
+
+
+def test_the_comparison_formats_take_compare_s_display_parameters():
+    comparison = compare(Y_TRUE, SCORES, GROUP, metrics="mrr", baseline="bad",
+                         n_resamples=10, random_state=0)
+    summaries = {"good": {"mrr": dict(STATS)}, "bad": {"mrr": {**STATS, "mean": 0.5}}}
+    report = RankingReport(summaries, comparison, "bad")
+    for test, alpha, digits in (("t", 0.3, 2), ("permutation", 0.05, None)):
+        shown = 4 if digits is None else digits
+        assert report.to_text(test=test, alpha=alpha, digits=digits).endswith(
+            comparison.to_text(test=test, alpha=alpha, digits=shown)
+        )
+        assert report.to_markdown(test=test, alpha=alpha, digits=digits) == (
+            comparison.to_markdown(test=test, alpha=alpha, digits=shown)
+        )
+        assert report.to_latex(test=test, alpha=alpha, digits=digits) == (
+            comparison.to_latex(test=test, alpha=alpha, digits=shown)
+        )

@@ -77,44 +77,60 @@ class RankingReport:
             return {None: next(iter(self.summaries.values()))}
         return self.summaries
 
-    def to_text(self, *, alpha: float = 0.05, digits: int | None = None) -> str:
-        """The report table, then the comparison's tables (:meth:`ComparisonResult.to_text`
-        at level ``alpha``, with ``digits``, default 4).
+    def to_text(
+        self, *, test: str = "permutation", alpha: float = 0.05, digits: int | None = None
+    ) -> str:
+        """The report table, then the comparison's tables, if any.
 
-        ``digits`` of the report table: default :attr:`digits`.
+        ``test``, ``alpha`` and ``digits`` are those of :meth:`ComparisonResult.to_text`;
+        ``digits`` also sets the report table's (default: :attr:`digits` for the report
+        table, 4 for the comparison, as ``ComparisonResult.to_text``).
         """
         text = format_report(self._shown(), self.digits if digits is None else digits)
         if self.comparison is not None:
             text += f"\n\nPaired comparison with {self.baseline!r}:\n\n"
-            text += self.comparison.to_text(alpha=alpha, digits=4 if digits is None else digits)
+            text += self.comparison.to_text(
+                test=test, alpha=alpha, digits=4 if digits is None else digits
+            )
         return text
 
     def _means_or_comparison(
-        self, style: str, caption: str | None, alpha: float, digits: int | None
+        self, style: str, caption: str | None, test: str, alpha: float, digits: int | None
     ) -> str:
-        digits = self.digits if digits is None else digits
         if self.comparison is not None:
             comparison = self.comparison
             render = comparison.to_markdown if style == "markdown" else comparison.to_latex
-            return render(alpha=alpha, digits=digits)
+            return render(test=test, alpha=alpha, digits=4 if digits is None else digits)
         means = {
             model: {metric: stats["mean"] for metric, stats in by_metric.items()}
             for model, by_metric in self.summaries.items()
         }
+        digits = self.digits if digits is None else digits
         return means_table(means, caption, digits=digits, style=style)
 
     def to_markdown(
-        self, *, caption: str | None = None, alpha: float = 0.05, digits: int | None = None
+        self,
+        *,
+        caption: str | None = None,
+        test: str = "permutation",
+        alpha: float = 0.05,
+        digits: int | None = None,
     ) -> str:
         """The means, runs as rows and metrics as columns, under ``caption``; with a
-        comparison, :meth:`ComparisonResult.to_markdown` instead."""
-        return self._means_or_comparison("markdown", caption, alpha, digits)
+        comparison, :meth:`ComparisonResult.to_markdown` (``test``, ``alpha``,
+        ``digits``) instead. ``digits`` as in :meth:`to_text`."""
+        return self._means_or_comparison("markdown", caption, test, alpha, digits)
 
     def to_latex(
-        self, *, caption: str | None = None, alpha: float = 0.05, digits: int | None = None
+        self,
+        *,
+        caption: str | None = None,
+        test: str = "permutation",
+        alpha: float = 0.05,
+        digits: int | None = None,
     ) -> str:
         """:meth:`to_markdown` as a LaTeX ``table`` (booktabs)."""
-        return self._means_or_comparison("latex", caption, alpha, digits)
+        return self._means_or_comparison("latex", caption, test, alpha, digits)
 
     def to_csv(self) -> str:
         """One line per model and metric (``run, metric, mean, ...``); with a comparison,
