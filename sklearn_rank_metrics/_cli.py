@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
-import json
-import math
 import os
 import sys
 import textwrap
 import threading
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -26,10 +24,11 @@ from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import parse_metric
-from ._metrics._trec_eval_format import trec_eval_lines
+from ._render import _csv, _json
+from ._render._escape import text as escape_text
+from ._render._trec_eval import trec_eval_lines
 from ._stats._compare import compare
-from ._stats._comparison_table import means_table
-from ._stats._report import REPORT_METRICS, format_report, summarize
+from ._stats._report import REPORT_METRICS, RankingReport, summarize
 from ._version import __version__
 
 PROGRAM = "rank-metrics"
@@ -276,82 +275,133 @@ def _one_line(error: BaseException) -> str:
     return " ".join(text.split())
 
 
-def _load_runs(args: argparse.Namespace) -> tuple[Any, dict[str, Any], dict[str, Any]]:
-    """Labels, query ids, ``{run name: scores}`` and facts about the source."""
+@dataclass
+class LoadedRuns:
+    """What the files gave: every run's scores and the facts the report shows.
+
+    ``data`` holds the rows every run shares (labels, query ids; ``None`` when each
+    run brings its own rows, ``--answered-only``: then ``runs`` maps a name to that
+    run's :class:`RankingData`). The TREC facts are ``None`` for a table or LETOR file.
+    """
+
+    source: str
+    runs: dict[str, Any]
+    data: Any = None
+    answered_only: bool | None = None
+    n_qrels_queries: int | None = None
+    n_answered: Mapping[str, int | None] | None = None
+    n_dropped_queries: dict[str, int] | None = None
+    run_ids: dict[str, str | None] = field(default_factory=dict)
+
+
+# the run options of each source
+_RUN_OPTIONS = (("y_score", "table"), ("predictions", "letor"), ("run", "qrels"))
+
+
+def _source(args: argparse.Namespace) -> str:
+    """The one source given (table, letor or qrels), its options checked."""
     chosen = [name for name in ("table", "letor", "qrels") if getattr(args, name)]
     if len(chosen) != 1:
         raise _BadInput("give exactly one of --table, --letor, --qrels")
     source = chosen[0]
-    for option, owner in (("y_score", "table"), ("predictions", "letor"), ("run", "qrels")):
+    owners = [*_RUN_OPTIONS, ("keep_unretrieved_queries", "qrels"), ("answered_only", "qrels")]
+    for option, owner in owners:
         if getattr(args, option) and source != owner:
             raise _BadInput(f"--{option.replace('_', '-')} goes with --{owner}")
-    if args.keep_unretrieved_queries and source != "qrels":
-        raise _BadInput("--keep-unretrieved-queries goes with --qrels")
-    if args.answered_only and source != "qrels":
-        raise _BadInput("--answered-only goes with --qrels")
     if args.answered_only and args.keep_unretrieved_queries:
         raise _BadInput("--answered-only and -c (--keep-unretrieved-queries) contradict")
     if args.group_sizes and source != "letor":
         raise _BadInput("--group-sizes goes with --letor")
+    return source
 
-    from ._io import align_trec_runs, read_letor, read_table
+
+def _load_runs(args: argparse.Namespace) -> LoadedRuns:
+    """Read the source and the runs the arguments name."""
+    loader = {"table": _load_table, "letor": _load_letor, "qrels": _load_qrels}
+    return loader[_source(args)](args)
+
+
+def _load_table(args: argparse.Namespace) -> LoadedRuns:
+    """--table: one score column per run, on the same rows."""
+    from ._io import read_table
+
+    columns = args.y_score or ["y_score"]
+    _resolve_baseline(args, {column: column for column in columns}, "--y-score")
+    runs = {}
+    for column in columns:
+        with _progress(f"reading {args.table}"):
+            data = read_table(args.table, y_true=args.y_true, y_score=column, group=args.group)
+        runs[column] = data.y_score
+    return LoadedRuns(args.table, runs, data)
+
+
+def _load_letor(args: argparse.Namespace) -> LoadedRuns:
+    """--letor: one predictions file per run, on the file's rows."""
+    from ._io import read_letor
+
+    if not args.predictions:
+        raise _BadInput("--letor needs at least one --predictions file")
+    names = _run_names(args.predictions)
+    _resolve_baseline(args, names, "--predictions")
+    runs = {}
+    for name, path in names.items():
+        with _progress(f"reading {args.letor} with {path}"):
+            data = read_letor(args.letor, scores=path, group_sizes=args.group_sizes)
+        runs[name] = data.y_score
+    return LoadedRuns(args.letor, runs, data)
+
+
+def _load_qrels(args: argparse.Namespace) -> LoadedRuns:
+    """--qrels: TREC runs, each on its own rows (--answered-only) or all aligned on
+    the qrels' queries (trec_eval -c)."""
+    if not args.run:
+        raise _BadInput("--qrels needs at least one --run file")
+    if args.run.count("-") > 1:
+        raise _BadInput("--run - (standard input) can be given once")
+    names = _run_names(args.run)
+    _resolve_baseline(args, names, "--run")
+    named = {name: sys.stdin.buffer if path == "-" else path for name, path in names.items()}
+    if args.answered_only:
+        return _load_answered_only(args.qrels, named)
+    return _load_aligned(args.qrels, named)
+
+
+def _load_answered_only(qrels: str, named: dict[str, Any]) -> LoadedRuns:
+    """Each run on its own rows and the queries it answers (trec_eval without -c)."""
     from ._io._trec import join_trec_sources
 
-    facts: dict[str, Any] = {}
-    if source == "table":
-        columns = args.y_score or ["y_score"]
-        _resolve_baseline(args, {column: column for column in columns}, "--y-score")
-        runs = {}
-        for column in columns:
-            with _progress(f"reading {args.table}"):
-                data = read_table(
-                    args.table, y_true=args.y_true, y_score=column, group=args.group
-                )
-            runs[column] = data.y_score
-        facts["source"] = args.table
-    elif source == "letor":
-        if not args.predictions:
-            raise _BadInput("--letor needs at least one --predictions file")
-        names = _run_names(args.predictions)
-        _resolve_baseline(args, names, "--predictions")
-        runs = {}
-        for name, path in names.items():
-            with _progress(f"reading {args.letor} with {path}"):
-                data = read_letor(args.letor, scores=path, group_sizes=args.group_sizes)
-            runs[name] = data.y_score
-        facts["source"] = args.letor
-    else:
-        if not args.run:
-            raise _BadInput("--qrels needs at least one --run file")
-        if args.run.count("-") > 1:
-            raise _BadInput("--run - (standard input) can be given once")
-        names = _run_names(args.run)
-        _resolve_baseline(args, names, "--run")
-        named = {name: sys.stdin.buffer if path == "-" else path for name, path in names.items()}
-        facts["source"] = args.qrels
-        facts["answered_only"] = args.answered_only
-        if args.answered_only:  # each run on its own rows and queries (trec_eval)
-            runs = {}
-            for name, run in named.items():
-                with _progress(f"reading {args.qrels} and {name}"):
-                    join = join_trec_sources(
-                        args.qrels, run, answered_only=True, single_precision=False
-                    )
-                runs[name] = join.data
-                facts.setdefault("n_dropped_queries", {})[name] = join.data.n_dropped_queries
-                facts.setdefault("n_answered", {})[name] = join.data.n_answered_queries
-                facts.setdefault("run_ids", {})[name] = join.run_id
-                facts["n_qrels_queries"] = join.n_qrels_queries
-            return None, runs, facts
-        # every run on the same rows and the qrels' queries (trec_eval -c)
-        with _progress(f"reading {args.qrels} and {len(named)} run(s)"):
-            aligned = align_trec_runs(args.qrels, named)
-        facts["n_dropped_queries"] = aligned.n_dropped_queries
-        facts["n_answered"] = aligned.n_answered
-        facts["run_ids"] = aligned.run_ids
-        facts["n_qrels_queries"] = aligned.n_queries
-        return aligned, dict(aligned.scores), facts
-    return data, runs, facts
+    joins: dict[str, Any] = {}
+    for name, run in named.items():
+        with _progress(f"reading {qrels} and {name}"):
+            joins[name] = join_trec_sources(qrels, run, answered_only=True, single_precision=False)
+    return LoadedRuns(
+        qrels,
+        {name: join.data for name, join in joins.items()},
+        None,
+        True,
+        n_qrels_queries=next(reversed(joins.values())).n_qrels_queries,  # the same qrels
+        n_answered={name: join.data.n_answered_queries for name, join in joins.items()},
+        n_dropped_queries={name: join.data.n_dropped_queries for name, join in joins.items()},
+        run_ids={name: join.run_id for name, join in joins.items()},
+    )
+
+
+def _load_aligned(qrels: str, named: dict[str, Any]) -> LoadedRuns:
+    """Every run on the same rows and the qrels' queries (trec_eval -c)."""
+    from ._io import align_trec_runs
+
+    with _progress(f"reading {qrels} and {len(named)} run(s)"):
+        aligned = align_trec_runs(qrels, named)
+    return LoadedRuns(
+        qrels,
+        dict(aligned.scores),
+        aligned,
+        False,
+        n_qrels_queries=aligned.n_queries,
+        n_answered=aligned.n_answered,
+        n_dropped_queries=aligned.n_dropped_queries,
+        run_ids=aligned.run_ids,
+    )
 
 
 def _run_names(paths: Sequence[str]) -> dict[str, str]:
@@ -400,7 +450,17 @@ def _comparison_options(args: argparse.Namespace) -> None:
             )
 
 
+@dataclass
+class EvaluatedRuns:
+    """Every run's summaries (for the report), details (per query) and query count."""
+
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+    query_counts: dict[str, int] = field(default_factory=dict)
+
+
 def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
+    """Parse the metrics and settings, load the runs, evaluate them, render the report."""
     _comparison_options(args)
     # names as trec_eval, ir_measures or ranx write them are printed in canonical form
     given_names = list(args.metrics)
@@ -415,20 +475,40 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
         "replace_undefined_by": _policy(args.replace_undefined_by),
         "relevance_level": args.relevance_level,
     }
-    data, runs, facts = _load_runs(args)
-    results: dict[str, dict[str, Any]] = {}
-    per_query: dict[str, Any] = {}
-    query_counts: dict[str, int] = {}
-    for name, scores in runs.items():
+    loaded = _load_runs(args)
+    evaluated = _evaluate_runs(args.metrics, loaded, settings)
+    if args.per_query and args.per_query != "-":
+        _write_per_query(args.per_query, evaluated.details)
+    comparison = None
+    if args.baseline is not None:
+        comparison = _compare_runs(args, loaded.data, loaded.runs, settings)
+    if args.format == "trec_eval":  # trec_eval -q, run after run
+        _print_trec_eval(out, given_names, evaluated, loaded.run_ids)
+    else:
+        report = RankingReport(
+            evaluated.summaries, comparison, args.baseline, args.digits, name_one_model=False
+        )
+        _print_report(out, args, report, loaded, evaluated.query_counts)
+    if args.per_query == "-":  # standard output, after the report
+        out.write("\n")
+        _write_per_query(out, evaluated.details)
+
+
+def _evaluate_runs(
+    metrics: list[str], loaded: LoadedRuns, settings: dict[str, Any]
+) -> EvaluatedRuns:
+    """evaluate_details of every run; a bad row is named by its file and line."""
+    evaluated = EvaluatedRuns()
+    for name, scores in loaded.runs.items():
         # TREC runs each bring their own rows (the union of the run and the qrels)
-        run_data = scores if data is None else data
-        y_score = scores.y_score if data is None else scores
+        run_data = scores if loaded.data is None else loaded.data
+        y_score = scores.y_score if loaded.data is None else scores
         try:
             details = evaluate_details(
                 run_data.y_true,
                 y_score,
                 run_data.group,
-                metrics=args.metrics,
+                metrics=metrics,
                 shared=settings,
                 sample_weight=None,
                 function_name="rank-metrics evaluate",
@@ -440,24 +520,19 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
             if locate is None:
                 raise
             raise _BadInput(f"{locate(error.row)}: {error}") from None
-        results[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
-        per_query[name] = details
-        query_counts[name] = len(set(run_data.group.tolist()))
-    if args.per_query and args.per_query != "-":
-        _write_per_query(args.per_query, per_query)
-    if args.baseline is not None:
-        facts["comparison"] = _compare_runs(args, data, runs, settings)
-    if args.format == "trec_eval":  # trec_eval -q, run after run
-        run_ids = facts.get("run_ids", {})
-        for name, details in per_query.items():
-            # the measures as the user named them (P_10 stays P_10)
-            named = dict(zip(given_names, details.metrics.values(), strict=True))
-            out.write(trec_eval_lines(details.query_ids, named, run_id=run_ids.get(name)))
-    else:
-        _print_report(out, args, results, facts, query_counts)
-    if args.per_query == "-":  # standard output, after the report
-        out.write("\n")
-        _write_per_query(out, per_query)
+        evaluated.summaries[name] = {m: summarize(d) for m, d in details.metrics.items()}
+        evaluated.details[name] = details
+        evaluated.query_counts[name] = len(set(run_data.group.tolist()))
+    return evaluated
+
+
+def _print_trec_eval(
+    out: TextIO, given_names: list[str], evaluated: EvaluatedRuns, run_ids: dict[str, Any]
+) -> None:
+    """trec_eval -q's lines, run after run, the measures as the user named them (P_10)."""
+    for name, details in evaluated.details.items():
+        named = dict(zip(given_names, details.metrics.values(), strict=True))
+        out.write(trec_eval_lines(details.query_ids, named, run_id=run_ids.get(name)))
 
 
 def _compare_runs(
@@ -530,110 +605,94 @@ def _policy(text: str | None) -> float | str | None:
 def _print_report(
     out: TextIO,
     args: argparse.Namespace,
-    results: dict[str, dict[str, Any]],
-    facts: dict[str, Any],
+    report: RankingReport,
+    loaded: LoadedRuns,
     query_counts: dict[str, int],
 ) -> None:
+    """The report in ``--format`` (every format but trec_eval)."""
     if args.format == "json":
-        document = {
-            "source": facts["source"],
-            "convention": args.convention,
-            "n_queries": query_counts,
-            "answered_only": facts.get("answered_only"),
-            "n_qrels_queries": facts.get("n_qrels_queries"),
-            "n_answered_queries": facts.get("n_answered"),
-            "n_dropped_queries": facts.get("n_dropped_queries"),
-            "results": results,
-        }
-        if "comparison" in facts:
-            document["comparison"] = facts["comparison"].records()
-        out.write(json.dumps(_json_safe(document), indent=2) + "\n")
-        return
-    if args.format == "csv":
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["run", "metric", "mean", "std_err", "n_queries", "n_undefined",
-                         "n_skipped"])
-        for run, by_metric in results.items():
-            for metric, stats in by_metric.items():
-                writer.writerow([run, metric, *(_cell(value) for value in stats.values())])
-        if "comparison" in facts:  # a second table, after a blank line
-            out.write("\n" + facts["comparison"].to_csv())
-        return
-    if args.format in ("markdown", "latex"):
-        comparison = facts.get("comparison")
-        if comparison is not None:
-            render = comparison.to_markdown if args.format == "markdown" else comparison.to_latex
-            out.write(render(alpha=args.alpha, digits=args.digits) + "\n")
-            return
-        means = {run: {m: s["mean"] for m, s in stats.items()} for run, stats in results.items()}
+        out.write(_json_report(args.convention, report, loaded, query_counts) + "\n")
+    elif args.format == "csv":
+        out.write(report.to_csv())
+    elif args.format in ("markdown", "latex"):
         counts = ", ".join(f"{name}: {count}" for name, count in query_counts.items())
-        which = "each run answered in" if facts.get("answered_only") else "of"
-        caption = f"Means over the queries {which} {facts['source']} ({counts})."
-        out.write(means_table(means, caption, digits=args.digits, style=args.format) + "\n")
-        return
-    if "n_answered" in facts:  # TREC runs: say which queries each mean is over
-        answered = ", ".join(f"{name} {count}" for name, count in facts["n_answered"].items())
-        if facts["answered_only"]:
-            lines = [f"{facts['source']}: {facts['n_qrels_queries']} queries; each run "
+        which = "each run answered in" if loaded.answered_only else "of"
+        caption = f"Means over the queries {which} {loaded.source} ({counts})."
+        render = report.to_markdown if args.format == "markdown" else report.to_latex
+        out.write(render(caption=caption, alpha=args.alpha, digits=args.digits) + "\n")
+    else:
+        header = _text_header(args.convention, loaded, query_counts)
+        out.write("\n".join(header) + "\n\n")
+        out.write(report.to_text(alpha=args.alpha, digits=args.digits) + "\n")
+
+
+def _json_report(
+    convention: str, report: RankingReport, loaded: LoadedRuns, query_counts: dict[str, int]
+) -> str:
+    """The source's facts, the results and the comparison as one JSON document."""
+    document: dict[str, Any] = {
+        "source": loaded.source,
+        "convention": convention,
+        "n_queries": query_counts,
+        "answered_only": loaded.answered_only,
+        "n_qrels_queries": loaded.n_qrels_queries,
+        "n_answered_queries": loaded.n_answered,
+        "n_dropped_queries": loaded.n_dropped_queries,
+        "results": report.summaries,
+    }
+    if report.comparison is not None:
+        document["comparison"] = report.comparison.records()
+    return _json.render(document)
+
+
+def _text_header(convention: str, loaded: LoadedRuns, query_counts: dict[str, int]) -> list[str]:
+    """The lines above the text report: the source, its queries, the convention, and
+    the queries dropped from each run. File and run names are shown through
+    :func:`._render._escape.text` (control characters as escapes): a name cannot
+    break a line or reach the terminal as a control sequence."""
+    source = escape_text(loaded.source)
+    if loaded.n_answered is not None:  # TREC runs: say which queries each mean is over
+        answered = ", ".join(
+            f"{escape_text(name)} {count}" for name, count in loaded.n_answered.items()
+        )
+        if loaded.answered_only:
+            lines = [f"{source}: {loaded.n_qrels_queries} queries; each run "
                      "averaged over the queries it answered, as trec_eval without -c "
                      f"(answered: {answered})"]
         else:
-            lines = [f"{facts['source']}: {facts['n_qrels_queries']} queries, every run "
+            lines = [f"{source}: {loaded.n_qrels_queries} queries, every run "
                      "averaged over all of them, a query it did not answer at 0 as "
                      f"trec_eval -c (answered: {answered})"]
     else:
-        lines = [f"{facts['source']}: " + ", ".join(
-            f"{name}: {count} queries" for name, count in query_counts.items()
+        lines = [f"{source}: " + ", ".join(
+            f"{escape_text(name)}: {count} queries" for name, count in query_counts.items()
         )]
-    if args.convention != "none":
-        lines.append(f"convention: {CONVENTIONS[args.convention].description}")
-    for name, count in (facts.get("n_dropped_queries") or {}).items():
+    if convention != "none":
+        lines.append(f"convention: {CONVENTIONS[convention].description}")
+    for name, count in (loaded.n_dropped_queries or {}).items():
         if count:
-            lines.append(f"{name}: {count} queries only in the run were dropped (as trec_eval)")
-    out.write("\n".join(lines) + "\n\n")
-    # the text table comes from ranking_report's own formatter, from the same numbers
-    summaries = {None: next(iter(results.values()))} if len(results) == 1 else results
-    out.write(format_report(summaries, args.digits) + "\n")
-    if "comparison" in facts:
-        out.write(
-            f"\nPaired comparison with {args.baseline!r}:\n\n"
-            f"{facts['comparison'].to_text(alpha=args.alpha, digits=args.digits)}\n"
-        )
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return "nan" if math.isnan(value) else repr(value)
-    return str(value)
-
-
-def _json_safe(value: Any) -> Any:
-    """NaN becomes null (JSON has no NaN)."""
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(item) for item in value]
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
+            lines.append(
+                f"{escape_text(name)}: {count} queries only in the run were dropped "
+                "(as trec_eval)"
+            )
+    return lines
 
 
 def _write_per_query(destination: str | TextIO, per_query: dict[str, Any]) -> None:
     """One row per (run, query): run, query, then one column per metric."""
+    metrics = list(next(iter(per_query.values())).metrics)
+    rows = (
+        [run, query, *(float(details.metrics[metric].values[position]) for metric in metrics)]
+        for run, details in per_query.items()
+        for position, query in enumerate(details.query_ids.tolist())
+    )
     with contextlib.ExitStack() as stack:
-        handle = destination
-        if isinstance(destination, str):
-            handle = stack.enter_context(open(destination, "w", newline=""))
-        writer = csv.writer(handle, lineterminator="\n")
-        first = next(iter(per_query.values()))
-        metrics = list(first.metrics)
-        writer.writerow(["run", "query", *metrics])
-        for run, details in per_query.items():
-            columns = [details.metrics[metric].values for metric in metrics]
-            for position, query in enumerate(details.query_ids.tolist()):
-                writer.writerow(
-                    [run, query, *(_cell(float(column[position])) for column in columns)]
-                )
+        handle = (
+            stack.enter_context(open(destination, "w", newline=""))
+            if isinstance(destination, str)
+            else destination
+        )
+        _csv.write(handle, ["run", "query", *metrics], rows)
 
 
 @contextlib.contextmanager
@@ -648,7 +707,9 @@ def _progress(
     """Show ``what ... N s`` on stderr while a step runs longer than ``delay`` seconds.
 
     Only on a terminal (or with ``force``), so piped output and logs stay clean.
+    Control characters in ``what`` (a file name) are shown as escapes.
     """
+    what = escape_text(what)
     stream = sys.stderr if stream is None else stream
     if not (force or getattr(stream, "isatty", lambda: False)()):
         yield

@@ -138,11 +138,17 @@ def test_ctrl_c_while_reading_standard_input(tmp_path):
     try:
         _wait_until_blocked(process)  # standard input stays open: it waits forever
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        # wait with standard input still open: communicate() would close it at once,
+        # and the read could then end on end-of-file before the signal is handled
+        process.wait(timeout=60)
+        out, err = process.stdout.read(), process.stderr.read()
     finally:
         if process.poll() is None:
             process.kill()
-            process.communicate()
+            process.wait()
+        process.stdin.close()
+        process.stdout.close()
+        process.stderr.close()
     assert process.returncode == 130, err
     assert err == "rank-metrics: interrupted\n" and out == ""
 
@@ -234,3 +240,18 @@ def test_main_leaves_the_warnings_module_as_it_found_it(tmp_path, capsys):
     assert main(["evaluate", "--table", "missing.csv"]) == 2
     assert (warnings.formatwarning, warnings.showwarning, list(warnings.filters)) == before
     capsys.readouterr()
+
+
+# --------------------------------------------------------------- the progress line
+
+
+def test_progress_line_shows_control_characters_in_file_names_as_escapes():
+    # "reading <file>" reached the terminal raw: ESC sequences in a file name acted
+    stream = io.StringIO()
+    with _cli._progress("reading a\x1b[2J\nb.txt", stream=stream, delay=0.0,
+                        interval=0.01, force=True):
+        time.sleep(0.05)
+    text = stream.getvalue()
+    assert "\x1b" not in text and "\n" not in text[:-1], repr(text)
+    assert text.startswith("\rreading a\\x1b[2J\\nb.txt ... ")
+    assert text.endswith("s\n") and "\rreading a\\x1b[2J\\nb.txt ... done in " in text

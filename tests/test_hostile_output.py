@@ -209,6 +209,35 @@ def test_report_text_names_cannot_break_lines():
     assert "a\\nb" in text and "m\\x1b" in text
 
 
+def test_cli_text_header_names_cannot_break_lines(tmp_path, capsys):
+    # the header above the text report printed file and run names raw: a newline in
+    # a file name broke the header in two, an ESC reached the terminal
+    folder = tmp_path / "dir\x1b[31m"
+    folder.mkdir()
+    table = folder / "runs\nfake: 9 queries.csv"
+    table.write_text("group,y_true,a\nq1,1,0.9\nq1,0,0.1\nq2,1,0.3\nq2,0,0.7\n")
+    assert main(["evaluate", "--table", str(table), "--y-score", "a", "--metrics", "mrr"]) == 0
+    text = capsys.readouterr().out
+    header = text.split("\n\n")[0]
+    shown = str(table).replace("\x1b", "\\x1b").replace("\n", "\\n")
+    assert header == f"{shown}: a: 2 queries"
+    assert "\x1b" not in text
+
+    qrels = folder / "qrels\n.txt"
+    qrels.write_text("1 0 d1 1\n2 0 d2 1\n")
+    run = folder / "run\x1b[0m\n.run"
+    run.write_text("1 Q0 d1 1 1.0 tag\n3 Q0 d3 1 1.0 tag\n")
+    for extra in ([], ["--answered-only"]):
+        assert main(["evaluate", "--qrels", str(qrels), "--run", str(run), "--metrics", "map",
+                     *extra]) == 0
+        header = capsys.readouterr().out.split("\n\n")[0].splitlines()
+        assert len(header) == 3, header  # the source, the convention, the dropped query
+        assert header[0].startswith(str(qrels).replace("\x1b", "\\x1b").replace("\n", "\\n"))
+        run_shown = "run\\x1b[0m\\n.run"
+        assert header[0].endswith(f"(answered: {run_shown} 1)")
+        assert header[2] == f"{run_shown}: 1 queries only in the run were dropped (as trec_eval)"
+
+
 def test_csv_and_json_keep_hostile_names_exactly(hostile_result):
     rows = list(csv.reader(io.StringIO(hostile_result.to_csv())))
     header = rows[0]

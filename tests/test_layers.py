@@ -21,6 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "sklearn_rank_metrics"
 # bottom to top: the one declaration of the allowed order
 LAYERS = (
     "_engine",  # validate once, sort once
+    "_render",  # output formats over a plain Table (imports only _engine)
     "_kernels",  # formulas: RankedGroups in, one value per query out
     "_metrics",  # public metric functions, registry, evaluate, the pipeline
     "_sampled",  # sampled-negative metrics

@@ -50,3 +50,19 @@ def test_a_skipped_query_has_no_line_but_num_q_counts_the_rows_queries():
         "num_q                 \tall\t3\n"
         "map                   \tall\t0.5833\n"  # (1/3 + 5/6) / 2
     )
+
+
+def test_query_ids_with_control_characters_cannot_break_the_layout():
+    # a query id with a tab or a line break (possible in a table's group column) split
+    # its line into four fields or two lines; an ESC reached the terminal
+    got = evaluate(
+        [1, 0, 0, 1], [0.9, 0.1, 0.2, 0.8], ["a\tb", "a\tb", "c\x1b[0m\nd", "c\x1b[0m\nd"],
+        metrics=["map"], per_query="trec_eval",
+    )
+    assert got == (
+        "map                   \ta\\tb\t1.0000\n"
+        "map                   \tc\\x1b[0m\\nd\t1.0000\n"
+        "num_q                 \tall\t2\n"
+        "map                   \tall\t1.0000\n"
+    )
+    assert all(line.count("\t") == 2 for line in got.splitlines())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from .._engine._inputs import INPUT_NAMES, check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, validate_params
+from .._render._trec_eval import trec_eval_lines
 from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import (
@@ -28,7 +29,6 @@ from ._conventions import (
 )
 from ._registry import MetricSpec, parse_metric
 from ._settings import Settings
-from ._trec_eval_format import MeasureValues, trec_eval_lines
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
 
@@ -159,8 +159,7 @@ def evaluate(
         return {name: _metric_detail(plan, means=True).mean for name, plan in rankings.items()}
     if per_query == "trec_eval":
         details = {name: _metric_detail(plan, means=True) for name, plan in rankings.items()}
-        # MeasureValues declares settable members; MetricDetail's are frozen (read-only)
-        return trec_eval_lines(rankings.query_ids, cast("dict[str, MeasureValues]", details))
+        return trec_eval_lines(rankings.query_ids, details)
     tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
     return _table({"query": rankings.query_ids, **tables})
 

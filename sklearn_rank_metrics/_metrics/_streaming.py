@@ -20,11 +20,11 @@ from .._engine._caller import entry_point
 from .._engine._inputs import to_numpy
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
+from .._render._trec_eval import MeasureValues, trec_eval_lines
 from ._aggregate import PerQuery, weighted_mean
 from ._evaluate import DEFAULT_METRICS, MetricDetail, _table, evaluate_details, metric_names
 from ._registry import parse_metric
 from ._settings import Settings
-from ._trec_eval_format import MeasureValues, trec_eval_lines
 
 _PER_QUERY = [BOOLEAN, Options("trec_eval")]  # as evaluate's per_query
 

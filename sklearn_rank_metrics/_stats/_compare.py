@@ -7,10 +7,7 @@ query, and the statistic is the mean over queries of the per-query difference.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,8 +20,9 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
-from . import _escape
-from ._comparison_table import aligned_lines, comparison_tables
+from .._render import _csv, _json, _text
+from .._render._table import Table, Verbatim
+from ._comparison_table import comparison_tables
 from ._model_values import per_query_values, score_mapping
 from ._resampling import (
     BOOTSTRAP_METHODS,
@@ -186,12 +184,7 @@ class ComparisonResult:
         -------
         text : str
         """
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(list(self._columns))
-        for record in self.records():
-            writer.writerow(["nan" if _is_nan(v) else v for v in record.values()])
-        return buffer.getvalue()
+        return _csv.render(list(self._columns), (r.values() for r in self.records()))
 
     def to_json(self) -> str:
         """The settings, the means and :attr:`table` as JSON (NaN as null).
@@ -208,25 +201,13 @@ class ComparisonResult:
             "means": self._means,
             "comparisons": self.records(),
         }
-        return json.dumps(_json_safe(document), indent=2)
+        return _json.render(document)
 
     def records(self) -> list[dict[str, Any]]:
         """The table as one dict per comparison, with plain Python values."""
         columns = {name: np.asarray(values).tolist() for name, values in self._columns.items()}
         n_rows = len(columns.get("metric", ()))
         return [{name: values[row] for name, values in columns.items()} for row in range(n_rows)]
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(item) for item in value]
-    return None if _is_nan(value) else value
 
 
 def _format_number(value: float, p_value: bool = False) -> str:
@@ -256,19 +237,19 @@ def format_comparison(
     headers += [_P_HEADERS.get(name, name) for name in p_columns]
     rows = []
     for i in range(len(columns["metric"])):
-        row = [
-            _escape.text(columns[name][i]) for name in ("metric", "model_a", "model_b", "n_queries")
+        row: list[str] = [
+            str(columns[name][i]) for name in ("metric", "model_a", "model_b", "n_queries")
         ]
-        row += [_format_number(columns[name][i]) for name in ("mean_a", "mean_b")]
-        row.append(_format_number(columns["mean_difference"][i]))
+        numbers = [_format_number(columns[name][i]) for name in ("mean_a", "mean_b")]
+        numbers.append(_format_number(columns["mean_difference"][i]))
         for method in methods:
             low = _format_number(columns[f"ci_low_{method}"][i])
             high = _format_number(columns[f"ci_high_{method}"][i])
-            row.append(f"[{low}, {high}]")
-        row += [_format_number(columns[name][i], p_value=True) for name in p_columns]
-        rows.append(row)
+            numbers.append(f"[{low}, {high}]")
+        numbers += [_format_number(columns[name][i], p_value=True) for name in p_columns]
+        rows.append(row + [Verbatim(number) for number in numbers])
     # metric and model names are left-aligned, numbers right-aligned
-    return "\n".join(aligned_lines(headers, rows, left=3))
+    return _text.render(None, [Table(headers, rows, left=3)])
 
 
 # --------------------------------------------------------------------------- compare
@@ -544,12 +525,53 @@ def compare(
         judged=judged,
         doc_id=doc_id,
     )
-    n_models, n_metrics, n_queries = values.shape
+    kept, means, results, stats_columns = _statistics(
+        values, pairs, methods, n_resamples, confidence_level, rng
+    )
+    columns = _comparison_columns(names, models, pairs, kept, results, stats_columns, correction)
+    n_models, n_queries = len(models), values.shape[2]
+    means_columns = {"model": np.asarray(models, dtype=object)}
+    means_columns.update({name: means[:, j] for j, name in enumerate(names)})
+    per_query = {
+        "model": np.repeat(np.asarray(models, dtype=object), n_queries),
+        "query": np.tile(query_ids, n_models),
+    }
+    for j, name in enumerate(names):
+        per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
+    return ComparisonResult(
+        table=_table(dict(columns)),
+        means=_table(means_columns),
+        per_query=_table(per_query),
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        methods=methods,
+        correction=correction,
+        baseline=baseline,
+        _columns=columns,
+        _means={
+            model: {name: float(means[m, j]) for j, name in enumerate(names)}
+            for m, model in enumerate(models)
+        },
+    )
 
+
+def _statistics(
+    values: np.ndarray,
+    pairs: list[tuple[int, int]],
+    methods: tuple[str, ...],
+    n_resamples: int,
+    confidence_level: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The kept queries, the means and every pair's statistics, metric by metric.
+
+    Returns ``kept`` (n_metrics, n_queries), ``means`` (n_models, n_metrics),
+    ``results`` (n_metrics, n_pairs, n_statistics) and the statistics' names.
+    """
+    n_models, n_metrics, _ = values.shape
     # A query enters a metric's comparison when every model has a value there.
     kept = ~np.isnan(values).any(axis=0)  # (n_metrics, n_queries)
     means = np.full((n_models, n_metrics), np.nan)
-    rows: dict[str, list] = {"metric": [], "model_a": [], "model_b": [], "n_queries": []}
     stats_columns = ["mean_a", "mean_b", "mean_difference"]
     stats_columns += [f"ci_{side}_{m}" for m in methods for side in ("low", "high")]
     stats_columns += ["p_value_t", "p_value_permutation"]
@@ -584,7 +606,20 @@ def compare(
         out.append(_effect_size(differences))
         stacked = np.stack(out, axis=1).reshape(len(metric_indices), len(pairs), -1)
         results[metric_indices] = stacked
+    return kept, means, results, stats_columns
 
+
+def _comparison_columns(
+    names: list[str],
+    models: list[str],
+    pairs: list[tuple[int, int]],
+    kept: np.ndarray,
+    results: np.ndarray,
+    stats_columns: list[str],
+    correction: str | None,
+) -> dict[str, np.ndarray]:
+    """The comparison table's columns: one row per (metric, pair)."""
+    rows: dict[str, list] = {"metric": [], "model_a": [], "model_b": [], "n_queries": []}
     for j, name in enumerate(names):
         for a_index, b_index in pairs:
             rows["metric"].append(name)
@@ -595,7 +630,7 @@ def compare(
         name: np.asarray(value, dtype=object if name != "n_queries" else np.int64)
         for name, value in rows.items()
     }
-    flat = results.reshape(n_metrics * len(pairs), len(stats_columns))
+    flat = results.reshape(len(names) * len(pairs), len(stats_columns))
     for index, name in enumerate(stats_columns):
         columns[name] = flat[:, index]
     for name in ("wins", "ties", "losses"):  # counts (a metric without queries: 0)
@@ -605,27 +640,4 @@ def compare(
         for name in ("p_value_t", "p_value_permutation"):
             by_metric = results[:, :, stats_columns.index(name)]
             columns[f"{name}_{correction}"] = np.concatenate([adjust(row) for row in by_metric])
-
-    means_columns = {"model": np.asarray(models, dtype=object)}
-    means_columns.update({name: means[:, j] for j, name in enumerate(names)})
-    per_query = {
-        "model": np.repeat(np.asarray(models, dtype=object), n_queries),
-        "query": np.tile(query_ids, n_models),
-    }
-    for j, name in enumerate(names):
-        per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
-    return ComparisonResult(
-        table=_table(dict(columns)),
-        means=_table(means_columns),
-        per_query=_table(per_query),
-        confidence_level=confidence_level,
-        n_resamples=n_resamples,
-        methods=methods,
-        correction=correction,
-        baseline=baseline,
-        _columns=columns,
-        _means={
-            model: {name: float(means[m, j]) for j, name in enumerate(names)}
-            for m, model in enumerate(models)
-        },
-    )
+    return columns

@@ -9,18 +9,17 @@ effect size, the win/tie/loss counts and the p-value per metric.
 from __future__ import annotations
 
 import math
-import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .._engine._validation import Interval, Options, check_parameter
-from . import _escape
+from .._render import FORMATS, render
+from .._render._table import Cell, Marks, Part, Table, Verbatim
 
 # run labels: the letters that have a superscript form (no "q"); with more runs, numbers
 _LETTERS = "abcdefghijklmnoprstuvwxyz"
-_SUPERSCRIPT = dict(zip(_LETTERS, "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", strict=True))
 _TESTS = {
     "permutation": ("p_value_permutation", "paired randomisation test"),
     "t": ("p_value_t", "paired t-test"),
@@ -31,8 +30,6 @@ _CORRECTION_NAMES = {
     "bh": "Benjamini-Hochberg",
 }
 _SHORT_CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "BH"}
-FORMATS = ("text", "markdown", "latex")
-ESCAPE = {"text": _escape.text, "markdown": _escape.markdown, "latex": _escape.latex}
 
 
 def run_labels(n_runs: int) -> list[str]:
@@ -56,7 +53,7 @@ def _ranges(numbers: list[int]) -> str:
     return ",".join(parts)
 
 
-def _marks(losers: set[int], n_runs: int, style: str) -> str:
+def _marks(losers: set[int], n_runs: int) -> Part:
     """The marker after a mean: the labels of the runs (positions ``losers``) it beats.
 
     Up to 25 runs, the letters, as superscripts (``$^{ab}$`` in LaTeX); with more runs,
@@ -64,20 +61,14 @@ def _marks(losers: set[int], n_runs: int, style: str) -> str:
     so that a run that beats 29 others reads ``(2-30)``, not a string of digits.
     """
     if not losers:
-        return ""
+        return Verbatim("")
     ordered = sorted(losers)
     if n_runs <= len(_LETTERS):
-        letters = "".join(_LETTERS[i] for i in ordered)
-        if style == "latex":
-            return f"$^{{{letters}}}$"
-        return "".join(_SUPERSCRIPT[c] for c in letters)
-    numbers = _ranges([i + 1 for i in ordered])
-    if style == "latex":
-        return rf"\textsuperscript{{{numbers.replace('-', '--')}}}"
-    return f" ({numbers})"
+        return Marks("".join(_LETTERS[i] for i in ordered), letters=True)
+    return Marks(_ranges([i + 1 for i in ordered]), letters=False)
 
 
-def _number(value: float, digits: int, sign: bool = False) -> str:
+def _number(value: object, digits: int, sign: bool = False) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "nan"
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
@@ -104,7 +95,7 @@ def comparison_tables(
 ) -> str:
     """The summary table and the per-comparison details in one format.
 
-    Every run, metric and baseline name is escaped for ``style`` (:mod:`._escape`).
+    Every run, metric and baseline name is escaped for ``style`` (:mod:`.._render._escape`).
     """
     check_parameter(function_name, "test", test, [Options(*_TESTS)])
     check_parameter(function_name, "alpha", alpha, [Interval(float, 0, 1, closed="neither")])
@@ -113,78 +104,87 @@ def comparison_tables(
     digits = int(digits)
     if style not in FORMATS:
         raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
-    escape = ESCAPE[style]
     models = list(means)
     metrics = list(next(iter(means.values()))) if means else []
     labels = dict(zip(models, run_labels(len(models)), strict=True))
-    position = {model: i for i, model in enumerate(models)}
     p_column, test_name = _TESTS[test]
     if correction is not None:
         p_column = f"{p_column}_{correction}"
-    n_rows = len(columns["metric"])
-    better: dict[tuple[str, str], set[int]] = {}  # (model, metric) -> the runs it beats
-    for i in range(n_rows):
+    better = _better(columns, p_column, alpha, {model: i for i, model in enumerate(models)})
+    caption = _caption(
+        columns, models, baseline, correction, n_resamples, test_name, alpha, len(models)
+    )
+    summary = Table(
+        ["", "run", *metrics],
+        [
+            [
+                Verbatim(labels[model]),
+                model,
+                *(
+                    (
+                        Verbatim(_number(means[model][metric], digits)),
+                        _marks(better.get((model, metric), set()), len(models)),
+                    )
+                    for metric in metrics
+                ),
+            ]
+            for model in models
+        ],
+        left=2,
+    )
+    p_label = ("p t-test " if test == "t" else "p perm. ") + (
+        f"({_SHORT_CORRECTION_NAMES[correction]})" if correction else ""
+    )
+    details = _detail_rows(columns, metrics, labels, p_column, p_label.strip(), digits)
+    tables = [summary, Table(["comparison", "", *metrics], details, left=2)]
+    return render(style, caption, tables if details else tables[:1])
+
+
+def _better(
+    columns: dict[str, np.ndarray], p_column: str, alpha: float, position: dict[str, int]
+) -> dict[tuple[str, str], set[int]]:
+    """(model, metric) -> the positions of the runs it is significantly better than."""
+    better: dict[tuple[str, str], set[int]] = {}
+    for i in range(len(columns["metric"])):
         p = float(columns[p_column][i])
         if math.isnan(p) or p >= alpha:
             continue
         a, b = columns["model_a"][i], columns["model_b"][i]
         winner, loser = (a, b) if columns["mean_difference"][i] > 0 else (b, a)
         better.setdefault((winner, columns["metric"][i]), set()).add(position[loser])
+    return better
 
-    caption = _caption(
-        columns, models, baseline, correction, n_resamples, test_name, alpha, len(models)
-    )
-    summary_header = ["", "run", *(escape(metric) for metric in metrics)]
-    summary_rows = [
-        [
-            labels[model],
-            escape(model),
-            *(
-                _number(means[model][metric], digits)
-                + _marks(better.get((model, metric), set()), len(models), style)
-                for metric in metrics
-            ),
-        ]
-        for model in models
-    ]
-    detail_header = ["comparison", "", *summary_header[2:]]
-    detail_rows = []
-    p_label = ("p t-test " if test == "t" else "p perm. ") + (
-        f"({_SHORT_CORRECTION_NAMES[correction]})" if correction else ""
-    )
+
+def _detail_rows(
+    columns: dict[str, np.ndarray],
+    metrics: list[str],
+    labels: dict[str, str],
+    p_column: str,
+    p_label: str,
+    digits: int,
+) -> list[list[Cell]]:
+    """Four rows per comparison: the difference, d_z, win/tie/loss and the p-value."""
     by_pair: dict[tuple[str, str], dict[str, int]] = {}
-    for i in range(n_rows):
+    for i in range(len(columns["metric"])):
         by_pair.setdefault((columns["model_a"][i], columns["model_b"][i]), {})[
             columns["metric"][i]
         ] = i
-    for (a, b), rows in by_pair.items():
-        name = f"{labels[a]} {escape(a)} vs {labels[b]} {escape(b)}"
-
-        def cells(render: Any, rows: dict[str, int] = rows) -> list[str]:
-            return [render(rows[metric]) if metric in rows else "" for metric in metrics]
-
-        detail_rows += [
-            [
-                name,
-                "difference",
-                *cells(lambda i: _number(columns["mean_difference"][i], digits, sign=True)),
-            ],
-            [
-                "",
-                escape("effect size d_z"),
-                *cells(lambda i: _number(columns["effect_size"][i], 2, True)),
-            ],
-            [
-                "",
-                "win/tie/loss",
-                *cells(
-                    lambda i: f"{columns['wins'][i]}/{columns['ties'][i]}/{columns['losses'][i]}"
-                ),
-            ],
-            ["", escape(p_label.strip()), *cells(lambda i: _p_value(float(columns[p_column][i])))],
-        ]
-    render = {"text": _text, "markdown": _markdown, "latex": _latex}[style]
-    return render(escape(caption), summary_header, summary_rows, detail_header, detail_rows)
+    rendered: list[tuple[Cell, Callable[[int], str]]] = [
+        (Verbatim("difference"), lambda i: _number(columns["mean_difference"][i], digits, True)),
+        ("effect size d_z", lambda i: _number(columns["effect_size"][i], 2, True)),
+        (
+            Verbatim("win/tie/loss"),
+            lambda i: f"{columns['wins'][i]}/{columns['ties'][i]}/{columns['losses'][i]}",
+        ),
+        (p_label, lambda i: _p_value(float(columns[p_column][i]))),
+    ]
+    rows: list[list[Cell]] = []
+    for (a, b), by_metric in by_pair.items():
+        name: Cell = (Verbatim(f"{labels[a]} "), a, Verbatim(f" vs {labels[b]} "), b)
+        for position, (label, value) in enumerate(rendered):
+            cells = [Verbatim(value(by_metric[m]) if m in by_metric else "") for m in metrics]
+            rows.append([name if position == 0 else Verbatim(""), label, *cells])
+    return rows
 
 
 def _as_float(alpha: Any) -> float:
@@ -199,25 +199,26 @@ def _as_float(alpha: Any) -> float:
 
 
 def means_table(
-    means: dict[str, dict[str, float]], caption: str, *, digits: int, style: str
+    means: dict[str, dict[str, float]], caption: str | None, *, digits: int, style: str
 ) -> str:
     """Runs as rows, metrics as columns, without markers (no comparison).
 
-    The caption, run and metric names are escaped for ``style`` (:mod:`._escape`).
+    The caption, run and metric names are escaped for ``style`` (:mod:`.._render._escape`).
     """
     check_parameter("means_table", "digits", digits, [Interval(int, 0, None)])
     if style not in FORMATS:
         raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
-    escape = ESCAPE[style]
     models = list(means)
     metrics = list(next(iter(means.values()))) if means else []
-    header = ["", "run", *(escape(metric) for metric in metrics)]
-    rows = [
-        [label, escape(model), *(_number(means[model][metric], digits) for metric in metrics)]
+    rows: list[list[Cell]] = [
+        [
+            Verbatim(label),
+            model,
+            *(Verbatim(_number(means[model][metric], digits)) for metric in metrics),
+        ]
         for label, model in zip(run_labels(len(models)), models, strict=True)
     ]
-    render = {"text": _text, "markdown": _markdown, "latex": _latex}[style]
-    return render(escape(caption), header, rows, [], [])
+    return render(style, caption, [Table(["", "run", *metrics], rows, left=2)])
 
 
 def _caption(
@@ -256,59 +257,3 @@ def _caption(
         f"Two-sided {test_name}, {against}; p < {alpha:g}, {corrected}. {markers} "
         f"Means over {queries}."
     )
-
-
-def aligned_lines(header: list[str], rows: list[list[str]], left: int) -> list[str]:
-    """Columns padded to their widest cell: the first ``left`` left-aligned, the rest right."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for row in [header, *rows]:
-        cells = [
-            text.ljust(width) if i < left else text.rjust(width)
-            for i, (text, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return lines
-
-
-def _text(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
-    lines = textwrap.wrap(caption, 100, break_on_hyphens=False)
-    lines += [""] + aligned_lines(summary_header, summary_rows, left=2)
-    if detail_rows:
-        lines += [""] + aligned_lines(detail_header, detail_rows, left=2)
-    return "\n".join(lines)
-
-
-def _markdown_table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(cells) + " |"
-
-    rule = ["---" if i < left else "---:" for i in range(len(header))]
-    return [line(header), "| " + " | ".join(rule) + " |", *(line(row) for row in rows)]
-
-
-def _markdown(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
-    lines = [caption, ""] + _markdown_table(summary_header, summary_rows, left=2)
-    if detail_rows:
-        lines += [""] + _markdown_table(detail_header, detail_rows, left=2)
-    return "\n".join(lines)
-
-
-def _latex_table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
-    spec = "l" * left + "r" * (len(header) - left)
-    lines = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule"]
-    lines.append(" & ".join(header) + r" \\")
-    lines.append(r"\midrule")
-    lines += [" & ".join(row) + r" \\" for row in rows]
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return lines
-
-
-def _latex(caption, summary_header, summary_rows, detail_header, detail_rows) -> str:
-    lines = [r"% \usepackage{booktabs}", r"\begin{table}", r"\centering"]
-    lines.append(rf"\caption{{{caption}}}")
-    lines += _latex_table(summary_header, summary_rows, left=2)
-    if detail_rows:
-        lines += [r"\medskip", ""] + _latex_table(detail_header, detail_rows, left=2)
-    lines.append(r"\end{table}")
-    return "\n".join(lines)

@@ -114,4 +114,6 @@ def per_query_values(
             if m == 0 and detail.kernel is not None:  # the labels decide: once per metric
                 policy_value = detail.values[0] if len(detail.values) else math.nan
                 warn_if_nothing_defined(detail.kernel, f"{function_name} ({name})", policy_value)
+    if query_ids is None or values is None:  # the callers ask for one model at least
+        raise ValueError(f"{function_name} needs the scores of one model at least.")
     return query_ids, values

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -12,14 +13,144 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
-from . import _escape
-from ._compare import compare
+from .._render import _csv, _json, _text
+from .._render._table import Cell, Table, Verbatim
+from ._compare import ComparisonResult, compare
+from ._comparison_table import means_table
 from ._model_values import score_mapping
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
 REPORT_METRICS = ("ndcg@10", "map", "mrr", "p@10", "recall@10")
 _COLUMNS = ("mean", "std_err", "n_queries", "n_undefined", "n_skipped")
 _HEADERS = ("mean", "std err", "queries", "undefined", "skipped")
+
+Summaries: TypeAlias = dict[Any, dict[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True, eq=False)
+class RankingReport:
+    """What :func:`ranking_report` computes, with the ``to_*`` of :class:`ComparisonResult`.
+
+    Attributes
+    ----------
+    summaries : dict
+        ``{model: {metric: {"mean", "std_err", "n_queries", "n_undefined",
+        "n_skipped"}}}``; the model ``None`` for one model's scores given alone.
+    comparison : ComparisonResult or None
+        The comparison with ``baseline``, if one was asked for.
+    baseline : str or None
+    digits : int
+        Digits of the text report.
+    name_one_model : bool
+        Whether the text report names a single model (the command line does not).
+    """
+
+    summaries: Summaries
+    comparison: ComparisonResult | None = None
+    baseline: str | None = None
+    digits: int = 4
+    name_one_model: bool = True
+
+    def _with_comparison(self) -> Summaries:
+        """A copy of the summaries; with a comparison, each compared model's metric
+        entry has the comparison's columns too."""
+        summaries = {
+            model: {metric: dict(stats) for metric, stats in by_metric.items()}
+            for model, by_metric in self.summaries.items()
+        }
+        if self.comparison is not None:
+            _add_comparison(summaries, self.comparison)
+        return summaries
+
+    def to_dict(self) -> Summaries:
+        """ranking_report's ``output_dict=True``: ``{metric: {...}}`` for one model
+        given alone, else ``{model: {metric: {...}}}``."""
+        summaries = self._with_comparison()
+        return summaries[None] if None in summaries else summaries
+
+    def to_frame(self) -> Any:
+        """ranking_report's ``as_frame=True``: one row per (model,) metric."""
+        return _report_frame(self._with_comparison())
+
+    def _shown(self) -> Summaries:
+        if len(self.summaries) == 1 and not self.name_one_model:
+            return {None: next(iter(self.summaries.values()))}
+        return self.summaries
+
+    def to_text(
+        self, *, test: str = "permutation", alpha: float = 0.05, digits: int | None = None
+    ) -> str:
+        """The report table, then the comparison's tables, if any.
+
+        ``test``, ``alpha`` and ``digits`` are those of :meth:`ComparisonResult.to_text`;
+        ``digits`` also sets the report table's (default: :attr:`digits` for the report
+        table, 4 for the comparison, as ``ComparisonResult.to_text``).
+        """
+        text = format_report(self._shown(), self.digits if digits is None else digits)
+        if self.comparison is not None:
+            text += f"\n\nPaired comparison with {self.baseline!r}:\n\n"
+            text += self.comparison.to_text(
+                test=test, alpha=alpha, digits=4 if digits is None else digits
+            )
+        return text
+
+    def _means_or_comparison(
+        self, style: str, caption: str | None, test: str, alpha: float, digits: int | None
+    ) -> str:
+        if self.comparison is not None:
+            comparison = self.comparison
+            render = comparison.to_markdown if style == "markdown" else comparison.to_latex
+            return render(test=test, alpha=alpha, digits=4 if digits is None else digits)
+        means = {
+            model: {metric: stats["mean"] for metric, stats in by_metric.items()}
+            for model, by_metric in self.summaries.items()
+        }
+        digits = self.digits if digits is None else digits
+        return means_table(means, caption, digits=digits, style=style)
+
+    def to_markdown(
+        self,
+        *,
+        caption: str | None = None,
+        test: str = "permutation",
+        alpha: float = 0.05,
+        digits: int | None = None,
+    ) -> str:
+        """The means, runs as rows and metrics as columns, under ``caption``; with a
+        comparison, :meth:`ComparisonResult.to_markdown` (``test``, ``alpha``,
+        ``digits``) instead. ``digits`` as in :meth:`to_text`."""
+        return self._means_or_comparison("markdown", caption, test, alpha, digits)
+
+    def to_latex(
+        self,
+        *,
+        caption: str | None = None,
+        test: str = "permutation",
+        alpha: float = 0.05,
+        digits: int | None = None,
+    ) -> str:
+        """:meth:`to_markdown` as a LaTeX ``table`` (booktabs)."""
+        return self._means_or_comparison("latex", caption, test, alpha, digits)
+
+    def to_csv(self) -> str:
+        """One line per model and metric (``run, metric, mean, ...``); with a comparison,
+        :meth:`ComparisonResult.to_csv` after an empty line."""
+        rows = [
+            [run, metric, *stats.values()]
+            for run, by_metric in self.summaries.items()
+            for metric, stats in by_metric.items()
+        ]
+        text = _csv.render(["run", "metric", *_COLUMNS], rows)
+        if self.comparison is not None:
+            text += "\n" + self.comparison.to_csv()
+        return text
+
+    def to_json(self) -> str:
+        """The summaries (and the comparison's records) as JSON, NaN as null."""
+        document: dict[str, Any] = {"results": self.summaries}
+        if self.comparison is not None:
+            document["comparison"] = self.comparison.records()
+        return _json.render(document)
 
 
 def standard_error(detail: MetricDetail) -> float:
@@ -191,6 +322,7 @@ def ranking_report(
             "ranking_report returns a dict (output_dict=True) or a DataFrame (as_frame=True), "
             "not both."
         )
+    models: dict[Any, Any]  # None: one model's scores given alone
     if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
         models = score_mapping(y_score, "ranking_report", min_models=0, parameter="y_score")
         if not models:
@@ -210,7 +342,7 @@ def ranking_report(
             "The 'baseline' comparison of ranking_report weights every query equally; "
             "it cannot be combined with 'sample_weight'."
         )
-    summaries: dict[Any, dict[str, dict[str, float | int]]] = {}
+    summaries: Summaries = {}
     for name, scores in models.items():
         details = evaluate_details(
             y_true,
@@ -238,17 +370,10 @@ def ranking_report(
             doc_id=doc_id,
             **shared,
         )
-    if output_dict or as_frame:
-        if comparison is not None:
-            _add_comparison(summaries, comparison)
-        if as_frame:
-            return _report_frame(summaries)
-        return summaries[None] if None in summaries else summaries
-    text = format_report(summaries, digits)
-    if comparison is not None:
-        text += f"\n\nPaired comparison with {baseline!r}:\n\n"
-        text += str(comparison)
-    return text
+    report = RankingReport(summaries, comparison, baseline, digits)
+    if as_frame:
+        return report.to_frame()
+    return report.to_dict() if output_dict else report.to_text()
 
 
 def _report_frame(summaries: dict[Any, dict[str, dict[str, Any]]]) -> Any:
@@ -277,15 +402,11 @@ def _add_comparison(summaries: dict, comparison: Any) -> None:
         entry.update({name: value for name, value in record.items() if name not in shown})
 
 
-def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
-    """Right-aligned columns; a model column only when there are several models.
-
-    Metric and model names are shown through :func:`._escape.text` (control
-    characters as escapes), so that a name cannot break a line.
-    """
+def report_table(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> Table:
+    """One row per metric (and model: a model column only when there are several)."""
     several = None not in summaries
     metric_names = list(next(iter(summaries.values())))
-    rows = []
+    rows: list[list[Cell]] = []
     for metric in metric_names:
         for position, (model, by_metric) in enumerate(summaries.items()):
             stats = by_metric[metric]
@@ -294,24 +415,18 @@ def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digit
                 f"{stats['std_err']:.{digits}f}",
                 *(str(stats[column]) for column in _COLUMNS[2:]),
             ]
-            name = _escape.text(metric)
-            label = [name if position == 0 else "", _escape.text(model)] if several else [name]
-            rows.append(label + cells)
+            name = metric if position == 0 else Verbatim("")
+            label: list[Cell] = [name, str(model)] if several else [metric]
+            rows.append(label + [Verbatim(cell) for cell in cells])
     n_labels = 2 if several else 1
-    widths = [max(len(row[i]) for row in rows) for i in range(n_labels)]
-    widths += [
-        max(len(header), *(len(row[n_labels + i]) for row in rows))
-        for i, header in enumerate(_HEADERS)
-    ]
-    header = [""] * n_labels + list(_HEADERS)
-    lines = [_join(header, widths, n_labels), ""]
-    lines += [_join(row, widths, n_labels) for row in rows]
-    return "\n".join(line.rstrip() for line in lines)
+    return Table([Verbatim("")] * n_labels + list(_HEADERS), rows, left=n_labels)
 
 
-def _join(cells: list[str], widths: list[int], n_labels: int) -> str:
-    labels = [cell.ljust(width) for cell, width in zip(cells[:n_labels], widths, strict=False)]
-    numbers = [
-        cell.rjust(width) for cell, width in zip(cells[n_labels:], widths[n_labels:], strict=True)
-    ]
-    return "  ".join(labels) + "   " + "  ".join(numbers)
+def format_report(summaries: dict[Any, dict[str, dict[str, float | int]]], digits: int) -> str:
+    """Labels left-aligned, numbers right-aligned, an empty line under the header.
+
+    Metric and model names are shown through :func:`.._render._escape.text` (control
+    characters as escapes), so that a name cannot break a line.
+    """
+    table = report_table(summaries, digits)
+    return _text.render(None, [table], gap=3, blank_after_header=True)

@@ -49,7 +49,7 @@ def as_generator(random_state: Any, function_name: str) -> np.random.Generator:
                 f"The 'random_state' parameter of {function_name} must be an int >= 0, a "
                 f"numpy Generator or RandomState, or None. Got {random_state} instead."
             )
-        return np.random.default_rng(random_state)
+        return np.random.default_rng(None if random_state is None else int(random_state))
     raise TypeError(
         f"The 'random_state' parameter of {function_name} must be an int >= 0, a numpy "
         f"Generator or RandomState, or None. Got {random_state!r} instead."

@@ -13,6 +13,10 @@ measure; ``meas_print_single.c``, ``meas_print_final.c``, ``m_runid.c``,
   number of queries averaged) first, as trec_eval's measure table lists them first,
   then every measure's mean (the counts: their sum).
 
+Measure names, query ids and the run's tag are written through
+:func:`._escape.text`: a control character (a tab, a line break, ESC) is shown as
+its escape (``\\t``), so that no id can add a field or a line.
+
 Under ``-c`` trec_eval 10 prints a line for every query of the qrels, an unanswered
 one with its zeros ("-c mode now prints out skipped queries in -q mode", its
 CHANGELOG); trec_eval 9 printed lines only for the answered queries. The rows decide
@@ -21,17 +25,28 @@ which queries there are: :func:`read_trec` keeps the qrels' queries by default.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 import numpy as np
+
+from ._escape import text as escape
 
 
 class MeasureValues(Protocol):
     """What the layout reads of a metric's result (``MetricDetail`` has it)."""
 
-    values: np.ndarray  # per query, NaN where skipped
-    mean: float
-    total: bool  # a count, summed over queries
+    @property
+    def values(self) -> np.ndarray:
+        """Per query, NaN where skipped."""
+
+    @property
+    def mean(self) -> float:
+        """The mean (a count: the sum) over queries."""
+
+    @property
+    def total(self) -> bool:
+        """Whether the measure is a count, summed over queries."""
 
 # trec_eval's "%-22s" and "%6.4f"
 _NAME = "{:<22}"
@@ -46,7 +61,7 @@ def _value_text(value: float, total: bool) -> str:
 
 def trec_eval_lines(
     query_ids: np.ndarray,
-    details: dict[str, MeasureValues],
+    details: Mapping[str, MeasureValues],
     *,
     run_id: str | None = None,
 ) -> str:
@@ -73,20 +88,20 @@ def trec_eval_lines(
     # str order is code point order, which is the byte order of the UTF-8 text
     order = np.argsort(queries, kind="stable")
     columns = [
-        (_NAME.format(name), detail.values[order].tolist(), detail.total)
+        (_NAME.format(escape(name)), detail.values[order].tolist(), detail.total)
         for name, detail in details.items()
     ]
     lines = [
-        f"{name}\t{query}\t{_value_text(column[position], total)}"
+        f"{name}\t{escape(query)}\t{_value_text(column[position], total)}"
         for position, query in enumerate(queries[order].tolist())
         for name, column, total in columns
         if column[position] == column[position]  # NaN: the metric skipped the query
     ]
     if run_id is not None:
-        lines.append(f"{_NAME.format('runid')}\tall\t{run_id}")
+        lines.append(f"{_NAME.format('runid')}\tall\t{escape(run_id)}")
     lines.append(f"{_NAME.format('num_q')}\tall\t{len(queries)}")
     lines += [
-        f"{_NAME.format(name)}\tall\t{_value_text(detail.mean, detail.total)}"
+        f"{_NAME.format(escape(name))}\tall\t{_value_text(detail.mean, detail.total)}"
         for name, detail in details.items()
     ]
     return "\n".join(lines) + "\n"
