@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "sklearn_rank_metrics"
+PACKAGE = Path(__file__).resolve().parents[2] / "sklearn_rank_metrics"
 
 # bottom to top: the one declaration of the allowed order
 LAYERS = (

@@ -57,18 +57,18 @@ import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._metrics._registry import METRICS
 from tests.support import mutations
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
 INF = math.inf
 
 # Fastest-failing first: the scikit-learn checks import little and catch most
 # mutations within seconds; ranx last (numba compiles its containers per process).
 CROSS_CHECK_FILES = (
-    "tests/test_crosscheck_sklearn.py",
-    "tests/test_crosscheck_trec_eval.py",
-    "tests/test_crosscheck_boosters.py",
-    "tests/test_against_reference.py",
-    "tests/test_crosscheck_ranx.py",
+    "tests/crosscheck/test_crosscheck_sklearn.py",
+    "tests/crosscheck/test_crosscheck_trec_eval.py",
+    "tests/crosscheck/test_crosscheck_boosters.py",
+    "tests/crosscheck/test_against_reference.py",
+    "tests/crosscheck/test_crosscheck_ranx.py",
 )
 TIMEOUT = 900  # seconds for one child run; the full suite takes about one minute
 
