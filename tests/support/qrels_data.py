@@ -1,4 +1,5 @@
-"""Flat (qrels + run) test data shared by the trec_eval and ranx cross-checks.
+"""Flat (qrels + run) test data shared by the trec_eval and ranx cross-checks, and
+their ``Case``.
 
 ``synthetic()``: seeded queries of 1..30 rows with graded labels 0..4, some rows not
 returned (``-inf``), special queries (one relevant row, none, all relevant, ...),
@@ -26,6 +27,24 @@ class Flat:
     tied_score: np.ndarray
     group: np.ndarray
     doc: np.ndarray
+
+
+@dataclass(frozen=True)
+class Case:
+    """One cross-check case: our input (in our row order) and the tool's values on it.
+
+    ``tool``: trec_eval's per-query values ``{query: {measure: value}}``, or ranx's
+    ``{metric: {query: value}}``. ``n_qrels_queries`` (trec_eval): the queries of the
+    qrels; ``means`` (ranx): its means ``{metric: value}``.
+    """
+
+    y: np.ndarray
+    score: np.ndarray
+    group: np.ndarray
+    params: dict  # our keyword arguments for the setting
+    tool: dict
+    n_qrels_queries: int | None = None
+    means: dict | None = None
 
 
 def _doc_ids(rng, sizes):

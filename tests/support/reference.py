@@ -547,6 +547,39 @@ def _split_params(metric, params):
     return params, extra
 
 
+def _query_value(fn, yt, ys, ties, metric_params, results):
+    """(value with undefined orders as 0, fraction of undefined orders) of one query.
+
+    ties="average": the mean over the tie orders ``results``; else the one order.
+    """
+    if ties == "average":
+        value = math.fsum(0.0 if u else v for v, u in results) / len(results)
+        return value, sum(u for _, u in results) / len(results)
+    ranked, unretrieved = split_ranked(yt, ys, ties)
+    v, u = fn(ranked, unretrieved, **metric_params)
+    return (0.0 if u else v), (1.0 if u else 0.0)
+
+
+def _bounds(results):
+    """Brute-force (min, max) over the tie orders of one query."""
+    n_undef = sum(u for _, u in results)
+    if n_undef == 0:
+        return min(v for v, _ in results), max(v for v, _ in results)
+    if n_undef == len(results):  # placeholder 0, replaced by aggregate
+        return 0.0, 0.0
+    return np.nan, np.nan  # undefined in some orders only: no meaningful bound
+
+
+def _extra_weight(metric, extra, n_rows, n_rel):
+    """The metric's own weight of one query (GAUC's query_weight, micro hit rate)."""
+    if metric == "gauc":
+        mode = extra["query_weight"]
+        return {"uniform": 1.0, "rows": float(n_rows), "positives": float(n_rel)}[mode]
+    if metric == "hit_rate" and extra["average"] == "micro":
+        return float(n_rel)
+    return 1.0
+
+
 def reference_per_query(
     metric, y_true, y_score, group=None, *, ties="average", with_bounds=False, **params
 ):
@@ -574,39 +607,20 @@ def reference_per_query(
         rows = np.flatnonzero(group == q)
         yt = [float(v) for v in y_true[rows]]
         ys = [float(v) for v in y_score[rows]]
+        results = None
         if ties == "average" or with_bounds:
             results = tie_order_values(fn, yt, ys, **metric_params)
-        if ties == "average":
-            value0.append(math.fsum(0.0 if u else v for v, u in results) / len(results))
-            frac.append(sum(u for _, u in results) / len(results))
-        else:
-            ranked, unretrieved = split_ranked(yt, ys, ties)
-            v, u = fn(ranked, unretrieved, **metric_params)
-            value0.append(0.0 if u else v)
-            frac.append(1.0 if u else 0.0)
+        value, fraction = _query_value(fn, yt, ys, ties, metric_params, results)
+        value0.append(value)
+        frac.append(fraction)
         if with_bounds:
-            n_undef = sum(u for _, u in results)
-            if n_undef == 0:
-                mins.append(min(v for v, _ in results))
-                maxs.append(max(v for v, _ in results))
-            elif n_undef == len(results):  # placeholder 0, replaced by aggregate
-                mins.append(0.0)
-                maxs.append(0.0)
-            else:  # undefined in some orders only: no meaningful bound
-                mins.append(np.nan)
-                maxs.append(np.nan)
+            low, high = _bounds(results)
+            mins.append(low)
+            maxs.append(high)
         rows_list.append(rows)
         level = metric_params.get("relevance_level")
         n_rel = sum(1 for y in yt if is_relevant(y, level))
-        if metric == "gauc":
-            mode = extra["query_weight"]
-            extra_w.append(
-                {"uniform": 1.0, "rows": float(len(rows)), "positives": float(n_rel)}[mode]
-            )
-        elif metric == "hit_rate" and extra["average"] == "micro":
-            extra_w.append(float(n_rel))
-        else:
-            extra_w.append(1.0)
+        extra_w.append(_extra_weight(metric, extra, len(rows), n_rel))
     return PerQuery(
         qids=qids,
         rows=rows_list,
@@ -632,6 +646,22 @@ def query_weights_from_rows(per_query, sample_weight):
     return np.array(out)
 
 
+def _policy_value(policy, value0, fraction, qid):
+    """(value, kept) of one query under the undefined-query policy."""
+    undefined_somewhere = fraction > 0
+    if isinstance(policy, str):
+        if not undefined_somewhere:
+            return value0, True
+        if policy == "raise":
+            raise ValueError(f"query {qid!r} has an undefined metric value")
+        if policy != "skip":
+            raise ValueError(f"unknown policy {policy!r}")
+        return np.nan, False
+    if math.isnan(policy):
+        return (np.nan if undefined_somewhere else value0), True
+    return value0 + fraction * float(policy), True
+
+
 def aggregate(per_query, replace_undefined_by=0.0, query_weight=None, values=None, total=False):
     """Apply the undefined-query policy and return (mean, per-query values).
 
@@ -651,23 +681,10 @@ def aggregate(per_query, replace_undefined_by=0.0, query_weight=None, values=Non
     weights = np.asarray(query_weight, dtype=float) * per_query.extra_weight
     per_q = np.empty(n)
     keep = np.ones(n, dtype=bool)
-    policy = replace_undefined_by
     for i in range(n):
-        undefined_somewhere = frac[i] > 0
-        if isinstance(policy, str):
-            if undefined_somewhere:
-                if policy == "raise":
-                    raise ValueError(f"query {per_query.qids[i]!r} has an undefined metric value")
-                if policy != "skip":
-                    raise ValueError(f"unknown policy {policy!r}")
-                keep[i] = False
-                per_q[i] = np.nan
-            else:
-                per_q[i] = value0[i]
-        elif math.isnan(policy):
-            per_q[i] = np.nan if undefined_somewhere else value0[i]
-        else:
-            per_q[i] = value0[i] + frac[i] * float(policy)
+        per_q[i], keep[i] = _policy_value(
+            replace_undefined_by, value0[i], frac[i], per_query.qids[i]
+        )
     if not keep.any():
         warnings.warn("every query was skipped", UserWarning, stacklevel=2)
         return np.nan, per_q

@@ -10,7 +10,7 @@ import pytest
 from sklearn_rank_metrics._render import FORMATS, _csv, _json, _latex, _markdown, _text, render
 from sklearn_rank_metrics._render._table import Marks, Table, Verbatim
 
-PACKAGE = Path(__file__).resolve().parents[1] / "sklearn_rank_metrics"
+PACKAGE = Path(__file__).resolve().parents[2] / "sklearn_rank_metrics"
 
 # a user name with something special in every format, a number, a marker
 TABLE = Table(

@@ -12,7 +12,7 @@ import sys
 import zipfile
 
 import sklearn_rank_metrics
-from tests.test_readme import (
+from tests.meta.test_readme import (
     _copy_of_the_repository,
     _environment_outside_any_virtualenv,
     demo_sections,

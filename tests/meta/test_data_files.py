@@ -15,7 +15,7 @@ import pytest
 
 from tests.support import lambdarank
 
-FOLDER = Path(__file__).resolve().parent / "data" / "lambdarank"
+FOLDER = Path(__file__).resolve().parents[1] / "data" / "lambdarank"
 TABLE_ROW = re.compile(r"^\| `(rank\.[a-z.]+\.gz)` \|.*\| `([0-9a-f]{64})` \| `([0-9a-f]{64})` \|$")
 
 

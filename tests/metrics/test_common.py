@@ -1,32 +1,32 @@
 """Common tests, run over every metric of the registry.
 
 * every public ``*_score`` function is classified in the registry;
-* invariances on random data with ties: row order, query ids, strictly
-  increasing transforms of the scores; range of the bounded metrics; the ideal
-  ranking scores 1; 2-D input equals flat input; inputs are never modified;
-  array-likes (lists, pandas) work like NumPy arrays; the result is a float;
+* on fixed data with ties: inputs are never modified; array-likes (lists, pandas)
+  work like NumPy arrays; the result is a float; no RuntimeWarning leaks;
 * the undefined-query policy (``replace_undefined_by``) behaves the same way in
   every metric;
 * ``evaluate`` agrees with the individual functions;
 * one table of bad inputs swept over every metric (type, message);
-* a deliberately broken metric fails the invariance check, so the checks can fail.
+* a deliberately broken metric fails the invariance checks, so the checks can fail.
+
+The invariances (row order, query ids, strictly increasing transforms of the scores,
+range of the bounded metrics, the ideal ranking, 2-D input equals flat input) are
+written once, in ``test_properties.py``: the fixed cases that were written here are
+``@example`` cases of its hypothesis tests (data from ``tests/support/metric_data.py``).
 """
 
-import functools
 import math
 import re
 import warnings
-from collections import namedtuple
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics import evaluate, ndcg_score
 from sklearn_rank_metrics._metrics._registry import METRICS
+from tests.support.metric_data import make_2d, make_data
 
 NAMES = sorted(METRICS)
 TIES = ["average", "input", "optimistic", "pessimistic"]
@@ -77,41 +77,8 @@ def with_k(k):
 
 
 # ---------------------------------------------------------------------------
-# Data
+# Data (tests/support/metric_data.py)
 # ---------------------------------------------------------------------------
-
-Data = namedtuple("Data", "y_true y_score group sample_weight")
-
-
-def make_data(seed=0, n_queries=10, max_docs=9, neg_inf=False):
-    """Flat rows of several queries: graded labels 0..3, scores with many ties.
-
-    Query sizes 1..max_docs (the first query has one row), the second query has
-    no relevant row, rows of the queries are interleaved, query ids are ints that
-    are neither 0-based nor contiguous; ``sample_weight`` is per row, constant
-    within each query.  With ``neg_inf`` some rows are unretrieved (-inf).
-    """
-    rng = np.random.default_rng(seed)
-    sizes = rng.integers(2, max_docs + 1, size=n_queries)
-    sizes[0] = 1
-    qid = np.repeat(np.arange(n_queries), sizes)
-    n = qid.size
-    y_true = rng.integers(0, 4, size=n).astype(float)
-    y_true[qid == 1] = 0.0
-    y_score = rng.random(n).round(1)
-    if neg_inf:
-        y_score[rng.random(n) < 0.15] = -np.inf
-    query_weight = rng.uniform(0.5, 2.0, size=n_queries)
-    order = rng.permutation(n)
-    return Data(y_true[order], y_score[order], (10 + 3 * qid)[order], query_weight[qid][order])
-
-
-def make_2d(seed=0, n_queries=8, n_docs=6):
-    rng = np.random.default_rng(seed)
-    y_true = rng.integers(0, 4, size=(n_queries, n_docs)).astype(float)
-    y_true[1] = 0.0
-    y_score = rng.random((n_queries, n_docs)).round(1)
-    return y_true, y_score, rng.uniform(0.5, 2.0, size=n_queries)
 
 
 def queries_of(data):
@@ -166,7 +133,8 @@ def test_registry_entry_is_consistent(name):
 
 
 # ---------------------------------------------------------------------------
-# Invariances (each check is a helper so that the broken-metric test can show it fails)
+# Two invariance checks as helpers, so that the broken-metric tests below show they
+# can fail (the invariances over every metric: test_properties.py)
 # ---------------------------------------------------------------------------
 
 
@@ -180,48 +148,6 @@ def check_row_order_invariance(metric, data, **kwargs):
             kwargs = {**kwargs, "sample_weight": data.sample_weight[perm]}
         got = metric(data.y_true[perm], data.y_score[perm], data.group[perm], **kwargs)
         assert got == approx(expected), f"row permutation changed {expected!r} to {got!r}"
-
-
-@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
-@pytest.mark.parametrize("neg_inf", [False, True])
-def test_row_order_does_not_matter(name, k, neg_inf):
-    metric = functools.partial(call, name)
-    for seed in range(3):
-        data = make_data(seed, neg_inf=neg_inf)
-        check_row_order_invariance(metric, data, **with_k(k))
-        check_row_order_invariance(metric, data, sample_weight=data.sample_weight, **with_k(k))
-
-
-@st.composite
-def small_tied_queries(draw):
-    """A few small queries, labels 0..3, scores from 4 values (many ties), some -inf."""
-    n = draw(st.integers(1, 25))
-    y_true = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-    y_score = draw(st.lists(st.sampled_from([-np.inf, 0.0, 0.5, 1.0, 2.5]), min_size=n, max_size=n))
-    group = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
-    perm = draw(st.permutations(range(n)))
-    weight = np.array([0.5, 1.0, 2.0, 3.0])[np.asarray(group)]
-    data = Data(np.array(y_true, float), np.array(y_score), np.array(group), weight)
-    return data, np.asarray(perm, dtype=int)
-
-
-@pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40, deadline=None, derandomize=True)
-@given(case=small_tied_queries())
-@pytest.mark.filterwarnings("ignore:.*no query is left to average:UserWarning")
-def test_row_order_does_not_matter_property(name, case):
-    data, perm = case
-    metric = functools.partial(call, name)
-    for k in k_values(name):
-        expected = metric(*data[:3], sample_weight=data.sample_weight, **with_k(k))
-        got = metric(
-            data.y_true[perm],
-            data.y_score[perm],
-            data.group[perm],
-            sample_weight=data.sample_weight[perm],
-            **with_k(k),
-        )
-        assert got == approx(expected) or (math.isnan(got) and math.isnan(expected))
 
 
 def check_query_renaming_invariance(metric, data):
@@ -238,111 +164,9 @@ def check_query_renaming_invariance(metric, data):
             assert got == approx(expected), f"renaming changed {expected!r} to {got!r}"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_query_ids_do_not_matter(name):
-    for seed in range(2):
-        data = make_data(seed, neg_inf=True)
-        check_query_renaming_invariance(functools.partial(call, name), data)
-
-
-TRANSFORMS = {
-    "exp": np.exp,
-    "affine": lambda s: 3.0 * s + 1.0,
-    "arctan": np.arctan,
-    "cube_shift": lambda s: (s - 0.45) ** 3,
-}
-
-
-@pytest.mark.parametrize("transform", sorted(TRANSFORMS))
-@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
-def test_strictly_increasing_score_transform_does_not_matter(name, k, transform):
-    for seed in range(2):
-        data = make_data(seed)
-        new_score = TRANSFORMS[transform](data.y_score)
-        # the transform must keep the ties and the order (sanity of the test)
-        assert (
-            np.sign(np.subtract.outer(new_score, new_score))
-            == np.sign(np.subtract.outer(data.y_score, data.y_score))
-        ).all()
-        for ties in TIES:
-            expected = call(name, data.y_true, data.y_score, data.group, ties=ties, **with_k(k))
-            got = call(name, data.y_true, new_score, data.group, ties=ties, **with_k(k))
-            assert got == approx(expected), f"ties={ties}"
-
-
-BOUNDED_NAME_K = [(name, k) for name, k in NAME_K if METRICS[name].bounded_01]
-
-
-@pytest.mark.parametrize("ties", TIES)
-@pytest.mark.parametrize(
-    "name, k", BOUNDED_NAME_K, ids=[f"{name}-k{k}" for name, k in BOUNDED_NAME_K]
-)
-def test_bounded_metrics_lie_in_unit_interval(name, k, ties):
-    for seed in range(4):
-        for neg_inf in (False, True):
-            data = make_data(seed, neg_inf=neg_inf)
-            for policy in (0.0, 1.0):
-                value = call(
-                    name,
-                    data.y_true,
-                    data.y_score,
-                    data.group,
-                    ties=ties,
-                    replace_undefined_by=policy,
-                    **with_k(k),
-                )
-                assert -1e-12 <= value <= 1.0 + 1e-12, value
-
-
-def make_ideal(seed=0, n_queries=10, max_docs=9):
-    """Every query has a relevant row, scores order the rows by label, no ties."""
-    data = make_data(seed, n_queries, max_docs)
-    rng = np.random.default_rng(seed)
-    y_true = data.y_true.copy()
-    for q in np.unique(data.group):
-        rows = np.flatnonzero(data.group == q)
-        if not (y_true[rows] > 0).any():
-            y_true[rows[0]] = 2.0
-    jitter = rng.permutation(y_true.size) / (2.0 * y_true.size)  # distinct, < 0.5
-    return data._replace(y_true=y_true, y_score=y_true + jitter)
-
-
 def test_registry_declares_which_metrics_score_one_on_a_perfect_ranking():
     declared = {info.function.__name__ for info in METRICS.values() if info.ideal_is_one}
     assert declared == IDEAL_IS_ONE
-
-
-@pytest.mark.parametrize("name", [name for name in NAMES if METRICS[name].ideal_is_one])
-def test_ideal_ranking_scores_one(name):
-    for seed in range(3):
-        data = make_ideal(seed)
-        assert len(np.unique(data.y_score)) == len(data.y_score)
-        for ties in TIES:
-            value = call(name, data.y_true, data.y_score, data.group, ties=ties)
-            assert value == approx(1.0), f"ties={ties}: {value!r}"
-        weighted = call(
-            name, data.y_true, data.y_score, data.group, sample_weight=data.sample_weight
-        )
-        assert weighted == approx(1.0)
-
-
-def check_2d_equals_flat(metric, y_true, y_score, sample_weight=None, **kwargs):
-    n_queries, n_docs = y_true.shape
-    group = np.repeat(np.arange(n_queries), n_docs)
-    flat_weight = None if sample_weight is None else np.repeat(sample_weight, n_docs)
-    expected = metric(y_true.ravel(), y_score.ravel(), group, sample_weight=flat_weight, **kwargs)
-    got = metric(y_true, y_score, sample_weight=sample_weight, **kwargs)
-    assert got == approx(expected), f"2-D {got!r} != flat {expected!r}"
-
-
-@pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("name, k", NAME_K, ids=NAME_K_IDS)
-def test_2d_input_equals_flat_input(name, k, weighted):
-    y_true, y_score, weight = make_2d(seed=4)
-    weight = weight if weighted else None
-    metric = functools.partial(call, name)
-    for ties in TIES:
-        check_2d_equals_flat(metric, y_true, y_score, weight, ties=ties, **with_k(k))
 
 
 @pytest.mark.parametrize("name", NAMES)

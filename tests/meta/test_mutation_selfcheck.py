@@ -14,14 +14,18 @@ variable is removed from its environment (the conftest's no-skip rule is about
 peers, not mutants) and Hypothesis stores nothing in the project.
 
 Speed. A full cross-check run takes about a minute, so each mutation first runs
-its *probe* (two probes at a time, in a thread pool, while the parent waits): the
-part of the suite known to catch it (``PROBES``: one file and a
+its *probe*: the part of the suite known to catch it (``PROBES``: one file and a
 ``-k`` selection, all inside ``CROSS_CHECK_FILES``). The probe is a subset of the
-suite, so the probe failing proves the suite fails. Should a probe pass (the
-tests changed), the whole suite runs with ``-x`` (fastest-failing files first)
-and the case still passes if the suite catches the mutation, with a warning that
-the probe is stale; a probe that selects nothing or errors is a broken harness.
-Every run uses ``-x``, so a caught mutation stops at its first failure.
+suite, so the probe failing proves the suite fails. The probes of one file run in
+one child pytest (``-p tests.support.mutation_probes``; two children at a time, in a
+thread pool, while the parent waits), which collects the file once and, mutation by
+mutation, applies it, runs its selection up to the first failure, undoes it and
+clears every cache, so no value outlives its mutation. The child reports, per
+mutation, the exit code a run of that mutation alone would have had, and the rules
+below hold per mutation. Should a probe pass (the tests changed), the whole suite
+runs in a child of its own with ``-x`` (fastest-failing files first) and the case
+still passes if the suite catches the mutation, with a warning that the probe is
+stale; a probe that selects nothing or errors is a broken harness.
 
 Guards against a self-check that checks nothing:
 
@@ -39,7 +43,7 @@ A mutation that survives is never deleted: it is marked ``xfail(strict=True)`` i
 
 from __future__ import annotations
 
-import inspect
+import json
 import math
 import os
 import subprocess
@@ -55,22 +59,23 @@ import pytest
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._metrics._registry import METRICS
-from tests.support import mutations
+from tests.support import mutation_probes, mutations
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
 INF = math.inf
 
 # Fastest-failing first: the scikit-learn checks import little and catch most
 # mutations within seconds; ranx last (numba compiles its containers per process).
 CROSS_CHECK_FILES = (
-    "tests/test_crosscheck_sklearn.py",
-    "tests/test_crosscheck_trec_eval.py",
-    "tests/test_crosscheck_boosters.py",
-    "tests/test_against_reference.py",
-    "tests/test_crosscheck_ranx.py",
+    "tests/crosscheck/test_crosscheck_sklearn.py",
+    "tests/crosscheck/test_crosscheck_trec_eval.py",
+    "tests/crosscheck/test_crosscheck_boosters.py",
+    "tests/crosscheck/test_against_reference.py",
+    "tests/crosscheck/test_crosscheck_ranx.py",
 )
-TIMEOUT = 900  # seconds for one child run; the full suite takes about one minute
+TIMEOUT = 900  # seconds for one child run (a probe child: per mutation); the full suite
+# takes about one minute
 
 pytestmark = pytest.mark.skipif(
     mutations.active_mutation() is not None,
@@ -410,27 +415,43 @@ class Run(NamedTuple):
         return f"pytest {' '.join(self.args)} -> exit code {self.returncode}\n{self.tail()}"
 
 
-def run_suite(args, mutation, storage):
-    """Run ``pytest -x`` with the mutations plugin on ``args`` in a child process."""
+def _child_environment(storage, **variables):
     env = dict(os.environ)
     env.pop("CI", None)  # the conftest's every-peer-installed rule is not what is tested
     env.pop(mutations.ENV_VAR, None)
-    if mutation is not None:
-        env[mutations.ENV_VAR] = mutation
+    env.pop(mutation_probes.PLAN_VAR, None)
+    env.update({name: value for name, value in variables.items() if value is not None})
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(storage)
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-x",
-        "-q",
-        "-p",
-        "tests.support.mutations",
-        "-p",
-        "no:cacheprovider",
-        *args,
-    ]
+    return env
+
+
+def run_suite(args, mutation, storage):
+    """Run ``pytest -x`` with the mutations plugin on ``args`` in a child process."""
+    env = _child_environment(storage, **{mutations.ENV_VAR: mutation})
+    return _run_child(["-x", "-p", "tests.support.mutations", *args], env)
+
+
+def run_plan(file, entries, storage):
+    """Run the probe plugin's plan ``entries`` on ``file`` in one child: (run, results)."""
+    plan = {"mutations": entries, "result": str(storage / "result.json")}
+    (storage / "plan.json").write_text(json.dumps(plan))
+    env = _child_environment(storage, **{mutation_probes.PLAN_VAR: str(storage / "plan.json")})
+    args = ["-p", "tests.support.mutation_probes", "--tb=short", file]
+    run = _run_child(args, env, timeout=TIMEOUT * len(entries))
+    result_file = storage / "result.json"
+    return run, json.loads(result_file.read_text()) if result_file.is_file() else []
+
+
+def run_probes(file, names, storage):
+    """The probes of ``names`` (all in ``file``), in one child: (its run, result by name)."""
+    entries = [{"name": name, "select": PROBES[name].select} for name in names]
+    run, results = run_plan(file, entries, storage)
+    return run, {result["name"]: result for result in results}
+
+
+def _run_child(args, env, timeout=TIMEOUT):
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
     try:
         done = subprocess.run(
             command,
@@ -438,12 +459,21 @@ def run_suite(args, mutation, storage):
             env=env,
             capture_output=True,
             text=True,
-            timeout=TIMEOUT,
+            timeout=timeout,
             check=False,
         )
     except subprocess.TimeoutExpired as error:
-        pytest.fail(f"pytest {' '.join(args)} took more than {TIMEOUT} s:\n{error.stdout}")
+        pytest.fail(f"pytest {' '.join(args)} took more than {timeout} s:\n{error.stdout}")
     return Run(list(args), done.returncode, done.stdout + done.stderr)
+
+
+def check_probe(run, result, mutation):
+    """The child applied the mutation and probed it; the exit code of that probe."""
+    assert run.returncode in (0, 1), f"the probe run is broken:\n{run.describe()}"
+    assert result is not None, f"the probe run reports nothing on {mutation!r}:\n{run.describe()}"
+    assert result["applied"], f"the probe did not apply the mutation: {result}\n{run.describe()}"
+    check_header(run, mutation)
+    return result["returncode"]
 
 
 def check_header(run, mutation):
@@ -459,9 +489,11 @@ def _cases():
         yield pytest.param(name, marks=marks, id=name)
 
 
-# Probe children run two at a time (the parent waits meanwhile), started at the first
-# mutation test for every mutation test the session selected.
+# One probe child per file, two at a time (the parent waits meanwhile), started at the
+# first mutation test for every mutation test the session selected; the files with the
+# most probes (and the slowest collection) first.
 PARALLEL_PROBES = max(1, min(2, os.cpu_count() or 1))
+PROBE_ORDER = (REFERENCE, SKLEARN, TREC, BOOSTERS, RANX)
 
 
 @pytest.fixture(scope="module")
@@ -471,21 +503,25 @@ def probe_runs(request, tmp_path_factory):
         for item in request.session.items
         if getattr(item, "originalname", None) == "test_cross_checks_catch_the_mutation"
     ]
+    by_file = {
+        file: [name for name in selected if PROBES[name].file == file] for file in PROBE_ORDER
+    }
     executor = ThreadPoolExecutor(PARALLEL_PROBES)
     futures = {
-        name: executor.submit(run_suite, PROBES[name].args(), name, tmp_path_factory.mktemp(name))
-        for name in selected
+        file: executor.submit(run_probes, file, names, tmp_path_factory.mktemp(Path(file).stem))
+        for file, names in by_file.items()
+        if names
     }
-    yield futures
+    yield {name: futures[PROBES[name].file] for name in selected}
     executor.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.mark.parametrize("name", list(_cases()))
 def test_cross_checks_catch_the_mutation(name, tmp_path, probe_runs):
-    probe = probe_runs[name].result()
-    check_header(probe, name)
-    assert probe.returncode in (0, 1), f"the probe run is broken:\n{probe.describe()}"
-    if probe.returncode == 1:
+    run, results = probe_runs[name].result()
+    returncode = check_probe(run, results.get(name), name)
+    assert returncode in (0, 1), f"the probe of {name!r} is broken: {results[name]}"
+    if returncode == 1:
         return  # a part of the cross-check suite fails, so the suite fails
     suite = run_suite(list(CROSS_CHECK_FILES), name, tmp_path)
     check_header(suite, name)
@@ -502,6 +538,19 @@ def test_cross_checks_catch_the_mutation(name, tmp_path, probe_runs):
     )
 
 
+def test_probe_child_restores_the_package_after_each_mutation(tmp_path):
+    # two mutations caught by the same selection, each followed by a control run of
+    # that selection without any mutation, in one child: the controls must pass
+    select = "test_ndcg_2d_with_ties_matches_sklearn"
+    names = ["cutoff_off_by_one", None, "discount_rank_plus_2", None]
+    assert all(PROBES[name] == Probe(SKLEARN, select) for name in names if name is not None)
+    run, results = run_plan(SKLEARN, [{"name": name, "select": select} for name in names], tmp_path)
+    assert run.returncode == 1, run.describe()  # the two mutations fail their tests
+    assert [result["name"] for result in results] == names, run.describe()
+    assert [result["returncode"] for result in results] == [1, 0, 1, 0], results
+    assert all(result["selected"] > 0 for result in results), results
+
+
 def test_plugin_without_mutation_passes(tmp_path):
     args = [SKLEARN, "-k", "test_ndcg_2d_with_ties_matches_sklearn or test_group_roc_auc"]
     run = run_suite(args, None, tmp_path)
@@ -514,20 +563,7 @@ def test_plugin_without_mutation_passes(tmp_path):
 # ---------------------------------------------------------------------------
 
 
-def _package_code():
-    """Every function's code object in the package's modules (methods included)."""
-    code = {}
-    for module_name, module in list(sys.modules.items()):
-        if module is None or not module_name.startswith(mutations.PACKAGE):
-            continue
-        for attribute, value in vars(module).items():
-            owners = [(attribute, value)]
-            if inspect.isclass(value):
-                owners += [(f"{attribute}.{key}", item) for key, item in vars(value).items()]
-            for name, item in owners:
-                if inspect.isfunction(item):
-                    code[f"{module_name}.{name}"] = item.__code__
-    return code
+_package_code = mutation_probes.package_code
 
 
 @pytest.mark.parametrize("name", list(mutations.MUTATIONS))
@@ -563,6 +599,7 @@ def test_every_mutation_has_an_example_and_a_probe():
     assert set(SURVIVORS) <= set(mutations.MUTATIONS)
     assert CROSS_CUTTING <= set(mutations.MUTATIONS)
     assert all(probe.file in CROSS_CHECK_FILES for probe in PROBES.values())
+    assert sorted(PROBE_ORDER) == sorted(CROSS_CHECK_FILES)  # every file's probes are run
     assert all((ROOT / file).is_file() for file in CROSS_CHECK_FILES)
     assert Path(__file__).name not in {Path(file).name for file in CROSS_CHECK_FILES}
 
@@ -604,3 +641,29 @@ def test_stale_mutation_text_raises():
     with pytest.raises(mutations.MutationError, match="same code"):
         equivalent()
     assert _package_code() == before
+
+
+def test_probe_plugin_without_a_plan_changes_nothing(monkeypatch):
+    monkeypatch.delenv(mutation_probes.PLAN_VAR, raising=False)
+    before = _package_code()
+    mutation_probes.pytest_configure(None)  # returns before touching the config
+    assert _package_code() == before
+
+
+def test_probe_plan_naming_an_unknown_mutation_is_a_usage_error(tmp_path, monkeypatch):
+    plan = {"mutations": [{"name": "no_such_mutation", "select": "x"}], "result": "unused"}
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    monkeypatch.setenv(mutation_probes.PLAN_VAR, str(tmp_path / "plan.json"))
+    monkeypatch.delenv(mutations.ENV_VAR, raising=False)
+    with pytest.raises(pytest.UsageError, match="no_such_mutation"):
+        mutation_probes.pytest_configure(None)
+
+
+def test_probe_runs_clear_the_caches_of_the_tests():
+    # a cached value computed under one mutation must not serve the next one
+    from tests.support import qrels_data
+
+    qrels_data.synthetic()
+    assert qrels_data.synthetic.cache_info().currsize > 0
+    assert mutation_probes.clear_caches() > 0
+    assert qrels_data.synthetic.cache_info().currsize == 0

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -44,7 +43,7 @@ from sklearn_rank_metrics import (
     r_precision_score,
     recall_at_k_score,
 )
-from tests.support.qrels_data import dataset, synthetic
+from tests.support.qrels_data import Case, dataset, synthetic
 
 ranx = pytest.importorskip("ranx", reason="ranx is not installed")
 
@@ -105,16 +104,6 @@ DATASETS = ("synthetic", "lambdarank", "lambdarank_top10")
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Case:
-    y: np.ndarray  # our input, in our row order
-    score: np.ndarray
-    group: np.ndarray
-    params: dict  # our keyword arguments for the setting
-    tool: dict  # ranx's per-query values: {metric: {query: value}}
-    means: dict  # ranx's means: {metric: value}
-
-
 def to_dicts(flat, score, qrels_rows):
     qrels, run = {}, {}
     for q, d, label, s, judged in zip(flat.group, flat.doc, flat.y, score, qrels_rows, strict=True):
@@ -159,7 +148,7 @@ def ranx_case(dataset_name, setting):
         order = np.concatenate([np.array(ranked, dtype=np.intp), unretrieved])
     else:
         order = np.random.default_rng(3).permutation(len(flat.y))  # queries interleaved
-    return Case(flat.y[order], tool_score[order], flat.group[order], params, tool, means)
+    return Case(flat.y[order], tool_score[order], flat.group[order], params, tool, means=means)
 
 
 def own_params(function, params):

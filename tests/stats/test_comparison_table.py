@@ -17,7 +17,7 @@ from scipy import stats
 
 from sklearn_rank_metrics import compare, evaluate
 from sklearn_rank_metrics._stats._resampling import benjamini_hochberg, bonferroni
-from tests.test_compare import make_data, per_query
+from tests.stats.test_compare import make_data, per_query
 
 SUPERSCRIPTS = {"a": "ᵃ", "b": "ᵇ", "c": "ᶜ"}
 METRICS = ["ndcg@10", "map", "mrr@10", "p@5"]

@@ -25,7 +25,6 @@ scores are single precision), so the tolerance is ``rtol=1e-9, atol=1e-12``.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -44,7 +43,7 @@ from sklearn_rank_metrics import (
     recall_at_k_score,
     retrieval_count_score,
 )
-from tests.support.qrels_data import dataset, synthetic
+from tests.support.qrels_data import Case, dataset, synthetic
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec_eval (trec_eval) is not installed")
 
@@ -107,16 +106,6 @@ DATASETS = ("synthetic", "lambdarank", "lambdarank_top10")
 # ---------------------------------------------------------------------------
 # Running trec_eval, and our side of the same data
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Case:
-    y: np.ndarray  # our input, in our row order
-    score: np.ndarray
-    group: np.ndarray
-    params: dict  # our keyword arguments for the setting
-    tool: dict  # trec_eval's per-query values: {query: {measure: value}}
-    n_qrels_queries: int
 
 
 def to_trec(flat, score, qrels_rows):

@@ -9,9 +9,9 @@ without variants, or a metric whose ideal-order value is not classified here, fa
 ``test_every_registered_metric_is_classified``, and a metric with its own per-query
 weight fails property 7 until ``metric_weight`` knows it.
 
-Properties (the fixed-data checks of ``test_common.py`` are not repeated); 1, 2, 3 and 6
-compare means under a drawn ``replace_undefined_by`` policy (0, 1, "skip", nan) and
-with query weights:
+Properties (each written once: the seeded fixed cases of ``test_common.py`` are
+``@example`` cases of 1-6, see "Fixed cases"); 1, 2, 3 and 6 compare means under a
+drawn ``replace_undefined_by`` policy (0, 1, "skip", nan) and with query weights:
 
 1. shuffling rows (query ids in any order) changes nothing, for the ``ties`` modes
    "average", "optimistic" and "pessimistic";
@@ -45,12 +45,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sklearn_rank_metrics import evaluate
 from sklearn_rank_metrics._engine._validation import Options
 from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
+from tests.support import metric_data
 
 NAMES = sorted(METRICS)
 TIES = ("average", "input", "optimistic", "pessimistic")
@@ -138,10 +139,11 @@ CUTOFFS = (None, 1, 3)
 
 
 def k_values(name: str, drawn: Any = CUTOFFS) -> tuple[int | None, ...]:
-    """The cutoffs to run: all of ``CUTOFFS``, or one drawn by hypothesis (None if no k)."""
+    """The cutoffs to run: all of ``CUTOFFS``, one drawn by hypothesis, or the tuple of
+    cutoffs an ``@example`` gives (None if no k)."""
     if not METRICS[name].takes_k:
         return (None,)
-    return CUTOFFS if drawn is CUTOFFS else (drawn,)
+    return drawn if isinstance(drawn, tuple) else (drawn,)
 
 
 def settings_of(name: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -154,9 +156,21 @@ def settings_of(name: str, params: dict[str, Any]) -> dict[str, Any]:
 TAKES_JUDGED = {"bpref", "judged", "rbp"}
 
 
+# A setting given as None is left at the metric's default (the fixed ``@example`` cases)
+LEFT_AT_DEFAULT_IF_NONE = ("ties", "replace_undefined_by")
+
+
 def call(name, params, y_true, y_score, group=None, **kwargs) -> float:
-    """The registry metric's public function with its fixed parameters and ``params``."""
+    """The registry metric's public function with its fixed parameters and ``params``.
+
+    ``ties=None`` or ``replace_undefined_by=None``: the keyword is not passed.
+    """
     info = METRICS[name]
+    kwargs = {
+        key: value
+        for key, value in kwargs.items()
+        if not (value is None and key in LEFT_AT_DEFAULT_IF_NONE)
+    }
     if name in TAKES_JUDGED:
         kwargs = {"judged": True, **kwargs}
     return info.function(y_true, y_score, group, **{**info.fixed_params, **params, **kwargs})
@@ -167,8 +181,11 @@ def with_k(k: int | None) -> dict[str, int]:
 
 
 def metric_text(name: str, params: dict[str, Any], k: int | None, **extra: Any) -> str | None:
-    """The ``evaluate`` name of a variant, or None if it has no text form (array gain)."""
-    items = {**params, **extra}
+    """The ``evaluate`` name of a variant, or None if it has no text form (array gain).
+
+    An ``extra`` setting given as None is left out (the metric's default).
+    """
+    items = {**params, **{key: value for key, value in extra.items() if value is not None}}
     if not all(isinstance(value, (str, int, float)) for value in items.values()):
         return None
     text = name
@@ -190,15 +207,19 @@ TEXT_VARIANTS = {
 
 @dataclass(frozen=True)
 class Flat:
-    """Flat rows: labels, scores, int query ids (any order), per-row query weights."""
+    """Flat rows: labels, scores, int query ids (any order), per-row query weights.
+
+    ``weight`` None: no ``sample_weight`` is passed (the unweighted fixed cases).
+    """
 
     y_true: np.ndarray
     y_score: np.ndarray
     group: np.ndarray
-    weight: np.ndarray
+    weight: np.ndarray | None
 
     def take(self, rows: np.ndarray) -> Flat:
-        return Flat(self.y_true[rows], self.y_score[rows], self.group[rows], self.weight[rows])
+        weight = None if self.weight is None else self.weight[rows]
+        return Flat(self.y_true[rows], self.y_score[rows], self.group[rows], weight)
 
 
 @dataclass(frozen=True)
@@ -216,7 +237,7 @@ def stats_of(data: Flat, relevance_level: float | None = None) -> Stats:
     ids, index = np.unique(data.group, return_inverse=True)
     relevant = data.y_true > 0 if relevance_level is None else data.y_true >= relevance_level
     weight = np.empty(len(ids))
-    weight[index] = data.weight
+    weight[index] = 1.0 if data.weight is None else data.weight
 
     def count(values):
         return np.bincount(index, weights=values.astype(float), minlength=len(ids))
@@ -301,6 +322,143 @@ def order_keeping_shuffle(draw, group: np.ndarray) -> np.ndarray:
         positions = np.flatnonzero(group[rows] == query)
         rows[positions] = np.sort(rows[positions])
     return rows
+
+
+# ---------------------------------------------------------------------------
+# Fixed cases: the seeded data of test_common.py, run as ``@example`` cases
+# ---------------------------------------------------------------------------
+
+# Each property below is written once, here; its fixed cases (once separate tests of
+# test_common.py) are explicit examples of its hypothesis test. In them, ``ties`` or
+# ``policy`` None leaves the metric's default, ``cutoff`` is the tuple of cutoffs the
+# fixed case ran (None and 3), and a ``Flat`` without weights passes no ``sample_weight``.
+
+FIXED_CUTOFFS = (None, 3)
+DEFAULT_SETTINGS = {"ties": None, "cutoff": FIXED_CUTOFFS, "policy": None}
+
+
+def _flat(data: metric_data.Data, weighted: bool) -> Flat:
+    weight = data.sample_weight if weighted else None
+    return Flat(data.y_true, data.y_score, data.group, weight)
+
+
+def _row_orders(n_rows: int) -> list[np.ndarray]:
+    """Reversed, then two seeded permutations."""
+    rng = np.random.default_rng(12345)
+    return [np.arange(n_rows)[::-1], rng.permutation(n_rows), rng.permutation(n_rows)]
+
+
+def row_order_cases() -> list[dict[str, Any]]:
+    """Three seeds, with and without -inf, three row orders, unweighted and weighted;
+    then two inputs of few large queries (large tie blocks), weighted."""
+    cases = []
+    for seed in range(3):
+        for neg_inf in (False, True):
+            data = metric_data.make_data(seed, neg_inf=neg_inf)
+            for rows in _row_orders(len(data.y_true)):
+                for weighted in (False, True):
+                    case = (_flat(data, weighted), rows)
+                    cases.append({"case": case, **DEFAULT_SETTINGS})
+    for seed in range(2):
+        data = metric_data.make_large_tie_blocks(seed)
+        rows = np.random.default_rng(seed).permutation(len(data.y_true))
+        case = (_flat(data, True), rows)
+        cases.append({"case": case, **DEFAULT_SETTINGS})
+    return cases
+
+
+def relabelling_cases() -> list[dict[str, Any]]:
+    """Ids renamed to permuted ints and to strings, unweighted and weighted."""
+    cases = []
+    for seed in range(2):
+        data = metric_data.make_data(seed, neg_inf=True)
+        ids = np.unique(data.group).tolist()
+        perm = np.random.default_rng(1).permutation(len(ids))
+        id_maps = {
+            "fixed_ints": dict(zip(ids, (1000 - 17 * perm).tolist(), strict=True)),
+            "fixed_strings": dict(zip(ids, [f"query-{p}" for p in perm], strict=True)),
+        }
+        for kind, id_map in id_maps.items():
+            group = np.array([id_map[q] for q in data.group.tolist()])
+            for weighted in (False, True):
+                case = (_flat(data, weighted), kind, group, id_map)
+                cases.append({"case": case, **DEFAULT_SETTINGS})
+    return cases
+
+
+def transform_cases() -> list[dict[str, Any]]:
+    """Two seeds (finite scores), four transforms, every ties mode, unweighted."""
+    return [
+        {
+            "data": _flat(metric_data.make_data(seed), False),
+            "transform": transform,
+            "ties": ties,
+            "cutoff": FIXED_CUTOFFS,
+            "policy": None,
+        }
+        for seed in range(2)
+        for transform in ("exp", "affine", "arctan", "cube_shift")
+        for ties in TIES
+    ]
+
+
+def unit_interval_cases() -> list[dict[str, Any]]:
+    """Four seeds, with and without -inf, every ties mode, unweighted."""
+    return [
+        {
+            "data": _flat(metric_data.make_data(seed, neg_inf=neg_inf), False),
+            "ties": ties,
+            "cutoff": FIXED_CUTOFFS,
+        }
+        for seed in range(4)
+        for neg_inf in (False, True)
+        for ties in TIES
+    ]
+
+
+def ideal_order_cases() -> list[dict[str, Any]]:
+    """Three seeds of ideal orders: every ties mode unweighted, the default weighted."""
+    cases = []
+    for seed in range(3):
+        data = metric_data.make_ideal(seed)
+        assert len(np.unique(data.y_score)) == len(data.y_score)  # one order for every ties
+        cases += [{"data": _flat(data, False), "ties": ties} for ties in TIES]
+        cases.append({"data": _flat(data, True), "ties": None})
+    return cases
+
+
+def two_dimensional_cases() -> list[dict[str, Any]]:
+    """One 8 x 6 input (a query without a relevant row) against its rows flat."""
+    y_true, y_score, weight = metric_data.make_2d(seed=4)
+    n_queries, n_docs = y_true.shape
+    flat = Flat(
+        y_true.ravel(),
+        y_score.ravel(),
+        np.repeat(np.arange(n_queries), n_docs),
+        np.repeat(weight, n_docs),
+    )
+    return [
+        {
+            "case": (y_true, y_score, weight, flat),
+            "ties": ties,
+            "weighted": weighted,
+            "cutoff": FIXED_CUTOFFS,
+            "policy": None,
+        }
+        for ties in TIES
+        for weighted in (False, True)
+    ]
+
+
+def fixed_cases(cases: list[dict[str, Any]]):
+    """Decorator: each case an ``@example`` of the hypothesis test, in order."""
+
+    def decorate(test):
+        for case in reversed(cases):
+            test = example(**case)(test)
+        return test
+
+    return decorate
 
 
 # ---------------------------------------------------------------------------
@@ -482,6 +640,7 @@ def _xyg(data: Flat):
     case=flat_and_permutation(),
     ties=st.sampled_from(ORDER_FREE_TIES),
 )
+@fixed_cases(row_order_cases())
 def test_row_shuffle_does_not_matter(name, case, ties, cutoff, policy):
     data, rows = case
     shuffled = data.take(rows)
@@ -535,6 +694,7 @@ def relabelled(draw):
     case=relabelled(),
     ties=st.sampled_from(TIES),
 )
+@fixed_cases(relabelling_cases())
 def test_query_relabelling_does_not_matter(name, case, ties, cutoff, policy):
     """The mean (weighted) is unchanged and the per-query table follows the renaming."""
     data, kind, group, id_map = case
@@ -581,6 +741,7 @@ TRANSFORMS = {
     "arctan": np.arctan,
     "negative_reciprocal": lambda s: -1.0 / (s + 0.5),
     "tiny_scale_and_shift": lambda s: 1e-6 * s - 1e3,
+    "cube_shift": lambda s: (s - 0.45) ** 3,  # (from test_common.py's fixed cases)
 }
 
 
@@ -594,6 +755,7 @@ TRANSFORMS = {
     transform=st.sampled_from(sorted(TRANSFORMS)),
     ties=st.sampled_from(TIES),
 )
+@fixed_cases(transform_cases())
 def test_strictly_increasing_score_transform_does_not_matter(
     name, data, transform, ties, cutoff, policy
 ):
@@ -631,6 +793,7 @@ BOUNDED_NAMES = [name for name in NAMES if METRICS[name].bounded_01]
 @pytest.mark.parametrize("name", BOUNDED_NAMES)
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(cutoff=st.sampled_from(CUTOFFS), data=flat_queries(), ties=st.sampled_from(TIES))
+@fixed_cases(unit_interval_cases())
 def test_normalised_metrics_lie_in_unit_interval(name, data, ties, cutoff):
     """The mean, and every per-query value, under the replacements 0 and 1."""
     for params in variants(name):
@@ -677,6 +840,7 @@ IDEAL_NAMES = [name for name in NAMES if METRICS[name].function.__name__ not in 
 @pytest.mark.parametrize("name", IDEAL_NAMES)
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(data=flat_queries(ideal=True), ties=st.sampled_from(TIES))
+@fixed_cases(ideal_order_cases())
 def test_ideal_order_scores_one(name, data, ties):
     """Exactly 1 where ``ideal_is_one`` says so, below 1 elsewhere.
 
@@ -770,6 +934,7 @@ def two_dimensional(draw):
     ties=st.sampled_from(TIES),
     weighted=st.booleans(),
 )
+@fixed_cases(two_dimensional_cases())
 def test_2d_input_equals_flat_input(name, case, ties, weighted, cutoff, policy):
     y_true, y_score, weight, flat = case
     if refused_by_scikit_learn(name, y_true, y_score):

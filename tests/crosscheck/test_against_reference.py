@@ -9,6 +9,7 @@ pessimistic modes the result must also be the brute-force max / min over all tie
 orders (except for the two variants where relevant-first is not the best order).
 """
 
+import contextlib
 import functools
 import math
 import re
@@ -378,35 +379,54 @@ def is_nan_policy(policy):
     return isinstance(policy, float) and math.isnan(policy)
 
 
-def matrix(variant_ids, ks):
-    """Every (variant, k, ties, policy, data case), as pytest params with readable ids.
+def policies_of(vid):
+    """The (policy, id) pairs a variant is checked under, in ``POLICIES`` order.
 
     Left out: the micro hit rate with the nan policy (an open reading of SPEC, tested
     on its own in test_hit_rate_micro_nan_policy).
+    """
+    micro = ALL_VARIANTS[vid].params.get("average") == "micro"
+    return [
+        (policy, pid)
+        for policy, pid in zip(POLICIES, POLICY_IDS, strict=True)
+        if not (micro and is_nan_policy(policy))
+    ]
+
+
+def matrix(variant_ids, ks):
+    """Every (variant, k, ties, data case), as pytest params with readable ids.
+
+    The undefined-query policies are looped over inside each item (``run_case``):
+    the reference of a (variant, k, ties) is computed once and serves them all.
     """
     out = []
     for vid in variant_ids:
         for k in ks:
             for ties in ref.TIES:
-                for policy, pid in zip(POLICIES, POLICY_IDS, strict=True):
-                    if ALL_VARIANTS[vid].params.get("average") == "micro" and is_nan_policy(policy):
-                        continue
-                    for case_id, case in DATA_CASES.items():
-                        kid = "" if k is False else f"-k{k}"
-                        out.append(
-                            pytest.param(
-                                vid,
-                                None if k is False else k,
-                                ties,
-                                policy,
-                                case,
-                                id=f"{vid}{kid}-{ties}-{pid}-{case_id}",
-                            )
+                for case_id, case in DATA_CASES.items():
+                    kid = "" if k is False else f"-k{k}"
+                    out.append(
+                        pytest.param(
+                            vid,
+                            None if k is False else k,
+                            ties,
+                            case,
+                            id=f"{vid}{kid}-{ties}-{case_id}",
                         )
+                    )
     return out
 
 
-def run_case(vid, k, ties, policy, case):
+@contextlib.contextmanager
+def policy_named(pid):
+    """Every failure inside names the undefined-query policy it was checked under."""
+    try:
+        yield
+    except (AssertionError, pytest.fail.Exception) as error:
+        raise AssertionError(f"replace_undefined_by={pid}: {error}") from error
+
+
+def run_case(vid, k, ties, case):
     id_kind, weighted = case
     variant = ALL_VARIANTS[vid]
     data = _DATA_BY_KEY[data_key_for(vid, k, ties)]
@@ -418,17 +438,19 @@ def run_case(vid, k, ties, policy, case):
         assert np.array_equal(avg.qids, pq.qids)
         assert np.array_equal(avg.undefined_fraction, pq.undefined_fraction)
         bounds = {"max": avg.maxs} if ties == "optimistic" else {"min": avg.mins}
-    check(variant, data, pq, k, ties, policy, weighted, id_kind, bound_values=bounds)
+    for policy, pid in policies_of(vid):
+        with policy_named(pid):
+            check(variant, data, pq, k, ties, policy, weighted, id_kind, bound_values=bounds)
 
 
-@pytest.mark.parametrize(("vid", "k", "ties", "policy", "case"), matrix(VARIANTS, KS))
-def test_metric_against_reference(vid, k, ties, policy, case):
-    run_case(vid, k, ties, policy, case)
+@pytest.mark.parametrize(("vid", "k", "ties", "case"), matrix(VARIANTS, KS))
+def test_metric_against_reference(vid, k, ties, case):
+    run_case(vid, k, ties, case)
 
 
-@pytest.mark.parametrize(("vid", "k", "ties", "policy", "case"), matrix(AUC_VARIANTS, [False]))
-def test_group_roc_auc_against_reference(vid, k, ties, policy, case):
-    run_case(vid, k, ties, policy, case)
+@pytest.mark.parametrize(("vid", "k", "ties", "case"), matrix(AUC_VARIANTS, [False]))
+def test_group_roc_auc_against_reference(vid, k, ties, case):
+    run_case(vid, k, ties, case)
 
 
 # ---------------------------------------------------------------------------

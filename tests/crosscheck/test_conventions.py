@@ -388,8 +388,8 @@ BOOSTER_DATA = ["synthetic-tied", "real-tied"]
 @pytest.mark.parametrize("name", BOOSTER_DATA)
 def test_lightgbm_preset_matches_lightgbm(name):
     pytest.importorskip("lightgbm")
-    from tests.test_crosscheck_boosters import LGB_KS, lightgbm_eval
-    from tests.test_crosscheck_boosters import dataset as booster_dataset
+    from tests.crosscheck.test_crosscheck_boosters import LGB_KS, lightgbm_eval
+    from tests.crosscheck.test_crosscheck_boosters import dataset as booster_dataset
 
     y, score, qid, sizes = booster_dataset(name)
     ndcg = lightgbm_eval(y, score, sizes, "ndcg", LGB_KS)
@@ -409,8 +409,8 @@ def test_lightgbm_preset_reads_weights_in_single_precision():
     # of a query without one is not reproducible, tests/test_crosscheck_boosters.py)
     name = "real-tied"
     pytest.importorskip("lightgbm")
-    from tests.test_crosscheck_boosters import dataset as booster_dataset
-    from tests.test_crosscheck_boosters import lightgbm_eval
+    from tests.crosscheck.test_crosscheck_boosters import dataset as booster_dataset
+    from tests.crosscheck.test_crosscheck_boosters import lightgbm_eval
 
     y, score, qid, sizes = booster_dataset(name)
     query_weight = np.random.default_rng(1).random(len(sizes)) + 0.1
@@ -428,8 +428,8 @@ def test_lightgbm_preset_reads_weights_in_single_precision():
 @pytest.mark.parametrize("name", BOOSTER_DATA)
 def test_xgboost_preset_matches_xgboost(name):
     pytest.importorskip("xgboost")
-    from tests.test_crosscheck_boosters import BINARY_LEVEL, XGB_KS, xgboost_eval
-    from tests.test_crosscheck_boosters import dataset as booster_dataset
+    from tests.crosscheck.test_crosscheck_boosters import BINARY_LEVEL, XGB_KS, xgboost_eval
+    from tests.crosscheck.test_crosscheck_boosters import dataset as booster_dataset
 
     y, score, qid, _ = booster_dataset(name)
     names = [f"ndcg@{k}" if k else "ndcg" for k in XGB_KS]

@@ -30,7 +30,7 @@ import sklearn
 import sklearn_rank_metrics
 from sklearn_rank_metrics._metrics._registry import METRICS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Tests of sklearn_rank_metrics/_kernels/: the per-query arithmetic."""

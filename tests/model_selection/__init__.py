@@ -1,0 +1,1 @@
+"""Tests of sklearn_rank_metrics/_model_selection/: scorers, GroupedRanker, booster metrics."""

@@ -1,0 +1,1 @@
+"""Tests of sklearn_rank_metrics/_stats/: compare, the comparison table, ranking_report."""
