@@ -256,20 +256,21 @@ def format_comparison(
 # --------------------------------------------------------------------------- compare
 
 
+def _method_error(error: type[Exception], method: Any) -> Exception:
+    return error(
+        "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
+        f"them. Got {method!r} instead."
+    )
+
+
 def _methods(method: Any) -> tuple[str, ...]:
     try:
         methods = (method,) if isinstance(method, str) else tuple(method)
     except TypeError:
-        raise TypeError(
-            "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
-            f"them. Got {method!r} instead."
-        ) from None
+        raise _method_error(TypeError, method) from None
     bad = [m for m in methods if not isinstance(m, str) or m.lower() not in BOOTSTRAP_METHODS]
     if not methods or bad:
-        raise ValueError(
-            "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
-            f"them. Got {method!r} instead."
-        )
+        raise _method_error(ValueError, method)
     return tuple(dict.fromkeys(m.lower() for m in methods))
 
 
