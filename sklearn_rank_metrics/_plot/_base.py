@@ -11,7 +11,7 @@ import numpy as np
 from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._validation import Options, check_parameter
-from .._metrics._base import SHARED_SETTINGS
+from .._metrics._settings import Settings
 from .._stats._model_values import per_query_values, score_mapping
 
 
@@ -35,11 +35,9 @@ def axes(ax: Any, caller: str) -> tuple[Any, Any]:
     return ax, ax.figure
 
 
-def check_settings(function_name: str, **settings: Any) -> dict[str, Any]:
-    """The shared metric settings (ties, policy, level), checked, as one dict."""
-    for name, value in settings.items():
-        check_parameter(function_name, name, value, SHARED_SETTINGS[name])
-    return settings
+def check_settings(function_name: str, **settings: Any) -> Settings:
+    """The shared metric settings (convention, ties, policy, level), checked."""
+    return Settings.from_arguments(**settings).checked(function_name)
 
 
 def per_query_metric(

@@ -227,7 +227,7 @@ class MetricAtKDisplay:
             [Interval(float, 0, 1, closed="neither"), NONE],
         )
         check_parameter(function_name, "n_resamples", n_resamples, [Interval(int, 1, None)])
-        shared = check_settings(
+        settings = check_settings(
             function_name,
             convention=convention,
             ties=ties,
@@ -249,7 +249,7 @@ class MetricAtKDisplay:
         ks = np.arange(1, k_max + 1)
         names = [f"{metric}@{k}" for k in ks]
         _, values = per_query_values(
-            y_true, scores, group, names, shared=shared, function_name=function_name,
+            y_true, scores, group, names, shared=settings, function_name=function_name,
             judged=judged, doc_id=doc_id,
         )
         n_models, n_k, n_queries = values.shape

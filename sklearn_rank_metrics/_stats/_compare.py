@@ -20,6 +20,7 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import _table, metric_names
+from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
 from ._comparison_table import comparison_tables
@@ -255,20 +256,21 @@ def format_comparison(
 # --------------------------------------------------------------------------- compare
 
 
+def _method_error(error: type[Exception], method: Any) -> Exception:
+    return error(
+        "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
+        f"them. Got {method!r} instead."
+    )
+
+
 def _methods(method: Any) -> tuple[str, ...]:
     try:
         methods = (method,) if isinstance(method, str) else tuple(method)
     except TypeError:
-        raise TypeError(
-            "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
-            f"them. Got {method!r} instead."
-        ) from None
+        raise _method_error(TypeError, method) from None
     bad = [m for m in methods if not isinstance(m, str) or m.lower() not in BOOTSTRAP_METHODS]
     if not methods or bad:
-        raise ValueError(
-            "The 'method' parameter of compare must be 'percentile', 'bca' or a sequence of "
-            f"them. Got {method!r} instead."
-        )
+        raise _method_error(ValueError, method)
     return tuple(dict.fromkeys(m.lower() for m in methods))
 
 
@@ -502,6 +504,12 @@ def compare(
     >>> float(table["p_value_permutation"][0])  # 2 of the 2**3 sign patterns are as extreme
     0.25
     """
+    settings = Settings.from_arguments(
+        convention=convention,
+        ties=ties,
+        replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level,
+    )
     function_name = "compare"
     scores = score_mapping(scores, function_name, min_models=2)
     models = list(scores)
@@ -509,18 +517,12 @@ def compare(
     methods = _methods(method)
     names = metric_names(metrics, function_name)
     rng = as_generator(random_state, function_name)
-    shared = {
-        "convention": convention,
-        "ties": ties,
-        "replace_undefined_by": replace_undefined_by,
-        "relevance_level": relevance_level,
-    }
     query_ids, values = per_query_values(
         y_true,
         scores,
         group,
         names,
-        shared=shared,
+        shared=settings,
         function_name=function_name,
         judged=judged,
         doc_id=doc_id,

@@ -16,6 +16,7 @@ import numpy as np
 from .._engine._inputs import plain_array
 from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import evaluate_details
+from .._metrics._settings import Settings
 
 
 def score_mapping(
@@ -63,7 +64,7 @@ def per_query_values(
     group: Any,
     metrics: Sequence[str],
     *,
-    shared: dict[str, Any],
+    shared: Settings,
     function_name: str,
     judged: Any = None,
     doc_id: Any = None,

@@ -13,6 +13,7 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
+from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Cell, Table, Verbatim
 from ._compare import ComparisonResult, compare
@@ -311,12 +312,12 @@ def ranking_report(
     ...                replace_undefined_by="skip", output_dict=True)["mrr"]["n_queries"]
     2
     """
-    shared = {
-        "convention": convention,
-        "ties": ties,
-        "replace_undefined_by": replace_undefined_by,
-        "relevance_level": relevance_level,
-    }
+    settings = Settings.from_arguments(
+        convention=convention,
+        ties=ties,
+        replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level,
+    )
     if output_dict and as_frame:
         raise ValueError(
             "ranking_report returns a dict (output_dict=True) or a DataFrame (as_frame=True), "
@@ -349,7 +350,7 @@ def ranking_report(
             scores,
             group,
             metrics=metrics,
-            shared=shared,
+            shared=settings,
             sample_weight=sample_weight,
             function_name="ranking_report",
             judged=judged,
@@ -368,7 +369,7 @@ def ranking_report(
             random_state=random_state,
             judged=judged,
             doc_id=doc_id,
-            **shared,
+            **settings.as_dict(),
         )
     report = RankingReport(summaries, comparison, baseline, digits)
     if as_frame:
