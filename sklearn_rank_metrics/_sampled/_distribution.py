@@ -33,14 +33,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._model import SINGLE_THREAD_PRODUCT
+
 _SINGLE_RANKS = 64  # ranks below this (or below k) are bins of their own
 _GROWTH = 1.1  # later bins grow by this factor
 _ITERATIONS = 3000
 _TOLERANCE = 1e-12
 _BOOTSTRAP = 200
-# OpenBLAS runs a matrix product of at most 65536 * 4 multiply-adds on the calling
-# thread (SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD in its interface/gemm.c)
-_SINGLE_THREAD_PRODUCT = 1 << 18
 # fits kept by fit_rank_distribution (a bootstrap's is 200 x n_bins floats, ~220 kB)
 _FITS_KEPT = 8
 _FITS: OrderedDict[tuple, np.ndarray] = OrderedDict()
@@ -158,13 +157,13 @@ def _product_for(n_rows: int, shape: tuple[int, int]) -> Product:
     slower). A single fit (one row) uses ``np.einsum`` without ``optimize``, which
     loops in C on the calling thread and never calls BLAS. A batch (the bootstrap's
     200 rows) is split into blocks of rows whose products take at most
-    ``_SINGLE_THREAD_PRODUCT`` multiply-adds: below that size OpenBLAS (NumPy's and
+    ``SINGLE_THREAD_PRODUCT`` multiply-adds: below that size OpenBLAS (NumPy's and
     SciPy's wheels) computes a product on the calling thread, and its kernel is
     about 7 times faster than ``einsum``'s loop (it sums in another order: the
     bootstrap's standard error moves by a few units in the last place). The
     process-wide BLAS thread settings are left alone.
     """
-    rows = _SINGLE_THREAD_PRODUCT // (shape[0] * shape[1])
+    rows = SINGLE_THREAD_PRODUCT // (shape[0] * shape[1])
     if n_rows == 1 or rows < 2:  # a block of one row would be a (possibly threaded) gemv
         return _einsum_product
     starts = range(0, n_rows, rows)

@@ -35,6 +35,12 @@ SAMPLING_MODELS = ("hypergeometric", "binomial")
 # whatever the catalogue size (chunk_rows * (m + 2) float64 values per temporary).
 CHUNK_VALUES = 1 << 19
 
+# OpenBLAS (NumPy's and SciPy's wheels) runs a matrix product of at most 65536 * 4
+# multiply-adds on the calling thread (SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD,
+# interface/gemm.c); a larger one wakes its threads, which on a busy machine costs
+# more than the product. The loops of many small products stay below it.
+SINGLE_THREAD_PRODUCT = 1 << 18
+
 
 _REFERENCES = """Krichene, W., & Rendle, S. (2020). On Sampled Metrics for Item Recommendation.
     KDD '20, pp. 1748-1757. https://doi.org/10.1145/3394486.3403226
