@@ -57,7 +57,6 @@ def fill_references(function: Any) -> Any:
     return function
 
 
-
 # --------------------------------------------------------------------------- sampling model
 
 
@@ -144,11 +143,16 @@ def check_cost(m: int, n: int, estimator: str, function_name: str) -> None:
 
 def check_model(m: int, n: int, function_name: str) -> None:
     if n <= m:
-        raise ValueError(
-            f"The 'n_items' parameter of {function_name} must be > n_negatives (the "
-            "catalogue holds the held-out item and at least n_negatives other items). "
-            f"Got n_items={n} with n_negatives={m} instead."
-        )
+        raise n_items_error(n, m, function_name)
+
+
+def n_items_error(n: int, m: int, function_name: str, where: str = "") -> ValueError:
+    """The catalogue is too small for the negatives; ``where`` names the user, if any."""
+    return ValueError(
+        f"The 'n_items' parameter of {function_name} must be > n_negatives (the "
+        "catalogue holds the held-out item and at least n_negatives other items). "
+        f"Got n_items={n} with n_negatives={m}{where} instead."
+    )
 
 
 @validate_params(
