@@ -42,11 +42,13 @@ from ._model import (
     REGISTRY_NAMES,
     SAMPLED_METRICS,
     SAMPLING_MODELS,
+    SINGLE_THREAD_PRODUCT,
     check_cost,
     check_model,
     fill_references,
     integer_array,
     metric_at_rank,
+    n_items_error,
     rank_pmf,
     sampled_rank_distribution,
 )
@@ -116,9 +118,10 @@ def _least_squares_table(
         block[:, m + 1] = exact
         block *= math.sqrt(weight)
         if trade_off == 0.0:
-            r_factor = np.linalg.qr(np.vstack([r_factor, block]), mode="r")
+            # numpy's stubs type every mode's result as QRResult; mode="r" returns R
+            r_factor = np.linalg.qr(np.vstack([r_factor, block]), mode="r")  # type: ignore[assignment]
         else:
-            gram += block.T @ block
+            _add_gram(gram, block)
     if trade_off == 1.0:
         # the posterior mean E[M(r) | r~] under the uniform prior; c > 0 for every r~
         return a_t_b / c
@@ -134,6 +137,23 @@ def _least_squares_table(
     matrix = (1.0 - trade_off) * gram[: m + 1, : m + 1]
     matrix[np.diag_indices(m + 1)] += trade_off * c
     return np.linalg.solve(matrix, gram[: m + 1, m + 1])
+
+
+def _add_gram(gram: np.ndarray, block: np.ndarray) -> None:
+    """``gram += block.T @ block``, in blocks of rows small enough for the calling thread.
+
+    One product of a whole chunk (thousands of rows) is large enough for OpenBLAS
+    to use its threads, which on a busy machine wait for each other (6 times slower
+    here for ``m = 100``). With ``m + 2`` above ``sqrt(SINGLE_THREAD_PRODUCT / 8)``
+    (about 180) the blocks would be too thin, and the chunk is one product.
+    """
+    rows = SINGLE_THREAD_PRODUCT // block.shape[1] ** 2
+    if rows < 8:
+        gram += block.T @ block
+        return
+    for start in range(0, len(block), rows):
+        part = block[start : start + rows]
+        gram += part.T @ part
 
 
 @functools.lru_cache(maxsize=16)
@@ -179,7 +199,7 @@ def _table(
     return _cached_table(m, n, metric, k, estimator, float(trade_off), sampling)
 
 
-_TABLE_CONSTRAINTS = {
+_TABLE_CONSTRAINTS: dict[str, list[Any]] = {
     "n_items": [Interval(int, 2, None)],
     "metric": [Options(*SAMPLED_METRICS, *REGISTRY_NAMES)],
     "k": [Interval(int, 1, None), NONE],
@@ -371,10 +391,11 @@ def sampled_metric_estimate(
         Also return the standard error of the estimate (not with ``per_query``):
         ``std(T[r~_u], ddof=1) / sqrt(U)`` for a fixed table, a bootstrap over users
         (200 resamples, the fit redone on each; run only when asked for, it costs
-        about 30 times the estimate) for ``"rank_distribution"``. It
-        measures the spread of the estimate over users and sampled negatives, not
-        the bias of the estimator; a large one (the minimal-bias table) says the
-        estimate is unreliable.
+        about 20 times the estimate, near 1 s for ``m = 100``; the last fits are
+        kept, so another metric of the same ranks and ``k`` reuses them) for
+        ``"rank_distribution"``. It measures the spread of the estimate over users
+        and sampled negatives, not the bias of the estimator; a large one (the
+        minimal-bias table) says the estimate is unreliable.
 
     Returns
     -------
@@ -511,6 +532,38 @@ def sampled_metric_estimate(
     function_name = "sampled_metric_estimate"
     metric = REGISTRY_NAMES.get(metric, metric)
     _check_k(metric, k, function_name)
+    ranks, negatives = _ranks_and_negatives(sampled_rank, n_negatives, function_name)
+    _check_ranks(ranks, negatives, n_items, function_name)
+    if per_query and return_std_err:
+        raise ValueError(
+            f"{function_name} returns per-user values (per_query=True) or the estimate "
+            "with its standard error (return_std_err=True), not both."
+        )
+    values, std_err = _per_user_values(
+        ranks,
+        negatives,
+        n_items,
+        metric,
+        k,
+        estimator,
+        trade_off,
+        sampling,
+        return_std_err,
+        function_name,
+    )
+    estimate = float(values.mean())
+    _check_range(estimate, std_err, np.max(np.abs(values)), estimator, metric, function_name)
+    if per_query:
+        return values
+    if return_std_err:
+        return estimate, std_err
+    return estimate
+
+
+def _ranks_and_negatives(
+    sampled_rank: Any, n_negatives: Any, function_name: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The sampled ranks and each user's number of negatives, as int64 arrays."""
     if isinstance(sampled_rank, SampledRanks):
         recorded = sampled_rank.n_negatives
         if n_negatives is not None and not np.array_equal(
@@ -529,28 +582,29 @@ def sampled_metric_estimate(
         )
     ranks = integer_array(sampled_rank, "sampled_rank", function_name)
     if isinstance(n_negatives, (int, np.integer)):
-        negatives = np.full(len(ranks), int(n_negatives), dtype=np.int64)
-    else:
-        negatives = integer_array(n_negatives, "n_negatives", function_name)
-        if len(negatives) != len(ranks):
-            raise ValueError(
-                f"n_negatives of {function_name} must be an int or have one entry per user "
-                f"({len(ranks)}); got {len(negatives)} entries."
-            )
-        bad = np.flatnonzero(negatives < 1)
-        if len(bad):
-            raise ValueError(
-                f"n_negatives of {function_name} must be >= 1; got {negatives[bad[0]]} at "
-                f"user {bad[0]}."
-            )
-    bad = np.flatnonzero(negatives >= n_items)
+        return ranks, np.full(len(ranks), int(n_negatives), dtype=np.int64)
+    negatives = integer_array(n_negatives, "n_negatives", function_name)
+    if len(negatives) != len(ranks):
+        raise ValueError(
+            f"n_negatives of {function_name} must be an int or have one entry per user "
+            f"({len(ranks)}); got {len(negatives)} entries."
+        )
+    bad = np.flatnonzero(negatives < 1)
     if len(bad):
         raise ValueError(
-            f"The 'n_items' parameter of {function_name} must be > n_negatives (the "
-            "catalogue holds the held-out item and at least n_negatives other items). "
-            f"Got n_items={n_items} with n_negatives={negatives[bad[0]]} (user {bad[0]}) "
-            "instead."
+            f"n_negatives of {function_name} must be >= 1; got {negatives[bad[0]]} at "
+            f"user {bad[0]}."
         )
+    return ranks, negatives
+
+
+def _check_ranks(
+    ranks: np.ndarray, negatives: np.ndarray, n_items: int, function_name: str
+) -> None:
+    """Every user's catalogue holds its negatives, and its rank lies in ``1 .. m + 1``."""
+    bad = np.flatnonzero(negatives >= n_items)
+    if len(bad):
+        raise n_items_error(n_items, negatives[bad[0]], function_name, f" (user {bad[0]})")
     bad = np.flatnonzero((ranks < 1) | (ranks > negatives + 1))
     if len(bad):
         first = bad[0]
@@ -559,11 +613,22 @@ def sampled_metric_estimate(
             f"{ranks[first]} at user {first} (n_negatives={negatives[first]})."
         )
 
-    if per_query and return_std_err:
-        raise ValueError(
-            f"{function_name} returns per-user values (per_query=True) or the estimate "
-            "with its standard error (return_std_err=True), not both."
-        )
+
+def _per_user_values(
+    ranks: np.ndarray,
+    negatives: np.ndarray,
+    n_items: int,
+    metric: str,
+    k: int | None,
+    estimator: str,
+    trade_off: float,
+    sampling: str,
+    std_err: bool,
+    function_name: str,
+) -> tuple[np.ndarray, float]:
+    """Each user's value ``T[r~]``, one table (or fit) per distinct ``m``, and the
+    standard error of their mean (NaN for ``"rank_distribution"`` unless ``std_err``).
+    """
     distinct, which = np.unique(negatives, return_inverse=True)
     values = np.empty(len(ranks))
     variance = 0.0  # of the mean, summed over the groups of users with one m
@@ -575,21 +640,18 @@ def sampled_metric_estimate(
         if estimator == "rank_distribution":
             model = _binned_model(int(m), n_items, metric, k, sampling)
             values[selected], group_std_err = rank_distribution_estimate(
-                ranks[selected], int(m), *model, std_err=return_std_err
+                ranks[selected], int(m), *model, std_err=std_err
             )
         else:
             table = _table(int(m), n_items, metric, k, estimator, trade_off, sampling)
             values[selected] = table[ranks[selected] - 1]
-            group = values[selected]
-            group_std_err = math.nan
-            if len(group) > 1:
-                group_std_err = float(np.std(group, ddof=1) / math.sqrt(len(group)))
+            group_std_err = _standard_error_of_mean(values[selected])
         variance += (share * group_std_err) ** 2
-    estimate = float(values.mean())
-    std_err = math.sqrt(variance)
-    _check_range(estimate, std_err, np.max(np.abs(values)), estimator, metric, function_name)
-    if per_query:
-        return values
-    if return_std_err:
-        return estimate, std_err
-    return estimate
+    return values, math.sqrt(variance)
+
+
+def _standard_error_of_mean(group: np.ndarray) -> float:
+    """``std(ddof=1) / sqrt(n)``, NaN for a single value."""
+    if len(group) > 1:
+        return float(np.std(group, ddof=1) / math.sqrt(len(group)))
+    return math.nan

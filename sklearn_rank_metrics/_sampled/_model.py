@@ -35,6 +35,12 @@ SAMPLING_MODELS = ("hypergeometric", "binomial")
 # whatever the catalogue size (chunk_rows * (m + 2) float64 values per temporary).
 CHUNK_VALUES = 1 << 19
 
+# OpenBLAS (NumPy's and SciPy's wheels) runs a matrix product of at most 65536 * 4
+# multiply-adds on the calling thread (SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD,
+# interface/gemm.c); a larger one wakes its threads, which on a busy machine costs
+# more than the product. The loops of many small products stay below it.
+SINGLE_THREAD_PRODUCT = 1 << 18
+
 
 _REFERENCES = """Krichene, W., & Rendle, S. (2020). On Sampled Metrics for Item Recommendation.
     KDD '20, pp. 1748-1757. https://doi.org/10.1145/3394486.3403226
@@ -49,7 +55,6 @@ _REFERENCES = """Krichene, W., & Rendle, S. (2020). On Sampled Metrics for Item 
 def fill_references(function: Any) -> Any:
     function.__doc__ = (function.__doc__ or "").replace("[[references]]", _REFERENCES)
     return function
-
 
 
 # --------------------------------------------------------------------------- sampling model
@@ -138,11 +143,16 @@ def check_cost(m: int, n: int, estimator: str, function_name: str) -> None:
 
 def check_model(m: int, n: int, function_name: str) -> None:
     if n <= m:
-        raise ValueError(
-            f"The 'n_items' parameter of {function_name} must be > n_negatives (the "
-            "catalogue holds the held-out item and at least n_negatives other items). "
-            f"Got n_items={n} with n_negatives={m} instead."
-        )
+        raise n_items_error(n, m, function_name)
+
+
+def n_items_error(n: int, m: int, function_name: str, where: str = "") -> ValueError:
+    """The catalogue is too small for the negatives; ``where`` names the user, if any."""
+    return ValueError(
+        f"The 'n_items' parameter of {function_name} must be > n_negatives (the "
+        "catalogue holds the held-out item and at least n_negatives other items). "
+        f"Got n_items={n} with n_negatives={m}{where} instead."
+    )
 
 
 @validate_params(

@@ -199,4 +199,3 @@ def sampled_ranks(
         rank=(n_before + 1).astype(np.int64),
         n_negatives=(rows_per_group - 1).astype(np.int64),
     )
-

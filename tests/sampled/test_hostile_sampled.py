@@ -29,10 +29,18 @@ def _draw_bimodal(n_users, seed=0, n=10_000, m=100):
     return full, sampled
 
 
+@pytest.fixture(scope="module")
+def bimodal_users():
+    """Sampled ranks of 4,000 users, drawn once for the module's tests."""
+    return _draw_bimodal(4_000)[1]
+
+
 @pytest.mark.parametrize(("metric", "k"), [("ndcg", 10), ("hit_rate", 10)])
 @pytest.mark.parametrize("per_query", [False, True])
-def test_a_minimal_bias_estimate_outside_the_range_is_refused(metric, k, per_query):
-    _, sampled = _draw_bimodal(4_000)
+def test_a_minimal_bias_estimate_outside_the_range_is_refused(
+    bimodal_users, metric, k, per_query
+):
+    sampled = bimodal_users
     # the table itself: entries of 1e8 and more for n / m = 100 (any sane cutoff)
     table = sampled_metric_table(n_negatives=100, n_items=10_000, metric=metric, k=k,
                                  estimator="minimal_bias")
@@ -61,8 +69,8 @@ def test_minimal_bias_in_range_is_still_returned():
     assert estimate == pytest.approx((1 + 1 / math.log2(3)) / 3, abs=1e-12)
 
 
-def test_bias_variance_estimates_stay_in_range_and_are_returned():
-    _, sampled = _draw_bimodal(4_000)
+def test_bias_variance_estimates_stay_in_range_and_are_returned(bimodal_users):
+    sampled = bimodal_users
     for metric in ("ndcg", "hit_rate"):
         estimate = sampled_metric_estimate(sampled, n_negatives=100, n_items=10_000,
                                            metric=metric, k=10, estimator="bias_variance")

@@ -853,15 +853,34 @@ def _draw(shape, seed, n_users=4_000, n=10_000, m=100):
     return full, 1 + rng.hypergeometric(full - 1, n - full, m)
 
 
-@pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.fixture(scope="module")
+def drawn():
+    """``_draw``, each (shape, seed, n_users) drawn once for the module and shared.
+
+    The default estimator keeps its last fits (the fit does not depend on the
+    metric), so two metrics of one draw, run one after the other, pay for one fit
+    and one bootstrap.
+    """
+    draws = {}
+
+    def draw(shape, seed, n_users=4_000):
+        if (shape, seed, n_users) not in draws:
+            draws[shape, seed, n_users] = _draw(shape, seed, n_users)
+        return draws[shape, seed, n_users]
+
+    return draw
+
+
+# the metric is the inner parameter: both metrics of a shape run one after the other
 @pytest.mark.parametrize(("metric", "k"), [("hit_rate", 10), ("ndcg", 10)])
-def test_default_estimator_is_unbiased_on_every_model_shape(shape, metric, k):
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_default_estimator_is_unbiased_on_every_model_shape(drawn, shape, metric, k):
     # truth: the metric of the full ranks; the default estimate must lie within 3
     # of its own standard errors of it in every trial, on every shape, including the
     # good and bimodal models where the uniform-prior corrections are far off
     errors, naive_errors, bias_variance_errors = [], [], []
     for seed in range(2):
-        full, sampled = _draw(shape, seed)
+        full, sampled = drawn(shape, seed)
         truth = exact_metric(full, metric, k, 10_000).mean()
         estimate, std_err = sampled_metric_estimate(
             sampled, n_negatives=100, n_items=10_000, metric=metric, k=k,
@@ -882,10 +901,10 @@ def test_default_estimator_is_unbiased_on_every_model_shape(shape, metric, k):
         assert np.mean(errors) < 0.25 * np.mean(bias_variance_errors)
 
 
-def test_default_standard_error_matches_the_spread_over_trials():
+def test_default_standard_error_matches_the_spread_over_trials(drawn):
     estimates, reported = [], []
     for seed in range(12):
-        _, sampled = _draw("bimodal", 100 + seed, n_users=2_000)
+        _, sampled = drawn("bimodal", 100 + seed, n_users=2_000)
         estimate, std_err = sampled_metric_estimate(
             sampled, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
             return_std_err=True,
@@ -912,10 +931,10 @@ def test_table_estimators_report_the_standard_error_of_a_mean():
                                 return_std_err=True)
 
 
-def test_an_estimate_outside_the_metric_range_is_never_silent():
+def test_an_estimate_outside_the_metric_range_is_never_silent(drawn):
     # the minimal-bias table oscillates with huge entries for n / m = 100: its mean
     # over these users is far outside [0, 1], so it is refused, saying why
-    _, sampled = _draw("bimodal", 0, n_users=5_000)
+    _, sampled = drawn("bimodal", 0, n_users=5_000)
     table = sampled_metric_table(n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
                                  estimator="minimal_bias")
     assert not 0 <= table[sampled - 1].mean() <= 1
