@@ -163,7 +163,7 @@ MUTATIONS: dict[str, Mutation] = {
             "RankedGroups.arrangement",
             "arrangement = Arrangement(\n"
             "            self.n_rows, self.sorted_labels, "
-            "partial(_run_starts, self.tied_rows, self.n_rows)\n"
+            "partial(_run_starts, tied_rows, self.n_rows)\n"
             "        )",
             "arrangement = Arrangement(self.n_rows, self.sorted_labels)",
         ),
@@ -182,8 +182,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_engine._ranked_groups",
             "RankedGroups.arrangement",
-            'elif has_ties and not (ties == "input" and self.input_order_in_ties):',
-            "elif has_ties:",
+            'elif tied_rows is not None and not (ties == "input" and self.input_order_in_ties):',
+            "elif tied_rows is not None:",
         ),
         Edit(
             "_engine._ranked_groups",
@@ -223,9 +223,9 @@ MUTATIONS: dict[str, Mutation] = {
         "the mean over queries ignores the query weights",
         Edit(
             "_metrics._aggregate",
-            "weighted_mean",
-            "weighted_sum = float(np.sum(terms))",
-            "weighted_sum = float(np.mean(values)) * total",
+            "_weighted_sum",
+            "return float(np.sum(terms)), float(weights.sum()), terms",
+            "return float(np.mean(values)) * float(weights.sum()), float(weights.sum()), terms",
         ),
     ),
     "skip_policy_counts_zero": _m(
@@ -248,8 +248,9 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._aggregate",
             "weighted_mean",
-            "total = float(len(weights))",
-            "total = float(len(all_weights))",
+            "    weighted_sum, weight, terms = _weighted_sum(values, weights, uniform)\n",
+            "    weighted_sum, weight, terms = _weighted_sum(values, weights, uniform)\n"
+            "    weight = float(np.sum(all_weights))\n",
         ),
     ),
     # -- DCG / NDCG / CG ----------------------------------------------------------------
