@@ -128,12 +128,19 @@ def _wait_until_blocked(process, timeout=60.0):
     raise AssertionError("the command never blocked on its standard input")
 
 
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_ctrl_c_while_reading_standard_input(tmp_path):
     (tmp_path / "qrels.txt").write_text(QRELS)
     process = subprocess.Popen(
         [*PYTHON_CLI, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run", "-"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # a parent that ignores SIGINT (pytest-xdist's workers do) passes that on to
+        # its children, and Python then never raises KeyboardInterrupt: restore it
+        preexec_fn=_default_sigint,
     )
     try:
         _wait_until_blocked(process)  # standard input stays open: it waits forever
