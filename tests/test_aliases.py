@@ -16,8 +16,7 @@ import numpy as np
 import pytest
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._metrics._aliases import ALIASES
-from sklearn_rank_metrics._metrics._registry import parse_metric
+from sklearn_rank_metrics._metrics._registry import ALIASES, parse_metric
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 ranx = pytest.importorskip("ranx")

@@ -65,8 +65,20 @@ POLICIES = (0.0, 1.0, "skip", NAN_POLICY)  # replace_undefined_by ("raise" aside
 # over or drawn, ties is drawn (or looped over), replace_undefined_by is property 7's
 # subject (other tests use each metric's default), ignore_ties=True is ties="input",
 # and sample_weight is drawn with the data.
-# (RBP's graded=True is unbounded: the reference harness and tests/test_rbp.py cover it)
-NOT_VARIED = {"k", "ties", "replace_undefined_by", "ignore_ties", "sample_weight", "graded"}
+# A parameter some value of which takes a bounded metric out of [0, 1] (its declared
+# value_range: RBP's graded=True) is not varied either: the reference harness and
+# tests/test_rbp.py cover those values.
+HANDLED = {"k", "ties", "replace_undefined_by", "ignore_ties", "sample_weight"}
+UNBOUNDING = {
+    parameter
+    for info in METRICS.values()
+    if info.bounded_01
+    for parameter, constraints in info.function._parameter_constraints.items()
+    for value in [o for c in constraints if isinstance(c, Options) for o in c.options]
+    + [b for c in constraints if str(c) == "a bool" for b in (True, False)]
+    if info.value_range({**info.defaults, parameter: value}) != (0.0, 1.0)
+}
+NOT_VARIED = HANDLED | UNBOUNDING
 
 # Values of parameters that are not (only) a set of options.  The gains are monotone
 # in the label, so "higher label first" is also "higher gain first" (properties 5, 8).

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 # ``name``, ``name(params)``, ``name@k``, ``name_k``, ``name.k``, ranx's ``-lN`` suffix
@@ -51,7 +51,7 @@ class Alias:
 
     tool: str
     base: str
-    target: str
+    target: str = ""
     params: tuple[tuple[str, str], ...] = ()
     cutoff: str = "optional"
     tool_params: tuple[tuple[str, str], ...] = (("rel", "relevance_level"),)
@@ -121,13 +121,6 @@ ALIASES: tuple[Alias, ...] = (
         retarget=(("rel", "num_rel_ret"),),
     ),
     Alias("ir_measures", "NumRelRet", "num_rel_ret", example="NumRelRet"),
-    Alias(
-        "ir_measures",
-        "RBP",
-        "rbp",
-        tool_params=(("rel", "relevance_level"), ("p", "p")),
-        example="RBP(p=0.8,rel=1)",
-    ),
 )
 
 # ranx's rank-biased precision "rbp.8" (p = 0.8, graded: the label is the gain), with
@@ -148,13 +141,14 @@ _INTERPOLATED = re.compile(
 # ir_measures' IPrec, read by _INTERPOLATED (its @ is a recall level, not a cutoff)
 _IPREC = Alias("ir_measures", "IPrec", "iprec", cutoff="none", example="IPrec(rel=2)@0.5")
 
-_BY_BASE: dict[str, Alias] = {alias.base.lower(): alias for alias in ALIASES}
 
-
-def translate(text: str, function_name: str, registry: dict[str, bool]) -> str | None:
+def translate(
+    text: str, function_name: str, registry: Mapping[str, bool], by_base: Mapping[str, Alias]
+) -> str | None:
     """The registry text of another tool's metric name, or None if it is not one.
 
-    ``registry`` maps each registry name to whether its metric is graded. A registry
+    ``registry`` maps each registry name to whether its metric is graded, ``by_base``
+    each alias's base name in lower case to the alias. A registry
     name in other letter case (``MAP``, ``NDCG@10``) or with ranx's ``-lN`` suffix
     (``map@10-l2``: relevance level N) translates too. Raises a ``ValueError`` for
     trec_eval's ``iprec_at_recall`` without a level, for an alias written
@@ -182,7 +176,7 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
     if match is None:
         return None
     base, k, level = match.group("base"), match.group("k"), match.group("level")
-    alias = _BY_BASE.get(base.lower())
+    alias = by_base.get(base.lower())
     target = alias.target if alias is not None else base.lower()
     if target not in registry:
         return None
@@ -255,7 +249,7 @@ def _registry_text(target: str, params: dict[str, str], k: str | None) -> str:
     return text if k is None else f"{text}@{k}"
 
 
-def suggestions(text: str, registry: Mapping[str, bool]) -> list[str]:
+def suggestions(text: str, registry: Mapping[str, bool], aliases: Sequence[Alias]) -> list[str]:
     """Up to three close names (registry text, cutoff kept) for an unknown ``text``.
 
     ``registry`` maps each registry name to whether its metric takes a cutoff. The
@@ -274,7 +268,7 @@ def suggestions(text: str, registry: Mapping[str, bool]) -> list[str]:
     if 0 <= opening < closing:  # drop "(params)"
         base = base[:opening] + base[closing + 1 :]
     targets = {name: name for name in registry}
-    for alias in ALIASES:
+    for alias in aliases:
         name = _registry_text(alias.target, dict(alias.params), None)
         targets.setdefault(alias.base.lower(), name)
     found: list[str] = []

@@ -67,6 +67,37 @@ class Ordering:
     negative_labels_judged: bool = True
 
 
+OrderingRule = Ordering | Callable[[Mapping[str, Any]], Ordering | None]
+
+
+@dataclass(frozen=True)
+class Provider:
+    """How one tool computes one metric, declared with the metric (``@metric(providers=)``).
+
+    ``params``: the values the tool decides for this metric's parameters; they
+    override the convention's ``params`` (``denominator`` means different things for
+    MAP and P@k). ``ordering``: the tool's precision and tie order for this metric,
+    an :class:`Ordering`, or ``ordering(params) -> Ordering | None`` when it depends
+    on the parameters (ir_measures picks a provider per measure); ``None`` keeps the
+    convention's.
+    """
+
+    params: Mapping[str, Any] = field(default_factory=dict)
+    ordering: OrderingRule | None = None
+
+
+# function name -> tool name -> Provider, filled by the metrics' declarations
+PROVIDERS: dict[str, dict[str, Provider]] = {}
+
+
+def register_providers(function_name: str, providers: Mapping[str, Provider]) -> None:
+    """Record a declared metric's providers (``@metric`` calls it)."""
+    unknown = set(providers) - set(CONVENTIONS)
+    if unknown:
+        raise ValueError(f"{function_name} declares providers of unknown tools {sorted(unknown)}")
+    PROVIDERS[function_name] = dict(providers)
+
+
 @dataclass(frozen=True)
 class Convention:
     """One tool's settings.
@@ -113,15 +144,19 @@ class Convention:
         """The preset's values of the parameters ``function_name`` accepts."""
         values = dict(self.params)
         values.update(self.function_params.get(function_name, {}))
+        provider = PROVIDERS.get(function_name, {}).get(self.name)
+        if provider is not None:
+            values.update(provider.params)
         return {name: value for name, value in values.items() if name in accepted}
 
     def ordering_of(self, function_name: str, params: Mapping[str, Any]) -> Ordering:
         """Score precision and tie order of one metric with its final parameters."""
-        if self.orderings is not None:
+        provider = PROVIDERS.get(function_name, {}).get(self.name)
+        rule = None if provider is None else provider.ordering
+        special = rule(params) if callable(rule) else rule
+        if special is None and self.orderings is not None:
             special = self.orderings(function_name, params)
-            if special is not None:
-                return special
-        return self.ordering
+        return self.ordering if special is None else special
 
 
 # the cutoff of iprec_at_recall_X and 11pt_avg: X R rounded to the nearest count

@@ -8,17 +8,16 @@ canonical text.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import math
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from .._engine._validation import check_parameter
-from ._aliases import suggestions, translate
+from ._aliases import ALIASES as _UNDECLARED_ALIASES
+from ._aliases import Alias, suggestions, translate
 from ._auc import group_roc_auc_score, roc_auc_per_query
 from ._binary import (
     average_precision_per_query,
@@ -37,6 +36,7 @@ from ._binary import (
     reciprocal_rank_per_query,
 )
 from ._counts import counts_per_query, retrieval_count_score
+from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo, non_negative
 from ._graded import (
     dcg_per_query,
     dcg_score,
@@ -54,106 +54,23 @@ from ._interpolated import (
     interpolated_precision_score,
 )
 from ._judged import bpref_per_query, bpref_score, judged_at_k_score, judged_per_query
-from ._rbp import rbp_per_query, rbp_score
-
-# Parameters of a public function that are not the kernel's.
-NON_KERNEL_PARAMETERS = (
-    "y_true",
-    "y_score",
-    "group",
-    "sample_weight",
-    "replace_undefined_by",
-    "ignore_ties",
-    "convention",
-    "judged",
-)
-
-
-@dataclass(frozen=True)
-class MetricInfo:
-    """What the package knows about one metric.
-
-    Attributes
-    ----------
-    name : str
-        Canonical text name (``"ndcg"``, ``"map"``, ...).
-    function : callable
-        The public function.
-    per_query : callable
-        Its kernel: ``per_query(ranked, function_name=..., **params) -> PerQuery``.
-    fixed_params : mapping
-        Parameters the name fixes (``cg`` is ``dcg`` with ``discount="none"``).
-    greater_is_better : bool
-        Always True here (``*_score`` convention).
-    bounded_01 : bool
-        Values lie in [0, 1].
-    graded : bool
-        Uses graded labels (gains) rather than relevant / not relevant.
-    takes_k : bool
-        Has a cutoff ``k``.
-    ideal_is_one : bool
-        A perfect ranking scores exactly 1 (without a cutoff, every query holding a
-        relevant row): NDCG, AP, RR, recall, hit rate, AUC; not DCG, ERR, P or F.
-    always_defined : bool
-        Defined for every query, also without a relevant row (Judged@k measures how
-        much of the top k is judged), so ``replace_undefined_by`` never applies.
-    total : bool
-        Summed over queries, not averaged (trec_eval's counts), unless the name
-        sets ``summary=mean`` (ranx's ``hits``): :attr:`MetricSpec.total` decides.
-    always_shown : tuple of str
-        Parameters the canonical text prints even at their default
-        (``iprec(recall=0.0)``: the level is the measure).
-    reads_judgments : tuple of (str, tuple) pairs, or True
-        The metric reads which rows were judged (bpref, Judged@k): ``True``, or only
-        when a parameter takes one of some values (RBP with ``part`` ``"residual"``
-        or ``"upper"``); :attr:`MetricSpec.reads_judgments` decides.
-    """
-
-    name: str
-    function: Callable
-    per_query: Callable
-    fixed_params: Mapping[str, Any] = field(default_factory=dict)
-    greater_is_better: bool = True
-    bounded_01: bool = True
-    graded: bool = False
-    takes_k: bool = True
-    ideal_is_one: bool = False
-    always_defined: bool = False
-    total: bool = False
-    always_shown: tuple[str, ...] = ()
-    reads_judgments: bool | tuple[tuple[str, tuple[Any, ...]], ...] = False
-
-    @property
-    def defaults(self) -> dict[str, Any]:
-        """The public function's keyword defaults, the fixed parameters applied."""
-        values = dict(_keyword_defaults(self.function))
-        values.update(self.fixed_params)
-        return values
-
-
-@functools.cache
-def _keyword_defaults(function: Callable) -> Mapping[str, Any]:
-    """Keyword defaults of a public function (read once: ``inspect`` is slow)."""
-    parameters = inspect.signature(function).parameters
-    return MappingProxyType(
-        {
-            name: parameter.default
-            for name, parameter in parameters.items()
-            if parameter.default is not inspect.Parameter.empty and name != "group"
-        }
-    )
-
+from ._rbp import rbp_score  # noqa: F401  (declares rbp)
 
 METRICS: Mapping[str, MetricInfo] = MappingProxyType(
     {
         info.name: info
         for info in (
             MetricInfo("ndcg", ndcg_score, ndcg_per_query, graded=True, ideal_is_one=True),
-            MetricInfo("dcg", dcg_score, dcg_per_query, bounded_01=False, graded=True),
+            MetricInfo("dcg", dcg_score, dcg_per_query, value_range=non_negative, graded=True),
             MetricInfo(
-                "cg", dcg_score, dcg_per_query, {"discount": "none"}, bounded_01=False, graded=True
+                "cg",
+                dcg_score,
+                dcg_per_query,
+                {"discount": "none"},
+                value_range=non_negative,
+                graded=True,
             ),
-            MetricInfo("idcg", idcg_score, idcg_per_query, bounded_01=False, graded=True),
+            MetricInfo("idcg", idcg_score, idcg_per_query, value_range=non_negative, graded=True),
             MetricInfo("err", expected_reciprocal_rank_score, err_per_query, graded=True),
             MetricInfo(
                 "map", mean_average_precision_score, average_precision_per_query, ideal_is_one=True
@@ -188,12 +105,6 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
                 reads_judgments=True,
             ),
             MetricInfo(
-                "rbp",
-                rbp_score,
-                rbp_per_query,
-                reads_judgments=(("part", ("residual", "upper")),),
-            ),
-            MetricInfo(
                 "iprec",
                 interpolated_precision_score,
                 interpolated_precision_per_query,
@@ -214,7 +125,7 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
                     retrieval_count_score,
                     counts_per_query,
                     {"count": count},
-                    bounded_01=False,
+                    value_range=non_negative,
                     takes_k=count != "relevant",
                     always_defined=True,
                     total=True,
@@ -227,7 +138,15 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             ),
         )
     }
+    | DECLARED
 )
+
+# every alias of another tool's name, with its target
+ALIASES: tuple[Alias, ...] = (
+    *_UNDECLARED_ALIASES,
+    *(alias for info in DECLARED.values() for alias in info.aliases),
+)
+_BY_BASE: Mapping[str, Alias] = MappingProxyType({alias.base.lower(): alias for alias in ALIASES})
 
 _NAME_PATTERN = re.compile(r"^(?P<name>[a-z0-9_]+)(?P<params>\(.*\))?(?:@(?P<k>[0-9]+))?$")
 
@@ -371,12 +290,14 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
     info = METRICS.get(match.group("name")) if match else None
     if info is None:
         # another tool's name (trec_eval, ir_measures, ranx): the alias table
-        translated = translate(text, function_name, {name: m.graded for name, m in METRICS.items()})
+        translated = translate(
+            text, function_name, {name: m.graded for name, m in METRICS.items()}, _BY_BASE
+        )
         if translated is not None:
             return parse_metric(translated, function_name=function_name)
         close = [
             name
-            for name in suggestions(text, {name: m.takes_k for name, m in METRICS.items()})
+            for name in suggestions(text, {name: m.takes_k for name, m in METRICS.items()}, ALIASES)
             if _parses(name)
         ]
         hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
