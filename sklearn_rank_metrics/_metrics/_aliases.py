@@ -110,8 +110,6 @@ ALIASES: tuple[Alias, ...] = (
         cutoff="required",
         example="mapk@10",
     ),
-    Alias("ir_measures", "Bpref", "bpref", cutoff="none", example="Bpref"),
-    Alias("ir_measures", "Judged", "judged", example="Judged@10"),
     Alias("ir_measures", "NumRel", "num_rel", cutoff="none", example="NumRel"),
     Alias(
         "ir_measures",

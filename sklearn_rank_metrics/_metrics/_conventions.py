@@ -268,9 +268,7 @@ def _ir_measures_provider(function_name: str, params: Mapping[str, Any]) -> Orde
     """
     if function_name == "rbp_score":  # cwl_eval: double precision, the run's order
         return Ordering(single_precision=False)
-    if function_name == "judged_at_k_score" or (
-        function_name == "mean_reciprocal_rank_score" and params.get("k") is not None
-    ):
+    if function_name == "mean_reciprocal_rank_score" and params.get("k") is not None:
         return Ordering(single_precision=False, doc_id_order=ASCENDING)
     if function_name == "expected_reciprocal_rank_score" or (
         function_name == "ndcg_score" and params.get("gain") == "exponential"

@@ -53,7 +53,7 @@ from ._interpolated import (
     interpolated_precision_per_query,
     interpolated_precision_score,
 )
-from ._judged import bpref_per_query, bpref_score, judged_at_k_score, judged_per_query
+from ._judged import bpref_score, judged_at_k_score  # noqa: F401  (declare bpref, judged)
 from ._rbp import rbp_score  # noqa: F401  (declares rbp)
 
 METRICS: Mapping[str, MetricInfo] = MappingProxyType(
@@ -88,21 +88,6 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             MetricInfo("hit_rate", hit_rate_score, hit_rate_per_query, ideal_is_one=True),
             MetricInfo(
                 "gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False, ideal_is_one=True
-            ),
-            MetricInfo(
-                "bpref",
-                bpref_score,
-                bpref_per_query,
-                takes_k=False,
-                ideal_is_one=True,
-                reads_judgments=True,
-            ),
-            MetricInfo(
-                "judged",
-                judged_at_k_score,
-                judged_per_query,
-                always_defined=True,
-                reads_judgments=True,
             ),
             MetricInfo(
                 "iprec",
