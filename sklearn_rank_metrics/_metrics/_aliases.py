@@ -89,9 +89,7 @@ ALIASES: tuple[Alias, ...] = (
     Alias("ranx", "precision", "p", example="precision@10"),
     Alias("ranx", "ndcg_burges", "ndcg", (("gain", "exponential"),), example="ndcg_burges@10"),
     Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
-    # ranx's hits@k: the MEAN over queries of the relevant rows in the top k (trec_eval's
-    # num_rel_ret is their sum); dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
-    Alias("ranx", "hits", "num_rel_ret", (("summary", "mean"),), example="hits@5"),
+    # ranx's dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
     Alias("ranx", "dcg_burges", "dcg", (("gain", "exponential"),), example="dcg_burges@5"),
     Alias("ir_measures", "Rprec", "rprec", cutoff="none", example="Rprec(rel=2)"),
     # recommender papers' HR@k ("hit ratio", e.g. neural collaborative filtering): the
@@ -110,15 +108,6 @@ ALIASES: tuple[Alias, ...] = (
         cutoff="required",
         example="mapk@10",
     ),
-    Alias("ir_measures", "NumRel", "num_rel", cutoff="none", example="NumRel"),
-    Alias(
-        "ir_measures",
-        "NumRet",
-        "num_ret",
-        example="NumRet(rel=2)",
-        retarget=(("rel", "num_rel_ret"),),
-    ),
-    Alias("ir_measures", "NumRelRet", "num_rel_ret", example="NumRelRet"),
 )
 
 # ranx's rank-biased precision "rbp.8" (p = 0.8, graded: the label is the gain), with

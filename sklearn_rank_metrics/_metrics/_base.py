@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._engine._ranked_groups import TIES_MODES, RankedGroups
@@ -96,13 +96,14 @@ DOC_FRAGMENTS = {
 }
 
 
-def fill_doc(function: Callable) -> Callable:
+def fill_doc(function: Callable, fragments: Mapping[str, str] | None = None) -> Callable:
     """Replace ``[[name]]`` markers in a docstring by the shared fragments.
 
-    A marker with no fragment is an error at import: a typo never reaches the docs.
+    ``fragments``: more of them, for this docstring only. A marker with no fragment
+    is an error at import: a typo never reaches the docs.
     """
     doc = function.__doc__ or ""
-    for name, text in DOC_FRAGMENTS.items():
+    for name, text in {**(fragments or {}), **DOC_FRAGMENTS}.items():
         doc = doc.replace(f"[[{name}]]", text)
     leftover = re.search(r"\[\[(\w+)\]\]", doc)
     if leftover:

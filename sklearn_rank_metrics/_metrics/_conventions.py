@@ -159,13 +159,6 @@ class Convention:
         return self.ordering if special is None else special
 
 
-# the cutoff of iprec_at_recall_X and 11pt_avg: X R rounded to the nearest count
-# (trec_eval 10, lround) or floor(X R + 0.9) (trec_eval 9 and before, so pytrec_eval
-# and ir_measures, and ranx)
-_ROUND = "round(X*R)"
-_PLUS_0_9 = "floor(X*R+0.9)"
-_INTERPOLATED = ("interpolated_precision_score", "eleven_point_precision_score")
-
 class ToolNaN(float):
     """NaN as a preset's value for an undefined query, where the tool warns about it.
 
@@ -184,7 +177,10 @@ class ToolNaN(float):
 
 
 def warn_tool_nan(
-    policy: Any, function_name: str, n_undefined: int | None = None, n_queries: int = 0,
+    policy: Any,
+    function_name: str,
+    n_undefined: int | None = None,
+    n_queries: int = 0,
     description: str = "",
 ) -> None:
     """Warn (``UndefinedMetricWarning``) when the preset's ``ToolNaN`` made queries NaN.
@@ -198,7 +194,8 @@ def warn_tool_nan(
     from ._aggregate import warn_at_caller
 
     which = (
-        "some queries" if n_undefined is None
+        "some queries"
+        if n_undefined is None
         else f"{n_undefined} of {n_queries} queries ({description})"
     )
     warn_at_caller(
@@ -223,13 +220,9 @@ _TREC_EVAL_PARAMS = {
 _TREC_EVAL_FUNCTIONS = {
     "mean_average_precision_score": {"denominator": "n_relevant"},
     "precision_at_k_score": {"denominator": "k"},
-    **{name: {"rounding": _ROUND} for name in _INTERPOLATED},
 }
 # trec_eval 9.0.x, which pytrec_eval builds (and so ir_measures)
-_TREC_EVAL_9_FUNCTIONS = {
-    **_TREC_EVAL_FUNCTIONS,
-    **{name: {"rounding": _PLUS_0_9} for name in _INTERPOLATED},
-}
+_TREC_EVAL_9_FUNCTIONS = _TREC_EVAL_FUNCTIONS
 # a negative qrels grade: in the pool but not judged, gain 0 (form_res_rels.c);
 # trec_eval 10 reads scores as double, trec_eval 9 as float
 _TREC_EVAL_10_ORDERING = Ordering(doc_id_order=DESCENDING, negative_labels_judged=False)
@@ -346,10 +339,6 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 },
                 {
                     "mean_average_precision_score": {"denominator": "n_relevant"},
-                    # NaN and a warning for one class, as roc_auc_score
-                    "group_roc_auc_score": {
-                        "replace_undefined_by": ToolNaN("scikit-learn's roc_auc_score")
-                    },
                 },
             ),
             Convention(
@@ -390,7 +379,6 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                     "ndcg_score": {"ties": "average"},
                     "mean_average_precision_score": {"denominator": "n_relevant_in_top_k"},
                     "precision_at_k_score": {"denominator": "k"},
-                    "group_roc_auc_score": {"replace_undefined_by": 0.0},
                 },
                 Ordering(single_precision=True),
                 _torchmetrics_targets,
@@ -653,9 +641,7 @@ def with_convention(function: Callable) -> Callable:
             order = doc_id_orders(doc_id, arguments["y_true"], function.__name__)[
                 ordering.doc_id_order
             ]
-            check_rows_in_input_order(
-                *(arguments.get(name) for name in _ROWS), function.__name__
-            )
+            check_rows_in_input_order(*(arguments.get(name) for name in _ROWS), function.__name__)
             for name in _ROWS:
                 if name in arguments:
                     arguments[name] = take_rows(arguments[name], order)

@@ -226,6 +226,7 @@ def metric(
     fixed_params: Mapping[str, Any] | None = None,
     variants: Sequence[Variant] = (),
     check: Callable[[Mapping[str, Any]], None] | None = None,
+    doc_fragments: Mapping[str, str] | None = None,
     **flags: Any,
 ) -> Callable[[Callable], Callable]:
     """Declare the public metric ``name`` computed per query by ``per_query``.
@@ -253,12 +254,15 @@ def metric(
     check : callable, default=None
         ``check(arguments)``, run on the validated arguments before ranking
         (scikit-learn's own checks of its 2-D form).
+    doc_fragments : mapping, default=None
+        Docstring fragments of this metric's own (``[[name]]`` markers), beside the
+        shared ones.
     **flags
         The :class:`MetricInfo` flags (``graded``, ``takes_k``, ...).
     """
 
     def decorate(function: Callable) -> Callable:
-        fill_doc(function)
+        fill_doc(function, doc_fragments)
         signature = inspect.signature(function)
         kernel = _ranged(per_query, value_range, function.__name__)
         declaration = _Declaration(

@@ -93,9 +93,7 @@ def _labels_scaled_where_dcg_could_overflow(ranked: RankedGroups) -> RankedGroup
     scaled = labels * np.repeat(np.ldexp(1.0, -exponent), rows)
     input_scaled = np.empty_like(scaled)
     input_scaled[ranked.order] = scaled
-    return replace(
-        ranked, input_labels=input_scaled, sorted_labels=lambda: scaled, _cache={}
-    )
+    return replace(ranked, input_labels=input_scaled, sorted_labels=lambda: scaled, _cache={})
 
 
 def dcg_per_query(

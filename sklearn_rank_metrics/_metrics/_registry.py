@@ -16,9 +16,11 @@ from types import MappingProxyType
 from typing import Any
 
 from .._engine._validation import check_parameter
+
+# the modules that declare metrics (importing them registers their metrics)
+from . import _auc, _counts, _interpolated, _judged, _rbp  # noqa: F401
 from ._aliases import ALIASES as _UNDECLARED_ALIASES
 from ._aliases import Alias, suggestions, translate
-from ._auc import group_roc_auc_score, roc_auc_per_query
 from ._binary import (
     average_precision_per_query,
     fbeta_at_k_score,
@@ -35,7 +37,6 @@ from ._binary import (
     recall_per_query,
     reciprocal_rank_per_query,
 )
-from ._counts import counts_per_query, retrieval_count_score
 from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo, non_negative
 from ._graded import (
     dcg_per_query,
@@ -47,14 +48,6 @@ from ._graded import (
     ndcg_per_query,
     ndcg_score,
 )
-from ._interpolated import (
-    eleven_point_per_query,
-    eleven_point_precision_score,
-    interpolated_precision_per_query,
-    interpolated_precision_score,
-)
-from ._judged import bpref_score, judged_at_k_score  # noqa: F401  (declare bpref, judged)
-from ._rbp import rbp_score  # noqa: F401  (declares rbp)
 
 METRICS: Mapping[str, MetricInfo] = MappingProxyType(
     {
@@ -86,41 +79,6 @@ METRICS: Mapping[str, MetricInfo] = MappingProxyType(
             MetricInfo("f1", fbeta_at_k_score, fbeta_per_query, {"beta": 1.0}),
             MetricInfo("fbeta", fbeta_at_k_score, fbeta_per_query),
             MetricInfo("hit_rate", hit_rate_score, hit_rate_per_query, ideal_is_one=True),
-            MetricInfo(
-                "gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False, ideal_is_one=True
-            ),
-            MetricInfo(
-                "iprec",
-                interpolated_precision_score,
-                interpolated_precision_per_query,
-                takes_k=False,
-                ideal_is_one=True,
-                always_shown=("recall",),
-            ),
-            MetricInfo(
-                "11pt_avg",
-                eleven_point_precision_score,
-                eleven_point_per_query,
-                takes_k=False,
-                ideal_is_one=True,
-            ),
-            *(
-                MetricInfo(
-                    name,
-                    retrieval_count_score,
-                    counts_per_query,
-                    {"count": count},
-                    value_range=non_negative,
-                    takes_k=count != "relevant",
-                    always_defined=True,
-                    total=True,
-                )
-                for name, count in (
-                    ("num_rel", "relevant"),
-                    ("num_ret", "retrieved"),
-                    ("num_rel_ret", "relevant_retrieved"),
-                )
-            ),
         )
     }
     | DECLARED
