@@ -6,7 +6,8 @@ ir_measures' ``nDCG@10``, ``nDCG(dcg='exp-log2')@10``, ``P(rel=2)@10``, ``R@100`
 ``AP@10``, ``RR``, ``Success@10``, ``Rprec(rel=2)``, ``NumRet(rel=2)``,
 ``IPrec(rel=2)@0.5``; ranx's ``precision@10``, ``ndcg_burges@10``, ``dcg_burges@10``,
 ``hits@10``, ``map@10-l2``; recommender papers' ``HR@10`` (hit rate) and
-ml_metrics' (Kaggle's) ``mapk@10``. :data:`ALIASES` is the one table that maps each
+ml_metrics' (Kaggle's) ``mapk@10``. Each metric declares its aliases (``@metric(aliases=)``)
+and the registry collects them into one table (``_registry.ALIASES``) that maps each
 to the registry's text form (``p@10``, ``ndcg(gain=exponential)@10``,
 ``p(relevance_level=2)@10``), which :func:`~._registry.parse_metric` then parses,
 so an alias and its canonical name give the same :class:`~._registry.MetricSpec`
@@ -58,57 +59,6 @@ class Alias:
     example: str = ""
     retarget: tuple[tuple[str, str], ...] = ()
 
-
-ALIASES: tuple[Alias, ...] = (
-    # trec_eval (pytrec_eval's measure names; "-m P.10" and the output's "P_10")
-    Alias("trec_eval", "map_cut", "map", cutoff="required", example="map_cut_10"),
-    Alias("trec_eval", "ndcg_cut", "ndcg", cutoff="required", example="ndcg_cut_10"),
-    Alias("trec_eval", "P", "p", cutoff="required", example="P_10"),
-    Alias("trec_eval", "recall", "recall", cutoff="required", example="recall_100"),
-    Alias("trec_eval", "success", "hit_rate", cutoff="required", example="success_10"),
-    Alias("trec_eval", "recip_rank", "mrr", cutoff="none", example="recip_rank"),
-    Alias("trec_eval", "set_P", "p", cutoff="none", example="set_P"),
-    Alias("trec_eval", "set_recall", "recall", cutoff="none", example="set_recall"),
-    Alias("trec_eval", "set_F", "f1", cutoff="none", example="set_F"),
-    # ir_measures ("Name(param=value)@cutoff")
-    Alias(
-        "ir_measures",
-        "nDCG",
-        "ndcg",
-        tool_params=(("dcg", "gain"),),
-        example="nDCG(dcg='exp-log2')@10",
-    ),
-    Alias("ir_measures", "AP", "map", example="AP@10"),
-    Alias("ir_measures", "RR", "mrr", example="RR@10"),
-    Alias("ir_measures", "R", "recall", example="R@100"),
-    Alias("ir_measures", "Success", "hit_rate", cutoff="required", example="Success@10"),
-    Alias("ir_measures", "SetP", "p", cutoff="none", example="SetP"),
-    Alias("ir_measures", "SetR", "recall", cutoff="none", example="SetR"),
-    Alias("ir_measures", "SetF", "f1", cutoff="none", example="SetF"),
-    # ranx ("name@k", "-lN" for the relevance level)
-    Alias("ranx", "precision", "p", example="precision@10"),
-    Alias("ranx", "ndcg_burges", "ndcg", (("gain", "exponential"),), example="ndcg_burges@10"),
-    Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
-    # ranx's dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
-    Alias("ranx", "dcg_burges", "dcg", (("gain", "exponential"),), example="dcg_burges@5"),
-    Alias("ir_measures", "Rprec", "rprec", cutoff="none", example="Rprec(rel=2)"),
-    # recommender papers' HR@k ("hit ratio", e.g. neural collaborative filtering): the
-    # share of users with a relevant item in the top k
-    Alias("recommender", "HR", "hit_rate", example="HR@10"),
-    Alias("recommender", "HitRatio", "hit_rate", example="HitRatio@10"),
-    Alias("recommender", "HitRate", "hit_rate", example="HitRate@10"),
-    # ml_metrics.mapk / Kaggle's MAP@k: sum of P@i at the hits in the top k divided by
-    # min(k, number of relevant items); trec_eval's map_cut_k (our map@k) divides by
-    # all relevant items
-    Alias(
-        "ml_metrics",
-        "mapk",
-        "map",
-        (("denominator", "min(k,n_relevant)"),),
-        cutoff="required",
-        example="mapk@10",
-    ),
-)
 
 # ranx's rank-biased precision "rbp.8" (p = 0.8, graded: the label is the gain), with
 # its "-lN" relevance level; the digits after the dot are p, not a cutoff

@@ -18,77 +18,15 @@ from typing import Any
 from .._engine._validation import check_parameter
 
 # the modules that declare metrics (importing them registers their metrics)
-from . import _auc, _counts, _interpolated, _judged, _rbp  # noqa: F401
-from ._aliases import ALIASES as _UNDECLARED_ALIASES
+from . import _auc, _binary, _counts, _graded, _interpolated, _judged, _rbp  # noqa: F401
 from ._aliases import Alias, suggestions, translate
-from ._binary import (
-    average_precision_per_query,
-    fbeta_at_k_score,
-    fbeta_per_query,
-    hit_rate_per_query,
-    hit_rate_score,
-    mean_average_precision_score,
-    mean_reciprocal_rank_score,
-    precision_at_k_score,
-    precision_per_query,
-    r_precision_per_query,
-    r_precision_score,
-    recall_at_k_score,
-    recall_per_query,
-    reciprocal_rank_per_query,
-)
-from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo, non_negative
-from ._graded import (
-    dcg_per_query,
-    dcg_score,
-    err_per_query,
-    expected_reciprocal_rank_score,
-    idcg_per_query,
-    idcg_score,
-    ndcg_per_query,
-    ndcg_score,
-)
+from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo
 
-METRICS: Mapping[str, MetricInfo] = MappingProxyType(
-    {
-        info.name: info
-        for info in (
-            MetricInfo("ndcg", ndcg_score, ndcg_per_query, graded=True, ideal_is_one=True),
-            MetricInfo("dcg", dcg_score, dcg_per_query, value_range=non_negative, graded=True),
-            MetricInfo(
-                "cg",
-                dcg_score,
-                dcg_per_query,
-                {"discount": "none"},
-                value_range=non_negative,
-                graded=True,
-            ),
-            MetricInfo("idcg", idcg_score, idcg_per_query, value_range=non_negative, graded=True),
-            MetricInfo("err", expected_reciprocal_rank_score, err_per_query, graded=True),
-            MetricInfo(
-                "map", mean_average_precision_score, average_precision_per_query, ideal_is_one=True
-            ),
-            MetricInfo(
-                "mrr", mean_reciprocal_rank_score, reciprocal_rank_per_query, ideal_is_one=True
-            ),
-            MetricInfo("p", precision_at_k_score, precision_per_query),
-            MetricInfo(
-                "rprec", r_precision_score, r_precision_per_query, takes_k=False, ideal_is_one=True
-            ),
-            MetricInfo("recall", recall_at_k_score, recall_per_query, ideal_is_one=True),
-            MetricInfo("f1", fbeta_at_k_score, fbeta_per_query, {"beta": 1.0}),
-            MetricInfo("fbeta", fbeta_at_k_score, fbeta_per_query),
-            MetricInfo("hit_rate", hit_rate_score, hit_rate_per_query, ideal_is_one=True),
-        )
-    }
-    | DECLARED
-)
+# every metric, from the declarations of the modules imported above
+METRICS: Mapping[str, MetricInfo] = MappingProxyType(dict(DECLARED))
 
 # every alias of another tool's name, with its target
-ALIASES: tuple[Alias, ...] = (
-    *_UNDECLARED_ALIASES,
-    *(alias for info in DECLARED.values() for alias in info.aliases),
-)
+ALIASES: tuple[Alias, ...] = (*(alias for info in DECLARED.values() for alias in info.aliases),)
 _BY_BASE: Mapping[str, Alias] = MappingProxyType({alias.base.lower(): alias for alias in ALIASES})
 
 _NAME_PATTERN = re.compile(r"^(?P<name>[a-z0-9_]+)(?P<params>\(.*\))?(?:@(?P<k>[0-9]+))?$")

@@ -470,8 +470,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._graded",
             "idcg_per_query",
-            "lambda: ideal_dcg(ranked, k, gain, discount, log_base, function_name)",
-            "lambda: ideal_dcg(ranked, None, gain, discount, log_base, function_name)",
+            "lambda: ideal_dcg(ranked, k, gain, discount, log_base, caller_name())",
+            "lambda: ideal_dcg(ranked, None, gain, discount, log_base, caller_name())",
         ),
     ),
     # -- R-precision ----------------------------------------------------------------------
