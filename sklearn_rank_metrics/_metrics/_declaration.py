@@ -357,8 +357,8 @@ def _call(declaration: _Declaration, args: tuple, kwargs: dict[str, Any]) -> Any
         message = call_error(declaration.signature, kwargs, declaration.name, error)
         raise TypeError(message + hint) from None
     # a RankingData passed whole gives every field it carries (expand_rows)
-    arguments, doc_id = expand_rows(given, declaration.accepted, declaration.name)
-    convention = check_convention(arguments.get("convention"), declaration.name)
+    arguments, doc_id = expand_rows(given, declaration.accepted, caller_name())
+    convention = check_convention(arguments.get("convention"), caller_name())
     if convention is None:
         return _scored(declaration, arguments)
     return _under_convention(declaration, convention, arguments, doc_id)
@@ -368,15 +368,15 @@ def _under_convention(
     declaration: _Declaration, convention: Convention, arguments: dict[str, Any], doc_id: Any
 ) -> Any:
     """The preset's settings filled in, the inputs read as its tool reads them."""
-    name, accepted = declaration.name, declaration.accepted
+    name, accepted = caller_name(), declaration.accepted
     # the inputs become arrays below: pandas indexes must agree before that
     check_pandas_indexes({row: arguments.get(row) for row in _ROWS}, name)
     arguments["convention"] = None
-    for parameter, value in convention.settings(name, accepted).items():
+    for parameter, value in convention.settings(declaration.name, accepted).items():
         if parameter == "ties" and arguments.get("ignore_ties"):
             continue  # scikit-learn's ignore_ties=True already chose the tie order
         arguments.setdefault(parameter, value)
-    ordering = convention.ordering_of(name, arguments)
+    ordering = convention.ordering_of(declaration.name, arguments)
     y_true, y_score, sample_weight, judged = prepare_inputs(
         convention,
         ordering,
@@ -402,7 +402,7 @@ def _in_doc_id_order(
     declaration: _Declaration, arguments: dict[str, Any], doc_id: Any, direction: str
 ) -> Any:
     """Score with the rows in the tool's document-id order, errors naming input rows."""
-    name = declaration.name
+    name = caller_name()
     # the RankingData's document ids break ties as the tool breaks them
     order = doc_id_orders(doc_id, arguments["y_true"], name)[direction]
     check_rows_in_input_order(*(arguments.get(row) for row in _ROWS), name)
@@ -420,13 +420,13 @@ def _scored(declaration: _Declaration, arguments: Mapping[str, Any]) -> float:
     bound = declaration.signature.bind(**arguments)
     for parameter, value in bound.arguments.items():
         if parameter in declaration.constraints:
-            check_parameter(declaration.name, parameter, value, declaration.constraints[parameter])
+            check_parameter(caller_name(), parameter, value, declaration.constraints[parameter])
     bound.apply_defaults()
     values = dict(bound.arguments)
     if declaration.check is not None:
         declaration.check(values)
     if "ignore_ties" in values:
-        values["ties"] = resolve_ignore_ties(values["ignore_ties"], values["ties"], caller_name())
+        values["ties"] = resolve_ignore_ties(values["ignore_ties"], values["ties"])
     kernel_params = {
         parameter: value
         for parameter, value in values.items()
@@ -434,7 +434,6 @@ def _scored(declaration: _Declaration, arguments: Mapping[str, Any]) -> float:
     }
     return score(
         declaration.per_query,
-        caller_name(),
         values["y_true"],
         values["y_score"],
         values["group"],
