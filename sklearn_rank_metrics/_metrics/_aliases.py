@@ -93,6 +93,30 @@ def translate(
     graded metric (ranx then zeroes the gains below N, which no parameter does here).
     """
     stripped = text.strip()
+    special = _special_name(stripped, text, function_name)
+    if special is not None:
+        return special
+    match = _ALIAS_PATTERN.match(stripped)
+    if match is None:
+        return None
+    alias = by_base.get(match.group("base").lower())
+    target = alias.target if alias is not None else match.group("base").lower()
+    if target not in registry:
+        return None
+    level = match.group("level")
+    if level is not None and registry[target]:
+        raise ValueError(
+            f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
+            "zeroes the gains below that grade, which no parameter does here; pass a "
+            "gain array to the metric function instead."
+        )
+    if alias is None:  # a registry name in other letter case, or with ranx's -lN
+        return _registry_name(target, match)
+    return _alias_text(alias, match, text, function_name)
+
+
+def _special_name(stripped: str, text: str, function_name: str) -> str | None:
+    """ranx's ``rbp.8`` and the interpolated precision names, whose digits are no cutoff."""
     ranx_rbp = _RANX_RBP.match(stripped)
     if ranx_rbp is not None:
         params = {"graded": "True", "p": f"0.{ranx_rbp.group('p')}"}
@@ -109,26 +133,22 @@ def translate(
             f"Metric {text!r} of {function_name}: trec_eval's iprec_at_recall reports 11 "
             "recall levels; name one, as in 'iprec_at_recall_0.50', or their mean, '11pt_avg'."
         )
-    match = _ALIAS_PATTERN.match(stripped)
-    if match is None:
-        return None
-    base, k, level = match.group("base"), match.group("k"), match.group("level")
-    alias = by_base.get(base.lower())
-    target = alias.target if alias is not None else base.lower()
-    if target not in registry:
-        return None
-    if level is not None and registry[target]:
-        raise ValueError(
-            f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
-            "zeroes the gains below that grade, which no parameter does here; pass a "
-            "gain array to the metric function instead."
-        )
-    if alias is None:  # a registry name in other letter case, or with ranx's -lN
-        params = [match.group("params")] if match.group("params") else []
-        if level is not None:
-            params.append(f"relevance_level={level}")
-        name = target + (f"({','.join(params)})" if params else "")
-        return name if k is None else f"{name}@{k}"
+    return None
+
+
+def _registry_name(target: str, match: re.Match[str]) -> str:
+    """A registry name written in other letter case, or with ranx's ``-lN`` suffix."""
+    params = [match.group("params")] if match.group("params") else []
+    if match.group("level") is not None:
+        params.append(f"relevance_level={match.group('level')}")
+    name = target + (f"({','.join(params)})" if params else "")
+    k = match.group("k")
+    return name if k is None else f"{name}@{k}"
+
+
+def _alias_text(alias: Alias, match: re.Match[str], text: str, function_name: str) -> str:
+    """The registry text of one alias as written: its cutoff checked, its parameters ours."""
+    k = match.group("k")
     if alias.cutoff == "required" and k is None:
         raise ValueError(
             f"Metric {text!r} of {function_name}: {alias.tool}'s {alias.base} needs a cutoff, "
@@ -147,8 +167,8 @@ def translate(
     for key, retarget in alias.retarget:
         if renames[key] in given:
             target = retarget
-    if level is not None:
-        params["relevance_level"] = level
+    if match.group("level") is not None:
+        params["relevance_level"] = match.group("level")
     return _registry_text(target, params, k)
 
 

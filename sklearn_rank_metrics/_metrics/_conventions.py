@@ -450,7 +450,7 @@ def prepare_weights(sample_weight: Any, convention: Convention, function_name: s
     """
     if not convention.single_precision_weights:
         return sample_weight
-    weights = _numeric(sample_weight, "sample_weight", function_name)
+    weights = as_float(sample_weight, "sample_weight", function_name)
     bad = first_bad(~(np.abs(weights) <= _FLOAT32_MAX))  # NaN and infinities too
     if bad is not None:
         raise ValueError(

@@ -405,7 +405,8 @@ def _in_doc_id_order(
     name = caller_name()
     # the RankingData's document ids break ties as the tool breaks them
     order = doc_id_orders(doc_id, arguments["y_true"], name)[direction]
-    check_rows_in_input_order(*(arguments.get(row) for row in _ROWS), name)
+    y_true, y_score, group, sample_weight, judged = (arguments.get(row) for row in _ROWS)
+    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged, name)
     for row in _ROWS:
         if row in arguments:
             arguments[row] = take_rows(arguments[row], order)

@@ -94,7 +94,9 @@ def _format(value: Any) -> str:
 
 def _split_top_level(text: str) -> list[str]:
     """Split ``a=1,b=max(1,log(rank))`` on the commas outside parentheses."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for character in text:
         if character == "," and depth == 0:
             parts.append("".join(current))
@@ -157,6 +159,29 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
     A name longer than :data:`MAX_METRIC_NAME_LENGTH` (256) characters is refused
     before it is read.
     """
+    _check_text(text, function_name)
+    match = _NAME_PATTERN.match(text.strip())
+    info = METRICS.get(match.group("name")) if match else None
+    if match is None or info is None:
+        # another tool's name (trec_eval, ir_measures, ranx): the alias table
+        translated = translate(
+            text, function_name, {name: m.graded for name, m in METRICS.items()}, _BY_BASE
+        )
+        if translated is not None:
+            return parse_metric(translated, function_name=function_name)
+        raise _unknown(text, function_name)
+    constraints = getattr(info.function, "_parameter_constraints", {})
+    params = _named_params(info, match.group("params"), text, function_name, constraints)
+    if match.group("k") is not None:
+        params["k"] = _cutoff(info, match.group("k"), text, function_name)
+    for name, value in params.items():
+        if name in constraints:
+            check_parameter(info.function.__name__, name, value, constraints[name])
+    return MetricSpec(info, MappingProxyType(params))
+
+
+def _check_text(text: Any, function_name: str) -> None:
+    """A metric name is a str of at most :data:`MAX_METRIC_NAME_LENGTH` characters."""
     if not isinstance(text, str):
         raise TypeError(
             f"A metric name of {function_name} must be a str such as 'ndcg@10'; got "
@@ -167,72 +192,84 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
             f"Metric name {_shown(text)} of {function_name} is {len(text)} characters long; "
             f"a metric name has at most {MAX_METRIC_NAME_LENGTH} characters, e.g. 'ndcg@10'."
         )
-    match = _NAME_PATTERN.match(text.strip())
-    info = METRICS.get(match.group("name")) if match else None
-    if info is None:
-        # another tool's name (trec_eval, ir_measures, ranx): the alias table
-        translated = translate(
-            text, function_name, {name: m.graded for name, m in METRICS.items()}, _BY_BASE
-        )
-        if translated is not None:
-            return parse_metric(translated, function_name=function_name)
-        close = [
-            name
-            for name in suggestions(text, {name: m.takes_k for name, m in METRICS.items()}, ALIASES)
-            if _parses(name)
-        ]
-        hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
-        raise ValueError(
-            f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
-            "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
-            "trec_eval, ir_measures, ranx or recommender work name them ('P_10', 'nDCG@10', "
-            "'precision@10', 'hits@10', 'HR@10', 'mapk@10')."
-        )
-    constraints = getattr(info.function, "_parameter_constraints", {})
+
+
+def _unknown(text: str, function_name: str) -> ValueError:
+    """The error for a name neither the registry nor the alias table knows, with hints."""
+    close = [
+        name
+        for name in suggestions(text, {name: m.takes_k for name, m in METRICS.items()}, ALIASES)
+        if _parses(name)
+    ]
+    hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    return ValueError(
+        f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
+        "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
+        "trec_eval, ir_measures, ranx or recommender work name them ('P_10', 'nDCG@10', "
+        "'precision@10', 'hits@10', 'HR@10', 'mapk@10')."
+    )
+
+
+def _named_params(
+    info: MetricInfo,
+    written: str | None,
+    text: str,
+    function_name: str,
+    constraints: Mapping[str, list],
+) -> dict[str, Any]:
+    """The fixed parameters of ``info``, then those written in ``(key=value,...)``."""
     allowed = set(info.defaults) - set(NON_KERNEL_PARAMETERS) - set(info.fixed_params) - {"k"}
+    allowed |= {"replace_undefined_by"}
     params: dict[str, Any] = dict(info.fixed_params)
-    if match.group("params"):
-        for item in _split_top_level(match.group("params")[1:-1]):
-            key, equals, value = item.partition("=")
-            key = key.strip()
-            if not equals or key not in allowed | {"replace_undefined_by"}:
-                raise ValueError(
-                    f"Unknown parameter {item!r} in metric {text!r} of {function_name}; "
-                    f"{info.name} takes: {', '.join(sorted(allowed | {'replace_undefined_by'}))}."
-                )
-            if key in params and key not in info.fixed_params:
-                raise ValueError(
-                    f"Parameter {key!r} is given twice in metric {text!r} of {function_name}; "
-                    "give each parameter once."
-                )
-            params[key] = _parse_value(value)
-            if isinstance(params[key], str) or key not in constraints:
-                continue
-            # An unquoted word that parses as another type (``none`` -> None) but is
-            # only valid as text (``discount=none``) stays text.
-            try:
-                check_parameter(info.function.__name__, key, params[key], constraints[key])
-            except (TypeError, ValueError):
-                params[key] = value.strip()
-    if match.group("k") is not None:
-        if not info.takes_k:
+    for item in _split_top_level(written[1:-1]) if written else ():
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or key not in allowed:
             raise ValueError(
-                f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}."
+                f"Unknown parameter {item!r} in metric {text!r} of {function_name}; "
+                f"{info.name} takes: {', '.join(sorted(allowed))}."
             )
-        digits = match.group("k").lstrip("0") or "0"
-        if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
+        if key in params and key not in info.fixed_params:
             raise ValueError(
-                f"The cutoff of metric {_shown(text)} of "
-                f"{function_name} must be an int in the range [1, {2**62}]; got a number of "
-                f"{len(digits)} digits."
+                f"Parameter {key!r} is given twice in metric {text!r} of {function_name}; "
+                "give each parameter once."
             )
-        params["k"] = int(digits)
-        if params["k"] < 1:
-            raise ValueError(
-                f"The cutoff of metric {text!r} of {function_name} must be an int in the "
-                f"range [1, {2**62}]; got {params['k']}."
-            )
-    for name, value in params.items():
-        if name in constraints:
-            check_parameter(info.function.__name__, name, value, constraints[name])
-    return MetricSpec(info, MappingProxyType(params))
+        params[key] = _parse_value(value)
+        if isinstance(params[key], str) or key not in constraints:
+            continue
+        # An unquoted word that parses as another type (``none`` -> None) but is
+        # only valid as text (``discount=none``) stays text.
+        try:
+            check_parameter(info.function.__name__, key, params[key], constraints[key])
+        except (TypeError, ValueError):
+            params[key] = value.strip()
+    return params
+
+
+def _cutoff(info: MetricInfo, written: str, text: str, function_name: str) -> int:
+    """The ``@k`` of a metric name, an int in [1, 2**62]."""
+    if not info.takes_k:
+        raise ValueError(f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}.")
+    digits = written.lstrip("0") or "0"
+    if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
+        raise ValueError(
+            f"The cutoff of metric {_shown(text)} of "
+            f"{function_name} must be an int in the range [1, {2**62}]; got a number of "
+            f"{len(digits)} digits."
+        )
+    k = int(digits)
+    if k < 1:
+        raise ValueError(
+            f"The cutoff of metric {text!r} of {function_name} must be an int in the "
+            f"range [1, {2**62}]; got {k}."
+        )
+    return k
+
+
+def peer_names(name: str, tool: str) -> tuple[str, ...]:
+    """The base names another tool gives the registry metric ``name`` (reverse lookup).
+
+    ``peer_names("ndcg", "trec_eval") == ("ndcg_cut",)``; empty when the tool has no
+    name for it. The benchmarks and cross-check tests read their peers' names here.
+    """
+    return tuple(alias.base for alias in ALIASES if alias.target == name and alias.tool == tool)
