@@ -469,10 +469,20 @@ def test_valid_input_raises_no_runtime_warning(name, k):
 # ---------------------------------------------------------------------------
 
 
-def make_one_undefined_query():
-    """Five queries with both relevant and non-relevant rows, and "q-empty" with none.
+def undefined_label(name):
+    """The label of every row of a query the metric leaves undefined (registry's rule).
 
-    The same query is undefined for every metric (no relevant row, one class).
+    0: no relevant row (one class for AUC); 1: no non-relevant row (fall-out).
+    """
+    return 1.0 if METRICS[name].undefined_without == "non_relevant" else 0.0
+
+
+def make_one_undefined_query(empty_label=0.0):
+    """Five queries with both relevant and non-relevant rows, and "q-empty" with one kind.
+
+    Every row of "q-empty" has ``empty_label``: with 0 (no relevant row, one class) the
+    query is undefined for every metric that needs a relevant row, with 1 for those
+    that need a non-relevant one.
     """
     rng = np.random.default_rng(6)
     y_true, y_score, group = [], [], []
@@ -480,7 +490,7 @@ def make_one_undefined_query():
         labels = rng.integers(0, 4, size=6).astype(float)
         labels[:2] = [0.0, 2.0]
         if name == "q-empty":
-            labels[:] = 0.0
+            labels[:] = empty_label
         y_true.extend(labels)
         y_score.extend(rng.random(6).round(1))
         group.extend([name] * 6)
@@ -489,7 +499,7 @@ def make_one_undefined_query():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_replace_undefined_by_policies(name):
-    y_true, y_score, group = make_one_undefined_query()
+    y_true, y_score, group = make_one_undefined_query(undefined_label(name))
     n_queries = len(np.unique(group))
 
     def value(**kwargs):
@@ -520,7 +530,7 @@ def test_replace_undefined_by_policies(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_all_queries_skipped_gives_nan_with_warning(name):
-    y_true = np.zeros(8)
+    y_true = np.full(8, undefined_label(name))
     y_score = np.linspace(0.0, 1.0, 8)
     group = np.repeat([1, 2], 4)
     if METRICS[name].always_defined:  # nothing is skipped (Judged@k, the counts)

@@ -132,6 +132,10 @@ class MetricInfo:
     always_defined : bool
         Defined for every query, also without a relevant row (Judged@k measures how
         much of the top k is judged), so ``replace_undefined_by`` never applies.
+    undefined_without : {"relevant", "non_relevant"}
+        What a query needs to be defined (unless ``always_defined``): a relevant row
+        (every metric but one), or a non-relevant row (fall-out, the share of them
+        ranked in the top k).
     total : bool
         Summed over queries, not averaged (trec_eval's counts), unless the name
         sets ``summary=mean`` (ranx's ``hits``): :attr:`MetricSpec.total` decides.
@@ -156,6 +160,7 @@ class MetricInfo:
     takes_k: bool = True
     ideal_is_one: bool = False
     always_defined: bool = False
+    undefined_without: str = "relevant"
     total: bool = False
     always_shown: tuple[str, ...] = ()
     reads_judgments: bool | tuple[tuple[str, tuple[Any, ...]], ...] = False
