@@ -140,9 +140,10 @@ def test_registry_entry_is_consistent(name):
     assert info.name == name
     function = info.function.__name__
     assert function in srm.__all__ and getattr(srm, function) is info.function
-    assert info.greater_is_better is True
     assert isinstance(info.fixed_params, dict)
     # classification expected from the definitions (DESIGN.md of the project)
+    # fall-out, the share of the non-relevant rows in the top k: lower is better
+    assert info.greater_is_better is (function != "fallout_at_k_score")
     # dcg, cg, idcg: not normalised; the counts: sums of rows
     plain_sums = function in {"dcg_score", "idcg_score", "retrieval_count_score"}
     assert info.bounded_01 is (not plain_sums)

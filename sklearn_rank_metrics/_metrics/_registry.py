@@ -18,7 +18,7 @@ from typing import Any
 from .._engine._validation import check_parameter
 
 # the modules that declare metrics (importing them registers their metrics)
-from . import _auc, _binary, _counts, _graded, _interpolated, _judged, _rbp  # noqa: F401
+from . import _auc, _binary, _counts, _fallout, _graded, _interpolated, _judged, _rbp  # noqa: F401
 from ._aliases import Alias, suggestions, translate
 from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo
 
