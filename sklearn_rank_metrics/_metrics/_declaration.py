@@ -215,9 +215,19 @@ class _Declaration:
     per_query: Callable[..., PerQuery]
     check: Callable[[Mapping[str, Any]], None] | None
 
-    @property
+    @functools.cached_property
     def accepted(self) -> frozenset[str]:
+        """The parameter names."""
         return frozenset(self.signature.parameters)
+
+    @functools.cached_property
+    def defaults(self) -> dict[str, Any]:
+        """Every parameter's default (``group`` included)."""
+        return {
+            name: parameter.default
+            for name, parameter in self.signature.parameters.items()
+            if parameter.default is not inspect.Parameter.empty
+        }
 
 
 def metric(
@@ -339,9 +349,13 @@ def _ranged(
     def kernel(
         ranked: RankedGroups, *, function_name: str | None = None, **params: Any
     ) -> PerQuery:
-        with called_as(function_name or default_name):
+        if function_name is None and caller_name(""):  # a public function named itself
             values = per_query(ranked, **params)
-        return replace(values, value_range=value_range(params))
+        else:
+            with called_as(function_name or default_name):
+                values = per_query(ranked, **params)
+        declared = value_range(params)
+        return values if values.value_range == declared else replace(values, value_range=declared)
 
     default_name = function_name
     kernel.__name__ = kernel.__qualname__ = getattr(per_query, "__name__", "kernel")
@@ -427,8 +441,7 @@ def _scored(declaration: _Declaration, arguments: Mapping[str, Any]) -> float:
     for parameter, value in bound.arguments.items():
         if parameter in declaration.constraints:
             check_parameter(caller_name(), parameter, value, declaration.constraints[parameter])
-    bound.apply_defaults()
-    values = dict(bound.arguments)
+    values = {**declaration.defaults, **bound.arguments}
     if declaration.check is not None:
         declaration.check(values)
     if "ignore_ties" in values:
