@@ -293,10 +293,13 @@ def metric(
             with called_as(declaration.name):
                 return _call(declaration, args, kwargs)
 
-        wrapper._parameter_constraints = dict(declaration.constraints)  # type: ignore[attr-defined]
+        # read by parse_metric and the common tests, as validate_params leaves it
+        wrapper.__dict__["_parameter_constraints"] = dict(declaration.constraints)
         register_providers(function.__name__, _by_tool(providers or {}))
         entries = [Variant(name, dict(fixed_params or {}), flags), *variants]
         for entry in entries:
+            if entry.name in DECLARED:
+                raise ValueError(f"@metric: the name {entry.name!r} is declared twice")
             DECLARED[entry.name] = MetricInfo(
                 entry.name,
                 wrapper,
@@ -359,7 +362,7 @@ def _ranged(
 
     default_name = function_name
     kernel.__name__ = kernel.__qualname__ = getattr(per_query, "__name__", "kernel")
-    kernel.__wrapped__ = per_query  # type: ignore[attr-defined]
+    kernel.__dict__["__wrapped__"] = per_query
     return kernel
 
 
