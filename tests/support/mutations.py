@@ -583,6 +583,17 @@ MUTATIONS: dict[str, Mutation] = {
             "safe_divide(scale * hits, denominator_values)",
         ),
     ),
+    # -- fall-out -------------------------------------------------------------------------
+    "fallout_non_relevant_retrieved_only": _m(
+        "fall-out divides by the retrieved rows that are not relevant, not by every "
+        "non-relevant row (the -inf ones left out)",
+        Edit(
+            "_kernels._fallout",
+            "fallout",
+            "n_non_relevant = ranked.n_rows_per_query - n_relevant(ranked, relevance_level)",
+            "n_non_relevant = ranked.n_retrieved - n_relevant(ranked, relevance_level)",
+        ),
+    ),
     # -- hit rate -------------------------------------------------------------------------
     "hit_rate_counts_rank_k_plus_1": _m(
         "hit rate@k also counts a relevant row at rank k + 1",
