@@ -8,6 +8,7 @@ ERR is not linear in the order; its kernel is in :func:`expected_reciprocal_rank
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,6 @@ def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
         "convention='trec_eval'), or clip the labels yourself (np.maximum(y_true, 0)).",
         row,
     )
-
 
 
 def gain_values(
@@ -172,9 +172,9 @@ def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
                 return None
             cell *= stop - first
             cell += np.repeat(np.arange(stop - first), sizes[first:stop])
-            counts[:, first:stop] = np.bincount(
-                cell, minlength=(stop - first) * n_levels
-            ).reshape(n_levels, stop - first)
+            counts[:, first:stop] = np.bincount(cell, minlength=(stop - first) * n_levels).reshape(
+                n_levels, stop - first
+            )
         return counts
 
     return ranked.cached("label_level_counts", compute)
@@ -321,3 +321,29 @@ def _err_of_cutoff_rows(
         expected /= blocks.start_rank[owner] + offset + 1.0
         terms[blocks.position] = expected
     return ranked.cutoff_sum(terms, k)
+
+
+# a DCG with linear gain is at most (rows of the query) * (largest label): every
+# discount is at most 1. Below this bound on that product it cannot overflow.
+_DCG_SAFE_BOUND = 2.0**1000
+
+
+def labels_scaled_where_dcg_could_overflow(ranked: RankedGroups) -> RankedGroups:
+    """``ranked`` with each query whose DCG could overflow rescaled by ``2**-e``.
+
+    ``e`` is the binary exponent of the query's largest label; other queries keep
+    their labels, so a query's value never depends on the others.
+    """
+    rows = ranked.n_rows_per_query
+    if not ranked.n_rows or ranked.input_labels.max() < _DCG_SAFE_BOUND / rows.max():
+        return ranked
+    labels = ranked.labels
+    largest = np.zeros(ranked.n_queries)
+    filled = rows > 0
+    largest[filled] = np.maximum.reduceat(labels, ranked.offsets[:-1][filled])
+    at_risk = largest >= _DCG_SAFE_BOUND / np.maximum(rows, 1)
+    exponent = np.where(at_risk, np.frexp(largest)[1], 0)
+    scaled = labels * np.repeat(np.ldexp(1.0, -exponent), rows)
+    input_scaled = np.empty_like(scaled)
+    input_scaled[ranked.order] = scaled
+    return replace(ranked, input_labels=input_scaled, sorted_labels=lambda: scaled, _cache={})

@@ -6,7 +6,8 @@ ir_measures' ``nDCG@10``, ``nDCG(dcg='exp-log2')@10``, ``P(rel=2)@10``, ``R@100`
 ``AP@10``, ``RR``, ``Success@10``, ``Rprec(rel=2)``, ``NumRet(rel=2)``,
 ``IPrec(rel=2)@0.5``; ranx's ``precision@10``, ``ndcg_burges@10``, ``dcg_burges@10``,
 ``hits@10``, ``map@10-l2``; recommender papers' ``HR@10`` (hit rate) and
-ml_metrics' (Kaggle's) ``mapk@10``. :data:`ALIASES` is the one table that maps each
+ml_metrics' (Kaggle's) ``mapk@10``. Each metric declares its aliases (``@metric(aliases=)``)
+and the registry collects them into one table (``_registry.ALIASES``) that maps each
 to the registry's text form (``p@10``, ``ndcg(gain=exponential)@10``,
 ``p(relevance_level=2)@10``), which :func:`~._registry.parse_metric` then parses,
 so an alias and its canonical name give the same :class:`~._registry.MetricSpec`
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 # ``name``, ``name(params)``, ``name@k``, ``name_k``, ``name.k``, ranx's ``-lN`` suffix
@@ -51,84 +52,13 @@ class Alias:
 
     tool: str
     base: str
-    target: str
+    target: str = ""
     params: tuple[tuple[str, str], ...] = ()
     cutoff: str = "optional"
     tool_params: tuple[tuple[str, str], ...] = (("rel", "relevance_level"),)
     example: str = ""
     retarget: tuple[tuple[str, str], ...] = ()
 
-
-ALIASES: tuple[Alias, ...] = (
-    # trec_eval (pytrec_eval's measure names; "-m P.10" and the output's "P_10")
-    Alias("trec_eval", "map_cut", "map", cutoff="required", example="map_cut_10"),
-    Alias("trec_eval", "ndcg_cut", "ndcg", cutoff="required", example="ndcg_cut_10"),
-    Alias("trec_eval", "P", "p", cutoff="required", example="P_10"),
-    Alias("trec_eval", "recall", "recall", cutoff="required", example="recall_100"),
-    Alias("trec_eval", "success", "hit_rate", cutoff="required", example="success_10"),
-    Alias("trec_eval", "recip_rank", "mrr", cutoff="none", example="recip_rank"),
-    Alias("trec_eval", "set_P", "p", cutoff="none", example="set_P"),
-    Alias("trec_eval", "set_recall", "recall", cutoff="none", example="set_recall"),
-    Alias("trec_eval", "set_F", "f1", cutoff="none", example="set_F"),
-    # ir_measures ("Name(param=value)@cutoff")
-    Alias(
-        "ir_measures",
-        "nDCG",
-        "ndcg",
-        tool_params=(("dcg", "gain"),),
-        example="nDCG(dcg='exp-log2')@10",
-    ),
-    Alias("ir_measures", "AP", "map", example="AP@10"),
-    Alias("ir_measures", "RR", "mrr", example="RR@10"),
-    Alias("ir_measures", "R", "recall", example="R@100"),
-    Alias("ir_measures", "Success", "hit_rate", cutoff="required", example="Success@10"),
-    Alias("ir_measures", "SetP", "p", cutoff="none", example="SetP"),
-    Alias("ir_measures", "SetR", "recall", cutoff="none", example="SetR"),
-    Alias("ir_measures", "SetF", "f1", cutoff="none", example="SetF"),
-    # ranx ("name@k", "-lN" for the relevance level)
-    Alias("ranx", "precision", "p", example="precision@10"),
-    Alias("ranx", "ndcg_burges", "ndcg", (("gain", "exponential"),), example="ndcg_burges@10"),
-    Alias("ranx", "r-precision", "rprec", cutoff="none", example="r-precision"),
-    # ranx's hits@k: the MEAN over queries of the relevant rows in the top k (trec_eval's
-    # num_rel_ret is their sum); dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
-    Alias("ranx", "hits", "num_rel_ret", (("summary", "mean"),), example="hits@5"),
-    Alias("ranx", "dcg_burges", "dcg", (("gain", "exponential"),), example="dcg_burges@5"),
-    Alias("ir_measures", "Rprec", "rprec", cutoff="none", example="Rprec(rel=2)"),
-    # recommender papers' HR@k ("hit ratio", e.g. neural collaborative filtering): the
-    # share of users with a relevant item in the top k
-    Alias("recommender", "HR", "hit_rate", example="HR@10"),
-    Alias("recommender", "HitRatio", "hit_rate", example="HitRatio@10"),
-    Alias("recommender", "HitRate", "hit_rate", example="HitRate@10"),
-    # ml_metrics.mapk / Kaggle's MAP@k: sum of P@i at the hits in the top k divided by
-    # min(k, number of relevant items); trec_eval's map_cut_k (our map@k) divides by
-    # all relevant items
-    Alias(
-        "ml_metrics",
-        "mapk",
-        "map",
-        (("denominator", "min(k,n_relevant)"),),
-        cutoff="required",
-        example="mapk@10",
-    ),
-    Alias("ir_measures", "Bpref", "bpref", cutoff="none", example="Bpref"),
-    Alias("ir_measures", "Judged", "judged", example="Judged@10"),
-    Alias("ir_measures", "NumRel", "num_rel", cutoff="none", example="NumRel"),
-    Alias(
-        "ir_measures",
-        "NumRet",
-        "num_ret",
-        example="NumRet(rel=2)",
-        retarget=(("rel", "num_rel_ret"),),
-    ),
-    Alias("ir_measures", "NumRelRet", "num_rel_ret", example="NumRelRet"),
-    Alias(
-        "ir_measures",
-        "RBP",
-        "rbp",
-        tool_params=(("rel", "relevance_level"), ("p", "p")),
-        example="RBP(p=0.8,rel=1)",
-    ),
-)
 
 # ranx's rank-biased precision "rbp.8" (p = 0.8, graded: the label is the gain), with
 # its "-lN" relevance level; the digits after the dot are p, not a cutoff
@@ -148,13 +78,14 @@ _INTERPOLATED = re.compile(
 # ir_measures' IPrec, read by _INTERPOLATED (its @ is a recall level, not a cutoff)
 _IPREC = Alias("ir_measures", "IPrec", "iprec", cutoff="none", example="IPrec(rel=2)@0.5")
 
-_BY_BASE: dict[str, Alias] = {alias.base.lower(): alias for alias in ALIASES}
 
-
-def translate(text: str, function_name: str, registry: dict[str, bool]) -> str | None:
+def translate(
+    text: str, function_name: str, registry: Mapping[str, bool], by_base: Mapping[str, Alias]
+) -> str | None:
     """The registry text of another tool's metric name, or None if it is not one.
 
-    ``registry`` maps each registry name to whether its metric is graded. A registry
+    ``registry`` maps each registry name to whether its metric is graded, ``by_base``
+    each alias's base name in lower case to the alias. A registry
     name in other letter case (``MAP``, ``NDCG@10``) or with ranx's ``-lN`` suffix
     (``map@10-l2``: relevance level N) translates too. Raises a ``ValueError`` for
     trec_eval's ``iprec_at_recall`` without a level, for an alias written
@@ -162,6 +93,30 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
     graded metric (ranx then zeroes the gains below N, which no parameter does here).
     """
     stripped = text.strip()
+    special = _special_name(stripped, text, function_name)
+    if special is not None:
+        return special
+    match = _ALIAS_PATTERN.match(stripped)
+    if match is None:
+        return None
+    alias = by_base.get(match.group("base").lower())
+    target = alias.target if alias is not None else match.group("base").lower()
+    if target not in registry:
+        return None
+    level = match.group("level")
+    if level is not None and registry[target]:
+        raise ValueError(
+            f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
+            "zeroes the gains below that grade, which no parameter does here; pass a "
+            "gain array to the metric function instead."
+        )
+    if alias is None:  # a registry name in other letter case, or with ranx's -lN
+        return _registry_name(target, match)
+    return _alias_text(alias, match, text, function_name)
+
+
+def _special_name(stripped: str, text: str, function_name: str) -> str | None:
+    """ranx's ``rbp.8`` and the interpolated precision names, whose digits are no cutoff."""
     ranx_rbp = _RANX_RBP.match(stripped)
     if ranx_rbp is not None:
         params = {"graded": "True", "p": f"0.{ranx_rbp.group('p')}"}
@@ -178,26 +133,22 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
             f"Metric {text!r} of {function_name}: trec_eval's iprec_at_recall reports 11 "
             "recall levels; name one, as in 'iprec_at_recall_0.50', or their mean, '11pt_avg'."
         )
-    match = _ALIAS_PATTERN.match(stripped)
-    if match is None:
-        return None
-    base, k, level = match.group("base"), match.group("k"), match.group("level")
-    alias = _BY_BASE.get(base.lower())
-    target = alias.target if alias is not None else base.lower()
-    if target not in registry:
-        return None
-    if level is not None and registry[target]:
-        raise ValueError(
-            f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
-            "zeroes the gains below that grade, which no parameter does here; pass a "
-            "gain array to the metric function instead."
-        )
-    if alias is None:  # a registry name in other letter case, or with ranx's -lN
-        params = [match.group("params")] if match.group("params") else []
-        if level is not None:
-            params.append(f"relevance_level={level}")
-        name = target + (f"({','.join(params)})" if params else "")
-        return name if k is None else f"{name}@{k}"
+    return None
+
+
+def _registry_name(target: str, match: re.Match[str]) -> str:
+    """A registry name written in other letter case, or with ranx's ``-lN`` suffix."""
+    params = [match.group("params")] if match.group("params") else []
+    if match.group("level") is not None:
+        params.append(f"relevance_level={match.group('level')}")
+    name = target + (f"({','.join(params)})" if params else "")
+    k = match.group("k")
+    return name if k is None else f"{name}@{k}"
+
+
+def _alias_text(alias: Alias, match: re.Match[str], text: str, function_name: str) -> str:
+    """The registry text of one alias as written: its cutoff checked, its parameters ours."""
+    k = match.group("k")
     if alias.cutoff == "required" and k is None:
         raise ValueError(
             f"Metric {text!r} of {function_name}: {alias.tool}'s {alias.base} needs a cutoff, "
@@ -216,8 +167,8 @@ def translate(text: str, function_name: str, registry: dict[str, bool]) -> str |
     for key, retarget in alias.retarget:
         if renames[key] in given:
             target = retarget
-    if level is not None:
-        params["relevance_level"] = level
+    if match.group("level") is not None:
+        params["relevance_level"] = match.group("level")
     return _registry_text(target, params, k)
 
 
@@ -255,7 +206,7 @@ def _registry_text(target: str, params: dict[str, str], k: str | None) -> str:
     return text if k is None else f"{text}@{k}"
 
 
-def suggestions(text: str, registry: Mapping[str, bool]) -> list[str]:
+def suggestions(text: str, registry: Mapping[str, bool], aliases: Sequence[Alias]) -> list[str]:
     """Up to three close names (registry text, cutoff kept) for an unknown ``text``.
 
     ``registry`` maps each registry name to whether its metric takes a cutoff. The
@@ -274,7 +225,7 @@ def suggestions(text: str, registry: Mapping[str, bool]) -> list[str]:
     if 0 <= opening < closing:  # drop "(params)"
         base = base[:opening] + base[closing + 1 :]
     targets = {name: name for name in registry}
-    for alias in ALIASES:
+    for alias in aliases:
         name = _registry_text(alias.target, dict(alias.params), None)
         targets.setdefault(alias.base.lower(), name)
     found: list[str] = []

@@ -1,21 +1,21 @@
 """Per-query ROC AUC (GAUC), averaged over queries."""
+# mypy: disable-error-code="empty-body"
 
 from __future__ import annotations
 
 from typing import Any
 
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import Options, validate_params
+from .._engine._validation import Options
 from .._kernels._binary import roc_auc
 from ._aggregate import PerQuery
-from ._base import RELEVANCE_LEVEL, REPLACE_UNDEFINED_BY, TIES, fill_doc, score
-from ._conventions import with_convention
+from ._conventions import Provider, ToolNaN
+from ._declaration import metric
 
 
 def roc_auc_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "group_roc_auc_score",
     relevance_level: float | None = None,
     query_weight: str = "uniform",
     ties: str = "average",
@@ -31,16 +31,18 @@ def roc_auc_per_query(
     return PerQuery(values, undefined, weight, "only one class (all or no rows relevant)")
 
 
-@with_convention
-@validate_params(
-    {
-        "relevance_level": RELEVANCE_LEVEL,
-        "query_weight": [Options("uniform", "rows", "positives")],
-        "ties": TIES,
-        "replace_undefined_by": REPLACE_UNDEFINED_BY,
-    }
+@metric(
+    "gauc",
+    roc_auc_per_query,
+    constraints={"query_weight": [Options("uniform", "rows", "positives")]},
+    providers={
+        # NaN and a warning for one class, as roc_auc_score
+        "sklearn": Provider({"replace_undefined_by": ToolNaN("scikit-learn's roc_auc_score")}),
+        "torchmetrics": Provider({"replace_undefined_by": 0.0}),
+    },
+    takes_k=False,
+    ideal_is_one=True,
 )
-@fill_doc
 def group_roc_auc_score(
     y_true: Any,
     y_score: Any,
@@ -106,15 +108,3 @@ def group_roc_auc_score(
     >>> group_roc_auc_score([1, 0], [0.5, 0.5], group=[0, 0])  # a tied pair counts 1/2
     0.5
     """
-    return score(
-        roc_auc_per_query,
-        "group_roc_auc_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        relevance_level=relevance_level,
-        query_weight=query_weight,
-        ties=ties,
-    )

@@ -1,16 +1,17 @@
 """What every public metric shares: declared parameters, docstring text, the call path.
 
 A public metric is ``validate -> rank_groups -> per-query kernel -> aggregate``;
-:func:`score` is that path, so each public function only names its kernel.
+:func:`score` is that path, which the declaration (:mod:`._declaration`) runs.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from .._engine._caller import caller_name
 from .._engine._ranked_groups import TIES_MODES, RankedGroups
 from .._engine._shared_sort import ranked_groups
 from .._engine._validation import NONE, Interval, Options
@@ -34,12 +35,6 @@ SHARED_SETTINGS = {
     "ties": [*TIES, NONE],
     "replace_undefined_by": [*REPLACE_UNDEFINED_BY, NONE],
     "relevance_level": RELEVANCE_LEVEL,
-}
-
-COMMON_CONSTRAINTS = {
-    "k": K,
-    "ties": TIES,
-    "replace_undefined_by": REPLACE_UNDEFINED_BY,
 }
 
 # Shared parameter documentation, inserted with ``fill_doc`` so that copies cannot drift.
@@ -96,13 +91,14 @@ DOC_FRAGMENTS = {
 }
 
 
-def fill_doc(function: Callable) -> Callable:
+def fill_doc(function: Callable, fragments: Mapping[str, str] | None = None) -> Callable:
     """Replace ``[[name]]`` markers in a docstring by the shared fragments.
 
-    A marker with no fragment is an error at import: a typo never reaches the docs.
+    ``fragments``: more of them, for this docstring only. A marker with no fragment
+    is an error at import: a typo never reaches the docs.
     """
     doc = function.__doc__ or ""
-    for name, text in DOC_FRAGMENTS.items():
+    for name, text in {**(fragments or {}), **DOC_FRAGMENTS}.items():
         doc = doc.replace(f"[[{name}]]", text)
     leftover = re.search(r"\[\[(\w+)\]\]", doc)
     if leftover:
@@ -114,13 +110,13 @@ def fill_doc(function: Callable) -> Callable:
     return function
 
 
-def resolve_ignore_ties(ignore_ties: bool, ties: str, function_name: str) -> str:
+def resolve_ignore_ties(ignore_ties: bool, ties: str) -> str:
     """scikit-learn's ``ignore_ties=True`` is ``ties="input"``."""
     if not ignore_ties:
         return ties
     if ties not in ("average", "input"):
         raise ValueError(
-            f"The 'ignore_ties' parameter of {function_name} is True, which means "
+            f"The 'ignore_ties' parameter of {caller_name()} is True, which means "
             f"ties='input', but ties={ties!r} was also given. Pass only one of them."
         )
     return "input"
@@ -128,7 +124,6 @@ def resolve_ignore_ties(ignore_ties: bool, ties: str, function_name: str) -> str
 
 def score(
     per_query: Callable[..., PerQuery],
-    function_name: str,
     y_true: Any,
     y_score: Any,
     group: Any,
@@ -146,7 +141,7 @@ def score(
         group,
         sample_weight=sample_weight,
         judged=judged,
-        function_name=function_name,
+        function_name=caller_name(),
     )
-    values = per_query(ranked, function_name=function_name, **params)
-    return aggregate(values, ranked, replace_undefined_by, function_name)
+    values = per_query(ranked, **params)
+    return aggregate(values, ranked, replace_undefined_by, caller_name())

@@ -1,21 +1,25 @@
 """Binary-relevance metrics: AP, RR, precision, recall, F-beta and hit rate at k."""
 
+# mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
+from .._engine._doc_ids import ASCENDING
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import Interval, Options, validate_params
+from .._engine._validation import Interval, Options
 from .._kernels import _binary as kernels
 from .._kernels import _relevance as relevance
 from .._kernels._combinatorics import safe_divide
 from ._aggregate import PerQuery
-from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
-from ._conventions import with_convention
+from ._aliases import Alias
+from ._conventions import BOOSTERS, TREC_TOOLS, Ordering, Provider
+from ._declaration import Variant, metric
 
-_BINARY_CONSTRAINTS = {**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL}
+# torchmetrics zeroes the target of rows scored <= 0 in MAP, MRR and P@k
+TORCHMETRICS_TARGETS = Ordering(single_precision=True, nonpositive_scores="not_relevant")
 AP_DENOMINATORS = ("n_relevant", "min(k,n_relevant)", "n_relevant_in_top_k")
 PRECISION_DENOMINATORS = ("k", "min(k,n_retrieved)")
 
@@ -27,7 +31,6 @@ def _undefined(ranked: RankedGroups, relevance_level: float | None) -> np.ndarra
 def average_precision_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "mean_average_precision_score",
     k: int | None = None,
     relevance_level: float | None = None,
     denominator: str = "n_relevant",
@@ -41,7 +44,6 @@ def average_precision_per_query(
 def reciprocal_rank_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "mean_reciprocal_rank_score",
     k: int | None = None,
     relevance_level: float | None = None,
     ties: str = "average",
@@ -60,7 +62,6 @@ def _precision_denominator(ranked: RankedGroups, k: int | None, denominator: str
 def precision_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "precision_at_k_score",
     k: int | None = None,
     relevance_level: float | None = None,
     denominator: str = "k",
@@ -75,7 +76,6 @@ def precision_per_query(
 def recall_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "recall_at_k_score",
     k: int | None = None,
     relevance_level: float | None = None,
     ties: str = "average",
@@ -89,7 +89,6 @@ def recall_per_query(
 def fbeta_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "fbeta_at_k_score",
     k: int | None = None,
     beta: float = 1.0,
     relevance_level: float | None = None,
@@ -108,7 +107,6 @@ def fbeta_per_query(
 def r_precision_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "r_precision_score",
     relevance_level: float | None = None,
     ties: str = "average",
 ) -> PerQuery:
@@ -120,7 +118,6 @@ def r_precision_per_query(
 def hit_rate_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "hit_rate_score",
     k: int | None = None,
     relevance_level: float | None = None,
     average: str = "macro",
@@ -134,9 +131,32 @@ def hit_rate_per_query(
     return PerQuery(recall.values, recall.undefined, relevance.n_relevant(ranked, relevance_level))
 
 
-@with_convention
-@validate_params({**_BINARY_CONSTRAINTS, "denominator": [Options(*AP_DENOMINATORS)]})
-@fill_doc
+@metric(
+    "map",
+    average_precision_per_query,
+    constraints={"denominator": [Options(*AP_DENOMINATORS)]},
+    aliases=[
+        Alias("trec_eval", "map_cut", cutoff="required", example="map_cut_10"),
+        Alias("ir_measures", "AP", example="AP@10"),
+        # ml_metrics.mapk / Kaggle's MAP@k: sum of P@i at the hits in the top k divided by
+        # min(k, number of relevant items); trec_eval's map_cut_k (our map@k) divides by
+        # all relevant items
+        Alias(
+            "ml_metrics",
+            "mapk",
+            params=(("denominator", "min(k,n_relevant)"),),
+            cutoff="required",
+            example="mapk@10",
+        ),
+    ],
+    providers={
+        (*TREC_TOOLS, "sklearn"): Provider({"denominator": "n_relevant"}),
+        # a query without a relevant row scores 1 in the boosters' NDCG and MAP only
+        BOOSTERS: Provider({"denominator": "min(k,n_relevant)", "replace_undefined_by": 1.0}),
+        "torchmetrics": Provider({"denominator": "n_relevant_in_top_k"}, TORCHMETRICS_TARGETS),
+    },
+    ideal_is_one=True,
+)
 def mean_average_precision_score(
     y_true: Any,
     y_score: Any,
@@ -204,24 +224,27 @@ def mean_average_precision_score(
     >>> mean_average_precision_score([1, 0], [0.5, 0.5], [0, 0])  # tie: (1 + 1/2) / 2
     0.75
     """
-    return score(
-        average_precision_per_query,
-        "mean_average_precision_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        relevance_level=relevance_level,
-        denominator=denominator,
-        ties=ties,
-    )
 
 
-@with_convention
-@validate_params(_BINARY_CONSTRAINTS)
-@fill_doc
+@metric(
+    "mrr",
+    reciprocal_rank_per_query,
+    aliases=[
+        Alias("trec_eval", "recip_rank", cutoff="none", example="recip_rank"),
+        Alias("ir_measures", "RR", example="RR@10"),
+    ],
+    providers={
+        # RR@k comes from ir_measures' msmarco provider: double precision, ties by
+        # document id ascending
+        "ir_measures": Provider(
+            ordering=lambda params: (
+                Ordering(doc_id_order=ASCENDING) if params.get("k") is not None else None
+            )
+        ),
+        "torchmetrics": Provider(ordering=TORCHMETRICS_TARGETS),
+    },
+    ideal_is_one=True,
+)
 def mean_reciprocal_rank_score(
     y_true: Any,
     y_score: Any,
@@ -280,23 +303,24 @@ def mean_reciprocal_rank_score(
     >>> mean_reciprocal_rank_score([1, 0], [0.5, 0.5], [0, 0])  # tie: (1 + 1/2) / 2
     0.75
     """
-    return score(
-        reciprocal_rank_per_query,
-        "mean_reciprocal_rank_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        relevance_level=relevance_level,
-        ties=ties,
-    )
 
 
-@with_convention
-@validate_params({**_BINARY_CONSTRAINTS, "denominator": [Options(*PRECISION_DENOMINATORS)]})
-@fill_doc
+@metric(
+    "p",
+    precision_per_query,
+    constraints={"denominator": [Options(*PRECISION_DENOMINATORS)]},
+    aliases=[
+        Alias("trec_eval", "P", cutoff="required", example="P_10"),
+        Alias("trec_eval", "set_P", cutoff="none", example="set_P"),
+        Alias("ir_measures", "SetP", cutoff="none", example="SetP"),
+        Alias("ranx", "precision", example="precision@10"),
+    ],
+    providers={
+        TREC_TOOLS: Provider({"denominator": "k"}),
+        "xgboost": Provider({"denominator": "min(k,n_retrieved)"}),
+        "torchmetrics": Provider({"denominator": "k"}, TORCHMETRICS_TARGETS),
+    },
+)
 def precision_at_k_score(
     y_true: Any,
     y_score: Any,
@@ -361,24 +385,18 @@ def precision_at_k_score(
     >>> precision_at_k_score([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie across the cutoff
     0.5
     """
-    return score(
-        precision_per_query,
-        "precision_at_k_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        relevance_level=relevance_level,
-        denominator=denominator,
-        ties=ties,
-    )
 
 
-@with_convention
-@validate_params({**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL})
-@fill_doc
+@metric(
+    "rprec",
+    r_precision_per_query,
+    aliases=[
+        Alias("ranx", "r-precision", cutoff="none", example="r-precision"),
+        Alias("ir_measures", "Rprec", cutoff="none", example="Rprec(rel=2)"),
+    ],
+    takes_k=False,
+    ideal_is_one=True,
+)
 def r_precision_score(
     y_true: Any,
     y_score: Any,
@@ -435,22 +453,26 @@ def r_precision_score(
     >>> r_precision_score([1, 0, 1], [0.9, 0.5, 0.5], [0, 0, 0])  # the tie straddles rank 2
     0.75
     """
-    return score(
-        r_precision_per_query,
-        "r_precision_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        relevance_level=relevance_level,
-        ties=ties,
-    )
 
 
-@with_convention
-@validate_params(_BINARY_CONSTRAINTS)
-@fill_doc
+@metric(
+    "recall",
+    recall_per_query,
+    aliases=[
+        Alias("trec_eval", "recall", cutoff="required", example="recall_100"),
+        Alias("trec_eval", "set_recall", cutoff="none", example="set_recall"),
+        Alias("ir_measures", "R", example="R@100"),
+        Alias("ir_measures", "SetR", cutoff="none", example="SetR"),
+    ],
+    # torchmetrics keeps a relevant row scored <= 0 in recall's denominator only: a
+    # relevant row not returned
+    providers={
+        "torchmetrics": Provider(
+            ordering=Ordering(single_precision=True, nonpositive_scores="not_returned")
+        )
+    },
+    ideal_is_one=True,
+)
 def recall_at_k_score(
     y_true: Any,
     y_score: Any,
@@ -508,29 +530,21 @@ def recall_at_k_score(
     >>> recall_at_k_score([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie across the cutoff
     0.5
     """
-    return score(
-        recall_per_query,
-        "recall_at_k_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        relevance_level=relevance_level,
-        ties=ties,
-    )
 
 
-@with_convention
-@validate_params(
-    {
-        **_BINARY_CONSTRAINTS,
+@metric(
+    "fbeta",
+    fbeta_per_query,
+    constraints={
         "beta": [Interval(float, 0, None, closed="neither")],
         "denominator": [Options(*PRECISION_DENOMINATORS)],
-    }
+    },
+    aliases=[
+        Alias("trec_eval", "set_F", "f1", cutoff="none", example="set_F"),
+        Alias("ir_measures", "SetF", "f1", cutoff="none", example="SetF"),
+    ],
+    variants=[Variant("f1", {"beta": 1.0})],
 )
-@fill_doc
 def fbeta_at_k_score(
     y_true: Any,
     y_score: Any,
@@ -593,25 +607,23 @@ def fbeta_at_k_score(
     >>> fbeta_at_k_score([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie: 2 * (1/2) / (1 + 1)
     0.5
     """
-    return score(
-        fbeta_per_query,
-        "fbeta_at_k_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        beta=beta,
-        relevance_level=relevance_level,
-        denominator=denominator,
-        ties=ties,
-    )
 
 
-@with_convention
-@validate_params({**_BINARY_CONSTRAINTS, "average": [Options("macro", "micro")]})
-@fill_doc
+@metric(
+    "hit_rate",
+    hit_rate_per_query,
+    constraints={"average": [Options("macro", "micro")]},
+    aliases=[
+        Alias("trec_eval", "success", cutoff="required", example="success_10"),
+        Alias("ir_measures", "Success", cutoff="required", example="Success@10"),
+        # recommender papers' HR@k ("hit ratio", e.g. neural collaborative filtering):
+        # the share of users with a relevant item in the top k
+        Alias("recommender", "HR", example="HR@10"),
+        Alias("recommender", "HitRatio", example="HitRatio@10"),
+        Alias("recommender", "HitRate", example="HitRate@10"),
+    ],
+    ideal_is_one=True,
+)
 def hit_rate_score(
     y_true: Any,
     y_score: Any,
@@ -675,16 +687,3 @@ def hit_rate_score(
     >>> hit_rate_score([1, 0, 0], [0.5, 0.5, 0.5], [0, 0, 0], k=2)  # tie: 1 - C(2, 2) / C(3, 2)
     0.6667
     """
-    return score(
-        hit_rate_per_query,
-        "hit_rate_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        relevance_level=relevance_level,
-        average=average,
-        ties=ties,
-    )

@@ -13,9 +13,6 @@ cross-check suite (``tests/test_conventions.py``) runs it against the tool itsel
 
 from __future__ import annotations
 
-import functools
-import inspect
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,11 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._doc_ids import ASCENDING, DESCENDING, doc_id_orders, take_rows
+from .._engine._doc_ids import DESCENDING
 from .._engine._errors import RowValueError
 from .._engine._inputs import (
     as_float,
-    check_pandas_indexes,
     check_shapes,
     check_values,
     factorize_groups,
@@ -39,7 +35,6 @@ from .._engine._inputs import (
     scores_as_float,
     to_numpy,
 )
-from .._engine._ranking_rows import call_error, expand_rows
 from .._engine._validation import NONE, Options, check_parameter
 
 
@@ -67,6 +62,38 @@ class Ordering:
     negative_labels_judged: bool = True
 
 
+OrderingRule = Ordering | Callable[[Mapping[str, Any]], Ordering | None]
+
+
+@dataclass(frozen=True)
+class Provider:
+    """How one tool computes one metric, declared with the metric (``@metric(providers=)``).
+
+    ``params``: the values the tool decides for this metric's parameters; they
+    override the convention's ``params`` (``denominator`` means different things for
+    MAP and P@k). ``ordering``: the tool's precision and tie order for this metric,
+    an :class:`Ordering`, or ``ordering(params) -> Ordering | None`` when it depends
+    on the parameters (ir_measures picks a provider per measure); ``None`` keeps the
+    convention's.
+    """
+
+    params: Mapping[str, Any] = field(default_factory=dict)
+    ordering: OrderingRule | None = None
+
+
+# function name -> tool name -> Provider, filled by the metrics' declarations
+PROVIDERS: dict[str, dict[str, Provider]] = {}
+_NO_PROVIDER = Provider()
+
+
+def register_providers(function_name: str, providers: Mapping[str, Provider]) -> None:
+    """Record a declared metric's providers (``@metric`` calls it)."""
+    unknown = set(providers) - set(CONVENTIONS)
+    if unknown:
+        raise ValueError(f"{function_name} declares providers of unknown tools {sorted(unknown)}")
+    PROVIDERS[function_name] = dict(providers)
+
+
 @dataclass(frozen=True)
 class Convention:
     """One tool's settings.
@@ -78,17 +105,11 @@ class Convention:
     description : str
         What the preset reproduces, for messages and the CLI header.
     params : mapping
-        Parameter values for every metric function that has the parameter.
-    function_params : mapping of function name to mapping
-        Values for one function only (``denominator`` means different things for
-        MAP and P@k); they override ``params``.
+        Parameter values for every metric function that has the parameter; a
+        metric's declared :class:`Provider` for this tool overrides them.
     ordering : Ordering
-        Score precision and tie order for every metric, unless ``orderings`` names
-        the metric.
-    orderings : callable or None
-        ``orderings(function_name, params) -> Ordering | None``: a metric the tool
-        computes with another implementation (ir_measures picks a provider per
-        measure).
+        Score precision and tie order for every metric, unless the metric's
+        declared :class:`Provider` for this tool gives its own.
     minus_infinity_is_a_score : bool
         ``-inf`` ranks last like any score (the boosters) instead of meaning "not
         returned".
@@ -102,34 +123,26 @@ class Convention:
     name: str
     description: str
     params: Mapping[str, Any]
-    function_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     ordering: Ordering = Ordering()
-    orderings: Callable[[str, Mapping[str, Any]], Ordering | None] | None = None
     minus_infinity_is_a_score: bool = False
     single_precision_weights: bool = False
     negative_labels_gain_zero: bool = False
 
     def settings(self, function_name: str, accepted: Any) -> dict[str, Any]:
         """The preset's values of the parameters ``function_name`` accepts."""
-        values = dict(self.params)
-        values.update(self.function_params.get(function_name, {}))
+        values = {**self.params, **self._provider(function_name).params}
         return {name: value for name, value in values.items() if name in accepted}
 
     def ordering_of(self, function_name: str, params: Mapping[str, Any]) -> Ordering:
         """Score precision and tie order of one metric with its final parameters."""
-        if self.orderings is not None:
-            special = self.orderings(function_name, params)
-            if special is not None:
-                return special
-        return self.ordering
+        rule = self._provider(function_name).ordering
+        special = rule(params) if callable(rule) else rule
+        return self.ordering if special is None else special
 
+    def _provider(self, function_name: str) -> Provider:
+        """What the metric declared for this tool (nothing: the convention's defaults)."""
+        return PROVIDERS.get(function_name, {}).get(self.name, _NO_PROVIDER)
 
-# the cutoff of iprec_at_recall_X and 11pt_avg: X R rounded to the nearest count
-# (trec_eval 10, lround) or floor(X R + 0.9) (trec_eval 9 and before, so pytrec_eval
-# and ir_measures, and ranx)
-_ROUND = "round(X*R)"
-_PLUS_0_9 = "floor(X*R+0.9)"
-_INTERPOLATED = ("interpolated_precision_score", "eleven_point_precision_score")
 
 class ToolNaN(float):
     """NaN as a preset's value for an undefined query, where the tool warns about it.
@@ -149,7 +162,10 @@ class ToolNaN(float):
 
 
 def warn_tool_nan(
-    policy: Any, function_name: str, n_undefined: int | None = None, n_queries: int = 0,
+    policy: Any,
+    function_name: str,
+    n_undefined: int | None = None,
+    n_queries: int = 0,
     description: str = "",
 ) -> None:
     """Warn (``UndefinedMetricWarning``) when the preset's ``ToolNaN`` made queries NaN.
@@ -163,7 +179,8 @@ def warn_tool_nan(
     from ._aggregate import warn_at_caller
 
     which = (
-        "some queries" if n_undefined is None
+        "some queries"
+        if n_undefined is None
         else f"{n_undefined} of {n_queries} queries ({description})"
     )
     warn_at_caller(
@@ -185,16 +202,6 @@ _TREC_EVAL_PARAMS = {
     "log_base": 2,
     "ideal": "all",
 }
-_TREC_EVAL_FUNCTIONS = {
-    "mean_average_precision_score": {"denominator": "n_relevant"},
-    "precision_at_k_score": {"denominator": "k"},
-    **{name: {"rounding": _ROUND} for name in _INTERPOLATED},
-}
-# trec_eval 9.0.x, which pytrec_eval builds (and so ir_measures)
-_TREC_EVAL_9_FUNCTIONS = {
-    **_TREC_EVAL_FUNCTIONS,
-    **{name: {"rounding": _PLUS_0_9} for name in _INTERPOLATED},
-}
 # a negative qrels grade: in the pool but not judged, gain 0 (form_res_rels.c);
 # trec_eval 10 reads scores as double, trec_eval 9 as float
 _TREC_EVAL_10_ORDERING = Ordering(doc_id_order=DESCENDING, negative_labels_judged=False)
@@ -212,52 +219,10 @@ _BOOSTER_PARAMS = {
     "discount": "log(rank+1)",
     "ideal": "all",
 }
-_BOOSTER_FUNCTIONS = {
-    "ndcg_score": {"replace_undefined_by": 1.0},
-    "mean_average_precision_score": {
-        "denominator": "min(k,n_relevant)",
-        "replace_undefined_by": 1.0,
-    },
-}
 
-
-def _ir_measures_provider(function_name: str, params: Mapping[str, Any]) -> Ordering | None:
-    """ir_measures computes some measures with other tools than trec_eval.
-
-    ``RR@k`` comes from its msmarco provider and ``Judged@k`` from its own (double
-    precision, ties by document id ascending); ``ERR@k`` and
-    ``nDCG(dcg='exp-log2')`` from gdeval (double precision, ties by document id
-    descending); ``RBP`` from cwl_eval (double precision, ties in the run's order).
-    Judged@k and cwl_eval count a negative qrels grade as judged (it is in the
-    qrels); the pytrec_eval measures (Bpref) keep trec_eval's rule.
-    """
-    if function_name == "rbp_score":  # cwl_eval: double precision, the run's order
-        return Ordering(single_precision=False)
-    if function_name == "judged_at_k_score" or (
-        function_name == "mean_reciprocal_rank_score" and params.get("k") is not None
-    ):
-        return Ordering(single_precision=False, doc_id_order=ASCENDING)
-    if function_name == "expected_reciprocal_rank_score" or (
-        function_name == "ndcg_score" and params.get("gain") == "exponential"
-    ):
-        return Ordering(single_precision=False, doc_id_order=DESCENDING)
-    return None
-
-
-def _torchmetrics_targets(function_name: str, params: Mapping[str, Any]) -> Ordering | None:
-    """torchmetrics zeroes the target of rows scored ``<= 0`` in MAP, MRR and P@k.
-
-    Recall keeps them in its denominator only: they are relevant rows not returned.
-    """
-    if function_name in (
-        "mean_average_precision_score",
-        "mean_reciprocal_rank_score",
-        "precision_at_k_score",
-    ):
-        return Ordering(single_precision=True, nonpositive_scores="not_relevant")
-    if function_name == "recall_at_k_score":
-        return Ordering(single_precision=True, nonpositive_scores="not_returned")
-    return None
+# the tools of the trec_eval family, and the boosters, as named in providers=
+TREC_TOOLS = ("trec_eval", "pytrec_eval", "ir_measures", "ranx")
+BOOSTERS = ("lightgbm", "xgboost")
 
 
 CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
@@ -269,7 +234,6 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "trec_eval 10: float64 scores, ties by docno descending, relevant = label >= 1, "
                 "empty query 0, iprec cutoff round(X*R)",
                 _TREC_EVAL_PARAMS,
-                _TREC_EVAL_FUNCTIONS,
                 _TREC_EVAL_10_ORDERING,
                 negative_labels_gain_zero=True,
             ),
@@ -278,7 +242,6 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "trec_eval 9 (pytrec_eval): float32 scores, ties by docno descending, "
                 "relevant = label >= 1, empty query 0, iprec cutoff floor(X*R+0.9)",
                 _TREC_EVAL_PARAMS,
-                _TREC_EVAL_9_FUNCTIONS,
                 _TREC_EVAL_9_ORDERING,
                 negative_labels_gain_zero=True,
             ),
@@ -287,16 +250,13 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "ir_measures: as pytrec_eval; RR@k (msmarco), ERR@k and nDCG exp-log2 (gdeval) in "
                 "float64",
                 _TREC_EVAL_PARAMS,
-                _TREC_EVAL_9_FUNCTIONS,
                 _TREC_EVAL_9_ORDERING,
-                _ir_measures_provider,
                 negative_labels_gain_zero=True,
             ),
             Convention(
                 "ranx",
                 "ranx: ties in input order, relevant = label >= 1, empty query 0",
                 {**_TREC_EVAL_PARAMS},
-                _TREC_EVAL_9_FUNCTIONS,
                 negative_labels_gain_zero=True,
             ),
             Convention(
@@ -311,20 +271,12 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                     "log_base": 2,
                     "ideal": "all",
                 },
-                {
-                    "mean_average_precision_score": {"denominator": "n_relevant"},
-                    # NaN and a warning for one class, as roc_auc_score
-                    "group_roc_auc_score": {
-                        "replace_undefined_by": ToolNaN("scikit-learn's roc_auc_score")
-                    },
-                },
             ),
             Convention(
                 "lightgbm",
                 "LightGBM: gain 2^y - 1, ties in input order, empty query 1, MAP / min(k, rel), "
                 "-inf a score",
                 _BOOSTER_PARAMS,
-                _BOOSTER_FUNCTIONS,
                 minus_infinity_is_a_score=True,
                 single_precision_weights=True,
             ),
@@ -333,10 +285,6 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 "XGBoost: float32 scores, gain 2^y - 1, ties in input order, empty query 1, P@k "
                 "/ min(k, n)",
                 _BOOSTER_PARAMS,
-                {
-                    **_BOOSTER_FUNCTIONS,
-                    "precision_at_k_score": {"denominator": "min(k,n_retrieved)"},
-                },
                 Ordering(single_precision=True),
                 minus_infinity_is_a_score=True,
                 single_precision_weights=True,
@@ -353,14 +301,7 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                     "discount": "log(rank+1)",
                     "ideal": "all",
                 },
-                {
-                    "ndcg_score": {"ties": "average"},
-                    "mean_average_precision_score": {"denominator": "n_relevant_in_top_k"},
-                    "precision_at_k_score": {"denominator": "k"},
-                    "group_roc_auc_score": {"replace_undefined_by": 0.0},
-                },
                 Ordering(single_precision=True),
-                _torchmetrics_targets,
             ),
         )
     }
@@ -509,7 +450,7 @@ def prepare_weights(sample_weight: Any, convention: Convention, function_name: s
     """
     if not convention.single_precision_weights:
         return sample_weight
-    weights = _numeric(sample_weight, "sample_weight", function_name)
+    weights = as_float(sample_weight, "sample_weight", function_name)
     bad = first_bad(~(np.abs(weights) <= _FLOAT32_MAX))  # NaN and infinities too
     if bad is not None:
         raise ValueError(
@@ -556,84 +497,3 @@ def in_input_rows(error: RowValueError, order: np.ndarray) -> RowValueError:
     row = int(order[error.row])
     message = re.sub(rf"\brow {error.row}\b", f"row {row}", str(error), count=1)
     return RowValueError(message, row)
-
-
-# the per-row inputs a preset reads, in the order of check_rows_in_input_order
-_ROWS = ("y_true", "y_score", "group", "sample_weight", "judged")
-
-
-def with_convention(function: Callable) -> Callable:
-    """Give a public metric function its ``convention`` parameter.
-
-    The preset fills in every parameter the call did not pass, then the inputs are
-    prepared as the tool reads them; the function itself sees ``convention=None``.
-    """
-    signature = inspect.signature(function)
-    accepted = frozenset(signature.parameters)
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            given = signature.bind_partial(*args, **kwargs).arguments
-        except TypeError as error:
-            hint = (
-                " Document ids go to evaluate(..., doc_id=), or come with a RankingData "
-                "passed whole."
-                if "doc_id" in kwargs
-                else ""
-            )
-            message = call_error(signature, kwargs, function.__name__, error)
-            raise TypeError(message + hint) from None
-        # a RankingData passed whole gives every field it carries (expand_rows)
-        arguments, doc_id = expand_rows(given, accepted, function.__name__)
-        convention = check_convention(arguments.get("convention"), function.__name__)
-        if convention is None:
-            return function(**arguments)
-        # the inputs become arrays below: pandas indexes must agree before that
-        check_pandas_indexes(
-            {
-                name: arguments.get(name)
-                for name in ("y_true", "y_score", "group", "sample_weight", "judged")
-            },
-            function.__name__,
-        )
-        arguments["convention"] = None
-        for name, value in convention.settings(function.__name__, accepted).items():
-            if name == "ties" and arguments.get("ignore_ties"):
-                continue  # scikit-learn's ignore_ties=True already chose the tie order
-            arguments.setdefault(name, value)
-        ordering = convention.ordering_of(function.__name__, arguments)
-        y_true, y_score, sample_weight, judged = prepare_inputs(
-            convention,
-            ordering,
-            arguments["y_true"],
-            arguments["y_score"],
-            arguments.get("sample_weight"),
-            arguments.get("judged"),
-            function.__name__,
-        )
-        arguments.update(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
-        if "judged" in accepted:
-            arguments["judged"] = judged
-        if doc_id is not None and ordering.doc_id_order is not None:
-            # the RankingData's document ids break ties as the tool breaks them
-            order = doc_id_orders(doc_id, arguments["y_true"], function.__name__)[
-                ordering.doc_id_order
-            ]
-            check_rows_in_input_order(
-                *(arguments.get(name) for name in _ROWS), function.__name__
-            )
-            for name in _ROWS:
-                if name in arguments:
-                    arguments[name] = take_rows(arguments[name], order)
-            try:
-                result = function(**arguments)
-            except RowValueError as error:
-                raise in_input_rows(error, order) from None
-        else:
-            result = function(**arguments)
-        if isinstance(result, float) and math.isnan(result):
-            warn_tool_nan(arguments.get("replace_undefined_by"), function.__name__)
-        return result
-
-    return wrapper

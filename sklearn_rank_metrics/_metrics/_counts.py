@@ -4,18 +4,20 @@
 relevant rows in the top k).
 """
 
+# mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import Options, validate_params
+from .._engine._validation import Options
 from .._kernels import _relevance as relevance
 from ._aggregate import PerQuery
-from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
-from ._conventions import with_convention
+from ._aliases import Alias
+from ._declaration import Variant, metric, non_negative
 
 COUNTS = ("relevant", "retrieved", "relevant_retrieved")
 SUMMARIES = ("sum", "mean")
@@ -24,7 +26,6 @@ SUMMARIES = ("sum", "mean")
 def counts_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "retrieval_count_score",
     count: str = "relevant_retrieved",
     k: int | None = None,
     relevance_level: float | None = None,
@@ -35,7 +36,7 @@ def counts_per_query(
     if count == "relevant":
         if k is not None:
             raise ValueError(
-                f"{function_name} counts every relevant row of a query with "
+                f"{caller_name()} counts every relevant row of a query with "
                 f"count='relevant' (trec_eval num_rel), so it takes no cutoff; got k={k}."
             )
         values = relevance.n_relevant(ranked, relevance_level).astype(np.float64)
@@ -46,21 +47,37 @@ def counts_per_query(
     return PerQuery(
         values,
         np.zeros(ranked.n_queries, dtype=bool),
-        value_range=(0.0, np.inf),
         total=summary == "sum",
     )
 
 
-@with_convention
-@validate_params(
-    {
-        **COMMON_CONSTRAINTS,
-        "relevance_level": RELEVANCE_LEVEL,
-        "count": [Options(*COUNTS)],
-        "summary": [Options(*SUMMARIES)],
-    }
+@metric(
+    "num_rel_ret",
+    counts_per_query,
+    constraints={"count": [Options(*COUNTS)], "summary": [Options(*SUMMARIES)]},
+    value_range=non_negative,
+    aliases=[
+        Alias("ir_measures", "NumRel", "num_rel", cutoff="none", example="NumRel"),
+        Alias(
+            "ir_measures",
+            "NumRet",
+            "num_ret",
+            example="NumRet(rel=2)",
+            retarget=(("rel", "num_rel_ret"),),
+        ),
+        Alias("ir_measures", "NumRelRet", "num_rel_ret", example="NumRelRet"),
+        # ranx's hits@k: the MEAN over queries of the relevant rows in the top k
+        # (trec_eval's num_rel_ret is their sum)
+        Alias("ranx", "hits", "num_rel_ret", (("summary", "mean"),), example="hits@5"),
+    ],
+    fixed_params={"count": "relevant_retrieved"},
+    variants=[
+        Variant("num_rel", {"count": "relevant"}, {"takes_k": False}),
+        Variant("num_ret", {"count": "retrieved"}),
+    ],
+    always_defined=True,
+    total=True,
 )
-@fill_doc
 def retrieval_count_score(
     y_true: Any,
     y_score: Any,
@@ -144,17 +161,3 @@ def retrieval_count_score(
     >>> retrieval_count_score(y, s, qid, summary="mean")  # (1 + 1) / 2, ranx hits
     1.0
     """
-    return score(
-        counts_per_query,
-        "retrieval_count_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        count=count,
-        k=k,
-        relevance_level=relevance_level,
-        ties=ties,
-        summary=summary,
-    )

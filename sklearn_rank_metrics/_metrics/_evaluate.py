@@ -101,7 +101,7 @@ def evaluate(
         Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
         name among ``ndcg, dcg, cg, idcg, err, map, mrr, p, recall, rprec, f1,
         fbeta, hit_rate, gauc, bpref, judged, rbp, iprec, 11pt_avg, num_rel, num_ret,
-        num_rel_ret`` (the counts are summed over queries, not averaged); the
+        num_rel_ret, fallout`` (the counts are summed over queries, not averaged); the
         parameters are those of the metric's function, e.g.
         ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
         ``"p(denominator=min(k,n_retrieved))@5"``, ``"iprec(recall=0.5)"``. ``cg@k``

@@ -1,68 +1,54 @@
 """Graded metrics: DCG, NDCG, cumulative gain (DCG without discount) and ERR."""
 
+# mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._caller import caller_name
+from .._engine._doc_ids import DESCENDING
 from .._engine._errors import RowValueError
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import (
-    ARRAY_LIKE,
-    BOOLEAN,
-    CALLABLE,
-    NONE,
-    Interval,
-    Options,
-    validate_params,
-)
+from .._engine._validation import NONE, Interval, Options
 from .._engine._warnings import warn_at_caller
 from .._kernels._combinatorics import safe_divide
 from .._kernels._graded import (
     DEFAULT_MAX_GRADE,
-    DISCOUNTS,
-    GAINS,
     check_labels_non_negative,
     expected_dcg,
     expected_reciprocal_rank,
     gain_values,
     ideal_dcg,
+    labels_scaled_where_dcg_could_overflow,
 )
 from .._kernels._ndcg_top_k import ndcg_of_top_k
 from .._kernels._relevance import n_relevant
 from ._aggregate import PerQuery
-from ._base import (
-    COMMON_CONSTRAINTS,
-    fill_doc,
-    resolve_ignore_ties,
-    score,
-)
-from ._conventions import with_convention
+from ._aliases import Alias
+from ._conventions import BOOSTERS, Ordering, Provider
+from ._declaration import Variant, metric, non_negative
+from ._sklearn_compat import like_scikit_learn
 
-_GAIN_CONSTRAINTS = {
-    **COMMON_CONSTRAINTS,
-    "gain": [Options(*GAINS), CALLABLE, ARRAY_LIKE],
-    "discount": [Options(*DISCOUNTS)],
-    "ignore_ties": [BOOLEAN],
-}
+# gdeval (ir_measures' ERR@k and nDCG exp-log2): double precision, ties by document id
+# descending
+GDEVAL = Ordering(doc_id_order=DESCENDING)
 
 
-def _no_positive_gain(ranked: RankedGroups, gain: Any, function_name: str) -> np.ndarray:
-    gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)
+def _no_positive_gain(ranked: RankedGroups, gain: Any) -> np.ndarray:
+    gains = gain_values(ranked.labels, gain, caller_name(), ranked.input_labels)
     return ranked.query_sum((gains > 0).astype(np.float64)) == 0
 
 
-def _check_finite(sums: np.ndarray, ranked: RankedGroups, function_name: str) -> None:
+def _check_finite(sums: np.ndarray, ranked: RankedGroups) -> None:
     """A (ideal) DCG that overflowed float64 is an error, never an inf or NaN result."""
     bad = np.flatnonzero(~np.isfinite(sums))
     if len(bad):
         raise ValueError(
-            f"{function_name}: the DCG of query {ranked.query_ids[bad[:1]].tolist()[0]!r} "
+            f"{caller_name()}: the DCG of query {ranked.query_ids[bad[:1]].tolist()[0]!r} "
             "overflows "
             f"float64 (the largest label is {ranked.input_labels.max():g}); the gains "
             "are too large to sum. NDCG is scale-invariant with linear gain: divide "
@@ -70,38 +56,9 @@ def _check_finite(sums: np.ndarray, ranked: RankedGroups, function_name: str) ->
         )
 
 
-# a DCG with linear gain is at most (rows of the query) * (largest label): every
-# discount is at most 1. Below this bound on that product it cannot overflow.
-_DCG_SAFE_BOUND = 2.0**1000
-
-
-def _labels_scaled_where_dcg_could_overflow(ranked: RankedGroups) -> RankedGroups:
-    """``ranked`` with each query whose DCG could overflow rescaled by ``2**-e``.
-
-    ``e`` is the binary exponent of the query's largest label; other queries keep
-    their labels, so a query's value never depends on the others.
-    """
-    rows = ranked.n_rows_per_query
-    if not ranked.n_rows or ranked.input_labels.max() < _DCG_SAFE_BOUND / rows.max():
-        return ranked
-    labels = ranked.labels
-    largest = np.zeros(ranked.n_queries)
-    filled = rows > 0
-    largest[filled] = np.maximum.reduceat(labels, ranked.offsets[:-1][filled])
-    at_risk = largest >= _DCG_SAFE_BOUND / np.maximum(rows, 1)
-    exponent = np.where(at_risk, np.frexp(largest)[1], 0)
-    scaled = labels * np.repeat(np.ldexp(1.0, -exponent), rows)
-    input_scaled = np.empty_like(scaled)
-    input_scaled[ranked.order] = scaled
-    return replace(
-        ranked, input_labels=input_scaled, sorted_labels=lambda: scaled, _cache={}
-    )
-
-
 def dcg_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "dcg_score",
     k: int | None = None,
     gain: Any = "linear",
     discount: str = "log(rank+1)",
@@ -110,34 +67,22 @@ def dcg_per_query(
 ) -> PerQuery:
     """Expected DCG@k of every query (undefined: no row with a positive gain)."""
     return _gain_sums(
-        ranked,
-        gain,
-        function_name,
-        lambda: expected_dcg(ranked, ties, k, gain, discount, log_base, function_name),
+        ranked, gain, lambda: expected_dcg(ranked, ties, k, gain, discount, log_base, caller_name())
     )
 
 
-def _gain_sums(
-    ranked: RankedGroups, gain: Any, function_name: str, compute: Callable[[], np.ndarray]
-) -> PerQuery:
-    """Per-query sums of gains (DCG, IDCG): labels >= 0, no overflow, range [0, inf)."""
-    check_labels_non_negative(ranked, function_name)
+def _gain_sums(ranked: RankedGroups, gain: Any, compute: Callable[[], np.ndarray]) -> PerQuery:
+    """Per-query sums of gains (DCG, IDCG): labels >= 0, no overflow."""
+    check_labels_non_negative(ranked, caller_name())
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
         values = compute()
-    _check_finite(values, ranked, function_name)
-    return PerQuery(
-        values,
-        _no_positive_gain(ranked, gain, function_name),
-        None,
-        "no row with gain > 0",
-        value_range=(0.0, math.inf),
-    )
+    _check_finite(values, ranked)
+    return PerQuery(values, _no_positive_gain(ranked, gain), None, "no row with gain > 0")
 
 
 def ndcg_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "ndcg_score",
     k: int | None = None,
     gain: Any = "linear",
     discount: str = "log(rank+1)",
@@ -150,9 +95,10 @@ def ndcg_per_query(
     its DCG overflow float64 is computed with its labels divided by a power of two
     (exact) that brings its largest label into ``[0.5, 1)``.
     """
+    function_name = caller_name()
     check_labels_non_negative(ranked, function_name)
     if isinstance(gain, str) and gain == "linear":
-        ranked = _labels_scaled_where_dcg_could_overflow(ranked)
+        ranked = labels_scaled_where_dcg_could_overflow(ranked)
     if ideal == "top_k":
         values, undefined = ndcg_of_top_k(ranked, ties, k, gain, discount, function_name)
         return PerQuery(
@@ -161,7 +107,7 @@ def ndcg_per_query(
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
         dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
         best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
-    _check_finite(best, ranked, function_name)
+    _check_finite(best, ranked)
     undefined = best <= 0
     # DCG <= ideal DCG; the two sums add the same terms in different orders, so a
     # ratio of one rounding step above 1 is cut back to 1.
@@ -170,9 +116,18 @@ def ndcg_per_query(
     return PerQuery(values, undefined, None, "ideal DCG is 0: no row with gain > 0")
 
 
-@with_convention
-@validate_params({**_GAIN_CONSTRAINTS, "log_base": [Interval(float, 1, None, closed="neither")]})
-@fill_doc
+@metric(
+    "dcg",
+    dcg_per_query,
+    value_range=non_negative,
+    aliases=[
+        # ranx's dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
+        Alias("ranx", "dcg_burges", params=(("gain", "exponential"),), example="dcg_burges@5"),
+    ],
+    variants=[Variant("cg", {"discount": "none"})],
+    check=like_scikit_learn("dcg_score"),
+    graded=True,
+)
 def dcg_score(
     y_true: Any,
     y_score: Any,
@@ -251,28 +206,11 @@ def dcg_score(
     >>> dcg_score([1, 0], [0.5, 0.5], [0, 0])  # tie: 0.5/log2(2) + 0.5/log2(3)
     0.8155
     """
-    if group is None:
-        _check_like_scikit_learn("dcg_score", y_true, y_score, sample_weight)
-    return score(
-        dcg_per_query,
-        "dcg_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        gain=gain,
-        discount=discount,
-        log_base=log_base,
-        ties=resolve_ignore_ties(ignore_ties, ties, "dcg_score"),
-    )
 
 
 def idcg_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "idcg_score",
     k: int | None = None,
     gain: Any = "linear",
     discount: str = "log(rank+1)",
@@ -282,23 +220,11 @@ def idcg_per_query(
     """Ideal DCG@k of every query (undefined: no row with a positive gain; ``ties``
     changes nothing)."""
     return _gain_sums(
-        ranked,
-        gain,
-        function_name,
-        lambda: ideal_dcg(ranked, k, gain, discount, log_base, function_name),
+        ranked, gain, lambda: ideal_dcg(ranked, k, gain, discount, log_base, caller_name())
     )
 
 
-@with_convention
-@validate_params(
-    {
-        **COMMON_CONSTRAINTS,
-        "gain": _GAIN_CONSTRAINTS["gain"],
-        "discount": _GAIN_CONSTRAINTS["discount"],
-        "log_base": [Interval(float, 1, None, closed="neither")],
-    }
-)
-@fill_doc
+@metric("idcg", idcg_per_query, value_range=non_negative, graded=True)
 def idcg_score(
     y_true: Any,
     y_score: Any,
@@ -367,94 +293,32 @@ def idcg_score(
     >>> idcg_score([0, 2, 3], [0.9, 0.5, 0.1], [0, 0, 0], k=1)
     3.0
     """
-    return score(
-        idcg_per_query,
-        "idcg_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        gain=gain,
-        discount=discount,
-        log_base=log_base,
-        ties=ties,
-    )
 
 
-def _check_like_scikit_learn(
-    function_name: str, y_true: Any, y_score: Any, sample_weight: Any
-) -> None:
-    """scikit-learn's own input checks of its ``ndcg_score`` / ``dcg_score``, for 2-D input.
-
-    In scikit-learn's form (``group=None``, ``(n_queries, n_docs)`` arrays) these
-    functions are drop-in replacements, so they refuse what scikit-learn refuses,
-    with its exception types and messages: non-numeric or non-finite arrays,
-    inconsistent lengths, target types other than multilabel-indicator /
-    continuous-multioutput / multiclass-multioutput, and for NDCG negative labels or
-    a single document per query. Two rules of this package stay: a ``-inf`` score is
-    a judged row that was not retrieved, and DCG needs labels >= 0 (graded
-    relevance; scikit-learn's ``dcg_score`` sums negative gains). The flat form keeps
-    its own documented rules.
-    """
-    if np.ndim(y_true) != 2:
-        return
-    if _passes_scikit_learn_checks(function_name, y_true, y_score, sample_weight):
-        return
-    from sklearn.utils import check_array, check_consistent_length
-    from sklearn.utils.multiclass import type_of_target
-
-    y_true = check_array(y_true, ensure_2d=False)
-    y_score = np.asarray(y_score)
-    if y_score.dtype.kind == "f":  # -inf is this package's unretrieved row, not an error
-        y_score = np.where(y_score == -np.inf, 0.0, y_score)
-    y_score = check_array(y_score, ensure_2d=False)
-    check_consistent_length(y_true, y_score, sample_weight)
-    if function_name == "ndcg_score":
-        if y_true.min() < 0:
-            raise ValueError("ndcg_score should not be used on negative y_true values.")
-        if y_true.shape[1] <= 1:
-            raise ValueError(
-                "Computing NDCG is only meaningful when there is more than 1 document. "
-                f"Got {y_true.shape[1]} instead."
-            )
-    target = type_of_target(y_true, input_name="y_true")
-    supported = ("multilabel-indicator", "continuous-multioutput", "multiclass-multioutput")
-    if target not in supported:
-        raise ValueError(f"Only {supported} formats are supported. Got {target} instead")
-
-
-def _passes_scikit_learn_checks(
-    function_name: str, y_true: Any, y_score: Any, sample_weight: Any
-) -> bool:
-    """Whether :func:`_check_like_scikit_learn` would pass, told from a few reductions.
-
-    True for plain numeric NumPy arrays of the same 2-D shape with at least one
-    query and two documents, finite labels (>= 0 for NDCG) and finite or ``-inf``
-    scores, without ``sample_weight``: every check scikit-learn makes passes for
-    them (any such ``y_true`` is multilabel-indicator, multiclass-multioutput or
-    continuous-multioutput), so its validation, about 1 ms, is skipped.
-    """
-    numeric = all(
-        type(array) is np.ndarray and array.dtype.kind in "biuf" for array in (y_true, y_score)
-    )
-    if not numeric or sample_weight is not None or y_true.shape != y_score.shape:
-        return False
-    if y_true.shape[0] < 1 or y_true.shape[1] < 2:
-        return False
-    if y_true.dtype.kind == "f" and not np.isfinite(y_true).all():
-        return False
-    if function_name == "ndcg_score" and y_true.min() < 0:
-        return False
-    if y_score.dtype.kind == "f":
-        return bool((np.isfinite(y_score) | (y_score == -np.inf)).all())
-    return True
-
-
-@with_convention
-@validate_params({**_GAIN_CONSTRAINTS, "ideal": [Options("all", "top_k")]})
-@fill_doc
+@metric(
+    "ndcg",
+    ndcg_per_query,
+    constraints={"ideal": [Options("all", "top_k")]},
+    aliases=[
+        Alias("trec_eval", "ndcg_cut", cutoff="required", example="ndcg_cut_10"),
+        Alias(
+            "ir_measures", "nDCG", tool_params=(("dcg", "gain"),), example="nDCG(dcg='exp-log2')@10"
+        ),
+        Alias("ranx", "ndcg_burges", params=(("gain", "exponential"),), example="ndcg_burges@10"),
+    ],
+    providers={
+        # a query without a relevant row scores 1 in the boosters' NDCG and MAP only
+        BOOSTERS: Provider({"replace_undefined_by": 1.0}),
+        "torchmetrics": Provider({"ties": "average"}),
+        # nDCG(dcg='exp-log2') comes from ir_measures' gdeval provider
+        "ir_measures": Provider(
+            ordering=lambda params: GDEVAL if params.get("gain") == "exponential" else None
+        ),
+    },
+    check=like_scikit_learn("ndcg_score"),
+    graded=True,
+    ideal_is_one=True,
+)
 def ndcg_score(
     y_true: Any,
     y_score: Any,
@@ -542,28 +406,11 @@ def ndcg_score(
     >>> ndcg_score([1, 0, 0, 1], [0.9, 0.1, 0.2, 0.8], group=["a", "a", "b", "b"])
     1.0
     """
-    if group is None:
-        _check_like_scikit_learn("ndcg_score", y_true, y_score, sample_weight)
-    return score(
-        ndcg_per_query,
-        "ndcg_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ideal=ideal,
-        ties=resolve_ignore_ties(ignore_ties, ties, "ndcg_score"),
-    )
 
 
 def err_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "expected_reciprocal_rank_score",
     k: int | None = None,
     max_grade: float | None = None,
     ties: str = "average",
@@ -573,14 +420,14 @@ def err_per_query(
     ``max_grade=None`` is the 0-4 scale, and warns when every label lies in [0, 1]
     (binary labels: a relevant row would stop the user with probability 1/16, not 1/2).
     """
-    check_labels_non_negative(ranked, function_name)
+    check_labels_non_negative(ranked, caller_name())
     if max_grade is None:
         max_grade = DEFAULT_MAX_GRADE
-        _warn_if_labels_look_binary(ranked, function_name)
+        _warn_if_labels_look_binary(ranked)
     bad = np.flatnonzero(ranked.input_labels > max_grade)
     if len(bad):
         raise RowValueError(
-            f"y_true of {function_name} must be <= max_grade={max_grade:g}; got "
+            f"y_true of {caller_name()} must be <= max_grade={max_grade:g}; got "
             f"{ranked.input_labels[bad[0]]:g} at row {int(bad[0])}. Pass the top grade "
             "of your label scale as max_grade.",
             int(bad[0]),
@@ -590,7 +437,7 @@ def err_per_query(
     return PerQuery(values, undefined, None, "no row with a label > 0")
 
 
-def _warn_if_labels_look_binary(ranked: RankedGroups, function_name: str) -> None:
+def _warn_if_labels_look_binary(ranked: RankedGroups) -> None:
     """Warn when ERR's default 0-4 scale meets labels that are all within [0, 1].
 
     Looks at the labels only to decide whether to warn, never to set the scale, so
@@ -602,7 +449,7 @@ def _warn_if_labels_look_binary(ranked: RankedGroups, function_name: str) -> Non
     top = float(labels.max())
     if 0 < top <= 1:
         warn_at_caller(
-            f"{function_name}: every label is within [0, 1] (binary relevance?) but "
+            f"{caller_name()}: every label is within [0, 1] (binary relevance?) but "
             f"max_grade was not given, so the 0-{DEFAULT_MAX_GRADE} grade scale applies: a "
             f"label 1 stops the user with probability R(1) = 1/{2**DEFAULT_MAX_GRADE} (a "
             f"query whose one relevant row is ranked first scores "
@@ -613,11 +460,14 @@ def _warn_if_labels_look_binary(ranked: RankedGroups, function_name: str) -> Non
         )
 
 
-@with_convention
-@validate_params(
-    {**COMMON_CONSTRAINTS, "max_grade": [Interval(float, 0, 1023, closed="right"), NONE]}
+@metric(
+    "err",
+    err_per_query,
+    constraints={"max_grade": [Interval(float, 0, 1023, closed="right"), NONE]},
+    # ERR@k comes from ir_measures' gdeval provider
+    providers={"ir_measures": Provider(ordering=GDEVAL)},
+    graded=True,
 )
-@fill_doc
 def expected_reciprocal_rank_score(
     y_true: Any,
     y_score: Any,
@@ -695,15 +545,3 @@ def expected_reciprocal_rank_score(
     >>> expected_reciprocal_rank_score([1, 0], [0.5, 0.5], [0, 0], max_grade=1)  # ties
     0.375
     """
-    return score(
-        err_per_query,
-        "expected_reciprocal_rank_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        k=k,
-        max_grade=max_grade,
-        ties=ties,
-    )

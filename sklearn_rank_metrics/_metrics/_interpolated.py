@@ -1,5 +1,6 @@
 """Interpolated precision at a recall level, and its 11-point average (trec_eval)."""
 
+# mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
 from typing import Any
@@ -7,17 +8,16 @@ from typing import Any
 import numpy as np
 
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import Interval, Options, validate_params
+from .._engine._validation import Interval, Options
 from .._kernels import _interpolated as kernels
 from ._aggregate import PerQuery
-from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
-from ._conventions import with_convention
+from ._conventions import Provider
+from ._declaration import metric
 
-_CONSTRAINTS = {
-    **COMMON_CONSTRAINTS,
-    "relevance_level": RELEVANCE_LEVEL,
-    "rounding": [Options(*kernels.ROUNDINGS)],
-}
+ROUNDING = [Options(*kernels.ROUNDINGS)]
+# the cutoff X R rounded to the nearest count (trec_eval 10, lround) or floor(X R + 0.9)
+# (trec_eval 9 and before, so pytrec_eval and ir_measures, and ranx)
+_PLUS_0_9, _ROUND = kernels.ROUNDINGS
 _DOC_ROUNDING = """rounding : {"floor(X*R+0.9)", "round(X*R)"}, default="floor(X*R+0.9)"
         How ``X R`` becomes ``c``, the relevant rows that reach recall ``X``:
         ``"floor(X*R+0.9)"`` is trec_eval 9.0.x's ``(long)(X R + 0.9)``, which
@@ -30,16 +30,9 @@ _DOC_ROUNDING = """rounding : {"floor(X*R+0.9)", "round(X*R)"}, default="floor(X
         by the first rule and ``c = 1`` by the second."""
 
 
-def _fill_rounding(function: Any) -> Any:
-    """The ``rounding`` entry of both docstrings (before ``fill_doc``)."""
-    function.__doc__ = function.__doc__.replace("[[rounding]]", _DOC_ROUNDING)
-    return function
-
-
 def interpolated_precision_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "interpolated_precision_score",
     recall: float = 0.0,
     relevance_level: float | None = None,
     ties: str = "average",
@@ -55,7 +48,6 @@ def interpolated_precision_per_query(
 def eleven_point_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "eleven_point_precision_score",
     relevance_level: float | None = None,
     ties: str = "average",
     rounding: str = "floor(X*R+0.9)",
@@ -70,10 +62,19 @@ def eleven_point_per_query(
     return PerQuery(mean / values.shape[1], total == 0)
 
 
-@with_convention
-@validate_params({**_CONSTRAINTS, "recall": [Interval(float, 0.0, 1.0)]})
-@fill_doc
-@_fill_rounding
+@metric(
+    "iprec",
+    interpolated_precision_per_query,
+    constraints={"rounding": ROUNDING, "recall": [Interval(float, 0.0, 1.0)]},
+    providers={
+        "trec_eval": Provider({"rounding": _ROUND}),
+        ("pytrec_eval", "ir_measures", "ranx"): Provider({"rounding": _PLUS_0_9}),
+    },
+    doc_fragments={"rounding": _DOC_ROUNDING},
+    takes_k=False,
+    ideal_is_one=True,
+    always_shown=("recall",),
+)
 def interpolated_precision_score(
     y_true: Any,
     y_score: Any,
@@ -147,25 +148,20 @@ def interpolated_precision_score(
     >>> interpolated_precision_score(y_true, y_score, [0] * 5, recall=0.5)  # c = 2: max(2/3, 3/4)
     0.75
     """
-    return score(
-        interpolated_precision_per_query,
-        "interpolated_precision_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        recall=recall,
-        relevance_level=relevance_level,
-        ties=ties,
-        rounding=rounding,
-    )
 
 
-@with_convention
-@validate_params(_CONSTRAINTS)
-@fill_doc
-@_fill_rounding
+@metric(
+    "11pt_avg",
+    eleven_point_per_query,
+    constraints={"rounding": ROUNDING},
+    providers={
+        "trec_eval": Provider({"rounding": _ROUND}),
+        ("pytrec_eval", "ir_measures", "ranx"): Provider({"rounding": _PLUS_0_9}),
+    },
+    doc_fragments={"rounding": _DOC_ROUNDING},
+    takes_k=False,
+    ideal_is_one=True,
+)
 def eleven_point_precision_score(
     y_true: Any,
     y_score: Any,
@@ -224,15 +220,3 @@ def eleven_point_precision_score(
     >>> round(eleven_point_precision_score(y_true, y_score, [0] * 5), 4)  # (4 * 1 + 7 * 0.75) / 11
     0.8409
     """
-    return score(
-        eleven_point_per_query,
-        "eleven_point_precision_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        relevance_level=relevance_level,
-        ties=ties,
-        rounding=rounding,
-    )

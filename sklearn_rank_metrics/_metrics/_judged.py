@@ -1,4 +1,5 @@
 """Measures that read which rows were judged: bpref and Judged@k."""
+# mypy: disable-error-code="empty-body"
 
 from __future__ import annotations
 
@@ -6,23 +7,24 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name
+from .._engine._doc_ids import ASCENDING
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import validate_params
 from .._kernels import _judged as kernels
 from ._aggregate import PerQuery
-from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
-from ._conventions import with_convention
+from ._aliases import Alias
+from ._conventions import Ordering, Provider
+from ._declaration import metric
 
 
 def bpref_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "bpref_score",
     relevance_level: float | None = None,
     ties: str = "average",
 ) -> PerQuery:
     """Expected bpref of every query."""
-    ranked.require_judgments(function_name, "bpref")
+    ranked.require_judgments(caller_name(), "bpref")
     values, n_relevant, _ = kernels.bpref(ranked, ties, relevance_level)
     return PerQuery(values, n_relevant == 0)
 
@@ -30,19 +32,23 @@ def bpref_per_query(
 def judged_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "judged_at_k_score",
     k: int | None = None,
     ties: str = "average",
 ) -> PerQuery:
     """Expected Judged@k of every query (defined for every query)."""
-    ranked.require_judgments(function_name, "Judged@k")
+    ranked.require_judgments(caller_name(), "Judged@k")
     values = kernels.judged_at_k(ranked, ties, k)
     return PerQuery(values, np.zeros(ranked.n_queries, dtype=bool))
 
 
-@with_convention
-@validate_params({**COMMON_CONSTRAINTS, "relevance_level": RELEVANCE_LEVEL})
-@fill_doc
+@metric(
+    "bpref",
+    bpref_per_query,
+    aliases=[Alias("ir_measures", "Bpref", cutoff="none", example="Bpref")],
+    takes_k=False,
+    ideal_is_one=True,
+    reads_judgments=True,
+)
 def bpref_score(
     y_true: Any,
     y_score: Any,
@@ -112,23 +118,17 @@ def bpref_score(
     >>> bpref_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], [0] * 4, judged=[1, 0, 1, 1])
     0.5
     """
-    return score(
-        bpref_per_query,
-        "bpref_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        judged=judged,
-        relevance_level=relevance_level,
-        ties=ties,
-    )
 
 
-@with_convention
-@validate_params(COMMON_CONSTRAINTS)
-@fill_doc
+@metric(
+    "judged",
+    judged_per_query,
+    aliases=[Alias("ir_measures", "Judged", example="Judged@10")],
+    # ir_measures' own Judged@k: double precision, ties by document id ascending
+    providers={"ir_measures": Provider(ordering=Ordering(doc_id_order=ASCENDING))},
+    always_defined=True,
+    reads_judgments=True,
+)
 def judged_at_k_score(
     y_true: Any,
     y_score: Any,
@@ -193,15 +193,3 @@ def judged_at_k_score(
     >>> judged_at_k_score([1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], [0] * 4, judged=[1, 0, 1, 1], k=2)
     0.5
     """
-    return score(
-        judged_per_query,
-        "judged_at_k_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        judged=judged,
-        k=k,
-        ties=ties,
-    )

@@ -1,17 +1,21 @@
 """Rank-biased precision: :func:`rbp_score`."""
+# mypy: disable-error-code="empty-body"
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import BOOLEAN, Interval, Options, validate_params
+from .._engine._validation import BOOLEAN, Interval, Options
 from .._kernels import _rbp as kernels
 from ._aggregate import PerQuery
-from ._base import COMMON_CONSTRAINTS, RELEVANCE_LEVEL, fill_doc, score
-from ._conventions import with_convention
+from ._aliases import Alias
+from ._conventions import Ordering, Provider
+from ._declaration import metric
 
 RBP_PARTS = ("value", "residual", "upper")
 
@@ -19,7 +23,6 @@ RBP_PARTS = ("value", "residual", "upper")
 def rbp_per_query(
     ranked: RankedGroups,
     *,
-    function_name: str = "rbp_score",
     k: int | None = None,
     p: float = 0.8,
     graded: bool = False,
@@ -30,11 +33,11 @@ def rbp_per_query(
     """Expected RBP (or its residual, or upper bound) of every query."""
     if part == "upper" and graded:
         raise ValueError(
-            f"The upper bound of {function_name} (part='upper') needs graded=False: with "
+            f"The upper bound of {caller_name()} (part='upper') needs graded=False: with "
             "graded gains an unjudged row could gain more than 1."
         )
     if part != "value":  # the residual counts the unjudged rows
-        ranked.require_judgments(function_name, f"RBP's {part} (part={part!r})")
+        ranked.require_judgments(caller_name(), f"RBP's {part} (part={part!r})")
     values, n_relevant = kernels.rbp(ranked, ties, k, p, graded, relevance_level, part)
     # the residual and the upper bound need no relevant row, so they are defined for
     # every query (cwl_eval measures every ranked topic: a query whose judged rows are
@@ -44,20 +47,33 @@ def rbp_per_query(
         return PerQuery(values, np.zeros(ranked.n_queries, bool))
     undefined = n_relevant == 0
     values[undefined] = 0.0  # an undefined query holds 0 until the policy applies
-    return PerQuery(values, undefined, value_range=(0.0, np.inf) if graded else (0.0, 1.0))
+    return PerQuery(values, undefined)
 
 
-@with_convention
-@validate_params(
-    {
-        **COMMON_CONSTRAINTS,
-        "relevance_level": RELEVANCE_LEVEL,
+@metric(
+    "rbp",
+    rbp_per_query,
+    constraints={
         "p": [Interval(float, 0, 1, closed="neither")],
         "graded": [BOOLEAN],
         "part": [Options(*RBP_PARTS)],
-    }
+    },
+    # graded gains may exceed 1; the residual and the bound are weights, within [0, 1]
+    value_range=lambda params: (
+        (0.0, math.inf) if params["graded"] and params["part"] == "value" else (0.0, 1.0)
+    ),
+    aliases=[
+        Alias(
+            "ir_measures",
+            "RBP",
+            tool_params=(("rel", "relevance_level"), ("p", "p")),
+            example="RBP(p=0.8,rel=1)",
+        )
+    ],
+    # cwl_eval: double precision, the run's order
+    providers={"ir_measures": Provider(ordering=Ordering(single_precision=False))},
+    reads_judgments=(("part", ("residual", "upper")),),
 )
-@fill_doc
 def rbp_score(
     y_true: Any,
     y_score: Any,
@@ -148,19 +164,3 @@ def rbp_score(
     >>> rbp_score([0, 0], [0.9, 0.8], [0, 0], p=0.5, part="upper", judged=[True, False])
     0.5
     """
-    return score(
-        rbp_per_query,
-        "rbp_score",
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        replace_undefined_by=replace_undefined_by,
-        judged=judged,
-        k=k,
-        p=p,
-        graded=graded,
-        relevance_level=relevance_level,
-        part=part,
-        ties=ties,
-    )

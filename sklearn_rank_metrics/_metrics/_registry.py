@@ -8,226 +8,26 @@ canonical text.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import math
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from .._engine._validation import check_parameter
-from ._aliases import suggestions, translate
-from ._auc import group_roc_auc_score, roc_auc_per_query
-from ._binary import (
-    average_precision_per_query,
-    fbeta_at_k_score,
-    fbeta_per_query,
-    hit_rate_per_query,
-    hit_rate_score,
-    mean_average_precision_score,
-    mean_reciprocal_rank_score,
-    precision_at_k_score,
-    precision_per_query,
-    r_precision_per_query,
-    r_precision_score,
-    recall_at_k_score,
-    recall_per_query,
-    reciprocal_rank_per_query,
-)
-from ._counts import counts_per_query, retrieval_count_score
-from ._graded import (
-    dcg_per_query,
-    dcg_score,
-    err_per_query,
-    expected_reciprocal_rank_score,
-    idcg_per_query,
-    idcg_score,
-    ndcg_per_query,
-    ndcg_score,
-)
-from ._interpolated import (
-    eleven_point_per_query,
-    eleven_point_precision_score,
-    interpolated_precision_per_query,
-    interpolated_precision_score,
-)
-from ._judged import bpref_per_query, bpref_score, judged_at_k_score, judged_per_query
-from ._rbp import rbp_per_query, rbp_score
 
-# Parameters of a public function that are not the kernel's.
-NON_KERNEL_PARAMETERS = (
-    "y_true",
-    "y_score",
-    "group",
-    "sample_weight",
-    "replace_undefined_by",
-    "ignore_ties",
-    "convention",
-    "judged",
-)
+# the modules that declare metrics (importing them registers their metrics)
+from . import _auc, _binary, _counts, _fallout, _graded, _interpolated, _judged, _rbp  # noqa: F401
+from ._aliases import Alias, suggestions, translate
+from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo
 
+# every metric, from the declarations of the modules imported above
+METRICS: Mapping[str, MetricInfo] = MappingProxyType(dict(DECLARED))
 
-@dataclass(frozen=True)
-class MetricInfo:
-    """What the package knows about one metric.
-
-    Attributes
-    ----------
-    name : str
-        Canonical text name (``"ndcg"``, ``"map"``, ...).
-    function : callable
-        The public function.
-    per_query : callable
-        Its kernel: ``per_query(ranked, function_name=..., **params) -> PerQuery``.
-    fixed_params : mapping
-        Parameters the name fixes (``cg`` is ``dcg`` with ``discount="none"``).
-    greater_is_better : bool
-        Always True here (``*_score`` convention).
-    bounded_01 : bool
-        Values lie in [0, 1].
-    graded : bool
-        Uses graded labels (gains) rather than relevant / not relevant.
-    takes_k : bool
-        Has a cutoff ``k``.
-    ideal_is_one : bool
-        A perfect ranking scores exactly 1 (without a cutoff, every query holding a
-        relevant row): NDCG, AP, RR, recall, hit rate, AUC; not DCG, ERR, P or F.
-    always_defined : bool
-        Defined for every query, also without a relevant row (Judged@k measures how
-        much of the top k is judged), so ``replace_undefined_by`` never applies.
-    total : bool
-        Summed over queries, not averaged (trec_eval's counts), unless the name
-        sets ``summary=mean`` (ranx's ``hits``): :attr:`MetricSpec.total` decides.
-    always_shown : tuple of str
-        Parameters the canonical text prints even at their default
-        (``iprec(recall=0.0)``: the level is the measure).
-    reads_judgments : tuple of (str, tuple) pairs, or True
-        The metric reads which rows were judged (bpref, Judged@k): ``True``, or only
-        when a parameter takes one of some values (RBP with ``part`` ``"residual"``
-        or ``"upper"``); :attr:`MetricSpec.reads_judgments` decides.
-    """
-
-    name: str
-    function: Callable
-    per_query: Callable
-    fixed_params: Mapping[str, Any] = field(default_factory=dict)
-    greater_is_better: bool = True
-    bounded_01: bool = True
-    graded: bool = False
-    takes_k: bool = True
-    ideal_is_one: bool = False
-    always_defined: bool = False
-    total: bool = False
-    always_shown: tuple[str, ...] = ()
-    reads_judgments: bool | tuple[tuple[str, tuple[Any, ...]], ...] = False
-
-    @property
-    def defaults(self) -> dict[str, Any]:
-        """The public function's keyword defaults, the fixed parameters applied."""
-        values = dict(_keyword_defaults(self.function))
-        values.update(self.fixed_params)
-        return values
-
-
-@functools.cache
-def _keyword_defaults(function: Callable) -> Mapping[str, Any]:
-    """Keyword defaults of a public function (read once: ``inspect`` is slow)."""
-    parameters = inspect.signature(function).parameters
-    return MappingProxyType(
-        {
-            name: parameter.default
-            for name, parameter in parameters.items()
-            if parameter.default is not inspect.Parameter.empty and name != "group"
-        }
-    )
-
-
-METRICS: Mapping[str, MetricInfo] = MappingProxyType(
-    {
-        info.name: info
-        for info in (
-            MetricInfo("ndcg", ndcg_score, ndcg_per_query, graded=True, ideal_is_one=True),
-            MetricInfo("dcg", dcg_score, dcg_per_query, bounded_01=False, graded=True),
-            MetricInfo(
-                "cg", dcg_score, dcg_per_query, {"discount": "none"}, bounded_01=False, graded=True
-            ),
-            MetricInfo("idcg", idcg_score, idcg_per_query, bounded_01=False, graded=True),
-            MetricInfo("err", expected_reciprocal_rank_score, err_per_query, graded=True),
-            MetricInfo(
-                "map", mean_average_precision_score, average_precision_per_query, ideal_is_one=True
-            ),
-            MetricInfo(
-                "mrr", mean_reciprocal_rank_score, reciprocal_rank_per_query, ideal_is_one=True
-            ),
-            MetricInfo("p", precision_at_k_score, precision_per_query),
-            MetricInfo(
-                "rprec", r_precision_score, r_precision_per_query, takes_k=False, ideal_is_one=True
-            ),
-            MetricInfo("recall", recall_at_k_score, recall_per_query, ideal_is_one=True),
-            MetricInfo("f1", fbeta_at_k_score, fbeta_per_query, {"beta": 1.0}),
-            MetricInfo("fbeta", fbeta_at_k_score, fbeta_per_query),
-            MetricInfo("hit_rate", hit_rate_score, hit_rate_per_query, ideal_is_one=True),
-            MetricInfo(
-                "gauc", group_roc_auc_score, roc_auc_per_query, takes_k=False, ideal_is_one=True
-            ),
-            MetricInfo(
-                "bpref",
-                bpref_score,
-                bpref_per_query,
-                takes_k=False,
-                ideal_is_one=True,
-                reads_judgments=True,
-            ),
-            MetricInfo(
-                "judged",
-                judged_at_k_score,
-                judged_per_query,
-                always_defined=True,
-                reads_judgments=True,
-            ),
-            MetricInfo(
-                "rbp",
-                rbp_score,
-                rbp_per_query,
-                reads_judgments=(("part", ("residual", "upper")),),
-            ),
-            MetricInfo(
-                "iprec",
-                interpolated_precision_score,
-                interpolated_precision_per_query,
-                takes_k=False,
-                ideal_is_one=True,
-                always_shown=("recall",),
-            ),
-            MetricInfo(
-                "11pt_avg",
-                eleven_point_precision_score,
-                eleven_point_per_query,
-                takes_k=False,
-                ideal_is_one=True,
-            ),
-            *(
-                MetricInfo(
-                    name,
-                    retrieval_count_score,
-                    counts_per_query,
-                    {"count": count},
-                    bounded_01=False,
-                    takes_k=count != "relevant",
-                    always_defined=True,
-                    total=True,
-                )
-                for name, count in (
-                    ("num_rel", "relevant"),
-                    ("num_ret", "retrieved"),
-                    ("num_rel_ret", "relevant_retrieved"),
-                )
-            ),
-        )
-    }
-)
+# every alias of another tool's name, with its target
+ALIASES: tuple[Alias, ...] = (*(alias for info in DECLARED.values() for alias in info.aliases),)
+_BY_BASE: Mapping[str, Alias] = MappingProxyType({alias.base.lower(): alias for alias in ALIASES})
 
 _NAME_PATTERN = re.compile(r"^(?P<name>[a-z0-9_]+)(?P<params>\(.*\))?(?:@(?P<k>[0-9]+))?$")
 
@@ -294,7 +94,9 @@ def _format(value: Any) -> str:
 
 def _split_top_level(text: str) -> list[str]:
     """Split ``a=1,b=max(1,log(rank))`` on the commas outside parentheses."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for character in text:
         if character == "," and depth == 0:
             parts.append("".join(current))
@@ -357,6 +159,29 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
     A name longer than :data:`MAX_METRIC_NAME_LENGTH` (256) characters is refused
     before it is read.
     """
+    _check_text(text, function_name)
+    match = _NAME_PATTERN.match(text.strip())
+    info = METRICS.get(match.group("name")) if match else None
+    if match is None or info is None:
+        # another tool's name (trec_eval, ir_measures, ranx): the alias table
+        translated = translate(
+            text, function_name, {name: m.graded for name, m in METRICS.items()}, _BY_BASE
+        )
+        if translated is not None:
+            return parse_metric(translated, function_name=function_name)
+        raise _unknown(text, function_name)
+    constraints = getattr(info.function, "_parameter_constraints", {})
+    params = _named_params(info, match.group("params"), text, function_name, constraints)
+    if match.group("k") is not None:
+        params["k"] = _cutoff(info, match.group("k"), text, function_name)
+    for name, value in params.items():
+        if name in constraints:
+            check_parameter(info.function.__name__, name, value, constraints[name])
+    return MetricSpec(info, MappingProxyType(params))
+
+
+def _check_text(text: Any, function_name: str) -> None:
+    """A metric name is a str of at most :data:`MAX_METRIC_NAME_LENGTH` characters."""
     if not isinstance(text, str):
         raise TypeError(
             f"A metric name of {function_name} must be a str such as 'ndcg@10'; got "
@@ -367,70 +192,84 @@ def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
             f"Metric name {_shown(text)} of {function_name} is {len(text)} characters long; "
             f"a metric name has at most {MAX_METRIC_NAME_LENGTH} characters, e.g. 'ndcg@10'."
         )
-    match = _NAME_PATTERN.match(text.strip())
-    info = METRICS.get(match.group("name")) if match else None
-    if info is None:
-        # another tool's name (trec_eval, ir_measures, ranx): the alias table
-        translated = translate(text, function_name, {name: m.graded for name, m in METRICS.items()})
-        if translated is not None:
-            return parse_metric(translated, function_name=function_name)
-        close = [
-            name
-            for name in suggestions(text, {name: m.takes_k for name, m in METRICS.items()})
-            if _parses(name)
-        ]
-        hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
-        raise ValueError(
-            f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
-            "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
-            "trec_eval, ir_measures, ranx or recommender work name them ('P_10', 'nDCG@10', "
-            "'precision@10', 'hits@10', 'HR@10', 'mapk@10')."
-        )
-    constraints = getattr(info.function, "_parameter_constraints", {})
+
+
+def _unknown(text: str, function_name: str) -> ValueError:
+    """The error for a name neither the registry nor the alias table knows, with hints."""
+    close = [
+        name
+        for name in suggestions(text, {name: m.takes_k for name, m in METRICS.items()}, ALIASES)
+        if _parses(name)
+    ]
+    hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    return ValueError(
+        f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
+        "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
+        "trec_eval, ir_measures, ranx or recommender work name them ('P_10', 'nDCG@10', "
+        "'precision@10', 'hits@10', 'HR@10', 'mapk@10')."
+    )
+
+
+def _named_params(
+    info: MetricInfo,
+    written: str | None,
+    text: str,
+    function_name: str,
+    constraints: Mapping[str, list],
+) -> dict[str, Any]:
+    """The fixed parameters of ``info``, then those written in ``(key=value,...)``."""
     allowed = set(info.defaults) - set(NON_KERNEL_PARAMETERS) - set(info.fixed_params) - {"k"}
+    allowed |= {"replace_undefined_by"}
     params: dict[str, Any] = dict(info.fixed_params)
-    if match.group("params"):
-        for item in _split_top_level(match.group("params")[1:-1]):
-            key, equals, value = item.partition("=")
-            key = key.strip()
-            if not equals or key not in allowed | {"replace_undefined_by"}:
-                raise ValueError(
-                    f"Unknown parameter {item!r} in metric {text!r} of {function_name}; "
-                    f"{info.name} takes: {', '.join(sorted(allowed | {'replace_undefined_by'}))}."
-                )
-            if key in params and key not in info.fixed_params:
-                raise ValueError(
-                    f"Parameter {key!r} is given twice in metric {text!r} of {function_name}; "
-                    "give each parameter once."
-                )
-            params[key] = _parse_value(value)
-            if isinstance(params[key], str) or key not in constraints:
-                continue
-            # An unquoted word that parses as another type (``none`` -> None) but is
-            # only valid as text (``discount=none``) stays text.
-            try:
-                check_parameter(info.function.__name__, key, params[key], constraints[key])
-            except (TypeError, ValueError):
-                params[key] = value.strip()
-    if match.group("k") is not None:
-        if not info.takes_k:
+    for item in _split_top_level(written[1:-1]) if written else ():
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or key not in allowed:
             raise ValueError(
-                f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}."
+                f"Unknown parameter {item!r} in metric {text!r} of {function_name}; "
+                f"{info.name} takes: {', '.join(sorted(allowed))}."
             )
-        digits = match.group("k").lstrip("0") or "0"
-        if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
+        if key in params and key not in info.fixed_params:
             raise ValueError(
-                f"The cutoff of metric {_shown(text)} of "
-                f"{function_name} must be an int in the range [1, {2**62}]; got a number of "
-                f"{len(digits)} digits."
+                f"Parameter {key!r} is given twice in metric {text!r} of {function_name}; "
+                "give each parameter once."
             )
-        params["k"] = int(digits)
-        if params["k"] < 1:
-            raise ValueError(
-                f"The cutoff of metric {text!r} of {function_name} must be an int in the "
-                f"range [1, {2**62}]; got {params['k']}."
-            )
-    for name, value in params.items():
-        if name in constraints:
-            check_parameter(info.function.__name__, name, value, constraints[name])
-    return MetricSpec(info, MappingProxyType(params))
+        params[key] = _parse_value(value)
+        if isinstance(params[key], str) or key not in constraints:
+            continue
+        # An unquoted word that parses as another type (``none`` -> None) but is
+        # only valid as text (``discount=none``) stays text.
+        try:
+            check_parameter(info.function.__name__, key, params[key], constraints[key])
+        except (TypeError, ValueError):
+            params[key] = value.strip()
+    return params
+
+
+def _cutoff(info: MetricInfo, written: str, text: str, function_name: str) -> int:
+    """The ``@k`` of a metric name, an int in [1, 2**62]."""
+    if not info.takes_k:
+        raise ValueError(f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}.")
+    digits = written.lstrip("0") or "0"
+    if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
+        raise ValueError(
+            f"The cutoff of metric {_shown(text)} of "
+            f"{function_name} must be an int in the range [1, {2**62}]; got a number of "
+            f"{len(digits)} digits."
+        )
+    k = int(digits)
+    if k < 1:
+        raise ValueError(
+            f"The cutoff of metric {text!r} of {function_name} must be an int in the "
+            f"range [1, {2**62}]; got {k}."
+        )
+    return k
+
+
+def peer_names(name: str, tool: str) -> tuple[str, ...]:
+    """The base names another tool gives the registry metric ``name`` (reverse lookup).
+
+    ``peer_names("ndcg", "trec_eval") == ("ndcg_cut",)``; empty when the tool has no
+    name for it. The benchmarks and cross-check tests read their peers' names here.
+    """
+    return tuple(alias.base for alias in ALIASES if alias.target == name and alias.tool == tool)

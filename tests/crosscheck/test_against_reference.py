@@ -147,6 +147,11 @@ VARIANTS = {
         "fbeta", "fbeta_at_k_score", beta=0.5, denominator="min(k,n_retrieved)"
     ),
     "fbeta-2-level2": _v("fbeta", "fbeta_at_k_score", beta=2.0, relevance_level=2),
+    # fall-out: relevant rows first is its minimum (lower is better)
+    "fallout": Variant("fallout", "fallout_at_k_score", {}, relevant_first_is_max=False),
+    "fallout-level2": Variant(
+        "fallout", "fallout_at_k_score", {"relevance_level": 2}, relevant_first_is_max=False
+    ),
     # hit rate
     "hit_rate": _v("hit_rate", "hit_rate_score"),
     "hit_rate-level2": _v("hit_rate", "hit_rate_score", relevance_level=2, average="macro"),
@@ -582,6 +587,8 @@ def test_every_query_skipped_gives_nan_and_warns(vid):
     if variant.metric == "gauc":
         y_true = np.array([1, 0, 1, 0])  # one class per query
         group = np.array([5, 9, 5, 9])
+    if variant.metric == "fallout":
+        y_true = np.array([2, 2, 2, 2])  # no non-relevant row (at level 2 either)
     params = metric_params(variant, 3)
     if variant.metric == "err":
         params["max_grade"] = 3

@@ -558,7 +558,7 @@ def test_2d_errors_are_scikit_learns(function, y_true, y_score, container):
 def test_shortcut_past_scikit_learns_checks_is_taken_only_where_they_pass(monkeypatch):
     # the shortcut (_passes_scikit_learn_checks) must never skip an error: wherever
     # it says "passes", scikit-learn's own checks, run in full, pass too
-    from sklearn_rank_metrics._metrics import _graded
+    from sklearn_rank_metrics._metrics import _sklearn_compat as _graded
 
     rng = np.random.default_rng(5)
     arrays = [

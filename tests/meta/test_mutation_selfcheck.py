@@ -267,6 +267,10 @@ EXAMPLES = {
     "f1_without_one_plus_beta2": _ex(
         "f1", 0.5, srm.fbeta_at_k_score, [1, 0, 1], [0.9, 0.8, 0.1], k=2
     ),
+    # non-relevant rows: at rank 1 and not retrieved (-inf): 1 of 2 in the top 1
+    "fallout_non_relevant_retrieved_only": _ex(
+        "fallout", 0.5, srm.fallout_at_k_score, [0, 1, 0], [0.9, 0.8, -np.inf], k=1
+    ),
     "hit_rate_counts_rank_k_plus_1": _ex(
         "hit_rate", 0.0, srm.hit_rate_score, [0, 1], [0.9, 0.1], k=1
     ),
@@ -383,6 +387,7 @@ PROBES = {
     "idcg_ignores_the_cutoff": Probe(SKLEARN, "test_idcg_is_scikit_learns_dcg"),
     "fbeta_beta_not_squared": Probe(REFERENCE, "fbeta"),
     "f1_without_one_plus_beta2": Probe(REFERENCE, "f1"),
+    "fallout_non_relevant_retrieved_only": Probe(REFERENCE, "fallout"),
     "hit_rate_counts_rank_k_plus_1": Probe(
         SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"
     ),

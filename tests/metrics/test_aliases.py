@@ -16,8 +16,7 @@ import numpy as np
 import pytest
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._metrics._aliases import ALIASES
-from sklearn_rank_metrics._metrics._registry import parse_metric
+from sklearn_rank_metrics._metrics._registry import ALIASES, parse_metric
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 ranx = pytest.importorskip("ranx")
@@ -321,3 +320,17 @@ def test_ranx_hits_is_a_mean_on_dask_too():
     # relevant rows in the top 3: q1 a, c (2); q2 b (1); q3 0; q4 a, b (2)
     assert got["hits@3"] == pytest.approx(5 / 4, rel=1e-15)
     assert got["num_rel_ret@3"] == pytest.approx(5.0, rel=1e-15)
+
+
+def test_peer_names_are_the_reverse_of_the_alias_table():
+    from sklearn_rank_metrics._metrics._registry import peer_names
+
+    assert peer_names("ndcg", "trec_eval") == ("ndcg_cut",)
+    assert set(peer_names("p", "trec_eval")) == {"P", "set_P"}
+    assert peer_names("rbp", "ir_measures") == ("RBP",)
+    assert peer_names("num_rel_ret", "ranx") == ("hits",)
+    assert peer_names("gauc", "trec_eval") == ()
+    for alias in ALIASES:  # every alias is found back from its target
+        assert alias.base in peer_names(alias.target, alias.tool)
+        targets = {alias.target, *dict(alias.retarget).values()}
+        assert parse_metric(alias.example).info.name in targets

@@ -107,9 +107,10 @@ def test_registry_entry_is_consistent(name):
     assert info.name == name
     function = info.function.__name__
     assert function in srm.__all__ and getattr(srm, function) is info.function
-    assert info.greater_is_better is True
     assert isinstance(info.fixed_params, dict)
     # classification expected from the definitions (DESIGN.md of the project)
+    # fall-out, the share of the non-relevant rows in the top k: lower is better
+    assert info.greater_is_better is (function != "fallout_at_k_score")
     # dcg, cg, idcg: not normalised; the counts: sums of rows
     plain_sums = function in {"dcg_score", "idcg_score", "retrieval_count_score"}
     assert info.bounded_01 is (not plain_sums)
@@ -293,10 +294,20 @@ def test_valid_input_raises_no_runtime_warning(name, k):
 # ---------------------------------------------------------------------------
 
 
-def make_one_undefined_query():
-    """Five queries with both relevant and non-relevant rows, and "q-empty" with none.
+def undefined_label(name):
+    """The label of every row of a query the metric leaves undefined (registry's rule).
 
-    The same query is undefined for every metric (no relevant row, one class).
+    0: no relevant row (one class for AUC); 1: no non-relevant row (fall-out).
+    """
+    return 1.0 if METRICS[name].undefined_without == "non_relevant" else 0.0
+
+
+def make_one_undefined_query(empty_label=0.0):
+    """Five queries with both relevant and non-relevant rows, and "q-empty" with one kind.
+
+    Every row of "q-empty" has ``empty_label``: with 0 (no relevant row, one class) the
+    query is undefined for every metric that needs a relevant row, with 1 for those
+    that need a non-relevant one.
     """
     rng = np.random.default_rng(6)
     y_true, y_score, group = [], [], []
@@ -304,7 +315,7 @@ def make_one_undefined_query():
         labels = rng.integers(0, 4, size=6).astype(float)
         labels[:2] = [0.0, 2.0]
         if name == "q-empty":
-            labels[:] = 0.0
+            labels[:] = empty_label
         y_true.extend(labels)
         y_score.extend(rng.random(6).round(1))
         group.extend([name] * 6)
@@ -313,7 +324,7 @@ def make_one_undefined_query():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_replace_undefined_by_policies(name):
-    y_true, y_score, group = make_one_undefined_query()
+    y_true, y_score, group = make_one_undefined_query(undefined_label(name))
     n_queries = len(np.unique(group))
 
     def value(**kwargs):
@@ -344,7 +355,7 @@ def test_replace_undefined_by_policies(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_all_queries_skipped_gives_nan_with_warning(name):
-    y_true = np.zeros(8)
+    y_true = np.full(8, undefined_label(name))
     y_score = np.linspace(0.0, 1.0, 8)
     group = np.repeat([1, 2], 4)
     if METRICS[name].always_defined:  # nothing is skipped (Judged@k, the counts)

@@ -66,8 +66,20 @@ POLICIES = (0.0, 1.0, "skip", NAN_POLICY)  # replace_undefined_by ("raise" aside
 # over or drawn, ties is drawn (or looped over), replace_undefined_by is property 7's
 # subject (other tests use each metric's default), ignore_ties=True is ties="input",
 # and sample_weight is drawn with the data.
-# (RBP's graded=True is unbounded: the reference harness and tests/test_rbp.py cover it)
-NOT_VARIED = {"k", "ties", "replace_undefined_by", "ignore_ties", "sample_weight", "graded"}
+# A parameter some value of which takes a bounded metric out of [0, 1] (its declared
+# value_range: RBP's graded=True) is not varied either: the reference harness and
+# tests/test_rbp.py cover those values.
+HANDLED = {"k", "ties", "replace_undefined_by", "ignore_ties", "sample_weight"}
+UNBOUNDING = {
+    parameter
+    for info in METRICS.values()
+    if info.bounded_01
+    for parameter, constraints in info.function._parameter_constraints.items()
+    for value in [o for c in constraints if isinstance(c, Options) for o in c.options]
+    + [b for c in constraints if str(c) == "a bool" for b in (True, False)]
+    if info.value_range({**info.defaults, parameter: value}) != (0.0, 1.0)
+}
+NOT_VARIED = HANDLED | UNBOUNDING
 
 # Values of parameters that are not (only) a set of options.  The gains are monotone
 # in the label, so "higher label first" is also "higher gain first" (properties 5, 8).
@@ -493,6 +505,8 @@ def undefined_queries(name: str, params: dict[str, Any], stats: Stats) -> np.nda
         return (stats.n_relevant == 0) | (stats.n_relevant == stats.n_rows)
     if METRICS[name].always_defined or params.get("part") in ("residual", "upper"):
         return np.zeros(len(stats.n_relevant), dtype=bool)
+    if METRICS[name].undefined_without == "non_relevant":  # fall-out
+        return stats.n_relevant == stats.n_rows
     return stats.n_relevant == 0
 
 
@@ -531,6 +545,15 @@ NO_IDEAL_CLAIM = {
     # counts of rows, not a share
     "retrieval_count_score": "a count",
 }
+# a lower-is-better metric (registry's greater_is_better) scores 0, not 1, in the ideal
+# order: its own tests claim that
+NO_IDEAL_CLAIM.update(
+    {
+        info.function.__name__: "lower is better: the ideal order scores 0"
+        for info in METRICS.values()
+        if not info.greater_is_better
+    }
+)
 
 
 def ideal_is_one(name: str, params: dict[str, Any], k: int | None, stats: Stats) -> np.ndarray:
@@ -1049,6 +1072,10 @@ def test_optimistic_average_input_pessimistic_are_ordered(name, data, cutoff):
     between the bounds too.  Not for the two variants the README excepts
     (``BOUNDS_DO_NOT_HOLD``).
     """
+    # relevant rows first is the best order: the highest value, or the lowest where
+    # lower is better (the registry's greater_is_better)
+    best, worst = "optimistic", "pessimistic"
+    low_ties, high_ties = (worst, best) if METRICS[name].greater_is_better else (best, worst)
     texts = {}
     for params in variants(name):
         if not bounds_hold(name, params):
@@ -1060,7 +1087,7 @@ def test_optimistic_average_input_pessimistic_are_ordered(name, data, cutoff):
                 }
                 continue
             value = {ties: call(name, params, *_xyg(data), ties=ties, **with_k(k)) for ties in TIES}
-            low, high = value["pessimistic"] - EPS, value["optimistic"] + EPS
+            low, high = value[low_ties] - EPS, value[high_ties] + EPS
             for ties in ("average", "input"):
                 assert low <= value[ties] <= high, (variant_id(name, params), k, value)
     every_text = [text for group in texts.values() for text in group.values()]
@@ -1076,8 +1103,8 @@ def test_optimistic_average_input_pessimistic_are_ordered(name, data, cutoff):
         undefined = np.isnan(value["average"])
         for ties in TIES:
             np.testing.assert_array_equal(np.isnan(value[ties]), undefined, by_ties[ties])
-        low = value["pessimistic"][~undefined] - EPS
-        high = value["optimistic"][~undefined] + EPS
+        low = value[low_ties][~undefined] - EPS
+        high = value[high_ties][~undefined] + EPS
         for ties in ("average", "input"):
             middle = value[ties][~undefined]
             assert ((low <= middle) & (middle <= high)).all(), (where, ties, value)

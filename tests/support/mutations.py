@@ -471,8 +471,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._graded",
             "idcg_per_query",
-            "lambda: ideal_dcg(ranked, k, gain, discount, log_base, function_name)",
-            "lambda: ideal_dcg(ranked, None, gain, discount, log_base, function_name)",
+            "lambda: ideal_dcg(ranked, k, gain, discount, log_base, caller_name())",
+            "lambda: ideal_dcg(ranked, None, gain, discount, log_base, caller_name())",
         ),
     ),
     # -- R-precision ----------------------------------------------------------------------
@@ -582,6 +582,17 @@ MUTATIONS: dict[str, Mutation] = {
             "fbeta_per_query",
             "safe_divide((1 + scale) * hits, denominator_values)",
             "safe_divide(scale * hits, denominator_values)",
+        ),
+    ),
+    # -- fall-out -------------------------------------------------------------------------
+    "fallout_non_relevant_retrieved_only": _m(
+        "fall-out divides by the retrieved rows that are not relevant, not by every "
+        "non-relevant row (the -inf ones left out)",
+        Edit(
+            "_kernels._fallout",
+            "fallout",
+            "n_non_relevant = ranked.n_rows_per_query - n_relevant(ranked, relevance_level)",
+            "n_non_relevant = ranked.n_retrieved - n_relevant(ranked, relevance_level)",
         ),
     ),
     # -- hit rate -------------------------------------------------------------------------

@@ -357,6 +357,19 @@ def counts(ranked, unretrieved, *, k=None, count="relevant_retrieved", relevance
     return float(_hits_at(ranked, depth, relevance_level)), False
 
 
+def fallout(ranked, unretrieved, *, k=None, relevance_level=None):
+    """Fall-out@k = non-relevant rows in the first min(k, n_retrieved) ranks / all
+    non-relevant rows (unretrieved ones included); undefined without a non-relevant row."""
+    n_non_relevant = sum(
+        1 for y in list(ranked) + list(unretrieved) if not is_relevant(y, relevance_level)
+    )
+    if n_non_relevant == 0:
+        return 0.0, True
+    depth = depth_of(k, len(ranked))
+    in_top = sum(1 for y in ranked[:depth] if not is_relevant(y, relevance_level))
+    return in_top / n_non_relevant, False
+
+
 def hit(ranked, unretrieved, *, k=None, relevance_level=None):
     """Macro hit rate of one query: 1 if hits@k >= 1 else 0."""
     ranked, unretrieved = list(ranked), list(unretrieved)
@@ -515,6 +528,7 @@ METRIC_FUNCTIONS = {
     "iprec": iprec,
     "eleven_point": eleven_point,
     "counts": counts,
+    "fallout": fallout,
 }
 
 # metrics summed over queries instead of averaged

@@ -1,0 +1,98 @@
+"""scikit-learn's own input checks of ``ndcg_score`` / ``dcg_score``, for its 2-D form.
+
+In scikit-learn's form (``group=None``, ``(n_queries, n_docs)`` arrays) these two
+functions are drop-in replacements, so they refuse what scikit-learn refuses, with
+its exception types and messages. Their declarations run :func:`like_scikit_learn`
+before ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+
+def like_scikit_learn(function_name: str) -> Callable[[Mapping[str, Any]], None]:
+    """The ``check`` of ``@metric`` for ``function_name``: scikit-learn's checks, 2-D only."""
+
+    def check(arguments: Mapping[str, Any]) -> None:
+        if arguments["group"] is None:
+            _check_like_scikit_learn(
+                function_name,
+                arguments["y_true"],
+                arguments["y_score"],
+                arguments["sample_weight"],
+            )
+
+    return check
+
+
+def _check_like_scikit_learn(
+    function_name: str, y_true: Any, y_score: Any, sample_weight: Any
+) -> None:
+    """scikit-learn's own input checks of its ``ndcg_score`` / ``dcg_score``, for 2-D input.
+
+    In scikit-learn's form (``group=None``, ``(n_queries, n_docs)`` arrays) these
+    functions are drop-in replacements, so they refuse what scikit-learn refuses,
+    with its exception types and messages: non-numeric or non-finite arrays,
+    inconsistent lengths, target types other than multilabel-indicator /
+    continuous-multioutput / multiclass-multioutput, and for NDCG negative labels or
+    a single document per query. Two rules of this package stay: a ``-inf`` score is
+    a judged row that was not retrieved, and DCG needs labels >= 0 (graded
+    relevance; scikit-learn's ``dcg_score`` sums negative gains). The flat form keeps
+    its own documented rules.
+    """
+    if np.ndim(y_true) != 2:
+        return
+    if _passes_scikit_learn_checks(function_name, y_true, y_score, sample_weight):
+        return
+    from sklearn.utils import check_array, check_consistent_length
+    from sklearn.utils.multiclass import type_of_target
+
+    y_true = check_array(y_true, ensure_2d=False)
+    y_score = np.asarray(y_score)
+    if y_score.dtype.kind == "f":  # -inf is this package's unretrieved row, not an error
+        y_score = np.where(y_score == -np.inf, 0.0, y_score)
+    y_score = check_array(y_score, ensure_2d=False)
+    check_consistent_length(y_true, y_score, sample_weight)
+    if function_name == "ndcg_score":
+        if y_true.min() < 0:
+            raise ValueError("ndcg_score should not be used on negative y_true values.")
+        if y_true.shape[1] <= 1:
+            raise ValueError(
+                "Computing NDCG is only meaningful when there is more than 1 document. "
+                f"Got {y_true.shape[1]} instead."
+            )
+    target = type_of_target(y_true, input_name="y_true")
+    supported = ("multilabel-indicator", "continuous-multioutput", "multiclass-multioutput")
+    if target not in supported:
+        raise ValueError(f"Only {supported} formats are supported. Got {target} instead")
+
+
+def _passes_scikit_learn_checks(
+    function_name: str, y_true: Any, y_score: Any, sample_weight: Any
+) -> bool:
+    """Whether :func:`_check_like_scikit_learn` would pass, told from a few reductions.
+
+    True for plain numeric NumPy arrays of the same 2-D shape with at least one
+    query and two documents, finite labels (>= 0 for NDCG) and finite or ``-inf``
+    scores, without ``sample_weight``: every check scikit-learn makes passes for
+    them (any such ``y_true`` is multilabel-indicator, multiclass-multioutput or
+    continuous-multioutput), so its validation, about 1 ms, is skipped.
+    """
+    numeric = all(
+        type(array) is np.ndarray and array.dtype.kind in "biuf" for array in (y_true, y_score)
+    )
+    if not numeric or sample_weight is not None or y_true.shape != y_score.shape:
+        return False
+    if y_true.shape[0] < 1 or y_true.shape[1] < 2:
+        return False
+    if y_true.dtype.kind == "f" and not np.isfinite(y_true).all():
+        return False
+    if function_name == "ndcg_score" and y_true.min() < 0:
+        return False
+    if y_score.dtype.kind == "f":
+        return bool((np.isfinite(y_score) | (y_score == -np.inf)).all())
+    return True
