@@ -66,8 +66,8 @@ def test_merged_workers_give_the_numbers_of_one_call():
     y, score, group = flat.y, flat.score, flat.group
     expected = evaluate(y, score, group, metrics=METRICS, convention="trec_eval", judged=True)
     workers = [RankingEvaluator(METRICS, convention="trec_eval") for _ in range(3)]
-    for index, rows in enumerate(batches_of(group, 6, seed=3)):
-        rows = np.sort(rows)  # trec_eval's tie order is the row order here
+    for index, batch in enumerate(batches_of(group, 6, seed=3)):
+        rows = np.sort(batch)  # trec_eval's tie order is the row order here
         workers[index % 3].update(y[rows], score[rows], group[rows], judged=True)
     merged = workers[0].merge(workers[1]).merge(workers[2])
     np.testing.assert_allclose(
