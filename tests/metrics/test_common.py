@@ -51,9 +51,10 @@ def approx(value):
     return pytest.approx(value, rel=1e-9, abs=1e-12)
 
 
-# bpref and Judged@k read which rows were judged: in these tests every row was
-# (judged=True), unless a test passes its own mask
-READS_JUDGMENTS = {"bpref", "judged"}
+# the metrics that always read which rows were judged (bpref, Judged@k: the registry
+# says which): in these tests every row was (judged=True), unless a test passes its
+# own mask
+READS_JUDGMENTS = {name for name, info in METRICS.items() if info.reads_judgments is True}
 
 
 def call(name, y_true, y_score, group=None, **kwargs):
