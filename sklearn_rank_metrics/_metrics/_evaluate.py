@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -27,7 +28,7 @@ from ._conventions import (
     prepare_inputs,
     warn_tool_nan,
 )
-from ._registry import MetricSpec, parse_metric
+from ._registry import METRICS, MetricSpec, parse_metric
 from ._settings import Settings
 
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
@@ -70,10 +71,22 @@ def metric_settings(
 _metric_settings = metric_settings
 
 
+def _with_metric_names(function: Callable) -> Callable:
+    """:func:`fill_doc`, ``[[metric_names]]`` being the registry's names, sorted and wrapped.
+
+    A new metric joins evaluate's docstring by being declared (``@metric``).
+    """
+    # the marker opens after "        name among ``" (21 columns) in the docstring
+    names = textwrap.fill(
+        ", ".join(sorted(METRICS)), width=88, initial_indent=" " * 21, subsequent_indent=" " * 8
+    )
+    return fill_doc(function, {"metric_names": names.lstrip()})
+
+
 @entry_point
 @accepts_ranking_rows
 @validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN, Options("trec_eval")]})
-@fill_doc
+@_with_metric_names
 def evaluate(
     y_true: Any,
     y_score: Any,
@@ -99,10 +112,8 @@ def evaluate(
         as ``y_true`` (its judged rows and document ids are used too).
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names: ``name``, ``name@k`` or ``name(param=value,...)@k`` with a
-        name among ``ndcg, dcg, cg, idcg, err, map, mrr, p, recall, rprec, f1,
-        fbeta, hit_rate, gauc, bpref, judged, rbp, iprec, 11pt_avg, num_rel, num_ret,
-        num_rel_ret, fallout`` (the counts are summed over queries, not averaged); the
-        parameters are those of the metric's function, e.g.
+        name among ``[[metric_names]]`` (the counts are summed over queries, not
+        averaged); the parameters are those of the metric's function, e.g.
         ``"ndcg(gain=exponential)@10"``, ``"map(denominator=min(k,n_relevant))@10"``,
         ``"p(denominator=min(k,n_retrieved))@5"``, ``"iprec(recall=0.5)"``. ``cg@k``
         is DCG without discount. trec_eval's, ir_measures' and ranx's names work too

@@ -8,19 +8,28 @@ canonical text.
 
 from __future__ import annotations
 
+import importlib
 import math
+import pkgutil
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from .._engine._validation import check_parameter
-
-# the modules that declare metrics (importing them registers their metrics)
-from . import _auc, _binary, _counts, _fallout, _graded, _interpolated, _judged, _rbp  # noqa: F401
 from ._aliases import Alias, suggestions, translate
 from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo
+
+# Importing a module that declares metrics (@metric) registers them: import every
+# module of this package, so that a new metric module needs no line here, but those
+# that read the registry themselves (they import it, so they come after it).
+# tests/metrics/test_registry_imports.py checks that nothing declared is missed.
+READS_THE_REGISTRY = frozenset({"_registry", "_evaluate", "_streaming"})
+for _module in pkgutil.iter_modules([str(Path(__file__).parent)]):
+    if _module.name not in READS_THE_REGISTRY:
+        importlib.import_module(f"{__package__}.{_module.name}")
 
 # every metric, from the declarations of the modules imported above
 METRICS: Mapping[str, MetricInfo] = MappingProxyType(dict(DECLARED))

@@ -51,130 +51,53 @@ class Variant:
     relevant_first_is_max: bool = True
     # True where a query can be undefined in some tie orders only
     partially_undefined: bool = False
+    name: str = ""  # registry name
+
+    @property
+    def info(self):
+        """The registry entry."""
+        return _registry()[self.name]
 
 
-def _v(metric, function, **params):
-    return Variant(metric, function, params)
+def _registry():
+    """The registry's metrics, imported lazily (see ``public``)."""
+    from sklearn_rank_metrics._metrics._registry import METRICS
+
+    return METRICS
 
 
-VARIANTS = {
-    # DCG
-    "dcg": _v("dcg", "dcg_score"),
-    "dcg-exponential": _v("dcg", "dcg_score", gain="exponential"),
-    "dcg-gain_list": _v("dcg", "dcg_score", gain=[0.0, 1.0, 3.0, 10.0]),
-    "dcg-gain_list_g0_positive": _v("dcg", "dcg_score", gain=[0.5, 1.0, 2.0, 4.0]),
-    "dcg-gain_sqrt": _v("dcg", "dcg_score", gain=np.sqrt),
-    "dcg-jarvelin": _v("dcg", "dcg_score", discount="max(1,log(rank))"),
-    "dcg-cg": _v("dcg", "dcg_score", discount="none"),
-    "dcg-log10": _v("dcg", "dcg_score", log_base=10),
-    "dcg-jarvelin_ln": _v("dcg", "dcg_score", discount="max(1,log(rank))", log_base=math.e),
-    # IDCG
-    "idcg": _v("idcg", "idcg_score"),
-    "idcg-exponential": _v("idcg", "idcg_score", gain="exponential"),
-    "idcg-gain_list": _v("idcg", "idcg_score", gain=[0.0, 1.0, 3.0, 10.0]),
-    "idcg-jarvelin_log10": _v("idcg", "idcg_score", discount="max(1,log(rank))", log_base=10),
-    "idcg-cg": _v("idcg", "idcg_score", discount="none"),
-    # NDCG
-    "ndcg": _v("ndcg", "ndcg_score"),
-    "ndcg-exponential": _v("ndcg", "ndcg_score", gain="exponential"),
-    "ndcg-gain_array": _v("ndcg", "ndcg_score", gain=np.array([0.0, 1.0, 3.0, 10.0])),
-    "ndcg-gain_square": _v("ndcg", "ndcg_score", gain=np.square),
-    "ndcg-jarvelin": _v("ndcg", "ndcg_score", discount="max(1,log(rank))"),
-    "ndcg-no_discount": _v("ndcg", "ndcg_score", discount="none"),
-    "ndcg-ideal_top_k": Variant(
-        "ndcg",
-        "ndcg_score",
-        {"ideal": "top_k"},
-        relevant_first_is_max=False,
-        partially_undefined=True,
-    ),
-    "ndcg-ideal_top_k-exponential": Variant(
-        "ndcg",
-        "ndcg_score",
-        {"ideal": "top_k", "gain": "exponential"},
-        relevant_first_is_max=False,
-        partially_undefined=True,
-    ),
-    # AP
-    "map": _v("map", "mean_average_precision_score"),
-    "map-min_k_n_rel": _v("map", "mean_average_precision_score", denominator="min(k,n_relevant)"),
-    "map-n_rel_in_top_k": Variant(
-        "map",
-        "mean_average_precision_score",
-        {"denominator": "n_relevant_in_top_k"},
-        relevant_first_is_max=False,
-    ),
-    "map-explicit_n_relevant-level2": _v(
-        "map", "mean_average_precision_score", denominator="n_relevant", relevance_level=2
-    ),
-    # RR
-    "mrr": _v("mrr", "mean_reciprocal_rank_score"),
-    "mrr-level2": _v("mrr", "mean_reciprocal_rank_score", relevance_level=2),
-    # precision / recall / F-beta
-    "precision": _v("precision", "precision_at_k_score"),
-    "precision-min_k_n_retrieved": _v(
-        "precision", "precision_at_k_score", denominator="min(k,n_retrieved)"
-    ),
-    "precision-level2": _v("precision", "precision_at_k_score", relevance_level=2),
-    "recall": _v("recall", "recall_at_k_score"),
-    "recall-level3": _v("recall", "recall_at_k_score", relevance_level=3),
-    "rprec": Variant("rprec", "r_precision_score", {}, takes_k=False),
-    "rprec-level2": Variant("rprec", "r_precision_score", {"relevance_level": 2}, takes_k=False),
-    "bpref": Variant("bpref", "bpref_score", {}, takes_k=False),
-    "bpref-level2": Variant("bpref", "bpref_score", {"relevance_level": 2}, takes_k=False),
-    "judged": _v("judged", "judged_at_k_score"),
-    "iprec-0": Variant("iprec", "interpolated_precision_score", {}, takes_k=False),
-    "iprec-0.5": Variant(
-        "iprec", "interpolated_precision_score", {"recall": 0.5}, takes_k=False
-    ),
-    "iprec-0.3-level2": Variant(
-        "iprec",
-        "interpolated_precision_score",
-        {"recall": 0.3, "relevance_level": 2},
-        takes_k=False,
-    ),
-    "iprec-1": Variant("iprec", "interpolated_precision_score", {"recall": 1.0}, takes_k=False),
-    "11pt_avg": Variant("eleven_point", "eleven_point_precision_score", {}, takes_k=False),
-    "rbp": _v("rbp", "rbp_score"),
-    "rbp-graded-level2": _v("rbp", "rbp_score", p=0.5, graded=True, relevance_level=2),
-    "rbp-residual": _v("rbp", "rbp_score", p=0.9, part="residual"),
-    "rbp-upper": _v("rbp", "rbp_score", part="upper"),
-    "num_rel": Variant("counts", "retrieval_count_score", {"count": "relevant"}, takes_k=False),
-    "num_ret": _v("counts", "retrieval_count_score", count="retrieved"),
-    "num_rel_ret-level2": _v("counts", "retrieval_count_score", relevance_level=2),
-    "f1": _v("fbeta", "fbeta_at_k_score"),
-    "fbeta-0.5-min_k_n_retrieved": _v(
-        "fbeta", "fbeta_at_k_score", beta=0.5, denominator="min(k,n_retrieved)"
-    ),
-    "fbeta-2-level2": _v("fbeta", "fbeta_at_k_score", beta=2.0, relevance_level=2),
-    # fall-out: relevant rows first is its minimum (lower is better)
-    "fallout": Variant("fallout", "fallout_at_k_score", {}, relevant_first_is_max=False),
-    "fallout-level2": Variant(
-        "fallout", "fallout_at_k_score", {"relevance_level": 2}, relevant_first_is_max=False
-    ),
-    # hit rate
-    "hit_rate": _v("hit_rate", "hit_rate_score"),
-    "hit_rate-level2": _v("hit_rate", "hit_rate_score", relevance_level=2, average="macro"),
-    "hit_rate-micro": _v("hit_rate", "hit_rate_score", average="micro"),
-    # ERR
-    "err": _v("err", "expected_reciprocal_rank_score"),
-    "err-max_grade3": _v("err", "expected_reciprocal_rank_score", max_grade=3),
-    "err-max_grade5": _v("err", "expected_reciprocal_rank_score", max_grade=5),
+def variants_of(name, info):
+    """The variants of registry name ``name``: the registry's facts, the oracle's table."""
+    out = {}
+    for vid, checked in ref.checked_variants(name).items():
+        relevant_first_is_max = checked.relevant_first_is_max
+        if relevant_first_is_max is None:  # lower is better: relevant first is the minimum
+            relevant_first_is_max = info.greater_is_better
+        out[vid] = Variant(
+            ref.REFERENCE_OF.get(name, name),
+            info.function.__name__,
+            {**info.fixed_params, **checked.params},
+            takes_k=info.takes_k,
+            relevant_first_is_max=relevant_first_is_max,
+            partially_undefined=checked.partially_undefined,
+            name=name,
+        )
+    return out
+
+
+# every variant of every registry metric (tests/support/reference.py says which)
+ALL_VARIANTS = {
+    vid: variant
+    for name, info in _registry().items()
+    for vid, variant in variants_of(name, info).items()
 }
+# the per-query AUC has no cutoff, and its own test below
 AUC_VARIANTS = {
-    "gauc": Variant("gauc", "group_roc_auc_score", {}, takes_k=False),
-    "gauc-rows": Variant("gauc", "group_roc_auc_score", {"query_weight": "rows"}, takes_k=False),
-    "gauc-positives": Variant(
-        "gauc", "group_roc_auc_score", {"query_weight": "positives"}, takes_k=False
-    ),
-    "gauc-uniform-level2": Variant(
-        "gauc",
-        "group_roc_auc_score",
-        {"query_weight": "uniform", "relevance_level": 2},
-        takes_k=False,
-    ),
+    vid: variant
+    for vid, variant in ALL_VARIANTS.items()
+    if variant.function == "group_roc_auc_score"
 }
-ALL_VARIANTS = {**VARIANTS, **AUC_VARIANTS}
+VARIANTS = {vid: variant for vid, variant in ALL_VARIANTS.items() if vid not in AUC_VARIANTS}
 
 
 # ---------------------------------------------------------------------------
@@ -320,10 +243,11 @@ def names_query(message, qids):
 
 def judged_all(variant):
     """``judged=True`` for the measures that read judgments (bpref, Judged@k, RBP's
-    residual and upper bound): the reference reads every row as judged."""
-    reads = variant.function in ("bpref_score", "judged_at_k_score") or variant.params.get(
-        "part"
-    ) in ("residual", "upper")
+    residual and upper bound, as the registry says): the reference reads every row
+    as judged."""
+    from sklearn_rank_metrics._metrics._registry import MetricSpec
+
+    reads = MetricSpec(variant.info, variant.params).reads_judgments
     return {"judged": True} if reads else {}
 
 
@@ -575,8 +499,8 @@ def test_two_dimensional_input(vid, ties, weighted):
     [
         v
         for v in ALL_VARIANTS
-        if v not in ("dcg-gain_list_g0_positive", "judged", "rbp-residual", "rbp-upper")
-        and ALL_VARIANTS[v].metric != "counts"
+        if v not in ("dcg-gain_list_g0_positive", "rbp-residual", "rbp-upper")
+        and not ALL_VARIANTS[v].info.always_defined  # Judged@k, the counts
     ],
 )
 def test_every_query_skipped_gives_nan_and_warns(vid):
@@ -587,7 +511,7 @@ def test_every_query_skipped_gives_nan_and_warns(vid):
     if variant.metric == "gauc":
         y_true = np.array([1, 0, 1, 0])  # one class per query
         group = np.array([5, 9, 5, 9])
-    if variant.metric == "fallout":
+    if variant.info.undefined_without == "non_relevant":  # fall-out
         y_true = np.array([2, 2, 2, 2])  # no non-relevant row (at level 2 either)
     params = metric_params(variant, 3)
     if variant.metric == "err":

@@ -51,9 +51,10 @@ def approx(value):
     return pytest.approx(value, rel=1e-9, abs=1e-12)
 
 
-# bpref and Judged@k read which rows were judged: in these tests every row was
-# (judged=True), unless a test passes its own mask
-READS_JUDGMENTS = {"bpref", "judged"}
+# the metrics that always read which rows were judged (bpref, Judged@k: the registry
+# says which): in these tests every row was (judged=True), unless a test passes its
+# own mask
+READS_JUDGMENTS = {name for name, info in METRICS.items() if info.reads_judgments is True}
 
 
 def call(name, y_true, y_score, group=None, **kwargs):
@@ -101,6 +102,26 @@ def test_every_public_score_function_is_registered():
     assert not missing, f"public metrics missing from the registry: {missing}"
 
 
+def best_and_worst_ranking_values(name):
+    """The metric (at k=1 if it takes a cutoff) of relevant rows first, and last.
+
+    One query, labels 2, 1, 0, 0, ranked in label order, then in reverse.
+    """
+    y_true, group = np.array([2, 1, 0, 0]), np.zeros(4, dtype=int)
+    k = {"k": 1} if METRICS[name].takes_k else {}
+    best = call(name, y_true, np.array([4.0, 3.0, 2.0, 1.0]), group, **k)
+    worst = call(name, y_true, np.array([1.0, 2.0, 3.0, 4.0]), group, **k)
+    return best, worst
+
+
+def test_best_and_worst_ranking_values_tell_the_direction():
+    # hand computations: P@1 is 1 then 0; fall-out@1 (2 non-relevant rows) 0 then 1/2;
+    # IDCG@1 does not depend on the ranking: the gain 2 at rank 1
+    assert best_and_worst_ranking_values("p") == (1.0, 0.0)
+    assert best_and_worst_ranking_values("fallout") == (0.0, 0.5)
+    assert best_and_worst_ranking_values("idcg") == (2.0, 2.0)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_registry_entry_is_consistent(name):
     info = METRICS[name]
@@ -109,8 +130,11 @@ def test_registry_entry_is_consistent(name):
     assert function in srm.__all__ and getattr(srm, function) is info.function
     assert isinstance(info.fixed_params, dict)
     # classification expected from the definitions (DESIGN.md of the project)
-    # fall-out, the share of the non-relevant rows in the top k: lower is better
-    assert info.greater_is_better is (function != "fallout_at_k_score")
+    # the direction, read from the metric's values rather than from a list of names:
+    # lower is better where the best ranking scores below the worst one (fall-out, the
+    # share of the non-relevant rows in the top k), higher is better everywhere else
+    best, worst = best_and_worst_ranking_values(name)
+    assert info.greater_is_better is (best >= worst), (best, worst)
     # dcg, cg, idcg: not normalised; the counts: sums of rows
     plain_sums = function in {"dcg_score", "idcg_score", "retrieval_count_score"}
     assert info.bounded_01 is (not plain_sums)

@@ -23,6 +23,9 @@ import itertools
 import math
 import warnings
 from collections import namedtuple
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -533,6 +536,140 @@ METRIC_FUNCTIONS = {
 
 # metrics summed over queries instead of averaged
 TOTAL_METRICS = {"counts"}
+
+
+# ---------------------------------------------------------------------------
+# Which variants of each registry metric the cross-check runs
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One parameter variant of a registry metric, run against its reference function.
+
+    ``params`` are added to the registry name's fixed parameters.
+    ``relevant_first_is_max``: whether relevant rows first is the best order of a tie
+    block (None: as the registry's ``greater_is_better`` says);
+    ``partially_undefined``: a query can be undefined in some tie orders only.
+    """
+
+    params: Mapping[str, Any] = field(default_factory=dict)
+    relevant_first_is_max: bool | None = None
+    partially_undefined: bool = False
+
+
+def _c(**params):
+    return Checked(params)
+
+
+# The reference function of a registry name, where the names differ (key of
+# METRIC_FUNCTIONS); a name missing here is its own reference function's name.
+REFERENCE_OF = {
+    "p": "precision",
+    "f1": "fbeta",
+    "11pt_avg": "eleven_point",
+    "cg": "dcg",  # the registry's cg is dcg_score with discount="none"
+    "num_rel": "counts",
+    "num_ret": "counts",
+    "num_rel_ret": "counts",
+}
+
+# The variants run per registry name (variant id -> Checked). A name missing here runs
+# one variant, its fixed parameters only, under its own name: a new metric adds a line
+# only for extra parameter variants.
+CHECKED_VARIANTS: dict[str, dict[str, Checked]] = {
+    "dcg": {
+        "dcg": _c(),
+        "dcg-exponential": _c(gain="exponential"),
+        "dcg-gain_list": _c(gain=[0.0, 1.0, 3.0, 10.0]),
+        "dcg-gain_list_g0_positive": _c(gain=[0.5, 1.0, 2.0, 4.0]),
+        "dcg-gain_sqrt": _c(gain=np.sqrt),
+        "dcg-jarvelin": _c(discount="max(1,log(rank))"),
+        "dcg-log10": _c(log_base=10),
+        "dcg-jarvelin_ln": _c(discount="max(1,log(rank))", log_base=math.e),
+    },
+    "cg": {"dcg-cg": _c()},
+    "idcg": {
+        "idcg": _c(),
+        "idcg-exponential": _c(gain="exponential"),
+        "idcg-gain_list": _c(gain=[0.0, 1.0, 3.0, 10.0]),
+        "idcg-jarvelin_log10": _c(discount="max(1,log(rank))", log_base=10),
+        "idcg-cg": _c(discount="none"),
+    },
+    "ndcg": {
+        "ndcg": _c(),
+        "ndcg-exponential": _c(gain="exponential"),
+        "ndcg-gain_array": _c(gain=np.array([0.0, 1.0, 3.0, 10.0])),
+        "ndcg-gain_square": _c(gain=np.square),
+        "ndcg-jarvelin": _c(discount="max(1,log(rank))"),
+        "ndcg-no_discount": _c(discount="none"),
+        "ndcg-ideal_top_k": Checked(
+            {"ideal": "top_k"}, relevant_first_is_max=False, partially_undefined=True
+        ),
+        "ndcg-ideal_top_k-exponential": Checked(
+            {"ideal": "top_k", "gain": "exponential"},
+            relevant_first_is_max=False,
+            partially_undefined=True,
+        ),
+    },
+    "map": {
+        "map": _c(),
+        "map-min_k_n_rel": _c(denominator="min(k,n_relevant)"),
+        "map-n_rel_in_top_k": Checked(
+            {"denominator": "n_relevant_in_top_k"}, relevant_first_is_max=False
+        ),
+        "map-explicit_n_relevant-level2": _c(denominator="n_relevant", relevance_level=2),
+    },
+    "mrr": {"mrr": _c(), "mrr-level2": _c(relevance_level=2)},
+    "p": {
+        "precision": _c(),
+        "precision-min_k_n_retrieved": _c(denominator="min(k,n_retrieved)"),
+        "precision-level2": _c(relevance_level=2),
+    },
+    "recall": {"recall": _c(), "recall-level3": _c(relevance_level=3)},
+    "rprec": {"rprec": _c(), "rprec-level2": _c(relevance_level=2)},
+    "bpref": {"bpref": _c(), "bpref-level2": _c(relevance_level=2)},
+    "iprec": {
+        "iprec-0": _c(),
+        "iprec-0.5": _c(recall=0.5),
+        "iprec-0.3-level2": _c(recall=0.3, relevance_level=2),
+        "iprec-1": _c(recall=1.0),
+    },
+    "rbp": {
+        "rbp": _c(),
+        "rbp-graded-level2": _c(p=0.5, graded=True, relevance_level=2),
+        "rbp-residual": _c(p=0.9, part="residual"),
+        "rbp-upper": _c(part="upper"),
+    },
+    "num_rel_ret": {"num_rel_ret-level2": _c(relevance_level=2)},
+    "fbeta": {
+        "fbeta-0.5-min_k_n_retrieved": _c(beta=0.5, denominator="min(k,n_retrieved)"),
+        "fbeta-2-level2": _c(beta=2.0, relevance_level=2),
+    },
+    "fallout": {"fallout": _c(), "fallout-level2": _c(relevance_level=2)},
+    "hit_rate": {
+        "hit_rate": _c(),
+        "hit_rate-level2": _c(relevance_level=2, average="macro"),
+        "hit_rate-micro": _c(average="micro"),
+    },
+    "err": {
+        "err": _c(),
+        "err-max_grade3": _c(max_grade=3),
+        "err-max_grade5": _c(max_grade=5),
+    },
+    "gauc": {
+        "gauc": _c(),
+        "gauc-rows": _c(query_weight="rows"),
+        "gauc-positives": _c(query_weight="positives"),
+        "gauc-uniform-level2": _c(query_weight="uniform", relevance_level=2),
+    },
+}
+
+
+def checked_variants(name):
+    """The variants of registry name ``name`` the cross-check runs (id -> Checked)."""
+    return CHECKED_VARIANTS.get(name, {name: Checked()})
+
 
 PerQuery = namedtuple(
     "PerQuery",
