@@ -148,9 +148,9 @@ VARIANTS = {
     ),
     "fbeta-2-level2": _v("fbeta", "fbeta_at_k_score", beta=2.0, relevance_level=2),
     # fall-out: relevant rows first is its minimum (lower is better)
-    "fallout": Variant("fallout", "fallout_at_k_score", {}, relevant_first_is_max=False),
+    "fallout": Variant("fallout", "fallout_at_k_loss", {}, relevant_first_is_max=False),
     "fallout-level2": Variant(
-        "fallout", "fallout_at_k_score", {"relevance_level": 2}, relevant_first_is_max=False
+        "fallout", "fallout_at_k_loss", {"relevance_level": 2}, relevant_first_is_max=False
     ),
     # hit rate
     "hit_rate": _v("hit_rate", "hit_rate_score"),

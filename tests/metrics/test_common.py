@@ -94,11 +94,19 @@ def queries_of(data):
 
 
 def test_every_public_score_function_is_registered():
-    public = {name for name in srm.__all__ if name.endswith("_score")}
+    # scikit-learn's naming: *_score is greater-is-better, *_loss lower-is-better
+    public = {name for name in srm.__all__ if name.endswith(("_score", "_loss"))}
     assert public, "sklearn_rank_metrics.__all__ lists no *_score function"
     registered = {info.function for info in METRICS.values()}
     missing = sorted(name for name in public if getattr(srm, name) not in registered)
     assert not missing, f"public metrics missing from the registry: {missing}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_function_name_suffix_reads_the_declared_direction(name):
+    info = METRICS[name]
+    suffix = "_score" if info.greater_is_better else "_loss"
+    assert info.function.__name__.endswith(suffix), (name, info.function.__name__)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -110,7 +118,7 @@ def test_registry_entry_is_consistent(name):
     assert isinstance(info.fixed_params, dict)
     # classification expected from the definitions (DESIGN.md of the project)
     # fall-out, the share of the non-relevant rows in the top k: lower is better
-    assert info.greater_is_better is (function != "fallout_at_k_score")
+    assert info.greater_is_better is (function != "fallout_at_k_loss")
     # dcg, cg, idcg: not normalised; the counts: sums of rows
     plain_sums = function in {"dcg_score", "idcg_score", "retrieval_count_score"}
     assert info.bounded_01 is (not plain_sums)
