@@ -69,9 +69,7 @@ def test_multi_metric_search_refits_on_the_lowest_fallout():
         ColumnRanker(), {"column": [0, 1, 2]}, scoring=scorers, refit="fallout@2", cv=ALL_ROWS
     ).fit(X, Y)
     assert search.best_params_ == {"column": 1}
-    np.testing.assert_allclose(
-        search.cv_results_["mean_test_fallout@2"], np.negative(FALLOUT_AT_2)
-    )
+    np.testing.assert_allclose(search.cv_results_["mean_test_fallout@2"], np.negative(FALLOUT_AT_2))
     ndcg = [ndcg_score(Y, X[:, column], QID, k=2) for column in range(3)]
     np.testing.assert_allclose(search.cv_results_["mean_test_ndcg@2"], ndcg)  # not negated
 
