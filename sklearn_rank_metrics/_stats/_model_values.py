@@ -16,7 +16,20 @@ import numpy as np
 from .._engine._inputs import plain_array
 from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import evaluate_details
+from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
+
+
+def greater_is_better(metric: str) -> bool:
+    """The declared direction of a metric name (fall-out: lower is better).
+
+    A name this package cannot read (a display made by hand with a label of its own)
+    counts as greater-is-better, as every metric but fall-out is.
+    """
+    try:
+        return parse_metric(metric).info.greater_is_better
+    except (TypeError, ValueError):
+        return True
 
 
 def score_mapping(
