@@ -9,30 +9,23 @@ last iteration whose value is strictly below the minimum of every earlier one
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
 
 from sklearn_rank_metrics import fallout_at_k_loss, make_lightgbm_metric, make_xgboost_metric
-from tests.support import lambdarank
+from tests.model_selection.test_booster_early_stopping import (
+    kept_by_brute_force as kept_by_brute_force_of_maximum,
+)
+from tests.model_selection.test_booster_early_stopping import sample
 
 ROUNDS = 10
 N_ROUNDS = 60
 K = 10
 
 
-@cache
-def sample():
-    return lambdarank.load("train"), lambdarank.load("test")
-
-
 def kept_by_brute_force(values):
     """The best iteration of a minimised history: its first strict minimum."""
-    values = np.asarray(values, dtype=np.float64)
-    running_min = np.minimum.accumulate(values)
-    improved = np.concatenate([[True], values[1:] < running_min[:-1]])
-    return int(np.flatnonzero(improved)[-1])
+    return kept_by_brute_force_of_maximum(-np.asarray(values, dtype=np.float64))
 
 
 def test_brute_force_takes_the_first_strict_minimum():

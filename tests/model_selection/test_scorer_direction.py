@@ -85,24 +85,25 @@ def test_lower_is_better_metric_gets_sign_minus_one(metric):
         assert scorer(ColumnRanker(2), X, Y) == pytest.approx(-5 / 12)
 
 
-def test_greater_is_better_true_is_refused_for_fallout():
+@pytest.mark.parametrize(
+    ("metric", "function", "wrong", "direction"),
+    [
+        ("fallout@10", fallout_at_k_loss, True, "lower-is-better"),
+        ("ndcg@10", ndcg_score, False, "greater-is-better"),  # refused before, too
+    ],
+)
+def test_a_contradicting_greater_is_better_is_refused(metric, function, wrong, direction):
     with pytest.raises(ValueError) as raised:
-        make_ranking_scorer("fallout@10", greater_is_better=True)
+        make_ranking_scorer(metric, greater_is_better=wrong)
     message = str(raised.value)
-    assert "'fallout@10' is lower-is-better" in message
-    assert "make_ranking_scorer('fallout@10')" in message
-    assert "make_ranking_scorer('fallout@10', greater_is_better=False)" in message
-    with pytest.raises(ValueError, match="fallout_at_k_loss is lower-is-better"):
-        make_ranking_scorer(fallout_at_k_loss, greater_is_better=True)
+    assert f"{metric!r} is {direction}" in message
+    # both spellings that work
+    assert f"make_ranking_scorer({metric!r})" in message
+    assert f"make_ranking_scorer({metric!r}, greater_is_better={not wrong})" in message
+    with pytest.raises(ValueError, match=f"{function.__name__} is {direction}"):
+        make_ranking_scorer(function, greater_is_better=wrong)
 
 
-def test_greater_is_better_false_is_still_refused_for_ndcg():
-    with pytest.raises(ValueError) as raised:
-        make_ranking_scorer("ndcg@10", greater_is_better=False)
-    message = str(raised.value)
-    assert "'ndcg@10' is greater-is-better" in message
-    assert "make_ranking_scorer('ndcg@10', greater_is_better=True)" in message
-    with pytest.raises(ValueError, match="ndcg_score is greater-is-better"):
-        make_ranking_scorer(ndcg_score, greater_is_better=False)
+def test_greater_is_better_true_is_accepted_for_ndcg():
     scorer = make_ranking_scorer("ndcg@10", greater_is_better=True)
     assert scorer.sign == 1 and "greater_is_better" not in repr(scorer)
