@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from .._engine._caller import entry_point
+from .._engine._caller import called_as, entry_point
 from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
@@ -89,7 +89,8 @@ class RankingScorer:
         **metadata: Any,
     ) -> float:
         # a RankingData with features scores as it is: scorer(estimator, data)
-        X, y_true, carried_group, carried = estimator_inputs(X, y_true, None, repr(self))
+        with called_as(repr(self)):  # errors name the scorer, not a function
+            X, y_true, carried_group, carried = estimator_inputs(X, y_true, None)
         if y_true is None:
             raise TypeError(
                 f"{self!r} needs the labels: scorer(estimator, X, y), or "

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._engine._caller import called_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
@@ -518,7 +519,8 @@ def compare(
     models = list(scores)
     pairs = _pairs(models, baseline)
     methods = _methods(method)
-    names = metric_names(metrics, function_name)
+    with called_as(function_name):
+        names = metric_names(metrics)
     rng = as_generator(random_state, function_name)
     query_ids, values = per_query_values(
         y_true,
