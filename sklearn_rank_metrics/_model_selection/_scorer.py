@@ -428,6 +428,9 @@ def make_ranking_scorers(
     Returns
     -------
     scorers : dict of str to RankingScorer
+        Each scorer in its metric's declared direction: a lower-is-better metric's
+        (``"fallout@10"``) returns the negated value, so ``cv_results_`` holds minus
+        the fall-out and ``refit`` on it picks the lowest.
 
     Examples
     --------
