@@ -30,7 +30,7 @@ from ._metrics._binary import (
 )
 from ._metrics._counts import retrieval_count_score
 from ._metrics._evaluate import evaluate
-from ._metrics._fallout import fallout_at_k_score
+from ._metrics._fallout import fallout_at_k_loss
 from ._metrics._graded import dcg_score, expected_reciprocal_rank_score, idcg_score, ndcg_score
 from ._metrics._interpolated import eleven_point_precision_score, interpolated_precision_score
 from ._metrics._judged import bpref_score, judged_at_k_score
@@ -71,7 +71,7 @@ __all__ = [
     "eleven_point_precision_score",
     "evaluate",
     "expected_reciprocal_rank_score",
-    "fallout_at_k_score",
+    "fallout_at_k_loss",
     "fbeta_at_k_score",
     "group_roc_auc_score",
     "hit_rate_score",

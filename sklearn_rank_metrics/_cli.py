@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from ._engine._caller import called_as
 from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
@@ -504,17 +505,17 @@ def _evaluate_runs(
         run_data = scores if loaded.data is None else loaded.data
         y_score = scores.y_score if loaded.data is None else scores
         try:
-            details = evaluate_details(
-                run_data.y_true,
-                y_score,
-                run_data.group,
-                metrics=metrics,
-                shared=settings,
-                sample_weight=None,
-                function_name="rank-metrics evaluate",
-                doc_id=getattr(run_data, "doc_id", None),
-                judged=getattr(run_data, "judged", None),
-            )
+            with called_as("rank-metrics evaluate"):
+                details = evaluate_details(
+                    run_data.y_true,
+                    y_score,
+                    run_data.group,
+                    metrics=metrics,
+                    shared=settings,
+                    sample_weight=None,
+                    doc_id=getattr(run_data, "doc_id", None),
+                    judged=getattr(run_data, "judged", None),
+                )
         except RowValueError as error:  # name the file and line of the row
             locate = getattr(run_data, "_row_location", None)
             if locate is None:

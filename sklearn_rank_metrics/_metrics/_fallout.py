@@ -1,4 +1,4 @@
-"""Fall-out at k: :func:`fallout_at_k_score`."""
+"""Fall-out at k: :func:`fallout_at_k_loss`."""
 # mypy: disable-error-code="empty-body"
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def fallout_per_query(
     greater_is_better=False,
     undefined_without="non_relevant",
 )
-def fallout_at_k_score(
+def fallout_at_k_loss(
     y_true: Any,
     y_score: Any,
     group: Any = None,
@@ -92,11 +92,11 @@ def fallout_at_k_score(
 
     Examples
     --------
-    >>> from sklearn_rank_metrics import fallout_at_k_score
-    >>> fallout_at_k_score([1, 0, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=1)  # the ideal order
+    >>> from sklearn_rank_metrics import fallout_at_k_loss
+    >>> fallout_at_k_loss([1, 0, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=1)  # the ideal order
     0.0
-    >>> fallout_at_k_score([1, 0, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=2)  # 1 of 2 non-relevant
+    >>> fallout_at_k_loss([1, 0, 0], [0.9, 0.8, 0.1], [0, 0, 0], k=2)  # 1 of 2 non-relevant
     0.5
-    >>> fallout_at_k_score([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie across the cutoff
+    >>> fallout_at_k_loss([1, 0], [0.5, 0.5], [0, 0], k=1)  # tie across the cutoff
     0.5
     """

@@ -7,16 +7,24 @@ on its validation data, reading the query layout from the library's dataset
 (LightGBM's group sizes, XGBoost's ``group_ptr``), so training stops on the number
 the model is reported with.
 
-Both report a metric as ``prefer_max(<name>)`` (e.g. ``prefer_max(err@10)``), for two
-reasons. No built-in metric of either booster has that form, so ours never shares a
-history with a built-in one (LightGBM appends two metrics of one name to one list,
-interleaved). And XGBoost's early stopping, when ``maximize`` is left None, maximises
-only metrics whose name starts with one of its own maximised names (``auc``, ``map``,
-``ndcg``, ``pre``, ...; ``xgboost.callback.EarlyStopping``): the ``pre`` of
-``prefer_max`` makes it keep the iteration of our metric's highest value in every
-form (``XGBRanker(early_stopping_rounds=)``, ``EarlyStopping(rounds=)``,
-``xgboost.train(early_stopping_rounds=)``), and ``maximize=True`` agrees with it.
-LightGBM takes the direction from the callable's third return value (True).
+Both report a greater-is-better metric as ``prefer_max(<name>)`` (e.g.
+``prefer_max(err@10)``) and a lower-is-better one (the registry's
+``greater_is_better=False``: fall-out) as ``minimize(<name>)`` (e.g.
+``minimize(fallout@10)``), for two reasons. No built-in metric of either booster has
+those forms, so ours never shares a history with a built-in one (LightGBM appends two
+metrics of one name to one list, interleaved). And XGBoost's early stopping, when
+``maximize`` is left None, takes the direction from the name: it maximises the
+metrics whose name starts with one of its own maximised names (``auc``, ``aucpr``,
+``map``, ``ndcg``, ``pre``, each also with ``@``; ``xgboost.callback.EarlyStopping``)
+and minimises every other. The ``pre`` of ``prefer_max`` makes it keep the iteration
+of the highest value in every form (``XGBRanker(early_stopping_rounds=)``,
+``EarlyStopping(rounds=)``, ``xgboost.train(early_stopping_rounds=)``), and
+``maximize=True`` agrees with it. ``minimize`` starts with none of those prefixes (a
+``prefer_min`` would start with ``pre`` and be maximised), so a lower-is-better
+metric keeps the iteration of its lowest value; ``maximize=True`` would keep the
+highest (XGBoost's own choice, which the metric cannot see: never pass it for
+``minimize(...)``). LightGBM takes the direction from the callable's third return
+value: the metric's ``greater_is_better``.
 """
 
 from __future__ import annotations
@@ -37,10 +45,11 @@ from .._metrics._evaluate import evaluate_details
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
 
-# The reported name of every metric of ours: no LightGBM or XGBoost built-in metric
-# is named so, and XGBoost's early stopping maximises a name starting "pre" when its
-# maximize is None (see the module docstring).
+# The reported names of our metrics: no LightGBM or XGBoost built-in metric is named
+# so, and XGBoost's early stopping with maximize None maximises a name starting "pre"
+# and minimises one starting "min" (see the module docstring).
 REPORTED_NAME = "prefer_max({})"
+REPORTED_NAME_LOWER = "minimize({})"  # a lower-is-better metric (fall-out)
 
 
 class _BoosterMetric:
@@ -89,10 +98,11 @@ class _BoosterMetric:
         _check_name(name, owner)
         self.metric = computed
         # the metric's own spelling without spaces (which XGBoost's log cannot hold)
-        self.name = REPORTED_NAME.format("".join(metric.split()) if name is None else name)
+        # the direction the registry declares (LightGBM reads it; XGBoost, the name)
+        self.higher_is_better = spec.info.greater_is_better
+        reported = REPORTED_NAME if self.higher_is_better else REPORTED_NAME_LOWER
+        self.name = reported.format("".join(metric.split()) if name is None else name)
         self.owner = owner
-        # every metric of the package is greater-is-better
-        self.higher_is_better = True
 
     def value(
         self, y_true: Any, y_score: Any, sizes: Any, weight: Any, weight_per: str = "row"
@@ -240,8 +250,9 @@ def make_lightgbm_metric(
         ``"mrr@10"``, ``"recall@100"``, ``"gauc"``, ``"map(denominator=min(k,n_relevant))@10"``,
         or another tool's name such as ``"P_10"``).
     name : str or None, default=None
-        What LightGBM reports, inside ``prefer_max(...)`` (default: ``metric``
-        without spaces): printing characters, no spaces or ``':'``.
+        What LightGBM reports, inside ``prefer_max(...)`` (``minimize(...)`` for a
+        lower-is-better metric; default: ``metric`` without spaces): printing
+        characters, no spaces or ``':'``.
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="lightgbm"`` gives LightGBM's own numbers
@@ -253,13 +264,16 @@ def make_lightgbm_metric(
         A callable for ``lgb.train(..., feval=metric)`` (``metric(preds, eval_data)``)
         and for the scikit-learn wrapper's ``fit(..., eval_metric=metric)``
         (``metric(y_true, y_pred, weight, group)``); it returns ``(name, value,
-        True)``: greater is better, which early stopping reads. Row weights (one
+        is_higher_better)``, which early stopping reads: True, but False for a
+        lower-is-better metric (``"fallout@k"``), so early stopping keeps the
+        iteration of its lowest value. Row weights (one
         per row, as LightGBM holds them; another length is a ``ValueError``) are
         averaged per query, as LightGBM weighs its queries.
 
     Notes
     -----
-    The metric is reported as ``prefer_max(<name>)``: the key of its history in
+    The metric is reported as ``prefer_max(<name>)`` (``minimize(<name>)`` for a
+    lower-is-better metric): the key of its history in
     ``evals_result_`` / ``record_evaluation`` and of ``best_score_``, e.g.
     ``evals_result_["valid_0"]["prefer_max(err@10)"]``. No LightGBM metric has that
     name, so ``make_lightgbm_metric("ndcg@10")`` beside LightGBM's own
@@ -288,9 +302,9 @@ def make_xgboost_metric(
     metric : str
         A metric name as in :func:`evaluate`.
     name : str or None, default=None
-        What XGBoost reports, inside ``prefer_max(...)`` (default: ``metric``
-        without spaces): printing characters, no spaces or ``':'`` (XGBoost
-        splits its log on them).
+        What XGBoost reports, inside ``prefer_max(...)`` (``minimize(...)`` for a
+        lower-is-better metric; default: ``metric`` without spaces): printing
+        characters, no spaces or ``':'`` (XGBoost splits its log on them).
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="xgboost"`` gives XGBoost's own numbers.
@@ -312,10 +326,11 @@ def make_xgboost_metric(
     Notes
     -----
     The metric is reported as ``prefer_max(<name>)``, e.g.
-    ``evals_result()["validation_0"]["prefer_max(err@10)"]``; ``best_score`` is its
-    value at ``best_iteration``. The name does two things:
+    ``evals_result()["validation_0"]["prefer_max(err@10)"]``, and a lower-is-better
+    metric (``"fallout@k"``) as ``minimize(<name>)``; ``best_score`` is its value at
+    ``best_iteration``. The name does two things:
 
-    - **Early stopping keeps the highest value.** XGBoost's ``EarlyStopping`` with
+    - **Early stopping keeps the best value.** XGBoost's ``EarlyStopping`` with
       ``maximize=None`` (what ``XGBRanker(early_stopping_rounds=n)``,
       ``xgboost.train(..., early_stopping_rounds=n)`` and
       ``EarlyStopping(rounds=n)`` use) maximises a metric whose name starts with one
@@ -323,7 +338,11 @@ def make_xgboost_metric(
       minimises any other; ``prefer_max`` starts with ``pre``, so each of those forms
       keeps the first iteration of the highest value (a later one must be strictly
       greater; XGBoost records a custom metric to 6 decimals). ``maximize=True``
-      gives the same iteration; never pass ``maximize=False``. A custom metric comes
+      gives the same iteration; never pass ``maximize=False``. ``minimize`` starts
+      with none of the maximised names (``prefer_min`` would start with ``pre``),
+      so a lower-is-better metric keeps the first iteration of its lowest value;
+      never pass ``maximize=True`` for it (XGBoost's own choice, which the metric
+      cannot see: it would keep the highest fall-out). A custom metric comes
       after XGBoost's built-in ones, so it is the one early stopping watches unless
       ``EarlyStopping(metric_name=...)`` names another.
     - **No shared history.** No XGBoost metric has that name, so our ``ndcg@10``

@@ -263,7 +263,8 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             n_rows = _check_labels(
                 X_model, y_eval, f"eval_set[{index}]'s X", f"eval_set[{index}]'s y", where
             )
-            codes, _ = factorize_groups(ids, n_rows, where)
+            with called_as(where):  # this eval set's name, not the caller's
+                codes, _ = factorize_groups(ids, n_rows)
             order = np.argsort(codes, kind="stable")
             sorted_sets.append(
                 (_safe_indexing(X_model, order), _safe_indexing(np.asarray(y_eval), order))

@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from .._engine._caller import entry_point
+from .._engine._caller import called_as, entry_point
 from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
-from .._metrics._registry import parse_metric
+from .._metrics._registry import METRICS, parse_metric
 from .._metrics._settings import Settings
 
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
@@ -47,7 +47,11 @@ class RankingScorer:
 
     Made by :func:`make_ranking_scorer`; see it for the parameters. Calling
     ``scorer(estimator, X, y_true, sample_weight=None, group=None)`` predicts scores
-    for ``X`` and returns ``sign * metric(y_true, scores, group, ...)``.
+    for ``X`` and returns ``sign * metric(y_true, scores, group, ...)``: ``sign`` is
+    -1 for a lower-is-better metric (fall-out), whose scorer returns the negated
+    value as scikit-learn's ``neg_mean_squared_error`` does, so that a search that
+    maximises scores picks the lowest value. The repr then shows
+    ``greater_is_better=False``.
     """
 
     def __init__(
@@ -85,7 +89,8 @@ class RankingScorer:
         **metadata: Any,
     ) -> float:
         # a RankingData with features scores as it is: scorer(estimator, data)
-        X, y_true, carried_group, carried = estimator_inputs(X, y_true, None, repr(self))
+        with called_as(repr(self)):  # errors name the scorer, not a function
+            X, y_true, carried_group, carried = estimator_inputs(X, y_true, None)
         if y_true is None:
             raise TypeError(
                 f"{self!r} needs the labels: scorer(estimator, X, y), or "
@@ -259,13 +264,37 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
     return function, params, name
 
 
+def _declared_direction(function: Callable) -> bool | None:
+    """The registry's greater_is_better of one of our metric functions (None: a user's)."""
+    for info in METRICS.values():
+        if info.function is function:
+            return info.greater_is_better
+    return None
+
+
+def _direction(metric: Any, function: Callable, given: bool | None) -> bool:
+    """greater_is_better: the metric's declared direction, which ``given`` must match."""
+    declared = _declared_direction(function)
+    if declared is None:  # a custom metric function: the user says
+        return True if given is None else given
+    if given is not None and given is not declared:
+        shown = repr(metric) if isinstance(metric, str) else function.__name__
+        direction = "greater-is-better" if declared else "lower-is-better"
+        raise ValueError(
+            f"{shown} is {direction} (its declared direction), so greater_is_better="
+            f"{given} contradicts it; write make_ranking_scorer({shown}) or "
+            f"make_ranking_scorer({shown}, greater_is_better={declared})."
+        )
+    return declared
+
+
 @entry_point
 def make_ranking_scorer(
     metric: str | Callable,
     *,
     group_column: Any = None,
     response_method: str = "auto",
-    greater_is_better: bool = True,
+    greater_is_better: bool | None = None,
     group: Any = None,
     **params: Any,
 ) -> RankingScorer:
@@ -298,10 +327,15 @@ default="auto"
         ``"predict_proba"`` gives the probability of ``classes_[1]`` for two
         classes and the expected grade ``sum_c P(c) c`` for more classes (graded
         labels as classes; they must be numeric).
-    greater_is_better : bool, default=True
-        Only for a custom metric function whose smaller values are better: the
-        scorer then returns the negated value (scikit-learn maximises scores). All
-        metrics of this package are "greater is better".
+    greater_is_better : bool or None, default=None
+        Whether greater values of the metric are better. ``None``: the metric's
+        declared direction for a metric of this package (lower-is-better for
+        ``"fallout@k"`` / :func:`fallout_at_k_loss`, greater-is-better for every
+        other), greater-is-better for a custom metric function. A lower-is-better
+        metric's scorer returns the negated value (scikit-learn maximises scores,
+        as with ``make_scorer(..., greater_is_better=False)``), so
+        ``cv_results_`` holds e.g. minus the fall-out. A value that contradicts a
+        metric of this package's declared direction is a ``ValueError``.
     group : array-like or None, default=None
         Query ids bound to the scorer for one fixed ``X`` (e.g.
         ``permutation_importance`` on a held-out set, where nothing is routed and a
@@ -347,17 +381,13 @@ default="auto"
     check_parameter(
         "make_ranking_scorer", "response_method", response_method, _RESPONSE_CONSTRAINT
     )
-    if not isinstance(greater_is_better, bool):
+    if greater_is_better is not None and not isinstance(greater_is_better, bool):
         raise TypeError(
-            "The 'greater_is_better' parameter of make_ranking_scorer must be a bool; got "
-            f"{type(greater_is_better).__name__} instead."
+            "The 'greater_is_better' parameter of make_ranking_scorer must be a bool or "
+            f"None; got {type(greater_is_better).__name__} instead."
         )
     function, metric_params, name = _resolve_metric(metric, dict(params))
-    if not greater_is_better and isinstance(metric, str):
-        raise ValueError(
-            f"{metric!r} is greater-is-better like every metric of this package; "
-            "greater_is_better=False is only for a custom metric function."
-        )
+    greater_is_better = _direction(metric, function, greater_is_better)
     return RankingScorer(
         function,
         metric_params,
@@ -398,6 +428,9 @@ def make_ranking_scorers(
     Returns
     -------
     scorers : dict of str to RankingScorer
+        Each scorer in its metric's declared direction: a lower-is-better metric's
+        (``"fallout@10"``) returns the negated value, so ``cv_results_`` holds minus
+        the fall-out and ``refit`` on it picks the lowest.
 
     Examples
     --------

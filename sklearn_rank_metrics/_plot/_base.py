@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import called_as
 from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._validation import Options, check_parameter
@@ -37,7 +38,8 @@ def axes(ax: Any, caller: str) -> tuple[Any, Any]:
 
 def check_settings(function_name: str, **settings: Any) -> Settings:
     """The shared metric settings (convention, ties, policy, level), checked."""
-    return Settings.from_arguments(**settings).checked(function_name)
+    with called_as(function_name):
+        return Settings.from_arguments(**settings).checked()
 
 
 def per_query_metric(
@@ -125,7 +127,8 @@ def estimator_rows(
     a :class:`GroupedRanker` (``group_column=``) reads them from; else the metric
     refuses flat rows without ids.
     """
-    X, y, group, carried = estimator_inputs(X, y, group, function_name)
+    with called_as(function_name):
+        X, y, group, carried = estimator_inputs(X, y, group)
     if carried:
         return X, y, group, carried
     if y is None:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._ranking_rows import accepts_ranking_rows
+from .._stats._model_values import greater_is_better
 from ._base import axes, estimator_rows, estimator_scores, per_query_metric
 
 
@@ -16,12 +17,15 @@ class PerQueryDifferenceDisplay:
     """Per-query difference of a metric between a model and a baseline, sorted by size.
 
     One bar per query, from the largest improvement (left) to the largest loss
-    (right): which queries got better, and by how much.
+    (right): which queries got better, and by how much. For a lower-is-better
+    metric (``"fallout@k"``) an improvement is a negative difference.
 
     Parameters
     ----------
     differences : ndarray of shape (n_queries,)
-        ``metric(model) - metric(baseline)`` per query, sorted in decreasing order.
+        ``metric(model) - metric(baseline)`` per query, sorted from the largest
+        improvement: in decreasing order, in increasing order for a lower-is-better
+        metric.
     query_ids : ndarray of shape (n_queries,)
         The query of each difference (same order).
     metric : str
@@ -31,7 +35,8 @@ class PerQueryDifferenceDisplay:
     Attributes
     ----------
     n_better, n_worse, n_tied : int
-        Queries where the model is better than, worse than, equal to the baseline.
+        Queries where the model is better than, worse than, equal to the baseline
+        (better: a positive difference, a negative one for a lower-is-better metric).
     ax_ : matplotlib Axes
     figure_ : matplotlib Figure
     bars_ : matplotlib BarContainer
@@ -56,8 +61,12 @@ class PerQueryDifferenceDisplay:
         self.metric = metric
         self.name = name
         self.baseline_name = baseline_name
-        self.n_better = int(np.count_nonzero(self.differences > 0))
-        self.n_worse = int(np.count_nonzero(self.differences < 0))
+        # +1 where the model is better, -1 where it is worse, 0 where tied
+        self._outcome = np.sign(self.differences).astype(int)
+        if not greater_is_better(metric):
+            self._outcome = -self._outcome
+        self.n_better = int(np.count_nonzero(self._outcome > 0))
+        self.n_worse = int(np.count_nonzero(self._outcome < 0))
         self.n_tied = int(np.count_nonzero(self.differences == 0))
 
     def plot(
@@ -77,8 +86,7 @@ class PerQueryDifferenceDisplay:
         display : PerQueryDifferenceDisplay
         """
         self.ax_, self.figure_ = axes(ax, f"{type(self).__name__}.plot")
-        sign = np.sign(self.differences).astype(int)
-        palette = np.array(list(colors), dtype=object)[1 - sign]
+        palette = np.array(list(colors), dtype=object)[1 - self._outcome]
         positions = np.arange(1, len(self.differences) + 1)
         self.bars_ = self.ax_.bar(
             positions, self.differences, width=1.0, color=list(palette), linewidth=0
@@ -174,7 +182,8 @@ class PerQueryDifferenceDisplay:
         )
         differences = values[0] - values[1]
         kept = np.flatnonzero(~np.isnan(differences))
-        order = kept[np.argsort(-differences[kept], kind="stable")]
+        improvements = differences[kept] if greater_is_better(metric) else -differences[kept]
+        order = kept[np.argsort(-improvements, kind="stable")]
         display = cls(
             differences=differences[order],
             query_ids=query_ids[order],

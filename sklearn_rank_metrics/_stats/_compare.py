@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._engine._caller import called_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
@@ -24,7 +25,7 @@ from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
 from ._comparison_table import comparison_tables
-from ._model_values import per_query_values, score_mapping
+from ._model_values import greater_is_better, per_query_values, score_mapping
 from ._resampling import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,
@@ -48,8 +49,10 @@ class ComparisonResult:
         n_queries, mean_a, mean_b, mean_difference`` (``mean_a - mean_b``), then
         ``ci_low_<method>, ci_high_<method>`` for every bootstrap method,
         ``p_value_t, p_value_permutation``, ``wins, ties, losses`` (queries where
-        ``model_a`` is above, level with, below ``model_b``; values within
-        ``100 eps`` of each other are level), ``effect_size`` (paired Cohen's
+        ``model_a`` is better than, level with, worse than ``model_b``: above, level,
+        below, or below, level, above for a lower-is-better metric such as
+        ``"fallout@k"``; values within ``100 eps`` of each other are level; the means,
+        differences and intervals keep their sign), ``effect_size`` (paired Cohen's
         :math:`d_z = \\bar d / s_d`, NaN when every difference is equal) and, with a
         ``correction``, ``p_value_t_<correction>, p_value_permutation_<correction>``.
         A pandas DataFrame when pandas is installed, else a dict of arrays.
@@ -291,13 +294,14 @@ def _pairs(models: list[str], baseline: str | None) -> list[tuple[int, int]]:
     return [(a, b) for a in range(len(models)) if a != b]
 
 
-def _wins_ties_losses(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
-    """Queries where ``a`` is above, level with, below ``b``, column by column.
+def _wins_ties_losses(a: np.ndarray, b: np.ndarray, signs: np.ndarray) -> list[np.ndarray]:
+    """Queries where ``a`` is better than, level with, worse than ``b``, column by column.
 
-    Values within ``100 eps max(|a|, |b|)`` of each other are level, so that rounding
-    never turns a tie into a win.
+    Better is above for a column of sign 1, below for one of sign -1 (a lower-is-better
+    metric). Values within ``100 eps max(|a|, |b|)`` of each other are level, so that
+    rounding never turns a tie into a win.
     """
-    differences = a - b
+    differences = (a - b) * signs
     tolerance = 100 * np.finfo(np.float64).eps * np.maximum(np.abs(a), np.abs(b))
     wins = np.count_nonzero(differences > tolerance, axis=0)
     losses = np.count_nonzero(differences < -tolerance, axis=0)
@@ -515,7 +519,8 @@ def compare(
     models = list(scores)
     pairs = _pairs(models, baseline)
     methods = _methods(method)
-    names = metric_names(metrics, function_name)
+    with called_as(function_name):
+        names = metric_names(metrics)
     rng = as_generator(random_state, function_name)
     query_ids, values = per_query_values(
         y_true,
@@ -527,8 +532,9 @@ def compare(
         judged=judged,
         doc_id=doc_id,
     )
+    signs = np.array([1.0 if greater_is_better(name) else -1.0 for name in names])
     kept, means, results, stats_columns = _statistics(
-        values, pairs, methods, n_resamples, confidence_level, rng
+        values, pairs, methods, n_resamples, confidence_level, rng, signs
     )
     columns = _comparison_columns(names, models, pairs, kept, results, stats_columns, correction)
     n_models, n_queries = len(models), values.shape[2]
@@ -564,8 +570,11 @@ def _statistics(
     n_resamples: int,
     confidence_level: float,
     rng: np.random.Generator,
+    signs: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """The kept queries, the means and every pair's statistics, metric by metric.
+
+    ``signs`` holds 1 per greater-is-better metric, -1 per lower-is-better one.
 
     Returns ``kept`` (n_metrics, n_queries), ``means`` (n_models, n_metrics),
     ``results`` (n_metrics, n_pairs, n_statistics) and the statistics' names.
@@ -604,7 +613,8 @@ def _statistics(
             out.extend(intervals[m])
         out.append(_t_test_pvalues(a_columns, b_columns))
         out.append(sign_flip_pvalues(differences, n_resamples, rng))
-        out.extend(_wins_ties_losses(a_columns, b_columns))
+        column_signs = np.repeat(signs[metric_indices], len(pairs))  # (metric, pair)
+        out.extend(_wins_ties_losses(a_columns, b_columns, column_signs))
         out.append(_effect_size(differences))
         stacked = np.stack(out, axis=1).reshape(len(metric_indices), len(pairs), -1)
         results[metric_indices] = stacked

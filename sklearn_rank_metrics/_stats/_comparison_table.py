@@ -17,6 +17,7 @@ import numpy as np
 from .._engine._validation import Interval, Options, check_parameter
 from .._render import FORMATS, render
 from .._render._table import Cell, Marks, Part, Table, Verbatim
+from ._model_values import greater_is_better
 
 # run labels: the letters that have a superscript form (no "q"); with more runs, numbers
 _LETTERS = "abcdefghijklmnoprstuvwxyz"
@@ -143,14 +144,19 @@ def comparison_tables(
 def _better(
     columns: dict[str, np.ndarray], p_column: str, alpha: float, position: dict[str, int]
 ) -> dict[tuple[str, str], set[int]]:
-    """(model, metric) -> the positions of the runs it is significantly better than."""
+    """(model, metric) -> the positions of the runs it is significantly better than.
+
+    Better: a greater mean, or a lower one for a lower-is-better metric (fall-out).
+    """
     better: dict[tuple[str, str], set[int]] = {}
     for i in range(len(columns["metric"])):
         p = float(columns[p_column][i])
         if math.isnan(p) or p >= alpha:
             continue
         a, b = columns["model_a"][i], columns["model_b"][i]
-        winner, loser = (a, b) if columns["mean_difference"][i] > 0 else (b, a)
+        a_higher = columns["mean_difference"][i] > 0
+        a_better = a_higher if greater_is_better(columns["metric"][i]) else not a_higher
+        winner, loser = (a, b) if a_better else (b, a)
         better.setdefault((winner, columns["metric"][i]), set()).add(position[loser])
     return better
 

@@ -13,10 +13,24 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import called_as
 from .._engine._inputs import plain_array
 from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import evaluate_details
+from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
+
+
+def greater_is_better(metric: str) -> bool:
+    """The declared direction of a metric name (fall-out: lower is better).
+
+    A name this package cannot read (a display made by hand with a label of its own)
+    counts as greater-is-better, as every metric but fall-out is.
+    """
+    try:
+        return parse_metric(metric).info.greater_is_better
+    except (TypeError, ValueError):
+        return True
 
 
 def score_mapping(
@@ -81,18 +95,18 @@ def per_query_values(
     query_ids = None
     values = None
     for m, y_score in enumerate(scores.values()):
-        details = evaluate_details(
-            y_true,
-            y_score,
-            group,
-            metrics=metrics,
-            shared=shared,
-            sample_weight=None,
-            function_name=function_name,
-            means=False,
-            judged=judged,
-            doc_id=doc_id,
-        )
+        with called_as(function_name):
+            details = evaluate_details(
+                y_true,
+                y_score,
+                group,
+                metrics=metrics,
+                shared=shared,
+                sample_weight=None,
+                means=False,
+                judged=judged,
+                doc_id=doc_id,
+            )
         if values is None:
             query_ids = details.query_ids
             values = np.empty((len(scores), len(details.metrics), len(query_ids)))

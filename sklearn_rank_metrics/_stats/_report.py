@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from .._engine._caller import called_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
@@ -345,17 +346,17 @@ def ranking_report(
         )
     summaries: Summaries = {}
     for name, scores in models.items():
-        details = evaluate_details(
-            y_true,
-            scores,
-            group,
-            metrics=metrics,
-            shared=settings,
-            sample_weight=sample_weight,
-            function_name="ranking_report",
-            judged=judged,
-            doc_id=doc_id,
-        )
+        with called_as("ranking_report"):
+            details = evaluate_details(
+                y_true,
+                scores,
+                group,
+                metrics=metrics,
+                shared=settings,
+                sample_weight=sample_weight,
+                judged=judged,
+                doc_id=doc_id,
+            )
         summaries[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
     comparison = None
     if baseline is not None:

@@ -269,7 +269,7 @@ EXAMPLES = {
     ),
     # non-relevant rows: at rank 1 and not retrieved (-inf): 1 of 2 in the top 1
     "fallout_non_relevant_retrieved_only": _ex(
-        "fallout", 0.5, srm.fallout_at_k_score, [0, 1, 0], [0.9, 0.8, -np.inf], k=1
+        "fallout", 0.5, srm.fallout_at_k_loss, [0, 1, 0], [0.9, 0.8, -np.inf], k=1
     ),
     "hit_rate_counts_rank_k_plus_1": _ex(
         "hit_rate", 0.0, srm.hit_rate_score, [0, 1], [0.9, 0.1], k=1

@@ -95,7 +95,8 @@ def queries_of(data):
 
 
 def test_every_public_score_function_is_registered():
-    public = {name for name in srm.__all__ if name.endswith("_score")}
+    # scikit-learn's naming: *_score is greater-is-better, *_loss lower-is-better
+    public = {name for name in srm.__all__ if name.endswith(("_score", "_loss"))}
     assert public, "sklearn_rank_metrics.__all__ lists no *_score function"
     registered = {info.function for info in METRICS.values()}
     missing = sorted(name for name in public if getattr(srm, name) not in registered)
@@ -120,6 +121,13 @@ def test_best_and_worst_ranking_values_tell_the_direction():
     assert best_and_worst_ranking_values("p") == (1.0, 0.0)
     assert best_and_worst_ranking_values("fallout") == (0.0, 0.5)
     assert best_and_worst_ranking_values("idcg") == (2.0, 2.0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_function_name_suffix_reads_the_declared_direction(name):
+    info = METRICS[name]
+    suffix = "_score" if info.greater_is_better else "_loss"
+    assert info.function.__name__.endswith(suffix), (name, info.function.__name__)
 
 
 @pytest.mark.parametrize("name", NAMES)
