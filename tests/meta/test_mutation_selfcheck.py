@@ -14,8 +14,9 @@ variable is removed from its environment (the conftest's no-skip rule is about
 peers, not mutants) and Hypothesis stores nothing in the project.
 
 Speed. A full cross-check run takes about a minute, so each mutation first runs
-its *probe*: the part of the suite known to catch it (``PROBES``: one file and a
-``-k`` selection, all inside ``CROSS_CHECK_FILES``). The probe is a subset of the
+its *probe*: the part of the suite known to catch it (one file and a ``-k``
+selection, all inside ``CROSS_CHECK_FILES``: the mutation's own, else ``PROBES``,
+else its metric's reference variants, see ``probe_of``). The probe is a subset of the
 suite, so the probe failing proves the suite fails. The probes of one file run in
 one child pytest (``-p tests.support.mutation_probes``; two children at a time, in a
 thread pool, while the parent waits), which collects the file once and, mutation by
@@ -30,10 +31,13 @@ stale; a probe that selects nothing or errors is a broken harness.
 Guards against a self-check that checks nothing:
 
 * ``test_mutation_changes_its_example``: in-process, each mutation is applied and
-  undone around a small hand-computed example; the value must differ under the
-  mutation and come back exactly afterwards (a mutation that silently changes
-  nothing, or an undo that leaks, fails here, in milliseconds).
-* every registered metric has a mutation aimed at it, every mutation a probe.
+  undone around a small hand-computed example (the mutation's own, else its
+  ``EXAMPLES`` entry); the value must differ under the mutation and come back
+  exactly afterwards (a mutation that silently changes nothing, or an undo that
+  leaks, fails here, in milliseconds).
+* every registered metric has a mutation aimed at it, every mutation a probe, and
+  the default probe (``-k <metric name>`` in the reference cross-check) selects
+  tests of every registered metric.
 * without ``SRM_MUTATION`` the plugin changes no code object, and a child run with
   the plugin loaded and no mutation passes; an unknown name is a usage error.
 
@@ -49,17 +53,18 @@ import os
 import subprocess
 import sys
 import warnings
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-import numpy as np
 import pytest
+from _pytest.mark import KeywordMatcher
+from _pytest.mark.expression import Expression
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._metrics._registry import METRICS
 from tests.support import mutation_probes, mutations
+from tests.support.mutations import BOOSTERS, RANX, REFERENCE, SKLEARN, TREC, Example, Probe
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
@@ -67,13 +72,7 @@ INF = math.inf
 
 # Fastest-failing first: the scikit-learn checks import little and catch most
 # mutations within seconds; ranx last (numba compiles its containers per process).
-CROSS_CHECK_FILES = (
-    "tests/crosscheck/test_crosscheck_sklearn.py",
-    "tests/crosscheck/test_crosscheck_trec_eval.py",
-    "tests/crosscheck/test_crosscheck_boosters.py",
-    "tests/crosscheck/test_against_reference.py",
-    "tests/crosscheck/test_crosscheck_ranx.py",
-)
+CROSS_CHECK_FILES = (SKLEARN, TREC, BOOSTERS, REFERENCE, RANX)
 TIMEOUT = 900  # seconds for one child run (a probe child: per mutation); the full suite
 # takes about one minute
 
@@ -84,28 +83,11 @@ pytestmark = pytest.mark.skipif(
 
 
 # ---------------------------------------------------------------------------
-# Hand-made examples: the value without the mutation, and a call it changes
+# Hand-made examples: the value without the mutation, and a call it changes.
+# (A mutation entry may carry its own, ``mutations.Example``; these are the others.)
 # ---------------------------------------------------------------------------
 
-
-class Example(NamedTuple):
-    metric: str  # the registered metric (``METRICS`` name) the example calls
-    compute: Callable[[], float]
-    expected: float  # hand-computed, without the mutation
-
-
-def _ex(metric, expected, function, *args, **kwargs):
-    """An example; flat rows without ids are one query, said explicitly (group=zeros).
-
-    The measures that read judgments are told every row was judged unless the
-    example gives its own mask.
-    """
-    if len(args) == 2 and "group" not in kwargs and np.ndim(args[0]) == 1:
-        kwargs["group"] = np.zeros(len(args[0]))
-    if metric in ("bpref", "judged") or kwargs.get("part") in ("residual", "upper"):
-        kwargs.setdefault("judged", True)
-    return Example(metric, lambda: function(*args, **kwargs), expected)
-
+_ex = mutations._ex
 
 LOG2_3 = math.log2(3)
 
@@ -267,10 +249,6 @@ EXAMPLES = {
     "f1_without_one_plus_beta2": _ex(
         "f1", 0.5, srm.fbeta_at_k_score, [1, 0, 1], [0.9, 0.8, 0.1], k=2
     ),
-    # non-relevant rows: at rank 1 and not retrieved (-inf): 1 of 2 in the top 1
-    "fallout_non_relevant_retrieved_only": _ex(
-        "fallout", 0.5, srm.fallout_at_k_loss, [0, 1, 0], [0.9, 0.8, -np.inf], k=1
-    ),
     "hit_rate_counts_rank_k_plus_1": _ex(
         "hit_rate", 0.0, srm.hit_rate_score, [0, 1], [0.9, 0.1], k=1
     ),
@@ -325,18 +303,8 @@ CROSS_CUTTING = {
 
 # ---------------------------------------------------------------------------
 # Probes: where in the cross-check suite each mutation is caught first
+# (a mutation entry may carry its own, ``mutations.Probe``; these are the others)
 # ---------------------------------------------------------------------------
-
-
-class Probe(NamedTuple):
-    file: str  # one of CROSS_CHECK_FILES
-    select: str  # a -k expression within it
-
-    def args(self) -> list[str]:
-        return [self.file, "-k", self.select]
-
-
-SKLEARN, TREC, BOOSTERS, REFERENCE, RANX = CROSS_CHECK_FILES
 
 PROBES = {
     "ties_average_as_input": Probe(SKLEARN, "test_ndcg_2d_with_ties_matches_sklearn"),
@@ -387,7 +355,6 @@ PROBES = {
     "idcg_ignores_the_cutoff": Probe(SKLEARN, "test_idcg_is_scikit_learns_dcg"),
     "fbeta_beta_not_squared": Probe(REFERENCE, "fbeta"),
     "f1_without_one_plus_beta2": Probe(REFERENCE, "f1"),
-    "fallout_non_relevant_retrieved_only": Probe(REFERENCE, "fallout"),
     "hit_rate_counts_rank_k_plus_1": Probe(
         SKLEARN, "test_top_k_accuracy_equals_hit_rate_and_recall"
     ),
@@ -401,6 +368,35 @@ PROBES = {
 
 # Mutations the cross-check suite does not catch: name -> the missing coverage.
 SURVIVORS: dict[str, str] = {}
+
+
+def example_of(name: str) -> Example | None:
+    """Mutation ``name``'s example: its entry's own, else the one in ``EXAMPLES``."""
+    own = mutations.MUTATIONS[name].example
+    return own if own is not None else EXAMPLES.get(name)
+
+
+def probe_of(name: str) -> Probe | None:
+    """Mutation ``name``'s probe: its entry's own, else ``PROBES``'s.
+
+    An entry that carries its example and no probe is probed on its metric's
+    variants in the reference cross-check (``mutations.default_probe``).
+    """
+    mutation = mutations.MUTATIONS[name]
+    if mutation.probe is not None:
+        return mutation.probe
+    if name in PROBES:
+        return PROBES[name]
+    if mutation.example is not None:
+        return mutations.default_probe(mutation.example.metric)
+    return None
+
+
+def _probe(name: str) -> Probe:
+    probe = probe_of(name)
+    if probe is None:
+        raise KeyError(f"mutation {name!r} has no probe (test_every_mutation_has_...)")
+    return probe
 
 
 # ---------------------------------------------------------------------------
@@ -450,7 +446,7 @@ def run_plan(file, entries, storage):
 
 def run_probes(file, names, storage):
     """The probes of ``names`` (all in ``file``), in one child: (its run, result by name)."""
-    entries = [{"name": name, "select": PROBES[name].select} for name in names]
+    entries = [{"name": name, "select": _probe(name).select} for name in names]
     run, results = run_plan(file, entries, storage)
     return run, {result["name"]: result for result in results}
 
@@ -509,7 +505,7 @@ def probe_runs(request, tmp_path_factory):
         if getattr(item, "originalname", None) == "test_cross_checks_catch_the_mutation"
     ]
     by_file = {
-        file: [name for name in selected if PROBES[name].file == file] for file in PROBE_ORDER
+        file: [name for name in selected if _probe(name).file == file] for file in PROBE_ORDER
     }
     executor = ThreadPoolExecutor(PARALLEL_PROBES)
     futures = {
@@ -517,7 +513,7 @@ def probe_runs(request, tmp_path_factory):
         for file, names in by_file.items()
         if names
     }
-    yield {name: futures[PROBES[name].file] for name in selected}
+    yield {name: futures[_probe(name).file] for name in selected}
     executor.shutdown(wait=True, cancel_futures=True)
 
 
@@ -536,8 +532,8 @@ def test_cross_checks_catch_the_mutation(name, tmp_path, probe_runs):
     )
     assert suite.returncode == 1, f"the cross-check run is broken:\n{suite.describe()}"
     warnings.warn(
-        f"the probe {PROBES[name]} no longer catches mutation {name!r} (the full suite "
-        "does); update PROBES to keep the self-check fast.",
+        f"the probe {_probe(name)} no longer catches mutation {name!r} (the full suite "
+        "does); update its probe (in its entry or PROBES) to keep the self-check fast.",
         UserWarning,
         stacklevel=1,
     )
@@ -548,7 +544,7 @@ def test_probe_child_restores_the_package_after_each_mutation(tmp_path):
     # that selection without any mutation, in one child: the controls must pass
     select = "test_ndcg_2d_with_ties_matches_sklearn"
     names = ["cutoff_off_by_one", None, "discount_rank_plus_2", None]
-    assert all(PROBES[name] == Probe(SKLEARN, select) for name in names if name is not None)
+    assert all(probe_of(name) == Probe(SKLEARN, select) for name in names if name is not None)
     run, results = run_plan(SKLEARN, [{"name": name, "select": select} for name in names], tmp_path)
     assert run.returncode == 1, run.describe()  # the two mutations fail their tests
     assert [result["name"] for result in results] == names, run.describe()
@@ -573,7 +569,8 @@ _package_code = mutation_probes.package_code
 
 @pytest.mark.parametrize("name", list(mutations.MUTATIONS))
 def test_mutation_changes_its_example(name):
-    example = EXAMPLES[name]
+    example = example_of(name)
+    assert example is not None, f"mutation {name!r} has no example"
     before = example.compute()
     assert before == pytest.approx(example.expected, rel=1e-12, abs=1e-12)
     code_before = _package_code()
@@ -599,19 +596,49 @@ def test_mutation_changes_its_example(name):
 
 
 def test_every_mutation_has_an_example_and_a_probe():
-    assert set(EXAMPLES) == set(mutations.MUTATIONS)
-    assert set(PROBES) == set(mutations.MUTATIONS)
-    assert set(SURVIVORS) <= set(mutations.MUTATIONS)
-    assert CROSS_CUTTING <= set(mutations.MUTATIONS)
-    assert all(probe.file in CROSS_CHECK_FILES for probe in PROBES.values())
+    names = set(mutations.MUTATIONS)
+    assert {name for name in names if example_of(name) is None} == set()
+    assert {name for name in names if probe_of(name) is None} == set()
+    # in one place only: its entry or the dicts (no stale dict entry either)
+    assert set(EXAMPLES) <= names and set(PROBES) <= names
+    carried = {name for name, mutation in mutations.MUTATIONS.items() if mutation.example}
+    assert carried.isdisjoint(EXAMPLES)
+    probed = {name for name, mutation in mutations.MUTATIONS.items() if mutation.probe}
+    assert probed.isdisjoint(PROBES)
+    assert set(SURVIVORS) <= names
+    assert CROSS_CUTTING <= names
+    assert all(_probe(name).file in CROSS_CHECK_FILES for name in names)
     assert sorted(PROBE_ORDER) == sorted(CROSS_CHECK_FILES)  # every file's probes are run
     assert all((ROOT / file).is_file() for file in CROSS_CHECK_FILES)
     assert Path(__file__).name not in {Path(file).name for file in CROSS_CHECK_FILES}
 
 
 def test_every_registered_metric_has_its_own_mutation():
-    aimed = {EXAMPLES[name].metric for name in EXAMPLES if name not in CROSS_CUTTING}
+    aimed = {
+        example.metric
+        for name in mutations.MUTATIONS
+        if name not in CROSS_CUTTING and (example := example_of(name)) is not None
+    }
     assert set(METRICS) <= aimed, f"no mutation aimed at {sorted(set(METRICS) - aimed)}"
+
+
+def test_default_probe_selects_the_metrics_reference_variants():
+    # the reference cross-check's variants come from the registry, and one of its
+    # tests runs each variant alone under the variant's id: for every registered
+    # metric, ``-k <its name>`` must select a test of its own variants there
+    from tests.crosscheck import test_against_reference as reference_checks
+
+    assert Path(reference_checks.__file__) == ROOT / REFERENCE
+    test = reference_checks.test_defaults_are_average_ties_and_default_policy.__name__
+    unselected = []
+    for name in METRICS:
+        probe = mutations.default_probe(name)
+        assert probe.file == REFERENCE
+        expression = Expression.compile(probe.select)
+        own = [vid for vid, v in reference_checks.ALL_VARIANTS.items() if v.name == name]
+        if not any(expression.evaluate(KeywordMatcher({f"{test}[{vid}]"})) for vid in own):
+            unselected.append(name)
+    assert unselected == [], f"-k <metric> selects no reference variant of {unselected}"
 
 
 def test_no_mutation_without_the_environment_variable(monkeypatch):

@@ -23,6 +23,18 @@ import discount_table``), the metric registry's ``MetricInfo.per_query`` entries
 methods alike, so no reference can keep the unmutated version.
 Undoing puts the original code object back.
 
+Its example and its probe
+-------------------------
+The self-check (``tests/meta/test_mutation_selfcheck.py``) wants, per mutation, a
+hand-computed *example* the mutation changes (``Example``, made with ``_ex``: the
+registered metric it is aimed at, the value without the mutation, the call) and a
+*probe*, the part of the cross-check suite that catches it (``Probe``: a file and a
+``-k`` selection). An entry may carry both (``_m(..., example=_ex(...))``), so a new
+metric's mutation is one entry in this file; its probe defaults to the metric's
+variants in the reference cross-check, ``Probe(REFERENCE, <metric name>)``
+(``default_probe``). The older entries keep theirs in the self-check's ``EXAMPLES``
+and ``PROBES``.
+
 As a pytest plugin
 ------------------
 Loaded with ``-p tests.support.mutations`` (the repository root on ``PYTHONPATH``), this module
@@ -45,7 +57,10 @@ import textwrap
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numpy as np
 import pytest
+
+import sklearn_rank_metrics as srm
 
 ENV_VAR = "SRM_MUTATION"
 PACKAGE = "sklearn_rank_metrics"
@@ -62,9 +77,46 @@ class Edit(NamedTuple):
     new: str
 
 
+class Example(NamedTuple):
+    """A hand-made example: the value without the mutation, and a call it changes."""
+
+    metric: str  # the registered metric (``METRICS`` name) the example calls
+    compute: Callable[[], float]
+    expected: float  # hand-computed, without the mutation
+
+
+# the cross-check files a probe can name (the self-check runs them all)
+SKLEARN = "tests/crosscheck/test_crosscheck_sklearn.py"
+TREC = "tests/crosscheck/test_crosscheck_trec_eval.py"
+BOOSTERS = "tests/crosscheck/test_crosscheck_boosters.py"
+REFERENCE = "tests/crosscheck/test_against_reference.py"
+RANX = "tests/crosscheck/test_crosscheck_ranx.py"
+
+
+class Probe(NamedTuple):
+    """Where in the cross-check suite a mutation is caught first."""
+
+    file: str  # one of the cross-check files above
+    select: str  # a -k expression within it
+
+    def args(self) -> list[str]:
+        return [self.file, "-k", self.select]
+
+
+def default_probe(metric: str) -> Probe:
+    """The probe of a mutation that names none: its metric's reference variants.
+
+    The reference cross-check's variants come from the registry, and each variant id
+    starts with its metric's name, so ``-k <metric name>`` selects them.
+    """
+    return Probe(REFERENCE, metric)
+
+
 class Mutation(NamedTuple):
     description: str
     apply: Callable[[], Callable[[], None]]  # plants the bug, returns the undo function
+    example: Example | None = None  # None: in the self-check's EXAMPLES
+    probe: Probe | None = None  # None: in the self-check's PROBES, else default_probe
 
 
 def _resolve(edit: Edit):
@@ -145,13 +197,28 @@ def _applier(*edits: Edit) -> Callable[[], Callable[[], None]]:
     return apply
 
 
-def _m(description: str, *edits: Edit) -> Mutation:
-    return Mutation(description, _applier(*edits))
+def _m(
+    description: str, *edits: Edit, example: Example | None = None, probe: Probe | None = None
+) -> Mutation:
+    return Mutation(description, _applier(*edits), example, probe)
+
+
+def _ex(metric: str, expected: float, function: Callable[..., float], *args, **kwargs) -> Example:
+    """An example; flat rows without ids are one query, said explicitly (group=zeros).
+
+    The measures that read judgments are told every row was judged unless the
+    example gives its own mask.
+    """
+    if len(args) == 2 and "group" not in kwargs and np.ndim(args[0]) == 1:
+        kwargs["group"] = np.zeros(len(args[0]))
+    if metric in ("bpref", "judged") or kwargs.get("part") in ("residual", "upper"):
+        kwargs.setdefault("judged", True)
+    return Example(metric, lambda: function(*args, **kwargs), expected)
 
 
 # ---------------------------------------------------------------------------
-# The mutations. Cross-cutting ones first, then one or more per registered metric
-# (ndcg, dcg, cg, err, map, mrr, p, recall, f1/fbeta, hit_rate, gauc).
+# The mutations. Cross-cutting ones first, then one or more per registered metric.
+# A new entry carries its example (and its probe, unless the default one catches it).
 # ---------------------------------------------------------------------------
 
 MUTATIONS: dict[str, Mutation] = {
@@ -594,6 +661,9 @@ MUTATIONS: dict[str, Mutation] = {
             "n_non_relevant = ranked.n_rows_per_query - n_relevant(ranked, relevance_level)",
             "n_non_relevant = ranked.n_retrieved - n_relevant(ranked, relevance_level)",
         ),
+        # non-relevant rows: at rank 1 and not retrieved (-inf): 1 of 2 in the top 1;
+        # probe: the fallout variants of the reference cross-check (the default)
+        example=_ex("fallout", 0.5, srm.fallout_at_k_loss, [0, 1, 0], [0.9, 0.8, -np.inf], k=1),
     ),
     # -- hit rate -------------------------------------------------------------------------
     "hit_rate_counts_rank_k_plus_1": _m(
