@@ -33,9 +33,9 @@ Where a message must name something other than the caller, on purpose:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from contextvars import ContextVar, Token
 from typing import Any, TypeVar, cast, overload
 
 _CALLER: ContextVar[str | None] = ContextVar("sklearn_rank_metrics_caller", default=None)
@@ -49,31 +49,45 @@ def caller_name(default: str = "this function") -> str:
     return default if name is None else name
 
 
-@contextmanager
-def called_as(name: str) -> Iterator[None]:
+class _Naming:
+    """The ``with`` block of :func:`called_as` and :func:`renamed_as`.
+
+    A class rather than a generator: every public call enters a few of these, and
+    a generator-based context manager costs several times as much.
+    """
+
+    __slots__ = ("_name", "_override", "_token")
+
+    def __init__(self, name: str | None, override: bool) -> None:
+        self._name = name
+        self._override = override
+        self._token: Token[str | None] | None = None
+
+    def __enter__(self) -> None:
+        if self._name is not None and (self._override or _CALLER.get() is None):
+            self._token = _CALLER.set(self._name)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _CALLER.reset(self._token)
+            self._token = None
+
+
+def called_as(name: str) -> AbstractContextManager[None]:
     """Name the public function for the errors raised inside the ``with`` block.
 
     An enclosing public function that already named itself keeps its name.
     """
-    with renamed_as(None if _CALLER.get() is not None else name):
-        yield
+    return _Naming(name, override=False)
 
 
-@contextmanager
-def renamed_as(name: str | None) -> Iterator[None]:
+def renamed_as(name: str | None) -> AbstractContextManager[None]:
     """Name ``name`` for the errors raised inside the ``with`` block, overriding any caller.
 
     For a message that names something other than the public function called (the
     metric whose values ``evaluate`` averages, say). ``None`` keeps the current name.
     """
-    if name is None:
-        yield
-        return
-    token = _CALLER.set(name)
-    try:
-        yield
-    finally:
-        _CALLER.reset(token)
+    return _Naming(name, override=True)
 
 
 @overload
