@@ -50,7 +50,7 @@ class PartitionPlan:
     row_order : bool
         Whether the frame carries :data:`ROW_ORDER_COLUMN` (the input row order,
         needed by ``ties="input"`` after a shuffle moved the rows).
-    function_name : str
+    caller : str
         Name used in error messages.
     """
 
@@ -63,7 +63,7 @@ class PartitionPlan:
     judged: Any
     group_on_index: bool
     row_order: bool
-    function_name: str
+    caller: str
 
     def statistic_columns(self) -> list[str]:
         return [f"{index}:{name}" for index in range(len(self.metrics)) for name in STATISTICS]
@@ -127,7 +127,7 @@ def partition_details(
     judged = plan.judged if plan.judged in (None, True) else frame[plan.judged]
     try:
         # a worker runs outside the caller's context: the plan carries its name
-        with called_as(plan.function_name):
+        with called_as(plan.caller):
             details = evaluate_details(
                 frame[plan.y_true],
                 frame[plan.y_score],

@@ -364,7 +364,7 @@ def _prepare(
         judged=judged,
         group_on_index=group_on_index,
         row_order=row_order,
-        function_name=caller_name(),
+        caller=caller_name(),
     )
     return prepared, plan
 

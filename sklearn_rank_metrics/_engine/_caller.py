@@ -7,14 +7,35 @@ function records it in a context variable on entry and the code that raises read
 reads it. The outermost public function wins: ``evaluate`` calling a metric function
 still reports errors as ``evaluate``'s. A context variable is private to its thread
 and asyncio task, so concurrent calls never see each other's name.
+
+Where a message must name something other than the caller, on purpose:
+
+* :func:`renamed_as` overrides the name for an inner block, whatever the enclosing
+  caller: ``evaluate`` reports a metric's undefined queries, empty averages and
+  range defects under the metric function's name (``ndcg_score is undefined for
+  query ...``); :func:`~._ranking_rows.accepts_ranking_rows` names the decorated
+  function; the streaming evaluator's means name ``RankingEvaluator (<metric>)``.
+* A few functions take the name as an argument, since it is not the caller's:
+  :func:`~._validation.check_parameter` (``owner``: ``validate_params`` gives the
+  decorated function's, a scorer the metric function's; the caller's is
+  ``check_parameter(caller_name(), ...)``), :func:`~._ranking_rows.call_error`
+  (the metric function called), :func:`~._inputs.query_id_column` (``owner``), and
+  the file readers' helpers in ``_io`` (``reader``: the reader, even when the
+  command line or another reader calls it).
+* Transition: ``parse_metric``, ``evaluate_details``, ``metric_names``,
+  ``Settings.checked``, ``estimator_inputs``, ``factorize_groups`` and
+  ``warn_if_nothing_defined`` still take ``function_name``, which the
+  model-selection, statistics, plotting and command-line code pass; a name given
+  there acts as :func:`renamed_as`. It goes once those callers name themselves
+  with :func:`called_as` or :func:`renamed_as`.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from contextvars import ContextVar, Token
 from typing import Any, TypeVar, cast, overload
 
 _CALLER: ContextVar[str | None] = ContextVar("sklearn_rank_metrics_caller", default=None)
@@ -28,20 +49,45 @@ def caller_name(default: str = "this function") -> str:
     return default if name is None else name
 
 
-@contextmanager
-def called_as(name: str) -> Iterator[None]:
+class _Naming:
+    """The ``with`` block of :func:`called_as` and :func:`renamed_as`.
+
+    A class rather than a generator: every public call enters a few of these, and
+    a generator-based context manager costs several times as much.
+    """
+
+    __slots__ = ("_name", "_override", "_token")
+
+    def __init__(self, name: str | None, override: bool) -> None:
+        self._name = name
+        self._override = override
+        self._token: Token[str | None] | None = None
+
+    def __enter__(self) -> None:
+        if self._name is not None and (self._override or _CALLER.get() is None):
+            self._token = _CALLER.set(self._name)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _CALLER.reset(self._token)
+            self._token = None
+
+
+def called_as(name: str) -> AbstractContextManager[None]:
     """Name the public function for the errors raised inside the ``with`` block.
 
     An enclosing public function that already named itself keeps its name.
     """
-    if _CALLER.get() is not None:
-        yield
-        return
-    token = _CALLER.set(name)
-    try:
-        yield
-    finally:
-        _CALLER.reset(token)
+    return _Naming(name, override=False)
+
+
+def renamed_as(name: str | None) -> AbstractContextManager[None]:
+    """Name ``name`` for the errors raised inside the ``with`` block, overriding any caller.
+
+    For a message that names something other than the public function called (the
+    metric whose values ``evaluate`` averages, say). ``None`` keeps the current name.
+    """
+    return _Naming(name, override=True)
 
 
 @overload
@@ -72,12 +118,3 @@ def _named_entry_point(function: F, name: str | None) -> F:
             return function(*args, **kwargs)
 
     return cast(F, wrapper)
-
-
-def named(function_name: str | None) -> str:
-    """``function_name`` where a caller still passes it, else :func:`caller_name`.
-
-    The bridge while some callers still relay the name: the lead removes the relayed
-    ``function_name`` parameters once every branch has its entry points.
-    """
-    return function_name or caller_name()

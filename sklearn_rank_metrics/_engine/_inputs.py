@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from sklearn.base import is_classifier
 
-from ._caller import named
+from ._caller import caller_name, renamed_as
 from ._errors import RowValueError
 from ._present import present
 
@@ -80,8 +80,7 @@ def format_index(flat_index: int, shape: tuple) -> str:
     return f"row {flat_index // shape[1]}, column {flat_index % shape[1]}"
 
 
-def as_float(value: Any, name: str, function_name: str | None = None) -> np.ndarray:
-    function_name = named(function_name)
+def as_float(value: Any, name: str) -> np.ndarray:
     array = to_numpy(value, name)
     if array.dtype.kind not in "biuf":
         if array.dtype.kind == "O":
@@ -90,19 +89,19 @@ def as_float(value: Any, name: str, function_name: str | None = None) -> np.ndar
             if text.any():  # "0.5" is text, whatever it says: as for a str array
                 first = int(np.flatnonzero(text)[0])
                 raise TypeError(
-                    f"{name} of {function_name} must hold numbers; got text "
+                    f"{name} of {caller_name()} must hold numbers; got text "
                     f"{array.ravel()[first]!r} at {format_index(first, array.shape)}."
                 )
             try:
                 array = array.astype(np.float64)
             except (TypeError, ValueError):
                 raise TypeError(
-                    f"{name} of {function_name} must hold numbers; got values of dtype object "
+                    f"{name} of {caller_name()} must hold numbers; got values of dtype object "
                     "that are not numbers."
                 ) from None
         else:
             raise TypeError(
-                f"{name} of {function_name} must hold numbers; got dtype {array.dtype} instead."
+                f"{name} of {caller_name()} must hold numbers; got dtype {array.dtype} instead."
             )
     return np.asarray(array, dtype=np.float64)
 
@@ -110,21 +109,20 @@ def as_float(value: Any, name: str, function_name: str | None = None) -> np.ndar
 _EXACT_INTEGERS = 2**53  # float64 holds every integer up to this magnitude
 
 
-def scores_as_float(value: Any, function_name: str | None = None) -> np.ndarray:
+def scores_as_float(value: Any) -> np.ndarray:
     """``y_score`` as float64, keeping the order and ties of integer scores exactly.
 
     Integer scores beyond 2**53 (nanosecond timestamps, hashes) would round to equal
     floats and tie; they are replaced by their dense ranks (one sort), which every
     metric reads the same way, since metrics depend on the order of the scores only.
     """
-    function_name = named(function_name)
     array = to_numpy(value, "y_score")
     if array.dtype.kind in "iu" and array.size:
         low, high = array.min(), array.max()
         if high > _EXACT_INTEGERS or low < -_EXACT_INTEGERS:
             _, ranks = np.unique(array, return_inverse=True)
             return ranks.reshape(array.shape).astype(np.float64)
-    return as_float(array, "y_score", function_name)
+    return as_float(array, "y_score")
 
 
 def first_bad(mask: np.ndarray) -> int | None:
@@ -136,13 +134,12 @@ def first_bad(mask: np.ndarray) -> int | None:
 INPUT_NAMES = ("y_true", "y_score", "group", "sample_weight", "judged")
 
 
-def check_pandas_indexes(arrays: dict[str, Any], function_name: str | None = None) -> None:
+def check_pandas_indexes(arrays: dict[str, Any]) -> None:
     """Refuse pandas inputs whose indexes differ: rows are paired by position here.
 
     pandas would align such Series by index label; pairing them by position instead
     would be silently wrong, so they must share one index (or be passed as arrays).
     """
-    function_name = named(function_name)
     pandas = sys.modules.get("pandas")  # no pandas object exists before its import
     if pandas is None:
         return
@@ -152,37 +149,35 @@ def check_pandas_indexes(arrays: dict[str, Any], function_name: str | None = Non
         first_name, first_index = indexed[0]
         if not first_index.equals(index):
             raise ValueError(
-                f"{first_name} and {name} of {function_name} are pandas objects with "
+                f"{first_name} and {name} of {caller_name()} are pandas objects with "
                 "different indexes; rows are paired by position, so align them first "
                 f"(e.g. {name}.reindex({first_name}.index)) or pass NumPy arrays."
             )
 
 
-def check_shapes(y_true: np.ndarray, y_score: np.ndarray, function_name: str | None = None) -> None:
-    function_name = named(function_name)
+def check_shapes(y_true: np.ndarray, y_score: np.ndarray) -> None:
     if y_true.ndim not in (1, 2):
         raise ValueError(
-            f"y_true of {function_name} must be 1-D (flat rows) or 2-D (n_queries, n_docs); "
+            f"y_true of {caller_name()} must be 1-D (flat rows) or 2-D (n_queries, n_docs); "
             f"got {y_true.ndim} dimensions."
         )
     if y_true.shape != y_score.shape:
         raise ValueError(
-            f"y_true and y_score of {function_name} must have the same shape; "
+            f"y_true and y_score of {caller_name()} must have the same shape; "
             f"got {y_true.shape} and {y_score.shape}."
         )
     if y_true.size == 0:
-        raise ValueError(f"y_true of {function_name} is empty; at least one row is needed.")
+        raise ValueError(f"y_true of {caller_name()} is empty; at least one row is needed.")
 
 
-def missing_group_error(function_name: str | None = None) -> ValueError:
+def missing_group_error() -> ValueError:
     """The error for flat rows without query ids: never one silent query.
 
     Treating every row as one query gives plausible, wrong numbers (a mean over one
     "query" instead of the per-query mean), so it must be asked for explicitly.
     """
-    function_name = named(function_name)
     return ValueError(
-        f"The 'group' parameter of {function_name} is required with flat (1-D) y_true: "
+        f"The 'group' parameter of {caller_name()} is required with flat (1-D) y_true: "
         "pass the query id of every row, e.g. group=qid. To score all rows as ONE query "
         "on purpose, say so with group=np.zeros(len(y_true)). scikit-learn's 2-D form "
         "(n_queries, n_docs), one query per row, needs no group. A RankingData (what the "
@@ -190,11 +185,10 @@ def missing_group_error(function_name: str | None = None) -> ValueError:
     )
 
 
-def check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str | None = None) -> None:
+def check_values(y_true: np.ndarray, y_score: np.ndarray) -> None:
     # A finite sum proves every value finite (a NaN or an infinity would propagate);
     # only when it is not (or overflows) are the rows scanned for the first bad one.
     # The same for NaN scores, where -inf and +inf are allowed and may sum to NaN.
-    function_name = named(function_name)
     with np.errstate(over="ignore", invalid="ignore"):
         label_sum = np.add.reduce(y_true, axis=None)
         score_sum = np.add.reduce(y_score, axis=None)
@@ -203,13 +197,13 @@ def check_values(y_true: np.ndarray, y_score: np.ndarray, function_name: str | N
     bad = first_bad(~np.isfinite(y_true))
     if bad is not None:
         raise ValueError(
-            f"y_true of {function_name} must be finite; got {y_true.flat[bad]} at "
+            f"y_true of {caller_name()} must be finite; got {y_true.flat[bad]} at "
             f"{format_index(bad, y_true.shape)}."
         )
     bad = first_bad(np.isnan(y_score))
     if bad is not None:
         raise ValueError(
-            f"y_score of {function_name} must not be NaN; got NaN at "
+            f"y_score of {caller_name()} must not be NaN; got NaN at "
             f"{format_index(bad, y_score.shape)}."
         )
 
@@ -272,16 +266,19 @@ def missing_objects(values: np.ndarray) -> np.ndarray:
 def factorize_groups(
     group: Any, n_rows: int, function_name: str | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids."""
-    function_name = named(function_name)
-    codes, ids, sizes = factorize_groups_with_sizes(group, n_rows, function_name)
+    """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids.
+
+    ``function_name``: a name for the errors other than the caller's (see ``_caller``).
+    """
+    with renamed_as(function_name):
+        codes, ids, sizes = factorize_groups_with_sizes(group, n_rows)
     if codes is None:
         codes = np.repeat(np.arange(len(ids)), present(sizes, "sizes"))
     return codes, ids
 
 
 def factorize_groups_with_sizes(
-    group: Any, n_rows: int, function_name: str | None = None
+    group: Any, n_rows: int
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None]:
     """:func:`factorize_groups`, plus the rows per query when ids are already sorted.
 
@@ -289,12 +286,11 @@ def factorize_groups_with_sizes(
     is then None (the rows per query say everything) and the third the rows per
     query; otherwise the third is None.
     """
-    function_name = named(function_name)
     dtype = getattr(group, "dtype", None)
     if dtype is not None and getattr(dtype, "name", "") == "category":
-        codes, ids = _categorical_codes(group, function_name)
+        codes, ids = _categorical_codes(group)
         return codes, ids, None
-    ids_array = _checked_ids(group, n_rows, function_name)
+    ids_array = _checked_ids(group, n_rows)
     if ids_array.dtype.kind in "biu" and np.all(ids_array[1:] >= ids_array[:-1]):
         starts = np.flatnonzero(ids_array[1:] != ids_array[:-1])
         starts += 1
@@ -309,52 +305,52 @@ def factorize_groups_with_sizes(
         ids, codes = np.unique(ids_array, return_inverse=True)
     except TypeError:
         raise TypeError(
-            f"group of {function_name} mixes query ids that cannot be compared "
+            f"group of {caller_name()} mixes query ids that cannot be compared "
             "(e.g. ints and strings)."
         ) from None
     return codes.reshape(-1), ids, None
 
 
-def _categorical_codes(group: Any, function_name: str) -> tuple[np.ndarray, np.ndarray]:
+def _categorical_codes(group: Any) -> tuple[np.ndarray, np.ndarray]:
     """Codes and ids of a pandas Categorical of query ids (the categories used)."""
     categorical = getattr(group, "array", group)
     codes = np.asarray(categorical.codes)
     bad = first_bad(codes < 0)
     if bad is not None:
         raise ValueError(
-            f"group of {function_name} must not be missing; got a missing id at row {bad}."
+            f"group of {caller_name()} must not be missing; got a missing id at row {bad}."
         )
     used, codes = np.unique(codes, return_inverse=True)
     return codes.reshape(-1), np.asarray(categorical.categories)[used]
 
 
-def _checked_ids(group: Any, n_rows: int, function_name: str) -> np.ndarray:
+def _checked_ids(group: Any, n_rows: int) -> np.ndarray:
     """The query ids as a 1-D array of one id per row, none missing, of a usable dtype."""
     ids_array = to_numpy(group, "group")
     if ids_array.ndim != 1:
         raise ValueError(
-            f"group of {function_name} must be 1-D with one query id per row; "
+            f"group of {caller_name()} must be 1-D with one query id per row; "
             f"got shape {ids_array.shape}."
         )
     if len(ids_array) != n_rows:
         raise ValueError(
-            f"group of {function_name} must have one id per row ({n_rows}); "
+            f"group of {caller_name()} must have one id per row ({n_rows}); "
             f"got {len(ids_array)}."
         )
     if ids_array.dtype.kind == "f":
         bad = first_bad(np.isnan(ids_array))
         if bad is not None:
-            raise ValueError(f"group of {function_name} must not be NaN; got NaN at row {bad}.")
+            raise ValueError(f"group of {caller_name()} must not be NaN; got NaN at row {bad}.")
     elif ids_array.dtype.kind == "O":
         bad = first_bad(missing_objects(ids_array))
         if bad is not None:
             raise ValueError(
-                f"group of {function_name} must not be missing; "
+                f"group of {caller_name()} must not be missing; "
                 f"got {ids_array[bad]!r} at row {bad}."
             )
     elif ids_array.dtype.kind not in "biuUS":
         raise TypeError(
-            f"group of {function_name} must hold integer or string query ids; "
+            f"group of {caller_name()} must hold integer or string query ids; "
             f"got dtype {ids_array.dtype}."
         )
     return ids_array
@@ -393,27 +389,25 @@ def query_weights(
     offsets: np.ndarray,
     n_queries: int,
     two_dimensional: bool,
-    function_name: str | None = None,
 ) -> np.ndarray:
-    function_name = named(function_name)
     if sample_weight is None:
         # every query weighs 1: one read-only broadcast value, not an array per call
         # (the means recognise it and skip the products)
         return np.broadcast_to(np.float64(1.0), (n_queries,))
-    weights = as_float(sample_weight, "sample_weight", function_name)
+    weights = as_float(sample_weight, "sample_weight")
     expected = n_queries if two_dimensional else len(order)
     unit = (
         "one weight per query (row of the 2-D input)" if two_dimensional else "one weight per row"
     )
     if weights.ndim != 1 or len(weights) != expected:
         raise ValueError(
-            f"sample_weight of {function_name} must have {unit}: {expected} values; "
+            f"sample_weight of {caller_name()} must have {unit}: {expected} values; "
             f"got shape {weights.shape}."
         )
     bad = first_bad(~np.isfinite(weights) | (weights < 0))
     if bad is not None:
         raise ValueError(
-            f"sample_weight of {function_name} must be finite and >= 0; "
+            f"sample_weight of {caller_name()} must be finite and >= 0; "
             f"got {weights[bad]} at row {bad}."
         )
     if two_dimensional:
@@ -426,7 +420,7 @@ def query_weights(
     bad = first_bad(weights != reference[codes])
     if bad is not None:
         raise ValueError(
-            f"sample_weight of {function_name} must be constant within each query; "
+            f"sample_weight of {caller_name()} must be constant within each query; "
             f"row {bad} has weight {weights[bad]} but row {first_input_row[codes[bad]]} of "
             f"the same query has {reference[codes[bad]]}."
         )
@@ -484,22 +478,19 @@ def _proba_to_score(proba: np.ndarray, classes: np.ndarray, estimator_name: str)
     return proba @ classes.astype(np.float64)
 
 
-def judged_mask(
-    judged: Any, y_true: np.ndarray, function_name: str | None = None
-) -> np.ndarray | None:
+def judged_mask(judged: Any, y_true: np.ndarray) -> np.ndarray | None:
     """``judged`` as a flat bool array (None when every row is judged).
 
     A row that was retrieved but never judged must have the label 0: an unjudged
     document has no relevance to count. ``judged=True`` says every row was judged.
     """
-    function_name = named(function_name)
     if judged is None:
         return None
     if isinstance(judged, (bool, np.bool_)):
         if judged:
             return None
         raise ValueError(
-            f"judged of {function_name} must be True (every row was judged) or one "
+            f"judged of {caller_name()} must be True (every row was judged) or one "
             f"True/False per row; got {judged!r}."
         )
     array = to_numpy(judged, "judged")
@@ -507,18 +498,18 @@ def judged_mask(
         array.dtype.kind == "f" and np.isin(array, (0.0, 1.0)).all()
     ):
         raise TypeError(
-            f"judged of {function_name} must hold booleans (True: the row was judged); got "
+            f"judged of {caller_name()} must hold booleans (True: the row was judged); got "
             f"dtype {array.dtype}."
         )
     if array.shape != y_true.shape:
         raise ValueError(
-            f"judged of {function_name} must have the shape of y_true {y_true.shape}; got "
+            f"judged of {caller_name()} must have the shape of y_true {y_true.shape}; got "
             f"{array.shape}."
         )
     if array.dtype.kind in "iu" and not np.isin(array, (0, 1)).all():
         row = present(first_bad(~np.isin(array, (0, 1))), "the first bad row")
         raise ValueError(
-            f"judged of {function_name} must hold True/False (or 1/0); got "
+            f"judged of {caller_name()} must hold True/False (or 1/0); got "
             f"{array.flat[row]} at {format_index(row, array.shape)}."
         )
     mask = array.astype(bool).reshape(-1)
@@ -527,7 +518,7 @@ def judged_mask(
     bad = first_bad(~mask & (y_true.reshape(-1) != 0))
     if bad is not None:
         raise RowValueError(
-            f"judged of {function_name} is False at {format_index(bad, y_true.shape)}, where "
+            f"judged of {caller_name()} is False at {format_index(bad, y_true.shape)}, where "
             f"y_true is {y_true.flat[bad]}; a document nobody judged has the label 0.",
             bad,
         )

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ._caller import named
+from ._caller import caller_name
 from ._inputs import (
     INPUT_NAMES,
     as_float,
@@ -253,7 +253,7 @@ class RankedGroups:
     def n_queries(self) -> int:
         return len(self.offsets) - 1
 
-    def require_judgments(self, function_name: str | None, measure: str) -> None:
+    def require_judgments(self, measure: str) -> None:
         """Refuse to read judgments nobody gave: "every row judged" is never assumed.
 
         A reader's :class:`RankingData` knows which rows were judged; ``*data`` or
@@ -262,11 +262,10 @@ class RankedGroups:
         """
         if self.judgments_given:
             return
-        function_name = named(function_name)
         raise ValueError(
-            f"{measure} of {function_name} reads which rows were judged, and none were "
+            f"{measure} of {caller_name()} reads which rows were judged, and none were "
             "given. Pass the reader's RankingData whole as the first argument (e.g. "
-            f"{function_name}(data, ...), not *data), or judged=<bool per row>, or "
+            f"{caller_name()}(data, ...), not *data), or judged=<bool per row>, or "
             "judged=True if every row was judged."
         )
 
@@ -461,29 +460,26 @@ def rank_groups(
     *,
     sample_weight: Any = None,
     judged: Any = None,
-    function_name: str | None = None,
 ) -> RankedGroups:
     """Validate inputs and build the :class:`RankedGroups` every metric reads.
 
     Inputs are never modified: arrays are converted (copied only when their dtype
     is not float64) and the sorted arrays are new.
     """
-    function_name = named(function_name)
     check_pandas_indexes(
         dict(zip(INPUT_NAMES, (y_true, y_score, group, sample_weight, judged), strict=True)),
-        function_name,
     )
-    y_true_array = as_float(y_true, "y_true", function_name)
-    y_score_array = scores_as_float(y_score, function_name)
-    check_shapes(y_true_array, y_score_array, function_name)
-    check_values(y_true_array, y_score_array, function_name)
-    judged_rows = judged_mask(judged, y_true_array, function_name)
+    y_true_array = as_float(y_true, "y_true")
+    y_score_array = scores_as_float(y_score)
+    check_shapes(y_true_array, y_score_array)
+    check_values(y_true_array, y_score_array)
+    judged_rows = judged_mask(judged, y_true_array)
 
     two_dimensional = y_true_array.ndim == 2
     if two_dimensional:
         if group is not None:
             raise ValueError(
-                f"group of {function_name} must be None for 2-D input (each row of y_true is a "
+                f"group of {caller_name()} must be None for 2-D input (each row of y_true is a "
                 "query); pass flat 1-D arrays to use query ids."
             )
         n_queries, n_docs = y_true_array.shape
@@ -491,11 +487,9 @@ def rank_groups(
         query_ids = np.arange(n_queries)
         rows_per_query: np.ndarray | None = np.full(n_queries, n_docs)
     elif group is None:
-        raise missing_group_error(function_name)
+        raise missing_group_error()
     else:
-        codes, query_ids, rows_per_query = factorize_groups_with_sizes(
-            group, len(y_true_array), function_name
-        )
+        codes, query_ids, rows_per_query = factorize_groups_with_sizes(group, len(y_true_array))
 
     labels_flat = y_true_array.reshape(-1)
     scores_flat = y_score_array.reshape(-1)
@@ -524,9 +518,7 @@ def rank_groups(
         n_retrieved -= np.bincount(query_of_unretrieved, minlength=n_queries)
     del codes
 
-    query_weight = query_weights(
-        sample_weight, order, offsets, n_queries, two_dimensional, function_name
-    )
+    query_weight = query_weights(sample_weight, order, offsets, n_queries, two_dimensional)
     return RankedGroups(
         query_ids=query_ids,
         offsets=offsets,

@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._caller import named
+from ._caller import caller_name, renamed_as
 
 
 class RankingRows:
@@ -39,12 +39,9 @@ def _is_models_mapping(value: Any) -> bool:
     return isinstance(value, Mapping) or hasattr(value, "columns")
 
 
-def _refuse_twice(
-    function_name: str | None, kind: str, name: str, how: str
-) -> ValueError:
-    function_name = named(function_name)
+def _refuse_twice(kind: str, name: str, how: str) -> ValueError:
     return ValueError(
-        f"{function_name} got a {kind} as its first argument and also {name}=; the "
+        f"{caller_name()} got a {kind} as its first argument and also {name}=; the "
         f"{kind} carries its own {name}, so the call could mean two things. {how}"
     )
 
@@ -52,7 +49,6 @@ def _refuse_twice(
 def expand_rows(
     arguments: Mapping[str, Any],
     accepted: Mapping[str, Any] | frozenset[str],
-    function_name: str | None = None,
     several_models: bool = False,
 ) -> tuple[dict[str, Any], Any]:
     """The call's arguments with a :class:`RankingRows` first argument spread out.
@@ -63,8 +59,6 @@ def expand_rows(
         The arguments the call gave, by parameter name (``BoundArguments.arguments``).
     accepted : collection of str
         The parameter names of the entry point.
-    function_name : str
-        For messages.
     several_models : bool, default=False
         Whether the entry point's scores parameter (``scores`` or ``y_score``) takes
         several models' scores (``{name: scores}``), which an :class:`AlignedRuns`
@@ -80,7 +74,6 @@ def expand_rows(
         The object's document ids when the entry point has no ``doc_id`` parameter
         (a convention may still order ties by them), else None.
     """
-    function_name = named(function_name)
     arguments = dict(arguments)
     data = arguments.get("y_true")
     if not isinstance(data, RankingRows):
@@ -89,12 +82,12 @@ def expand_rows(
     carried = data.carried()
     arguments["y_true"] = carried["y_true"]
 
-    _fill_scores(arguments, carried, accepted, kind, several_models, function_name)
+    _fill_scores(arguments, carried, accepted, kind, several_models)
     if arguments.get("group") is not None:
         raise _refuse_twice(
-            function_name, kind, "group",
-            f"Pass {function_name}(data, ...) for its query ids, or the arrays "
-            f"{function_name}(data.y_true, data.y_score, group) for others.",
+            kind, "group",
+            f"Pass {caller_name()}(data, ...) for its query ids, or the arrays "
+            f"{caller_name()}(data.y_true, data.y_score, group) for others.",
         )
     arguments["group"] = carried["group"]
 
@@ -109,8 +102,8 @@ def expand_rows(
             continue
         if arguments.get(name) is not None and value is not None:
             raise _refuse_twice(
-                function_name, kind, name,
-                f"Pass {function_name}(data, ...) to use its {name}, or the arrays "
+                kind, name,
+                f"Pass {caller_name()}(data, ...) to use its {name}, or the arrays "
                 f"with {name}= for another.",
             )
         if value is not None:
@@ -124,7 +117,6 @@ def _fill_scores(
     accepted: Mapping[str, Any] | frozenset[str],
     kind: str,
     several_models: bool,
-    function_name: str,
 ) -> None:
     """Put the object's scores (one run's, or several runs') under the scores parameter."""
     score_parameter = "scores" if "scores" in accepted else "y_score"
@@ -133,24 +125,24 @@ def _fill_scores(
         if not several_models:
             first = next(iter(carried["scores"]), "name")
             raise TypeError(
-                f"{function_name} ranks by one set of scores, but the {kind} holds several "
+                f"{caller_name()} ranks by one set of scores, but the {kind} holds several "
                 f"runs ({', '.join(map(repr, carried['scores']))}); pick one with "
-                f".run(name), e.g. {function_name}(aligned.run({first!r}), ...), or "
+                f".run(name), e.g. {caller_name()}(aligned.run({first!r}), ...), or "
                 "compare them with compare(aligned, ...) or ranking_report(aligned, ...)."
             )
         if given is not None:
             raise _refuse_twice(
-                function_name, kind, score_parameter,
-                f"Pass {function_name}(aligned, ...) for its runs, or "
-                f"{function_name}(aligned.y_true, {{'name': scores, ...}}, aligned.group, "
+                kind, score_parameter,
+                f"Pass {caller_name()}(aligned, ...) for its runs, or "
+                f"{caller_name()}(aligned.y_true, {{'name': scores, ...}}, aligned.group, "
                 "judged=aligned.judged) for other scores.",
             )
         arguments[score_parameter] = carried["scores"]
     elif given is None:
         if carried["y_score"] is None:
             raise ValueError(
-                f"{function_name} got a {kind} without scores (its source has none): "
-                f"pass them next to it, {function_name}(data, model.predict(data.X))."
+                f"{caller_name()} got a {kind} without scores (its source has none): "
+                f"pass them next to it, {caller_name()}(data, model.predict(data.X))."
             )
         arguments[score_parameter] = carried["y_score"]
     elif carried["y_score"] is not None and not (
@@ -158,9 +150,9 @@ def _fill_scores(
     ):
         # the scores of several named models are unambiguous next to one run's
         raise _refuse_twice(
-            function_name, kind, score_parameter,
-            f"Pass {function_name}(data, ...) to use its scores, or "
-            f"{function_name}(data.y_true, y_score, data.group, judged=data.judged) "
+            kind, score_parameter,
+            f"Pass {caller_name()}(data, ...) to use its scores, or "
+            f"{caller_name()}(data.y_true, y_score, data.group, judged=data.judged) "
             "for others.",
         )
 
@@ -170,37 +162,38 @@ def bind_call(
     signature: inspect.Signature,
     args: tuple[Any, ...],
     kwargs: Mapping[str, Any],
-    function_name: str | None = None,
     hint: str = "",
 ) -> inspect.BoundArguments:
     """``signature.bind_partial(*args, **kwargs)``, or a TypeError that helps.
 
     Python's message (``got an unexpected keyword argument 'groups'``) names neither
-    the function nor what it takes. This one starts with ``function_name`` and, for
+    the function nor what it takes. This one starts with the caller's name and, for
     each keyword the function does not take, proposes its closest parameter names
     (``difflib``, any letter case: ``groups=`` -> ``group=``, ``K=`` -> ``k=``), or
     lists the parameters when none is close. ``hint`` is appended. The one helper of
     the metric functions (``with_convention``) and of the entry points that take
     ranking rows (:func:`accepts_ranking_rows`).
     """
-    function_name = named(function_name)
     try:
         return signature.bind_partial(*args, **kwargs)
     except TypeError as error:
-        raise TypeError(call_error(signature, kwargs, function_name, error) + hint) from None
+        raise TypeError(call_error(signature, kwargs, caller_name(), error) + hint) from None
 
 
 def call_error(
     signature: inspect.Signature,
     kwargs: Mapping[str, Any],
-    function_name: str | None,
+    shown: str,
     error: TypeError,
 ) -> str:
-    """The message of :func:`bind_call`: the function, Python's reason, a did-you-mean."""
-    function_name = named(function_name)
+    """The message of :func:`bind_call`: the function, Python's reason, a did-you-mean.
+
+    ``shown`` names the function called (a metric function's own name, even inside
+    ``evaluate``), so it is passed, not read from the caller.
+    """
     parameters = signature.parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return f"{function_name}: {error}."
+        return f"{shown}: {error}."
     names = [
         name
         for name, parameter in parameters.items()
@@ -209,7 +202,7 @@ def call_error(
         not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.POSITIONAL_ONLY)
     ]
     by_lower = {name.lower(): name for name in names}
-    message = f"{function_name}: {error}."
+    message = f"{shown}: {error}."
     listed = False
     for unknown in (name for name in kwargs if name not in parameters):
         close = difflib.get_close_matches(unknown.lower(), list(by_lower), n=2, cutoff=0.6)
@@ -217,7 +210,7 @@ def call_error(
             options = " or ".join(f"{by_lower[name]}=" for name in close)
             message += f" Did you mean {options} instead of {unknown}=?"
         elif not listed:
-            message += f" {function_name} takes: {', '.join(f'{name}=' for name in names)}."
+            message += f" {shown} takes: {', '.join(f'{name}=' for name in names)}."
             listed = True
     return message
 
@@ -235,15 +228,19 @@ def accepts_ranking_rows(
         return functools.partial(accepts_ranking_rows, several_models=several_models)
     signature = inspect.signature(function)
     accepted = frozenset(signature.parameters)
-    function_name = function.__qualname__
+    shown = function.__qualname__  # the decorated function's, whoever calls it
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        bound = bind_call(signature, args, kwargs, function_name)
-        if not isinstance(bound.arguments.get("y_true"), RankingRows):
+        with renamed_as(shown):
+            bound = bind_call(signature, args, kwargs).arguments
+            if isinstance(bound.get("y_true"), RankingRows):
+                spread: dict[str, Any] | None = expand_rows(bound, accepted, several_models)[0]
+            else:
+                spread = None
+        if spread is None:
             return function(*args, **kwargs)
-        arguments, _ = expand_rows(bound.arguments, accepted, function_name, several_models)
-        return function(**arguments)
+        return function(**spread)
 
     return wrapper
 
@@ -257,14 +254,20 @@ def estimator_inputs(
     :func:`read_letor` gives them): its labels and query ids are used (``y`` and
     ``group`` must then be left out), and ``judged`` / ``doc_id`` come back in the
     dict. Any other ``X`` passes through with ``y``, ``group`` and an empty dict.
+    ``function_name``: a name for the errors other than the caller's (see ``_caller``).
     """
-    function_name = named(function_name)
     if not isinstance(X, RankingRows):
         return X, y, group, {}
+    with renamed_as(function_name):
+        return _carried_inputs(X, y, group)
+
+
+def _carried_inputs(X: RankingRows, y: Any, group: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """:func:`estimator_inputs` for a :class:`RankingRows` ``X``."""
     kind = type(X).__name__
     if y is not None or group is not None:
         raise ValueError(
-            f"{function_name} got a {kind} as X and also y or group; it carries its own "
+            f"{caller_name()} got a {kind} as X and also y or group; it carries its own "
             f"labels and query ids, so the call could mean two things. Pass it alone, "
             f"(estimator, data), or (estimator, data.X, y, group) for other labels or ids."
         )
@@ -272,7 +275,7 @@ def estimator_inputs(
     features = getattr(X, "X", None)
     if features is None or "y_score" not in carried:
         raise ValueError(
-            f"{function_name} got a {kind} without features (.X is None) as X; the "
+            f"{caller_name()} got a {kind} without features (.X is None) as X; the "
             "estimator needs features to score the rows (read_letor gives them)."
         )
     judged = True if carried["judged"] is None else carried["judged"]

@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from ._caller import named
 from ._ranked_groups import RankedGroups, rank_groups
 
 
@@ -61,11 +60,8 @@ class SharedSort:
         self._entry: _Entry | None = None
         self._lock = threading.Lock()
 
-    def ranked(
-        self, user: int, inputs: tuple[Any, Any, Any, Any], function_name: str | None = None
-    ) -> RankedGroups:
+    def ranked(self, user: int, inputs: tuple[Any, Any, Any, Any]) -> RankedGroups:
         """The sorted ``(y_true, y_score, group, sample_weight)`` for scorer ``user``."""
-        function_name = named(function_name)
         comparable = tuple(_comparable(value) for value in inputs)
         with self._lock:
             entry = self._entry
@@ -80,9 +76,7 @@ class SharedSort:
                     self._entry = None  # every scorer has had it: free the memory
             return entry.ranked
         y_true, y_score, group, sample_weight = inputs
-        ranked = rank_groups(
-            y_true, y_score, group, sample_weight=sample_weight, function_name=function_name
-        )
+        ranked = rank_groups(y_true, y_score, group, sample_weight=sample_weight)
         copies = tuple(None if array is None else array.copy() for array in comparable)
         with self._lock:
             self._entry = _Entry(copies, ranked, {user}) if self.n_users > 1 else None
@@ -118,7 +112,6 @@ def ranked_groups(
     group: Any,
     *,
     sample_weight: Any,
-    function_name: str | None = None,
     judged: Any = None,
 ) -> RankedGroups:
     """:func:`rank_groups`, through the active shared sort if there is one.
@@ -126,7 +119,6 @@ def ranked_groups(
     A ``judged`` mask is not part of what the scorers share: with one, the rows are
     sorted here.
     """
-    function_name = named(function_name)
     active = _ACTIVE.get()
     if active is None or judged is not None:
         return rank_groups(
@@ -135,7 +127,6 @@ def ranked_groups(
             group,
             sample_weight=sample_weight,
             judged=judged,
-            function_name=function_name,
         )
     shared, user = active
-    return shared.ranked(user, (y_true, y_score, group, sample_weight), function_name)
+    return shared.ranked(user, (y_true, y_score, group, sample_weight))

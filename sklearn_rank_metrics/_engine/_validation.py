@@ -20,8 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from ._caller import named
-
 
 class _Constraint:
     """One allowed kind of value for a parameter."""
@@ -197,18 +195,22 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def check_parameter(function_name: str | None, name: str, value: Any, constraints: list) -> None:
-    """Raise the package's error if ``value`` satisfies none of ``constraints``."""
+def check_parameter(owner: str, name: str, value: Any, constraints: list) -> None:
+    """Raise the package's error if ``value`` satisfies none of ``constraints``.
+
+    ``owner`` names the function whose parameter ``name`` is: given, not read from
+    the caller, since it is not always the caller (``validate_params`` gives the
+    decorated function's; ``check_parameter(caller_name(), ...)`` the caller's).
+    """
     if any(constraint.is_satisfied_by(value) for constraint in constraints):
         return
-    function_name = named(function_name)
     allowed = [str(constraint) for constraint in constraints]
     if len(allowed) > 1:
         allowed_text = ", ".join(allowed[:-1]) + " or " + allowed[-1]
     else:
         allowed_text = allowed[0]
     message = (
-        f"The {name!r} parameter of {function_name} must be {allowed_text}. "
+        f"The {name!r} parameter of {owner} must be {allowed_text}. "
         f"Got {_show(value)} instead."
     )
     if any(constraint.type_matches(value) for constraint in constraints):

@@ -123,20 +123,20 @@ class AlignedRuns(RankingRows):
         )
 
 
-def run_names(runs: Any, function_name: str) -> dict[str, Any]:
+def run_names(runs: Any, owner: str) -> dict[str, Any]:
     """``{name: source}``: a mapping as given, or file names for a sequence of paths."""
     if isinstance(runs, Mapping):
         names = list(runs)
         bad = [name for name in names if not isinstance(name, str)]
         if bad:
             raise TypeError(
-                f"The run names (keys of 'runs') of {function_name} must be str; got {bad[0]!r}."
+                f"The run names (keys of 'runs') of {owner} must be str; got {bad[0]!r}."
             )
         result = dict(runs)
     elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
         if not all(is_path(path) for path in runs):
             raise TypeError(
-                f"The 'runs' parameter of {function_name} must be a mapping {{name: run}} or a "
+                f"The 'runs' parameter of {owner} must be a mapping {{name: run}} or a "
                 "list of run file paths."
             )
         result = {}
@@ -145,11 +145,11 @@ def run_names(runs: Any, function_name: str) -> dict[str, Any]:
             result[name if name not in result else f"{name} ({index + 1})"] = path
     else:
         raise TypeError(
-            f"The 'runs' parameter of {function_name} must be a mapping {{name: run}} or a "
+            f"The 'runs' parameter of {owner} must be a mapping {{name: run}} or a "
             f"list of run file paths; got {type(runs).__name__}."
         )
     if not result:
-        raise ValueError(f"The 'runs' parameter of {function_name} must hold at least one run.")
+        raise ValueError(f"The 'runs' parameter of {owner} must hold at least one run.")
     return result
 
 

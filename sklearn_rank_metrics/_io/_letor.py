@@ -65,7 +65,7 @@ def _letor_line_problem(fields: list[str], need_qid: bool) -> str | None:
 _OPENERS: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open}
 
 
-def _read_once(path: Any, function_name: str) -> bytes:
+def _read_once(path: Any, reader: str) -> bytes:
     """The file's bytes, decompressed by suffix as scikit-learn's loader does.
 
     Read once: every later step (the loader, the query ids, the error messages)
@@ -81,10 +81,10 @@ def _read_once(path: Any, function_name: str) -> bytes:
         size = os.fstat(raw.fileno()).st_size
         try:
             with opener(raw, "rb") as handle:
-                return read_decompressed(handle, size, source_name(path), function_name)
+                return read_decompressed(handle, size, source_name(path), reader)
         except (OSError, EOFError, zlib.error) as error:
             raise ValueError(
-                f"{function_name}: {source_name(path)} is not a valid {suffix} file ({error})."
+                f"{reader}: {source_name(path)} is not a valid {suffix} file ({error})."
             ) from None
 
 

@@ -126,32 +126,34 @@ class RankingData(RankingRows):
         return f"RankingData({', '.join(parts)})"
 
 
-def check_path(path: Any, argument: str, function_name: str) -> None:
+def check_path(path: Any, argument: str, reader: str) -> None:
     """A path names a regular file (or a symlink to one), else a clear OSError.
 
     A missing file is FileNotFoundError, a directory IsADirectoryError, a symlink
     loop and a FIFO, socket or device (``/dev/null``, a named pipe) an OSError that
-    says so: each is "does not exist" to ``Path.is_file``.
+    says so: each is "does not exist" to ``Path.is_file``. ``reader`` names the
+    reader in the messages (given, not the caller's: the command line and other
+    readers call it too).
     """
     if not is_path(path):
         raise TypeError(
-            f"The {argument!r} parameter of {function_name} must be a file path (str or "
+            f"The {argument!r} parameter of {reader} must be a file path (str or "
             f"os.PathLike); got {type(path).__name__}."
         )
     name = source_name(path)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise FileNotFoundError(f"{function_name}: the file {name!r} does not exist.") from None
+        raise FileNotFoundError(f"{reader}: the file {name!r} does not exist.") from None
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise OSError(
-                f"{function_name}: {name!r} is a symlink loop (too many levels of symbolic "
+                f"{reader}: {name!r} is a symlink loop (too many levels of symbolic "
                 "links), not a file."
             ) from None
-        raise OSError(f"{function_name}: cannot read {name!r} ({error.strerror}).") from None
+        raise OSError(f"{reader}: cannot read {name!r} ({error.strerror}).") from None
     if stat.S_ISDIR(mode):
-        raise IsADirectoryError(f"{function_name}: {name!r} is a directory, not a file.")
+        raise IsADirectoryError(f"{reader}: {name!r} is a directory, not a file.")
     if not stat.S_ISREG(mode):
         kind = (
             "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
@@ -160,7 +162,7 @@ def check_path(path: Any, argument: str, function_name: str) -> None:
             else "not a regular file"
         )
         raise OSError(
-            f"{function_name}: {name!r} is not a regular file: it is {kind}; give the path "
+            f"{reader}: {name!r} is not a regular file: it is {kind}; give the path "
             "of a file (the command line reads standard input from '-')."
         )
 
@@ -173,7 +175,7 @@ MIN_EXPANDED_BYTES = 16 * 2**20
 _CHUNK_BYTES = 1 << 24
 
 
-def read_decompressed(handle: Any, compressed_bytes: int, name: str, function_name: str) -> bytes:
+def read_decompressed(handle: Any, compressed_bytes: int, name: str, reader: str) -> bytes:
     """All of ``handle`` (a decompressing reader), refused past the expansion limit.
 
     Read in blocks, so no more than the limit (plus one block) is ever held: at most
@@ -190,7 +192,7 @@ def read_decompressed(handle: Any, compressed_bytes: int, name: str, function_na
         total += len(chunk)
         if total > limit:
             raise ValueError(
-                f"{function_name}: {name} expands to more than {limit:,} bytes when "
+                f"{reader}: {name} expands to more than {limit:,} bytes when "
                 f"decompressed ({MAX_EXPANSION} times its {compressed_bytes:,} bytes, or "
                 f"{MIN_EXPANDED_BYTES // 2**20} MiB for a small file); refused so that "
                 "memory stays in proportion to the file. Decompress it and pass the "

@@ -36,12 +36,12 @@ _TABLE_FORMATS = (*_SEPARATORS, ".parquet")
 _OPENERS: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 
 
-def _import_pandas(function_name: str, what: str) -> Any:
+def _import_pandas(reader: str, what: str) -> Any:
     try:
         import pandas as pd
     except ImportError:
         raise ImportError(
-            f"{function_name} needs pandas for {what}: pip install "
+            f"{reader} needs pandas for {what}: pip install "
             "sklearn-rank-metrics[pandas] (or pip install pandas)"
         ) from None
     return pd

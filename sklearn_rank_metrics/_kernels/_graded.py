@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name
 from .._engine._errors import RowValueError
 from .._engine._inputs import first_bad
 from .._engine._ranked_groups import RankedGroups
@@ -24,7 +25,7 @@ GAINS = ("linear", "exponential")
 DISCOUNTS = ("log(rank+1)", "max(1,log(rank))", "none")
 
 
-def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
+def check_labels_non_negative(ranked: RankedGroups) -> None:
     """Graded metrics need ``y_true >= 0``: a ValueError naming the first bad row.
 
     The first bad row is found once per :class:`RankedGroups` (``evaluate`` of several
@@ -39,7 +40,7 @@ def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
         else f"row {row}"
     )
     raise RowValueError(
-        f"y_true of {function_name} must be >= 0 (graded relevance); got "
+        f"y_true of {caller_name()} must be >= 0 (graded relevance); got "
         f"{ranked.input_labels[row]} at {where}. A negative grade (TREC's -2 for spam) "
         "has no gain in trec_eval, ir_measures and ranx: pass their convention (e.g. "
         "convention='trec_eval'), or clip the labels yourself (np.maximum(y_true, 0)).",
@@ -48,7 +49,7 @@ def check_labels_non_negative(ranked: RankedGroups, function_name: str) -> None:
 
 
 def gain_values(
-    labels: np.ndarray, gain: str | Any, function_name: str, input_labels: np.ndarray | None = None
+    labels: np.ndarray, gain: str | Any, input_labels: np.ndarray | None = None
 ) -> np.ndarray:
     """Gain of every label: ``y``, ``2**y - 1``, ``G[y]`` for an array ``G``, or ``f(y)``."""
     if isinstance(gain, str):
@@ -57,7 +58,7 @@ def gain_values(
         checked = labels if input_labels is None else input_labels
         if len(checked) and checked.max() >= 1024:
             raise ValueError(
-                f"y_true of {function_name} must be < 1024 with gain='exponential' "
+                f"y_true of {caller_name()} must be < 1024 with gain='exponential' "
                 f"(2**y - 1 overflows float64); got {checked.max():g}."
             )
         return np.exp2(labels) - 1.0
@@ -65,27 +66,27 @@ def gain_values(
         values = np.asarray(gain(labels.copy()), dtype=np.float64)
         if values.shape != labels.shape:
             raise ValueError(
-                f"The 'gain' callable of {function_name} must return one gain per row "
+                f"The 'gain' callable of {caller_name()} must return one gain per row "
                 f"(shape {labels.shape}); got shape {values.shape}."
             )
         bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
         if len(bad):
             raise ValueError(
-                f"The 'gain' callable of {function_name} must return finite gains >= 0; "
+                f"The 'gain' callable of {caller_name()} must return finite gains >= 0; "
                 f"got {values[bad[0]]} for label {labels[bad[0]]}."
             )
         return values
     table = np.asarray(gain, dtype=np.float64)
     if table.ndim != 1 or len(table) == 0 or not np.all(np.isfinite(table)) or np.any(table < 0):
         raise ValueError(
-            f"The 'gain' array of {function_name} must be 1-D with finite gains >= 0, indexed "
+            f"The 'gain' array of {caller_name()} must be 1-D with finite gains >= 0, indexed "
             f"by integer label; got {gain!r}."
         )
     checked = labels if input_labels is None else input_labels
     bad = np.flatnonzero((checked != np.floor(checked)) | (checked >= len(table)))
     if len(bad):
         raise RowValueError(
-            f"With a 'gain' array of length {len(table)}, y_true of {function_name} must hold "
+            f"With a 'gain' array of length {len(table)}, y_true of {caller_name()} must hold "
             f"integers in [0, {len(table) - 1}]; got {checked[bad[0]]} at row {int(bad[0])}.",
             int(bad[0]),
         )
@@ -113,7 +114,6 @@ def expected_dcg(
     gain: str | Any,
     discount: str,
     log_base: float,
-    function_name: str,
 ) -> np.ndarray:
     """Expected DCG@k per query: each position holds its block's mean gain.
 
@@ -125,17 +125,17 @@ def expected_dcg(
     longest = int(ranked.n_rows_per_query.max())
     discounts = discount_table(longest if k is None else min(k, longest), discount, log_base)
     if ranked.one_row_per_query:  # the row at rank 0 (k >= 1), if it was retrieved
-        dcg = gain_values(arrangement.labels, gain, function_name, ranked.input_labels)
+        dcg = gain_values(arrangement.labels, gain, ranked.input_labels)
         dcg = dcg * discounts[0]
         dcg[ranked.n_retrieved == 0] = 0.0
         return dcg
     rows = ranked.cutoff_rows(k)
     labels = arrangement.labels if rows is None else arrangement.labels[rows]
-    gains = gain_values(labels, gain, function_name, ranked.input_labels)
+    gains = gain_values(labels, gain, ranked.input_labels)
     if not arrangement.singletons:
         blocks = tied_blocks(ranked, ties, k)
         block_gains = gain_values(
-            arrangement.labels[blocks.rows], gain, function_name, ranked.input_labels
+            arrangement.labels[blocks.rows], gain, ranked.input_labels
         )
         if gains is arrangement.labels:  # the linear gain is the labels themselves
             gains = gains.copy()
@@ -186,7 +186,6 @@ def ideal_dcg(
     gain: str | Any,
     discount: str,
     log_base: float,
-    function_name: str,
 ) -> np.ndarray:
     """DCG@k of each query's rows (all judged rows, ``-inf`` ones too) sorted by gain.
 
@@ -199,10 +198,10 @@ def ideal_dcg(
     longest = int(ranked.n_rows_per_query.max())
     discounts = discount_table(longest, discount, log_base)
     if ranked.one_row_per_query:  # the ideal order is the row itself (k >= 1)
-        return gain_values(ranked.labels, gain, function_name, ranked.input_labels) * discounts[0]
+        return gain_values(ranked.labels, gain, ranked.input_labels) * discounts[0]
     counts = _label_level_counts(ranked)
     if counts is None:
-        gains = gain_values(ranked.labels, gain, function_name, ranked.input_labels)
+        gains = gain_values(ranked.labels, gain, ranked.input_labels)
         gains = _sorted_descending_within_queries(gains, ranked.query_of_row)
         rank = ranked.rank
         weights = discounts[rank]
@@ -210,7 +209,7 @@ def ideal_dcg(
             weights = weights * (rank < k)
         return ranked.query_sum(gains * weights)
     level_gains = gain_values(
-        np.arange(len(counts), dtype=np.float64), gain, function_name, ranked.input_labels
+        np.arange(len(counts), dtype=np.float64), gain, ranked.input_labels
     )
     cumulative = np.concatenate(([0.0], np.cumsum(discounts)))
     limit = len(discounts) if k is None else min(k, len(discounts))
@@ -235,7 +234,6 @@ def ideal_dcg_of_top_k(
     gain: str | Any,
     discount: str,
     log_base: float,
-    function_name: str,
 ) -> np.ndarray:
     """DCG of the rows the model placed within the cutoff, re-sorted by gain.
 
@@ -244,7 +242,7 @@ def ideal_dcg_of_top_k(
     """
     arrangement = ranked.arrangement(ties)
     inside = np.flatnonzero(ranked.in_cutoff(k))
-    gains = gain_values(arrangement.labels[inside], gain, function_name)
+    gains = gain_values(arrangement.labels[inside], gain)
     query = ranked.query_of_row[inside]
     gains = _sorted_descending_within_queries(gains, query)
     discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)

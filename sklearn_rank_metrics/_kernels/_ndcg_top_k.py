@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._caller import named
+from .._engine._caller import caller_name
 from .._engine._ranked_groups import RankedGroups
 from ._combinatorics import log_comb, safe_divide
 from ._graded import (
@@ -31,15 +31,14 @@ from ._graded import (
 
 
 def _label_levels(
-    ranked: RankedGroups, function_name: str | None = None
+    ranked: RankedGroups
 ) -> tuple[np.ndarray, np.ndarray]:
     """Level index of every sorted row and the label of every level."""
-    function_name = named(function_name)
     levels, level_of_row = np.unique(ranked.labels, return_inverse=True)
     if len(levels) > _MAX_LEVELS:
         raise ValueError(
             f"ndcg_score with ideal='top_k' and ties='average' enumerates label levels and "
-            f"supports at most {_MAX_LEVELS} distinct labels in {function_name}; got "
+            f"supports at most {_MAX_LEVELS} distinct labels in {caller_name()}; got "
             f"{len(levels)}. Pass ties='input', 'optimistic' or 'pessimistic'."
         )
     return level_of_row.reshape(-1), levels
@@ -86,7 +85,6 @@ def ndcg_of_top_k(
     k: int | None,
     gain: Any,
     discount: str,
-    function_name: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Expected NDCG@k (ideal from the top k) and the probability that it is undefined.
 
@@ -94,11 +92,10 @@ def ndcg_of_top_k(
     (the undefined orders contribute 0) and, per query, the probability of an order
     whose top k holds no row with positive gain.
     """
-    function_name = named(function_name)
-    dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
+    dcg = expected_dcg(ranked, ties, k, gain, discount, 2)
     # Under "average" the rows inside the cutoff are the same in every order except
     # in queries with a straddling block, which are recomputed below.
-    best = ideal_dcg_of_top_k(ranked, ties, k, gain, discount, 2, function_name)
+    best = ideal_dcg_of_top_k(ranked, ties, k, gain, discount, 2)
     undefined = best <= 0
     values = safe_divide(dcg, best)
     undefined_share = undefined.astype(np.float64)
@@ -110,16 +107,16 @@ def ndcg_of_top_k(
     in_cut = ranked.in_cutoff(k)
     discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, 2)
     row_discount = discounts[ranked.rank]
-    gains = gain_values(arrangement.labels, gain, function_name, ranked.input_labels)
+    gains = gain_values(arrangement.labels, gain, ranked.input_labels)
     full_inside = in_cut & ~straddling
     fixed_part = ranked.query_sum(
         arrangement.block_mean_per_row(gains) * row_discount * full_inside
     )
     straddling_discount = ranked.query_sum(row_discount * (in_cut & straddling))
 
-    level_of_row, levels = _label_levels(ranked, function_name)
+    level_of_row, levels = _label_levels(ranked)
     n_levels = len(levels)
-    level_gain = gain_values(levels, gain, function_name)
+    level_gain = gain_values(levels, gain)
     query_of_row = ranked.query_of_row
     queries = np.unique(query_of_row[straddling])
     slot = np.full(ranked.n_queries, -1)

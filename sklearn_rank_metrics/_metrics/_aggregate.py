@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._engine._caller import named
+from .._engine._caller import caller_name, renamed_as
 from .._engine._plain import plain
 from .._engine._ranked_groups import RankedGroups
 from .._engine._warnings import warn_at_caller
@@ -53,16 +53,13 @@ class PerQuery:
 _RANGE_ROUNDING = 8 * np.finfo(np.float64).eps
 
 
-def check_range(
-    per_query: PerQuery, ranked: RankedGroups, function_name: str | None = None
-) -> np.ndarray:
+def check_range(per_query: PerQuery, ranked: RankedGroups) -> np.ndarray:
     """The per-query values, clipped to the metric's range where they miss it by rounding.
 
     A value further outside its range, or NaN/inf where the metric is defined, is
     a defect of a kernel: it raises a ``RuntimeError`` naming the query, never a
     number returned silently.
     """
-    function_name = named(function_name)
     low, high = per_query.value_range
     values = np.asarray(per_query.values, dtype=np.float64)
     # two reductions and no temporary for the common case; a NaN fails both tests
@@ -77,7 +74,7 @@ def check_range(
     if len(broken):
         first = int(broken[0])
         raise RuntimeError(
-            f"{function_name} computed {plain(values[first])!r} for query "
+            f"{caller_name()} computed {plain(values[first])!r} for query "
             f"{plain(ranked.query_ids[first])!r}, outside the metric's range [{low:g}, {high:g}]. "
             "This is a defect of sklearn_rank_metrics; please report it with the input."
         )
@@ -103,15 +100,13 @@ def apply_policy(
     per_query: PerQuery,
     ranked: RankedGroups,
     replace_undefined_by: float | str,
-    function_name: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-query values after the policy (NaN where skipped), their weights, and the skipped.
 
     The arrays returned are read-only (the weights may be shared by every metric
     of a call); the values are copied only when the policy changes some of them.
     """
-    function_name = named(function_name)
-    values = check_range(per_query, ranked, function_name)
+    values = check_range(per_query, ranked)
     weights = ranked.query_weight
     if per_query.weight is not None:
         weights = weights * per_query.weight
@@ -121,7 +116,7 @@ def apply_policy(
         if replace_undefined_by == "raise":
             first = int(np.flatnonzero(undefined)[0])
             raise ValueError(
-                f"{function_name} is undefined for query {plain(ranked.query_ids[first])!r} "
+                f"{caller_name()} is undefined for query {plain(ranked.query_ids[first])!r} "
                 f"({per_query.description}), and replace_undefined_by='raise'. "
                 f"{int(undefined.sum())} of {len(undefined)} queries are undefined."
             )
@@ -145,7 +140,6 @@ def weighted_mean(
     values: np.ndarray,
     weights: np.ndarray,
     skipped: np.ndarray,
-    function_name: str | None = None,
     total: bool = False,
     per_query: PerQuery | None = None,
 ) -> float:
@@ -166,7 +160,6 @@ def weighted_mean(
     in every tie order while the policy replaced them by a number (the mean is
     then that number, 0.0 under the default policy, whatever the ranking).
     """
-    function_name = named(function_name)
     uniform = uniform_weights(weights)
     if total:  # nothing is skipped: a count is defined for every query
         if uniform:
@@ -183,14 +176,14 @@ def weighted_mean(
         weighted_sum, weight = mean_of_scaled_sum(scaled_sum(terms), weight), 1.0
     if weight == 0:
         warn_at_caller(
-            f"{function_name}: no query is left to average (all were skipped or have weight "
+            f"{caller_name()}: no query is left to average (all were skipped or have weight "
             "0); returning nan. If replace_undefined_by='skip' left out every query, none "
             "has a relevant row: check relevance_level against your labels.",
             UndefinedMetricWarning,
         )
         return math.nan
     if per_query is not None:
-        warn_if_nothing_defined(per_query, function_name, weighted_sum / weight)
+        _warn_if_nothing_defined(per_query, weighted_sum / weight)
     return weighted_sum / weight
 
 
@@ -250,15 +243,22 @@ def mean_of_scaled_sum(scaled: float, total: float) -> float:
     return math.ldexp(min(max(quotient, -limit), limit), OVERFLOW_SCALE)
 
 
-def warn_if_nothing_defined(per_query: PerQuery, function_name: str | None, mean: float) -> None:
+def warn_if_nothing_defined(
+    per_query: PerQuery, function_name: str | None, mean: float
+) -> None:
     """Warn when every query is undefined in every tie order and ``mean`` is a number.
 
     For :func:`weighted_mean` and the callers that form their own means from the
     per-query values (the streaming evaluator, :func:`compare`, the displays).
+    ``function_name``: the name the warning gives, None for the caller's (see ``_caller``).
     """
-    function_name = named(function_name)
+    with renamed_as(function_name):
+        _warn_if_nothing_defined(per_query, mean)
+
+
+def _warn_if_nothing_defined(per_query: PerQuery, mean: float) -> None:
     if not math.isnan(mean) and _nothing_defined(per_query):
-        _warn_every_query_undefined(per_query, function_name, mean)
+        _warn_every_query_undefined(per_query, mean)
 
 
 def _nothing_defined(per_query: PerQuery) -> bool:
@@ -269,13 +269,10 @@ def _nothing_defined(per_query: PerQuery) -> bool:
     return bool(len(share)) and bool(share.all())
 
 
-def _warn_every_query_undefined(
-    per_query: PerQuery, function_name: str | None, mean: float
-) -> None:
-    function_name = named(function_name)
+def _warn_every_query_undefined(per_query: PerQuery, mean: float) -> None:
     n_queries = len(per_query.values)
     warn_at_caller(
-        f"{function_name} is undefined for every one of the {n_queries} queries "
+        f"{caller_name()} is undefined for every one of the {n_queries} queries "
         f"({per_query.description}), so the mean {mean:g} is only the value "
         "replace_undefined_by gives an undefined query, not a measurement of the "
         "ranking. Check relevance_level against your labels (a row is relevant when "
@@ -289,9 +286,7 @@ def aggregate(
     per_query: PerQuery,
     ranked: RankedGroups,
     replace_undefined_by: float | str,
-    function_name: str | None = None,
 ) -> float:
     """The weighted mean of the per-query values under the undefined-query policy."""
-    function_name = named(function_name)
-    values, weights, skipped = apply_policy(per_query, ranked, replace_undefined_by, function_name)
-    return weighted_mean(values, weights, skipped, function_name, per_query.total, per_query)
+    values, weights, skipped = apply_policy(per_query, ranked, replace_undefined_by)
+    return weighted_mean(values, weights, skipped, per_query.total, per_query)

@@ -28,6 +28,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .._engine._caller import caller_name
+
 # ``name``, ``name(params)``, ``name@k``, ``name_k``, ``name.k``, ranx's ``-lN`` suffix
 _ALIAS_PATTERN = re.compile(
     r"^(?P<base>[A-Za-z0-9][A-Za-z0-9_-]*?)"
@@ -80,7 +82,7 @@ _IPREC = Alias("ir_measures", "IPrec", "iprec", cutoff="none", example="IPrec(re
 
 
 def translate(
-    text: str, function_name: str, registry: Mapping[str, bool], by_base: Mapping[str, Alias]
+    text: str, registry: Mapping[str, bool], by_base: Mapping[str, Alias]
 ) -> str | None:
     """The registry text of another tool's metric name, or None if it is not one.
 
@@ -93,7 +95,7 @@ def translate(
     graded metric (ranx then zeroes the gains below N, which no parameter does here).
     """
     stripped = text.strip()
-    special = _special_name(stripped, text, function_name)
+    special = _special_name(stripped, text)
     if special is not None:
         return special
     match = _ALIAS_PATTERN.match(stripped)
@@ -106,16 +108,16 @@ def translate(
     level = match.group("level")
     if level is not None and registry[target]:
         raise ValueError(
-            f"Metric {text!r} of {function_name}: ranx's -l{level} on a graded metric "
+            f"Metric {text!r} of {caller_name()}: ranx's -l{level} on a graded metric "
             "zeroes the gains below that grade, which no parameter does here; pass a "
             "gain array to the metric function instead."
         )
     if alias is None:  # a registry name in other letter case, or with ranx's -lN
         return _registry_name(target, match)
-    return _alias_text(alias, match, text, function_name)
+    return _alias_text(alias, match, text)
 
 
-def _special_name(stripped: str, text: str, function_name: str) -> str | None:
+def _special_name(stripped: str, text: str) -> str | None:
     """ranx's ``rbp.8`` and the interpolated precision names, whose digits are no cutoff."""
     ranx_rbp = _RANX_RBP.match(stripped)
     if ranx_rbp is not None:
@@ -125,12 +127,12 @@ def _special_name(stripped: str, text: str, function_name: str) -> str | None:
         return _registry_text("rbp", params, None)
     interpolated = _INTERPOLATED.match(stripped)
     if interpolated is not None:
-        params = _tool_params(_IPREC, interpolated.group("params"), text, function_name)
+        params = _tool_params(_IPREC, interpolated.group("params"), text)
         params["recall"] = str(float(interpolated.group("recall")))  # "0.50", "0.5" alike
         return _registry_text("iprec", params, None)
     if stripped.lower() == "iprec_at_recall":
         raise ValueError(
-            f"Metric {text!r} of {function_name}: trec_eval's iprec_at_recall reports 11 "
+            f"Metric {text!r} of {caller_name()}: trec_eval's iprec_at_recall reports 11 "
             "recall levels; name one, as in 'iprec_at_recall_0.50', or their mean, '11pt_avg'."
         )
     return None
@@ -146,21 +148,21 @@ def _registry_name(target: str, match: re.Match[str]) -> str:
     return name if k is None else f"{name}@{k}"
 
 
-def _alias_text(alias: Alias, match: re.Match[str], text: str, function_name: str) -> str:
+def _alias_text(alias: Alias, match: re.Match[str], text: str) -> str:
     """The registry text of one alias as written: its cutoff checked, its parameters ours."""
     k = match.group("k")
     if alias.cutoff == "required" and k is None:
         raise ValueError(
-            f"Metric {text!r} of {function_name}: {alias.tool}'s {alias.base} needs a cutoff, "
+            f"Metric {text!r} of {caller_name()}: {alias.tool}'s {alias.base} needs a cutoff, "
             f"as in {alias.example!r}."
         )
     if alias.cutoff == "none" and k is not None:
         raise ValueError(
-            f"Metric {text!r} of {function_name}: {alias.tool}'s {alias.base} takes no cutoff; "
+            f"Metric {text!r} of {caller_name()}: {alias.tool}'s {alias.base} takes no cutoff; "
             f"write {alias.example!r}."
         )
     params = dict(alias.params)
-    given = _tool_params(alias, match.group("params"), text, function_name)
+    given = _tool_params(alias, match.group("params"), text)
     params.update(given)
     target = alias.target
     renames = dict(alias.tool_params)
@@ -172,7 +174,7 @@ def _alias_text(alias: Alias, match: re.Match[str], text: str, function_name: st
     return _registry_text(target, params, k)
 
 
-def _tool_params(alias: Alias, text_params: str | None, text: str, function_name: str) -> dict:
+def _tool_params(alias: Alias, text_params: str | None, text: str) -> dict:
     """Our parameters from the tool's ``key=value`` list (``rel=2`` -> relevance_level=2)."""
     params = {}
     renames = dict(alias.tool_params)
@@ -182,7 +184,7 @@ def _tool_params(alias: Alias, text_params: str | None, text: str, function_name
         key, equals, value = (part.strip() for part in item.partition("="))
         if not equals or key not in renames:
             raise ValueError(
-                f"Unknown parameter {item.strip()!r} in metric {text!r} of {function_name}; "
+                f"Unknown parameter {item.strip()!r} in metric {text!r} of {caller_name()}; "
                 f"{alias.tool}'s {alias.base} takes here: {', '.join(renames) or 'none'}."
             )
         ours = renames[key]
@@ -191,7 +193,7 @@ def _tool_params(alias: Alias, text_params: str | None, text: str, function_name
         if translations is not None:
             if value not in translations:
                 raise ValueError(
-                    f"Parameter {key}={value!r} in metric {text!r} of {function_name} is not "
+                    f"Parameter {key}={value!r} in metric {text!r} of {caller_name()} is not "
                     f"supported; {key} takes {sorted(translations)}."
                 )
             value = translations[value]

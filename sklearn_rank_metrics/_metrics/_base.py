@@ -141,7 +141,6 @@ def score(
         group,
         sample_weight=sample_weight,
         judged=judged,
-        function_name=caller_name(),
     )
     values = per_query(ranked, **params)
-    return aggregate(values, ranked, replace_undefined_by, caller_name())
+    return aggregate(values, ranked, replace_undefined_by)

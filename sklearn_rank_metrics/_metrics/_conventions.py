@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name
 from .._engine._doc_ids import DESCENDING
 from .._engine._errors import RowValueError
 from .._engine._inputs import (
@@ -86,12 +87,12 @@ PROVIDERS: dict[str, dict[str, Provider]] = {}
 _NO_PROVIDER = Provider()
 
 
-def register_providers(function_name: str, providers: Mapping[str, Provider]) -> None:
+def register_providers(metric_function: str, providers: Mapping[str, Provider]) -> None:
     """Record a declared metric's providers (``@metric`` calls it)."""
     unknown = set(providers) - set(CONVENTIONS)
     if unknown:
-        raise ValueError(f"{function_name} declares providers of unknown tools {sorted(unknown)}")
-    PROVIDERS[function_name] = dict(providers)
+        raise ValueError(f"{metric_function} declares providers of unknown tools {sorted(unknown)}")
+    PROVIDERS[metric_function] = dict(providers)
 
 
 @dataclass(frozen=True)
@@ -128,20 +129,20 @@ class Convention:
     single_precision_weights: bool = False
     negative_labels_gain_zero: bool = False
 
-    def settings(self, function_name: str, accepted: Any) -> dict[str, Any]:
-        """The preset's values of the parameters ``function_name`` accepts."""
-        values = {**self.params, **self._provider(function_name).params}
+    def settings(self, metric_function: str, accepted: Any) -> dict[str, Any]:
+        """The preset's values of the parameters ``metric_function`` accepts."""
+        values = {**self.params, **self._provider(metric_function).params}
         return {name: value for name, value in values.items() if name in accepted}
 
-    def ordering_of(self, function_name: str, params: Mapping[str, Any]) -> Ordering:
+    def ordering_of(self, metric_function: str, params: Mapping[str, Any]) -> Ordering:
         """Score precision and tie order of one metric with its final parameters."""
-        rule = self._provider(function_name).ordering
+        rule = self._provider(metric_function).ordering
         special = rule(params) if callable(rule) else rule
         return self.ordering if special is None else special
 
-    def _provider(self, function_name: str) -> Provider:
+    def _provider(self, metric_function: str) -> Provider:
         """What the metric declared for this tool (nothing: the convention's defaults)."""
-        return PROVIDERS.get(function_name, {}).get(self.name, _NO_PROVIDER)
+        return PROVIDERS.get(metric_function, {}).get(self.name, _NO_PROVIDER)
 
 
 class ToolNaN(float):
@@ -163,7 +164,6 @@ class ToolNaN(float):
 
 def warn_tool_nan(
     policy: Any,
-    function_name: str,
     n_undefined: int | None = None,
     n_queries: int = 0,
     description: str = "",
@@ -184,7 +184,7 @@ def warn_tool_nan(
         else f"{n_undefined} of {n_queries} queries ({description})"
     )
     warn_at_caller(
-        f"{function_name} is undefined for {which}; the convention gives them NaN, as "
+        f"{caller_name()} is undefined for {which}; the convention gives them NaN, as "
         f"{policy.tool} does (with this warning), so the mean is NaN. Pass "
         "replace_undefined_by='skip' to average the defined queries only, or a number "
         "to give the undefined ones that value.",
@@ -323,13 +323,13 @@ DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ra
         TREC readers give trec_eval's order). README, "Matching other tools"."""
 
 
-def check_convention(value: Any, function_name: str) -> Convention | None:
-    """The preset named ``value`` (None for None), or the package's error."""
-    check_parameter(function_name, "convention", value, CONVENTION)
+def check_convention(value: Any) -> Convention | None:
+    """The preset named ``value`` (None for None), or the caller's error."""
+    check_parameter(caller_name(), "convention", value, CONVENTION)
     return None if value is None else CONVENTIONS[value]
 
 
-def _numeric(values: Any, name: str, function_name: str) -> np.ndarray | None:
+def _numeric(values: Any, name: str) -> np.ndarray | None:
     """``values`` as float64 through the engine's one input path (None stays None).
 
     :func:`~.._engine._inputs.as_float` converts every array-like as the metrics do
@@ -339,14 +339,14 @@ def _numeric(values: Any, name: str, function_name: str) -> np.ndarray | None:
     """
     if values is None:
         return None
-    return as_float(values, name, function_name)
+    return as_float(values, name)
 
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def prepare_scores(
-    y_score: Any, convention: Convention, ordering: Ordering, function_name: str
+    y_score: Any, convention: Convention, ordering: Ordering
 ) -> Any:
     """The scores as the tool reads them (a new array; the input is never modified)."""
     if y_score is None:
@@ -354,7 +354,7 @@ def prepare_scores(
     array = to_numpy(y_score, "y_score")  # the engine's checks (masked values ...) first
     if not ordering.single_precision and array.dtype.kind in "iu":
         return array  # no -inf among integers; the engine keeps large ints exact
-    scores = as_float(array, "y_score", function_name)
+    scores = as_float(array, "y_score")
     if ordering.single_precision:
         # beyond float32's range the tool sees +-inf; clipping keeps them finite and
         # first / last, tied as the tool ties them
@@ -368,7 +368,7 @@ def prepare_scores(
 
 
 def prepare_labels(
-    y_true: Any, judged: Any, convention: Convention, ordering: Ordering, function_name: str
+    y_true: Any, judged: Any, convention: Convention, ordering: Ordering
 ) -> tuple[Any, Any]:
     """Negative labels as gain 0 where the tool reads them so, and judged or not.
 
@@ -377,7 +377,7 @@ def prepare_labels(
     the caller gave judgments (a mask, or ``True`` for every row). ``judged=None``
     stays None: no judgments are invented.
     """
-    labels = _numeric(y_true, "y_true", function_name)
+    labels = _numeric(y_true, "y_true")
     if labels is None or not convention.negative_labels_gain_zero:
         return labels, judged
     negative = labels < 0
@@ -404,13 +404,13 @@ def _judged_without(judged: Any, negative: np.ndarray) -> Any:
 
 
 def prepare_nonpositive(
-    y_true: Any, y_score: Any, ordering: Ordering, function_name: str
+    y_true: Any, y_score: Any, ordering: Ordering
 ) -> tuple[Any, Any]:
     """Rows scored ``<= 0`` as torchmetrics reads them (``Ordering.nonpositive_scores``)."""
     if ordering.nonpositive_scores is None:
         return y_true, y_score
-    labels = _numeric(y_true, "y_true", function_name)
-    scores = _numeric(y_score, "y_score", function_name)
+    labels = _numeric(y_true, "y_true")
+    scores = _numeric(y_score, "y_score")
     if labels is None or scores is None or labels.shape != scores.shape:
         return y_true, y_score  # the validation names the problem
     if ordering.nonpositive_scores == "not_relevant":
@@ -425,7 +425,6 @@ def prepare_inputs(
     y_score: Any,
     sample_weight: Any,
     judged: Any = None,
-    function_name: str = "evaluate",
 ) -> tuple[Any, Any, Any, Any]:
     """Labels, scores, weights and judgments as the convention's tool reads them.
 
@@ -434,15 +433,15 @@ def prepare_inputs(
     (masked values, text, ...) is refused here too, before any cast. New arrays
     where anything changes; the inputs are never modified.
     """
-    y_true, judged = prepare_labels(y_true, judged, convention, ordering, function_name)
-    y_score = prepare_scores(y_score, convention, ordering, function_name)
-    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering, function_name)
+    y_true, judged = prepare_labels(y_true, judged, convention, ordering)
+    y_score = prepare_scores(y_score, convention, ordering)
+    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
     if sample_weight is not None:
-        sample_weight = prepare_weights(sample_weight, convention, function_name)
+        sample_weight = prepare_weights(sample_weight, convention)
     return y_true, y_score, sample_weight, judged
 
 
-def prepare_weights(sample_weight: Any, convention: Convention, function_name: str) -> Any:
+def prepare_weights(sample_weight: Any, convention: Convention) -> Any:
     """Query weights as the tool stores them (float32 for the boosters).
 
     A weight float32 cannot hold is refused before the cast, named by its row:
@@ -450,11 +449,11 @@ def prepare_weights(sample_weight: Any, convention: Convention, function_name: s
     """
     if not convention.single_precision_weights:
         return sample_weight
-    weights = as_float(sample_weight, "sample_weight", function_name)
+    weights = as_float(sample_weight, "sample_weight")
     bad = first_bad(~(np.abs(weights) <= _FLOAT32_MAX))  # NaN and infinities too
     if bad is not None:
         raise ValueError(
-            f"sample_weight of {function_name} must be finite and at most "
+            f"sample_weight of {caller_name()} must be finite and at most "
             f"{_FLOAT32_MAX:.7g} under convention={convention.name!r}, which stores weights "
             f"in single precision (float32) as the tool does; got "
             f"{float(weights.flat[bad])!r} at {format_index(bad, weights.shape)}."
@@ -463,7 +462,7 @@ def prepare_weights(sample_weight: Any, convention: Convention, function_name: s
 
 
 def check_rows_in_input_order(
-    y_true: Any, y_score: Any, group: Any, sample_weight: Any, judged: Any, function_name: str
+    y_true: Any, y_score: Any, group: Any, sample_weight: Any, judged: Any
 ) -> None:
     """The engine's row checks on the caller's row order, before a preset moves rows.
 
@@ -473,18 +472,18 @@ def check_rows_in_input_order(
     judgments, query ids, weights) run here first, on the prepared inputs in input
     order. Linear, plus one sort of the query codes when weights are given.
     """
-    labels = as_float(y_true, "y_true", function_name)
-    scores = scores_as_float(y_score, function_name)
-    check_shapes(labels, scores, function_name)
-    check_values(labels, scores, function_name)
-    judged_mask(judged, labels, function_name)
+    labels = as_float(y_true, "y_true")
+    scores = scores_as_float(y_score)
+    check_shapes(labels, scores)
+    check_values(labels, scores)
+    judged_mask(judged, labels)
     if group is None:
         return  # the engine refuses flat rows without ids (no row to name)
-    codes, ids = factorize_groups(group, len(labels), function_name)
+    codes, ids = factorize_groups(group, len(labels))
     if sample_weight is not None:
         order = np.argsort(codes, kind="stable")
         offsets = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=len(ids)))))
-        query_weights(sample_weight, order, offsets, len(ids), False, function_name)
+        query_weights(sample_weight, order, offsets, len(ids), False)
 
 
 def in_input_rows(error: RowValueError, order: np.ndarray) -> RowValueError:

@@ -341,26 +341,20 @@ def _by_tool(providers: Mapping[str | tuple[str, ...], Provider]) -> dict[str, P
 
 
 def _ranged(
-    per_query: Callable[..., PerQuery], value_range: ValueRange, function_name: str
+    per_query: Callable[..., PerQuery], value_range: ValueRange, metric_function: str
 ) -> Callable[..., PerQuery]:
     """The kernel as the registry holds it: the caller named, the declared range set.
 
-    ``function_name`` (from callers that still pass it) names the metric for errors
-    when no public function named itself.
+    Errors name the public function called, else the metric function (a kernel
+    called directly: the Dask partitions, the tests).
     """
 
-    def kernel(
-        ranked: RankedGroups, *, function_name: str | None = None, **params: Any
-    ) -> PerQuery:
-        if function_name is None and caller_name(""):  # a public function named itself
+    def kernel(ranked: RankedGroups, **params: Any) -> PerQuery:
+        with called_as(metric_function):
             values = per_query(ranked, **params)
-        else:
-            with called_as(function_name or default_name):
-                values = per_query(ranked, **params)
         declared = value_range(params)
         return values if values.value_range == declared else replace(values, value_range=declared)
 
-    default_name = function_name
     kernel.__name__ = kernel.__qualname__ = getattr(per_query, "__name__", "kernel")
     kernel.__dict__["__wrapped__"] = per_query
     return kernel
@@ -379,8 +373,8 @@ def _call(declaration: _Declaration, args: tuple, kwargs: dict[str, Any]) -> Any
         message = call_error(declaration.signature, kwargs, declaration.name, error)
         raise TypeError(message + hint) from None
     # a RankingData passed whole gives every field it carries (expand_rows)
-    arguments, doc_id = expand_rows(given, declaration.accepted, caller_name())
-    convention = check_convention(arguments.get("convention"), caller_name())
+    arguments, doc_id = expand_rows(given, declaration.accepted)
+    convention = check_convention(arguments.get("convention"))
     if convention is None:
         return _scored(declaration, arguments)
     return _under_convention(declaration, convention, arguments, doc_id)
@@ -390,9 +384,9 @@ def _under_convention(
     declaration: _Declaration, convention: Convention, arguments: dict[str, Any], doc_id: Any
 ) -> Any:
     """The preset's settings filled in, the inputs read as its tool reads them."""
-    name, accepted = caller_name(), declaration.accepted
+    accepted = declaration.accepted
     # the inputs become arrays below: pandas indexes must agree before that
-    check_pandas_indexes({row: arguments.get(row) for row in _ROWS}, name)
+    check_pandas_indexes({row: arguments.get(row) for row in _ROWS})
     arguments["convention"] = None
     for parameter, value in convention.settings(declaration.name, accepted).items():
         if parameter == "ties" and arguments.get("ignore_ties"):
@@ -406,7 +400,6 @@ def _under_convention(
         arguments["y_score"],
         arguments.get("sample_weight"),
         arguments.get("judged"),
-        name,
     )
     arguments.update(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     if "judged" in accepted:
@@ -416,7 +409,7 @@ def _under_convention(
     else:
         result = _scored(declaration, arguments)
     if isinstance(result, float) and math.isnan(result):
-        warn_tool_nan(arguments.get("replace_undefined_by"), name)
+        warn_tool_nan(arguments.get("replace_undefined_by"))
     return result
 
 
@@ -424,11 +417,10 @@ def _in_doc_id_order(
     declaration: _Declaration, arguments: dict[str, Any], doc_id: Any, direction: str
 ) -> Any:
     """Score with the rows in the tool's document-id order, errors naming input rows."""
-    name = caller_name()
     # the RankingData's document ids break ties as the tool breaks them
-    order = doc_id_orders(doc_id, arguments["y_true"], name)[direction]
+    order = doc_id_orders(doc_id, arguments["y_true"])[direction]
     y_true, y_score, group, sample_weight, judged = (arguments.get(row) for row in _ROWS)
-    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged, name)
+    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged)
     for row in _ROWS:
         if row in arguments:
             arguments[row] = take_rows(arguments[row], order)

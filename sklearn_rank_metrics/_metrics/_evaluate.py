@@ -10,7 +10,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from .._engine._caller import entry_point, named
+from .._engine._caller import caller_name, entry_point, renamed_as
 from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
 from .._engine._errors import RowValueError
 from .._engine._inputs import INPUT_NAMES, check_pandas_indexes
@@ -53,8 +53,8 @@ def metric_settings(
     chosen = {**spec.params, **settings.given(named={"convention", *spec.params})}
     if convention is not None:
         preset = CONVENTIONS[convention]
-        function_name = spec.info.function.__name__
-        for name, value in preset.settings(function_name, defaults).items():
+        metric_function = spec.info.function.__name__
+        for name, value in preset.settings(metric_function, defaults).items():
             chosen.setdefault(name, value)
     for name, value in chosen.items():
         if name == "replace_undefined_by":
@@ -208,8 +208,15 @@ class EvaluationDetails:
 
 
 def metric_names(metrics: str | Sequence[str], function_name: str | None = None) -> list[str]:
-    """The metric names as a non-empty list without duplicates."""
-    function_name = named(function_name)
+    """The metric names as a non-empty list without duplicates.
+
+    ``function_name``: a name for the errors other than the caller's (see ``_caller``).
+    """
+    with renamed_as(function_name):
+        return _metric_names(metrics)
+
+
+def _metric_names(metrics: str | Sequence[str]) -> list[str]:
     if isinstance(metrics, str):
         names = [metrics]
     elif isinstance(metrics, (list, tuple)) or (
@@ -218,23 +225,23 @@ def metric_names(metrics: str | Sequence[str], function_name: str | None = None)
         names = list(metrics)
     else:
         raise TypeError(
-            f"The 'metrics' parameter of {function_name} must be a metric name or a list "
+            f"The 'metrics' parameter of {caller_name()} must be a metric name or a list "
             f"of metric names, e.g. ['ndcg@10', 'map']; got {type(metrics).__name__}."
         )
     wrong = [name for name in names if not isinstance(name, str)]
     if wrong:
         raise TypeError(
-            f"The 'metrics' parameter of {function_name} must hold metric names (str); got "
+            f"The 'metrics' parameter of {caller_name()} must hold metric names (str); got "
             f"{wrong[0]!r} of type {type(wrong[0]).__name__}."
         )
     if not names:
         raise ValueError(
-            f"The 'metrics' parameter of {function_name} must name at least one metric."
+            f"The 'metrics' parameter of {caller_name()} must name at least one metric."
         )
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise ValueError(
-            f"The 'metrics' parameter of {function_name} names {duplicates} more than once."
+            f"The 'metrics' parameter of {caller_name()} names {duplicates} more than once."
         )
     return names
 
@@ -256,9 +263,12 @@ def evaluate_details(
 
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
     that combine the per-query values of several calls themselves.
+    ``function_name``: a name for the validation errors other than the caller's (see
+    ``_caller``); the metrics' own errors name the caller, else the metric function.
     """
     inputs = (y_true, y_score, group, sample_weight, judged)
-    rankings = _ranked_metrics(inputs, metrics, shared, function_name, doc_id)
+    with renamed_as(function_name):
+        rankings = _ranked_metrics(inputs, metrics, shared, doc_id)
     results = {name: _metric_detail(plan, means) for name, plan in rankings.items()}
     return EvaluationDetails(rankings.query_ids, results)
 
@@ -285,7 +295,6 @@ def _ranked_metrics(
     inputs: Inputs,
     metrics: str | Sequence[str],
     shared: Settings | Mapping[str, Any],
-    function_name: str | None = None,
     doc_id: Any = None,
 ) -> Rankings:
     """The checked settings and metric names, and the inputs sorted once.
@@ -296,35 +305,34 @@ def _ranked_metrics(
     measures with other score precision or tie order (ir_measures) sorts once for
     each ordering it needs.
     """
-    function_name = named(function_name)
     # every caller (evaluate, the report, compare, the displays, the command line)
     # passes its shared settings through the same checks as evaluate's own
-    shared = Settings.coerce(shared).checked(function_name)
-    names = metric_names(metrics, function_name)
-    specs = [parse_metric(name, function_name=function_name) for name in names]
+    shared = Settings.coerce(shared).checked()
+    names = _metric_names(metrics)
+    specs = [parse_metric(name) for name in names]
     settings = [metric_settings(spec, shared) for spec in specs]
     convention = shared.convention
     if convention is not None or doc_id is not None:
         # the inputs become arrays (and rows move) below: pandas indexes must agree first
         indexed = dict(zip(INPUT_NAMES, inputs, strict=True))
-        check_pandas_indexes({**indexed, "doc_id": doc_id}, function_name)
+        check_pandas_indexes({**indexed, "doc_id": doc_id})
     # document ids are checked always (a wrong length is never ignored), and sorted
     # only when the convention orders some metric's ties by them
     y_true = inputs[0]
     if doc_id is not None:
-        check_doc_ids(doc_id, y_true, function_name)
+        check_doc_ids(doc_id, y_true)
     doc_order = None
     if doc_id is not None and any(
         ordering is not None and ordering.doc_id_order for _, _, ordering in settings
     ):
-        doc_order = doc_id_orders(doc_id, y_true, function_name)
+        doc_order = doc_id_orders(doc_id, y_true)
     ranked_by_ordering: dict[Ordering | None, RankedGroups] = {}
     input_rows: dict[Ordering | None, np.ndarray | None] = {}
     rankings = Rankings()
     for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
         if ordering not in ranked_by_ordering:
             ranked_by_ordering[ordering], input_rows[ordering] = _ranked_for(
-                inputs, convention, ordering, doc_order, function_name
+                inputs, convention, ordering, doc_order
             )
         rankings[name] = MetricPlan(
             spec, kernel_params, policy, ranked_by_ordering[ordering], input_rows[ordering]
@@ -338,18 +346,13 @@ def _ranked_for(
     convention: str | None,
     ordering: Ordering | None,
     doc_order: dict[str, np.ndarray] | None,
-    function_name: str,
 ) -> tuple[RankedGroups, np.ndarray | None]:
     """The rows ranked for one input ordering, and their input rows if a preset moved them."""
     if convention is None or ordering is None:  # no convention: no ordering either
-        ranked = rank_groups(
-            *inputs[:3], sample_weight=inputs[3], judged=inputs[4], function_name=function_name
-        )
+        ranked = rank_groups(*inputs[:3], sample_weight=inputs[3], judged=inputs[4])
         return ranked, None
-    prepared = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order, function_name)
-    ranked = rank_groups(
-        *prepared[:3], sample_weight=prepared[3], judged=prepared[4], function_name=function_name
-    )
+    prepared = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order)
+    ranked = rank_groups(*prepared[:3], sample_weight=prepared[3], judged=prepared[4])
     moved = ordering.doc_id_order
     return ranked, (doc_order[moved] if doc_order is not None and moved else None)
 
@@ -359,7 +362,6 @@ def _prepared(
     convention: Any,
     ordering: Ordering,
     doc_order: dict[str, np.ndarray] | None,
-    function_name: str,
 ) -> Inputs:
     """The inputs as the convention's tool reads them, rows in its tie order.
 
@@ -367,11 +369,11 @@ def _prepared(
     """
     y_true, y_score, group, sample_weight, judged = inputs
     y_true, y_score, sample_weight, judged = prepare_inputs(
-        convention, ordering, y_true, y_score, sample_weight, judged, function_name
+        convention, ordering, y_true, y_score, sample_weight, judged
     )
     if doc_order is None or ordering.doc_id_order is None:
         return y_true, y_score, group, sample_weight, judged
-    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged, function_name)
+    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged)
     order = doc_order[ordering.doc_id_order]
     return tuple(  # type: ignore[return-value]
         take_rows(values, order) for values in (y_true, y_score, group, sample_weight, judged)
@@ -383,21 +385,22 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     ranked, spec = plan.ranked, plan.spec
     metric_function = spec.info.function.__name__
     try:
-        values = spec.info.per_query(ranked, function_name=metric_function, **plan.kernel_params)
+        values = spec.info.per_query(ranked, **plan.kernel_params)
     except RowValueError as error:
         if plan.input_rows is None:
             raise
         raise in_input_rows(error, plan.input_rows) from None
-    per_query_values, weights, skipped = apply_policy(values, ranked, plan.policy, metric_function)
-    undefined = undefined_queries(values)
-    warn_tool_nan(  # a preset's NaN where its tool warns (scikit-learn's AUC)
-        plan.policy, metric_function, int(undefined.sum()), len(undefined), values.description
-    )
-    mean = (
-        weighted_mean(per_query_values, weights, skipped, metric_function, values.total, values)
-        if means
-        else math.nan
-    )
+    with renamed_as(metric_function):  # the policy and the mean name the metric function
+        per_query_values, weights, skipped = apply_policy(values, ranked, plan.policy)
+        undefined = undefined_queries(values)
+        warn_tool_nan(  # a preset's NaN where its tool warns (scikit-learn's AUC)
+            plan.policy, int(undefined.sum()), len(undefined), values.description
+        )
+        mean = (
+            weighted_mean(per_query_values, weights, skipped, values.total, values)
+            if means
+            else math.nan
+        )
     return MetricDetail(
         per_query_values,
         weights,

@@ -39,7 +39,7 @@ GDEVAL = Ordering(doc_id_order=DESCENDING)
 
 
 def _no_positive_gain(ranked: RankedGroups, gain: Any) -> np.ndarray:
-    gains = gain_values(ranked.labels, gain, caller_name(), ranked.input_labels)
+    gains = gain_values(ranked.labels, gain, ranked.input_labels)
     return ranked.query_sum((gains > 0).astype(np.float64)) == 0
 
 
@@ -67,13 +67,13 @@ def dcg_per_query(
 ) -> PerQuery:
     """Expected DCG@k of every query (undefined: no row with a positive gain)."""
     return _gain_sums(
-        ranked, gain, lambda: expected_dcg(ranked, ties, k, gain, discount, log_base, caller_name())
+        ranked, gain, lambda: expected_dcg(ranked, ties, k, gain, discount, log_base)
     )
 
 
 def _gain_sums(ranked: RankedGroups, gain: Any, compute: Callable[[], np.ndarray]) -> PerQuery:
     """Per-query sums of gains (DCG, IDCG): labels >= 0, no overflow."""
-    check_labels_non_negative(ranked, caller_name())
+    check_labels_non_negative(ranked)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
         values = compute()
     _check_finite(values, ranked)
@@ -95,18 +95,17 @@ def ndcg_per_query(
     its DCG overflow float64 is computed with its labels divided by a power of two
     (exact) that brings its largest label into ``[0.5, 1)``.
     """
-    function_name = caller_name()
-    check_labels_non_negative(ranked, function_name)
+    check_labels_non_negative(ranked)
     if isinstance(gain, str) and gain == "linear":
         ranked = labels_scaled_where_dcg_could_overflow(ranked)
     if ideal == "top_k":
-        values, undefined = ndcg_of_top_k(ranked, ties, k, gain, discount, function_name)
+        values, undefined = ndcg_of_top_k(ranked, ties, k, gain, discount)
         return PerQuery(
             np.minimum(values, 1.0), undefined, None, "no row with gain > 0 within the top k"
         )
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        dcg = expected_dcg(ranked, ties, k, gain, discount, 2, function_name)
-        best = ideal_dcg(ranked, k, gain, discount, 2, function_name)
+        dcg = expected_dcg(ranked, ties, k, gain, discount, 2)
+        best = ideal_dcg(ranked, k, gain, discount, 2)
     _check_finite(best, ranked)
     undefined = best <= 0
     # DCG <= ideal DCG; the two sums add the same terms in different orders, so a
@@ -220,7 +219,7 @@ def idcg_per_query(
     """Ideal DCG@k of every query (undefined: no row with a positive gain; ``ties``
     changes nothing)."""
     return _gain_sums(
-        ranked, gain, lambda: ideal_dcg(ranked, k, gain, discount, log_base, caller_name())
+        ranked, gain, lambda: ideal_dcg(ranked, k, gain, discount, log_base)
     )
 
 
@@ -420,7 +419,7 @@ def err_per_query(
     ``max_grade=None`` is the 0-4 scale, and warns when every label lies in [0, 1]
     (binary labels: a relevant row would stop the user with probability 1/16, not 1/2).
     """
-    check_labels_non_negative(ranked, caller_name())
+    check_labels_non_negative(ranked)
     if max_grade is None:
         max_grade = DEFAULT_MAX_GRADE
         _warn_if_labels_look_binary(ranked)

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._caller import caller_name
 from .._engine._doc_ids import ASCENDING
 from .._engine._ranked_groups import RankedGroups
 from .._kernels import _judged as kernels
@@ -24,7 +23,7 @@ def bpref_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected bpref of every query."""
-    ranked.require_judgments(caller_name(), "bpref")
+    ranked.require_judgments("bpref")
     values, n_relevant, _ = kernels.bpref(ranked, ties, relevance_level)
     return PerQuery(values, n_relevant == 0)
 
@@ -36,7 +35,7 @@ def judged_per_query(
     ties: str = "average",
 ) -> PerQuery:
     """Expected Judged@k of every query (defined for every query)."""
-    ranked.require_judgments(caller_name(), "Judged@k")
+    ranked.require_judgments("Judged@k")
     values = kernels.judged_at_k(ranked, ties, k)
     return PerQuery(values, np.zeros(ranked.n_queries, dtype=bool))
 

@@ -37,7 +37,7 @@ def rbp_per_query(
             "graded gains an unjudged row could gain more than 1."
         )
     if part != "value":  # the residual counts the unjudged rows
-        ranked.require_judgments(caller_name(), f"RBP's {part} (part={part!r})")
+        ranked.require_judgments(f"RBP's {part} (part={part!r})")
     values, n_relevant = kernels.rbp(ranked, ties, k, p, graded, relevance_level, part)
     # the residual and the upper bound need no relevant row, so they are defined for
     # every query (cwl_eval measures every ranked topic: a query whose judged rows are

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .._engine._caller import called_as, caller_name, renamed_as
 from .._engine._validation import check_parameter
 from ._aliases import Alias, suggestions, translate
 from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo
@@ -161,49 +162,54 @@ def _parses(text: str) -> bool:
     return True
 
 
-def parse_metric(text: str, *, function_name: str = "evaluate") -> MetricSpec:
+def parse_metric(text: str, *, function_name: str | None = None) -> MetricSpec:
     """Parse ``"ndcg@10"``, ``"map"``, ``"ndcg(gain=exponential)@10"`` into a spec.
 
     Every parameter is checked against the public function's declared constraints.
     A name longer than :data:`MAX_METRIC_NAME_LENGTH` (256) characters is refused
-    before it is read.
+    before it is read. Errors name the public function called (``evaluate`` outside
+    one); ``function_name`` gives another name (see ``_caller``).
     """
-    _check_text(text, function_name)
+    with renamed_as(function_name), called_as("evaluate"):
+        return _parsed(text)
+
+
+def _parsed(text: str) -> MetricSpec:
+    """:func:`parse_metric`, its errors naming the caller."""
+    _check_text(text)
     match = _NAME_PATTERN.match(text.strip())
     info = METRICS.get(match.group("name")) if match else None
     if match is None or info is None:
         # another tool's name (trec_eval, ir_measures, ranx): the alias table
-        translated = translate(
-            text, function_name, {name: m.graded for name, m in METRICS.items()}, _BY_BASE
-        )
+        translated = translate(text, {name: m.graded for name, m in METRICS.items()}, _BY_BASE)
         if translated is not None:
-            return parse_metric(translated, function_name=function_name)
-        raise _unknown(text, function_name)
+            return _parsed(translated)
+        raise _unknown(text)
     constraints = getattr(info.function, "_parameter_constraints", {})
-    params = _named_params(info, match.group("params"), text, function_name, constraints)
+    params = _named_params(info, match.group("params"), text, constraints)
     if match.group("k") is not None:
-        params["k"] = _cutoff(info, match.group("k"), text, function_name)
+        params["k"] = _cutoff(info, match.group("k"), text)
     for name, value in params.items():
         if name in constraints:
             check_parameter(info.function.__name__, name, value, constraints[name])
     return MetricSpec(info, MappingProxyType(params))
 
 
-def _check_text(text: Any, function_name: str) -> None:
+def _check_text(text: Any) -> None:
     """A metric name is a str of at most :data:`MAX_METRIC_NAME_LENGTH` characters."""
     if not isinstance(text, str):
         raise TypeError(
-            f"A metric name of {function_name} must be a str such as 'ndcg@10'; got "
+            f"A metric name of {caller_name()} must be a str such as 'ndcg@10'; got "
             f"{type(text).__name__} instead."
         )
     if len(text) > MAX_METRIC_NAME_LENGTH:
         raise ValueError(
-            f"Metric name {_shown(text)} of {function_name} is {len(text)} characters long; "
+            f"Metric name {_shown(text)} of {caller_name()} is {len(text)} characters long; "
             f"a metric name has at most {MAX_METRIC_NAME_LENGTH} characters, e.g. 'ndcg@10'."
         )
 
 
-def _unknown(text: str, function_name: str) -> ValueError:
+def _unknown(text: str) -> ValueError:
     """The error for a name neither the registry nor the alias table knows, with hints."""
     close = [
         name
@@ -212,7 +218,7 @@ def _unknown(text: str, function_name: str) -> ValueError:
     ]
     hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
     return ValueError(
-        f"Unknown metric {text!r} for {function_name}.{hint} Known names: {known_names()}; "
+        f"Unknown metric {text!r} for {caller_name()}.{hint} Known names: {known_names()}; "
         "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
         "trec_eval, ir_measures, ranx or recommender work name them ('P_10', 'nDCG@10', "
         "'precision@10', 'hits@10', 'HR@10', 'mapk@10')."
@@ -223,7 +229,6 @@ def _named_params(
     info: MetricInfo,
     written: str | None,
     text: str,
-    function_name: str,
     constraints: Mapping[str, list],
 ) -> dict[str, Any]:
     """The fixed parameters of ``info``, then those written in ``(key=value,...)``."""
@@ -235,12 +240,12 @@ def _named_params(
         key = key.strip()
         if not equals or key not in allowed:
             raise ValueError(
-                f"Unknown parameter {item!r} in metric {text!r} of {function_name}; "
+                f"Unknown parameter {item!r} in metric {text!r} of {caller_name()}; "
                 f"{info.name} takes: {', '.join(sorted(allowed))}."
             )
         if key in params and key not in info.fixed_params:
             raise ValueError(
-                f"Parameter {key!r} is given twice in metric {text!r} of {function_name}; "
+                f"Parameter {key!r} is given twice in metric {text!r} of {caller_name()}; "
                 "give each parameter once."
             )
         params[key] = _parse_value(value)
@@ -255,21 +260,21 @@ def _named_params(
     return params
 
 
-def _cutoff(info: MetricInfo, written: str, text: str, function_name: str) -> int:
+def _cutoff(info: MetricInfo, written: str, text: str) -> int:
     """The ``@k`` of a metric name, an int in [1, 2**62]."""
     if not info.takes_k:
-        raise ValueError(f"Metric {info.name!r} of {function_name} takes no cutoff; got {text!r}.")
+        raise ValueError(f"Metric {info.name!r} of {caller_name()} takes no cutoff; got {text!r}.")
     digits = written.lstrip("0") or "0"
     if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
         raise ValueError(
             f"The cutoff of metric {_shown(text)} of "
-            f"{function_name} must be an int in the range [1, {2**62}]; got a number of "
+            f"{caller_name()} must be an int in the range [1, {2**62}]; got a number of "
             f"{len(digits)} digits."
         )
     k = int(digits)
     if k < 1:
         raise ValueError(
-            f"The cutoff of metric {text!r} of {function_name} must be an int in the "
+            f"The cutoff of metric {text!r} of {caller_name()} must be an int in the "
             f"range [1, {2**62}]; got {k}."
         )
     return k

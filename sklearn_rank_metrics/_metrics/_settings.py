@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .._engine._caller import caller_name, renamed_as
 from .._engine._validation import check_parameter
 from ._base import SHARED_SETTINGS
 
@@ -53,11 +54,13 @@ class Settings:
     def checked(self, function_name: str | None = None) -> Settings:
         """``self``, after each setting passed the checks of ``evaluate``'s keywords.
 
-        Errors name ``function_name``, else the public function called
-        (:func:`~sklearn_rank_metrics._engine._caller.caller_name`).
+        Errors name the public function called
+        (:func:`~sklearn_rank_metrics._engine._caller.caller_name`); ``function_name``
+        gives another name (see ``_caller``).
         """
-        for name, value in self.items():
-            check_parameter(function_name, name, value, SHARED_SETTINGS[name])
+        with renamed_as(function_name):
+            for name, value in self.items():
+                check_parameter(caller_name(), name, value, SHARED_SETTINGS[name])
         return self
 
     def items(self) -> Iterator[tuple[str, Any]]:

@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 
 
-def like_scikit_learn(function_name: str) -> Callable[[Mapping[str, Any]], None]:
-    """The ``check`` of ``@metric`` for ``function_name``: scikit-learn's checks, 2-D only."""
+def like_scikit_learn(metric_function: str) -> Callable[[Mapping[str, Any]], None]:
+    """The ``check`` of ``@metric`` for ``metric_function``: scikit-learn's checks, 2-D only."""
 
     def check(arguments: Mapping[str, Any]) -> None:
         if arguments["group"] is None:
             _check_like_scikit_learn(
-                function_name,
+                metric_function,
                 arguments["y_true"],
                 arguments["y_score"],
                 arguments["sample_weight"],
@@ -30,7 +30,7 @@ def like_scikit_learn(function_name: str) -> Callable[[Mapping[str, Any]], None]
 
 
 def _check_like_scikit_learn(
-    function_name: str, y_true: Any, y_score: Any, sample_weight: Any
+    metric_function: str, y_true: Any, y_score: Any, sample_weight: Any
 ) -> None:
     """scikit-learn's own input checks of its ``ndcg_score`` / ``dcg_score``, for 2-D input.
 
@@ -46,7 +46,7 @@ def _check_like_scikit_learn(
     """
     if np.ndim(y_true) != 2:
         return
-    if _passes_scikit_learn_checks(function_name, y_true, y_score, sample_weight):
+    if _passes_scikit_learn_checks(metric_function, y_true, y_score, sample_weight):
         return
     from sklearn.utils import check_array, check_consistent_length
     from sklearn.utils.multiclass import type_of_target
@@ -57,7 +57,7 @@ def _check_like_scikit_learn(
         y_score = np.where(y_score == -np.inf, 0.0, y_score)
     y_score = check_array(y_score, ensure_2d=False)
     check_consistent_length(y_true, y_score, sample_weight)
-    if function_name == "ndcg_score":
+    if metric_function == "ndcg_score":
         if y_true.min() < 0:
             raise ValueError("ndcg_score should not be used on negative y_true values.")
         if y_true.shape[1] <= 1:
@@ -72,7 +72,7 @@ def _check_like_scikit_learn(
 
 
 def _passes_scikit_learn_checks(
-    function_name: str, y_true: Any, y_score: Any, sample_weight: Any
+    metric_function: str, y_true: Any, y_score: Any, sample_weight: Any
 ) -> bool:
     """Whether :func:`_check_like_scikit_learn` would pass, told from a few reductions.
 
@@ -91,7 +91,7 @@ def _passes_scikit_learn_checks(
         return False
     if y_true.dtype.kind == "f" and not np.isfinite(y_true).all():
         return False
-    if function_name == "ndcg_score" and y_true.min() < 0:
+    if metric_function == "ndcg_score" and y_true.min() < 0:
         return False
     if y_score.dtype.kind == "f":
         return bool((np.isfinite(y_score) | (y_score == -np.inf)).all())

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._caller import entry_point
+from .._engine._caller import caller_name, entry_point, renamed_as
 from .._engine._inputs import to_numpy
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
@@ -87,7 +87,7 @@ class RankingEvaluator:
     ) -> None:
         self.metrics = metric_names(metrics)
         for name in self.metrics:  # unknown names and bad parameters, now
-            parse_metric(name, function_name="RankingEvaluator")
+            parse_metric(name)
         self.settings = Settings.from_arguments(
             convention=convention,
             ties=ties,
@@ -222,7 +222,7 @@ class RankingEvaluator:
         -------
         scores : dict, DataFrame or str
         """
-        check_parameter(None, "per_query", per_query, _PER_QUERY)
+        check_parameter(caller_name(), "per_query", per_query, _PER_QUERY)
         # evaluate's reading: False gives the means, "trec_eval" the text, True the table
         as_table = bool(per_query) and not isinstance(per_query, str)
         with self._lock:
@@ -249,9 +249,8 @@ class RankingEvaluator:
                 np.concatenate([np.asarray(kernel.undefined, np.float64) for kernel in kernels]),
                 description=kernels[0].description,
             )
-            results[name] = weighted_mean(
-                values, weights, skipped, f"RankingEvaluator ({name})", parts[0].total, combined
-            )
+            with renamed_as(f"RankingEvaluator ({name})"):
+                results[name] = weighted_mean(values, weights, skipped, parts[0].total, combined)
         if as_table:
             return _table({"query": query_ids[order], **per_query_values})
         if per_query == "trec_eval":

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name, entry_point
 from .._engine._validation import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -209,10 +210,10 @@ _TABLE_CONSTRAINTS: dict[str, list[Any]] = {
 }
 
 
-def _check_k(metric: str, k: int | None, function_name: str) -> None:
+def _check_k(metric: str, k: int | None) -> None:
     if metric == "auc" and k is not None:
         raise ValueError(
-            f"The 'k' parameter of {function_name} must be None for metric='auc' (AUC has "
+            f"The 'k' parameter of {caller_name()} must be None for metric='auc' (AUC has "
             f"no cutoff). Got {k} instead."
         )
 
@@ -223,7 +224,6 @@ def _check_range(
     largest: float,
     estimator: str,
     metric: str,
-    function_name: str,
 ) -> None:
     """Refuse an estimate outside the metric's range ``[0, 1]`` that noise cannot explain.
 
@@ -239,7 +239,7 @@ def _check_range(
         return
     if 3.0 * std_err >= excursion and 3.0 * std_err < 1.0:  # False for a NaN std_err
         warn_at_caller(
-            f"{function_name}: the {estimator!r} estimate {estimate:.6g} lies outside the "
+            f"{caller_name()}: the {estimator!r} estimate {estimate:.6g} lies outside the "
             f"range [0, 1] of {metric} by {excursion:.3g}, within 3 standard errors "
             f"({std_err:.3g}): sampling noise of an estimator whose per-rank table has "
             "entries outside the range.",
@@ -247,7 +247,7 @@ def _check_range(
         )
         return
     raise ValueError(
-        f"The {estimator!r} estimate of {function_name} is {estimate:.6g}, outside the "
+        f"The {estimator!r} estimate of {caller_name()} is {estimate:.6g}, outside the "
         f"range [0, 1] of {metric} (standard error {std_err:.3g}), so it is refused: "
         "its per-rank table is the least-squares solution of a nearly singular system "
         f"whose entries are huge (up to {largest:.3g} here) when n_items / n_negatives "
@@ -256,6 +256,7 @@ def _check_range(
     )
 
 
+@entry_point
 @validate_params({**_TABLE_CONSTRAINTS, "n_negatives": [Interval(int, 1, None)]})
 @fill_references
 def sampled_metric_table(
@@ -304,14 +305,14 @@ def sampled_metric_table(
     ...                      estimator="rank_estimate")  # full ranks 1, 51, 101
     array([1.        , 0.01960784, 0.00990099])
     """
-    function_name = "sampled_metric_table"
     metric = REGISTRY_NAMES.get(metric, metric)
-    _check_k(metric, k, function_name)
-    check_model(n_negatives, n_items, function_name)
-    check_cost(n_negatives, n_items, estimator, function_name)
+    _check_k(metric, k)
+    check_model(n_negatives, n_items)
+    check_cost(n_negatives, n_items, estimator)
     return _table(n_negatives, n_items, metric, k, estimator, trade_off, sampling)
 
 
+@entry_point
 @validate_params(
     {
         **_TABLE_CONSTRAINTS,
@@ -529,14 +530,13 @@ def sampled_metric_estimate(
     ...                         k=10, estimator="rank_estimate")  # full ranks 1, 1, 100, 2900
     0.5
     """
-    function_name = "sampled_metric_estimate"
     metric = REGISTRY_NAMES.get(metric, metric)
-    _check_k(metric, k, function_name)
-    ranks, negatives = _ranks_and_negatives(sampled_rank, n_negatives, function_name)
-    _check_ranks(ranks, negatives, n_items, function_name)
+    _check_k(metric, k)
+    ranks, negatives = _ranks_and_negatives(sampled_rank, n_negatives)
+    _check_ranks(ranks, negatives, n_items)
     if per_query and return_std_err:
         raise ValueError(
-            f"{function_name} returns per-user values (per_query=True) or the estimate "
+            f"{caller_name()} returns per-user values (per_query=True) or the estimate "
             "with its standard error (return_std_err=True), not both."
         )
     values, std_err = _per_user_values(
@@ -549,10 +549,9 @@ def sampled_metric_estimate(
         trade_off,
         sampling,
         return_std_err,
-        function_name,
     )
     estimate = float(values.mean())
-    _check_range(estimate, std_err, np.max(np.abs(values)), estimator, metric, function_name)
+    _check_range(estimate, std_err, np.max(np.abs(values)), estimator, metric)
     if per_query:
         return values
     if return_std_err:
@@ -561,7 +560,7 @@ def sampled_metric_estimate(
 
 
 def _ranks_and_negatives(
-    sampled_rank: Any, n_negatives: Any, function_name: str
+    sampled_rank: Any, n_negatives: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """The sampled ranks and each user's number of negatives, as int64 arrays."""
     if isinstance(sampled_rank, SampledRanks):
@@ -570,46 +569,46 @@ def _ranks_and_negatives(
             np.broadcast_to(np.asarray(n_negatives), recorded.shape), recorded
         ):
             raise ValueError(
-                f"n_negatives of {function_name} must be left out (None) with a "
+                f"n_negatives of {caller_name()} must be left out (None) with a "
                 "SampledRanks, which records each user's number of negatives; the "
                 "given value differs from it."
             )
         sampled_rank, n_negatives = sampled_rank.rank, recorded
     elif n_negatives is None:
         raise ValueError(
-            f"n_negatives of {function_name} is required with plain ranks (it is read "
+            f"n_negatives of {caller_name()} is required with plain ranks (it is read "
             "from the result of sampled_ranks only)."
         )
-    ranks = integer_array(sampled_rank, "sampled_rank", function_name)
+    ranks = integer_array(sampled_rank, "sampled_rank")
     if isinstance(n_negatives, (int, np.integer)):
         return ranks, np.full(len(ranks), int(n_negatives), dtype=np.int64)
-    negatives = integer_array(n_negatives, "n_negatives", function_name)
+    negatives = integer_array(n_negatives, "n_negatives")
     if len(negatives) != len(ranks):
         raise ValueError(
-            f"n_negatives of {function_name} must be an int or have one entry per user "
+            f"n_negatives of {caller_name()} must be an int or have one entry per user "
             f"({len(ranks)}); got {len(negatives)} entries."
         )
     bad = np.flatnonzero(negatives < 1)
     if len(bad):
         raise ValueError(
-            f"n_negatives of {function_name} must be >= 1; got {negatives[bad[0]]} at "
+            f"n_negatives of {caller_name()} must be >= 1; got {negatives[bad[0]]} at "
             f"user {bad[0]}."
         )
     return ranks, negatives
 
 
 def _check_ranks(
-    ranks: np.ndarray, negatives: np.ndarray, n_items: int, function_name: str
+    ranks: np.ndarray, negatives: np.ndarray, n_items: int
 ) -> None:
     """Every user's catalogue holds its negatives, and its rank lies in ``1 .. m + 1``."""
     bad = np.flatnonzero(negatives >= n_items)
     if len(bad):
-        raise n_items_error(n_items, negatives[bad[0]], function_name, f" (user {bad[0]})")
+        raise n_items_error(n_items, negatives[bad[0]], f" (user {bad[0]})")
     bad = np.flatnonzero((ranks < 1) | (ranks > negatives + 1))
     if len(bad):
         first = bad[0]
         raise ValueError(
-            f"sampled_rank of {function_name} must hold ranks in [1, n_negatives + 1]; got "
+            f"sampled_rank of {caller_name()} must hold ranks in [1, n_negatives + 1]; got "
             f"{ranks[first]} at user {first} (n_negatives={negatives[first]})."
         )
 
@@ -624,7 +623,6 @@ def _per_user_values(
     trade_off: float,
     sampling: str,
     std_err: bool,
-    function_name: str,
 ) -> tuple[np.ndarray, float]:
     """Each user's value ``T[r~]``, one table (or fit) per distinct ``m``, and the
     standard error of their mean (NaN for ``"rank_distribution"`` unless ``std_err``).
@@ -633,7 +631,7 @@ def _per_user_values(
     values = np.empty(len(ranks))
     variance = 0.0  # of the mean, summed over the groups of users with one m
     for m in distinct:
-        check_cost(int(m), n_items, estimator, function_name)
+        check_cost(int(m), n_items, estimator)
     for index, m in enumerate(distinct):  # one table per distinct m, not per user
         selected = which == index if len(distinct) > 1 else slice(None)
         share = np.count_nonzero(which == index) / len(ranks)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln, xlog1py, xlogy
 
+from .._engine._caller import caller_name, entry_point
 from .._engine._inputs import to_numpy
 from .._engine._validation import (
     Interval,
@@ -128,12 +129,12 @@ def rank_pmf(true_rank: np.ndarray, m: int, n: int, sampling: str) -> np.ndarray
 _MAX_CELLS = 2**31
 
 
-def check_cost(m: int, n: int, estimator: str, function_name: str) -> None:
+def check_cost(m: int, n: int, estimator: str) -> None:
     """Refuse a catalogue too large for the estimator's pass over every full rank."""
     if estimator in ("naive", "rank_estimate") or n * (m + 2) <= _MAX_CELLS:
         return
     raise ValueError(
-        f"{function_name}: estimator={estimator!r} takes one pass over all n_items={n:,} "
+        f"{caller_name()}: estimator={estimator!r} takes one pass over all n_items={n:,} "
         f"full ranks with n_negatives + 2 = {m + 2} values each ({n * (m + 2):.2g} values, "
         f"more than the {_MAX_CELLS:.2g} allowed, which take about a minute here). Use "
         "estimator='naive' or 'rank_estimate' (no pass over the catalogue), or a smaller "
@@ -141,20 +142,21 @@ def check_cost(m: int, n: int, estimator: str, function_name: str) -> None:
     )
 
 
-def check_model(m: int, n: int, function_name: str) -> None:
+def check_model(m: int, n: int) -> None:
     if n <= m:
-        raise n_items_error(n, m, function_name)
+        raise n_items_error(n, m)
 
 
-def n_items_error(n: int, m: int, function_name: str, where: str = "") -> ValueError:
+def n_items_error(n: int, m: int, where: str = "") -> ValueError:
     """The catalogue is too small for the negatives; ``where`` names the user, if any."""
     return ValueError(
-        f"The 'n_items' parameter of {function_name} must be > n_negatives (the "
+        f"The 'n_items' parameter of {caller_name()} must be > n_negatives (the "
         "catalogue holds the held-out item and at least n_negatives other items). "
         f"Got n_items={n} with n_negatives={m}{where} instead."
     )
 
 
+@entry_point
 @validate_params(
     {
         "n_negatives": [Interval(int, 1, None)],
@@ -226,13 +228,12 @@ def sampled_rank_distribution(
            [0.        , 0.66666667, 0.33333333],
            [0.        , 0.        , 1.        ]])
     """
-    function_name = "sampled_rank_distribution"
-    check_model(n_negatives, n_items, function_name)
-    ranks = integer_array(true_rank, "true_rank", function_name)
+    check_model(n_negatives, n_items)
+    ranks = integer_array(true_rank, "true_rank")
     bad = np.flatnonzero((ranks < 1) | (ranks > n_items))
     if len(bad):
         raise ValueError(
-            f"true_rank of {function_name} must hold ranks in [1, n_items={n_items}]; got "
+            f"true_rank of {caller_name()} must hold ranks in [1, n_items={n_items}]; got "
             f"{ranks[bad[0]]} at entry {bad[0]}."
         )
     return rank_pmf(ranks, n_negatives, n_items, sampling)
@@ -241,21 +242,21 @@ def sampled_rank_distribution(
 # --------------------------------------------------------------------------- estimators
 
 
-def integer_array(value: Any, name: str, function_name: str) -> np.ndarray:
+def integer_array(value: Any, name: str) -> np.ndarray:
     """1-D array-like of integers (ints, or floats with integer values) as int64."""
     array = to_numpy(value, name)
     if array.ndim != 1:
-        raise ValueError(f"{name} of {function_name} must be 1-D; got shape {array.shape}.")
+        raise ValueError(f"{name} of {caller_name()} must be 1-D; got shape {array.shape}.")
     if array.size == 0:
-        raise ValueError(f"{name} of {function_name} is empty; at least one entry is needed.")
+        raise ValueError(f"{name} of {caller_name()} is empty; at least one entry is needed.")
     if array.dtype.kind in "iu":
         return array.astype(np.int64, copy=False)
     if array.dtype.kind == "f":
         bad = np.flatnonzero(~np.isfinite(array) | (array != np.round(array)))
         if len(bad):
             raise ValueError(
-                f"{name} of {function_name} must hold integers; got {array[bad[0]]} at "
+                f"{name} of {caller_name()} must hold integers; got {array[bad[0]]} at "
                 f"entry {bad[0]}."
             )
         return array.astype(np.int64)
-    raise TypeError(f"{name} of {function_name} must hold integers; got dtype {array.dtype}.")
+    raise TypeError(f"{name} of {caller_name()} must hold integers; got dtype {array.dtype}.")

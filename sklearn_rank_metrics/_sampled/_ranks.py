@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._engine._caller import caller_name, entry_point
 from .._engine._inputs import (
     as_float,
     check_shapes,
@@ -54,6 +55,7 @@ class SampledRanks(NamedTuple):
 # --------------------------------------------------------------------------- sampled ranks
 
 
+@entry_point
 @accepts_ranking_rows
 @validate_params(
     {
@@ -140,24 +142,23 @@ def sampled_ranks(
     ...               ["u1", "u1", "u1", "u2", "u2", "u2"], ties="optimistic").rank.tolist()
     [2, 2]
     """
-    function_name = "sampled_ranks"
-    labels = as_float(y_true, "y_true", function_name)
-    scores = scores_as_float(y_score, function_name)
-    check_shapes(labels, scores, function_name)
-    check_values(labels, scores, function_name)
+    labels = as_float(y_true, "y_true")
+    scores = scores_as_float(y_score)
+    check_shapes(labels, scores)
+    check_values(labels, scores)
     if labels.ndim == 2:
         if group is not None:
             raise ValueError(
-                f"group of {function_name} must be None for 2-D input (each row of y_true is "
+                f"group of {caller_name()} must be None for 2-D input (each row of y_true is "
                 "a group); pass flat 1-D arrays to use group ids."
             )
         n_groups, width = labels.shape
         codes = np.repeat(np.arange(n_groups, dtype=np.intp), width)
         query_ids = np.arange(n_groups)
     elif group is None:
-        raise missing_group_error(function_name)
+        raise missing_group_error()
     else:
-        codes, query_ids = factorize_groups(group, labels.size, function_name)
+        codes, query_ids = factorize_groups(group, labels.size)
     labels = labels.reshape(-1)
     scores = scores.reshape(-1)
     n_groups = len(query_ids)
@@ -171,7 +172,7 @@ def sampled_ranks(
         others = f" ({len(bad) - 1} more groups are affected)" if len(bad) > 1 else ""
         first_id = plain(query_ids[first])
         raise ValueError(
-            f"y_true of {function_name} must have exactly one relevant row ({rule}) per "
+            f"y_true of {caller_name()} must have exactly one relevant row ({rule}) per "
             f"group, the held-out item; group {first_id!r} has {n_relevant[first]}{others}."
         )
 

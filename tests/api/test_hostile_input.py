@@ -269,6 +269,7 @@ def test_overflow_is_an_error_or_a_stable_value():
 def test_a_value_outside_the_metric_range_is_never_returned():
     # the aggregation layer checks every per-query value against the metric's range:
     # a kernel defect (simulated here) raises instead of reaching the mean
+    from sklearn_rank_metrics._engine._caller import called_as
     from sklearn_rank_metrics._metrics import _aggregate
 
     def with_values(values, undefined=(0.0, 0.0)):
@@ -281,14 +282,15 @@ def test_a_value_outside_the_metric_range_is_never_returned():
         query_weight = np.ones(2)
 
     for values in ([1.5, 0.5], [0.5, -0.25], [np.nan, 0.5], [np.inf, 0.5]):
-        with pytest.raises(RuntimeError, match="outside the metric's range.*defect"):
-            _aggregate.aggregate(with_values(values), Ranked(), 0.0, "mrr")
+        with called_as("mrr"), pytest.raises(
+            RuntimeError, match="^mrr computed .*outside the metric's range.*defect"
+        ):
+            _aggregate.aggregate(with_values(values), Ranked(), 0.0)
     # an undefined query's placeholder is not checked; rounding in the last bits is clipped
-    assert _aggregate.aggregate(with_values([np.nan, 0.5], (1.0, 0.0)), Ranked(), "skip",
-                                "mrr") == 0.5
-    assert _aggregate.aggregate(with_values([1 + 2**-52, 1.0]), Ranked(), 0.0, "mrr") == 1.0
+    assert _aggregate.aggregate(with_values([np.nan, 0.5], (1.0, 0.0)), Ranked(), "skip") == 0.5
+    assert _aggregate.aggregate(with_values([1 + 2**-52, 1.0]), Ranked(), 0.0) == 1.0
     dcg = _aggregate.PerQuery(np.array([7.5, 2.0]), np.zeros(2), value_range=(0.0, np.inf))
-    assert _aggregate.aggregate(dcg, Ranked(), 0.0, "dcg") == 4.75
+    assert _aggregate.aggregate(dcg, Ranked(), 0.0) == 4.75
 
 
 def test_read_letor_never_asks_the_loader_for_query_ids(tmp_path, monkeypatch):

@@ -64,3 +64,26 @@ def test_threads_do_not_see_each_other_s_name():
 def test_the_wrapper_keeps_the_signature_and_docstring():
     assert inner_function.__name__ == "inner_function"
     assert inner_function.__wrapped__() == "this function"
+
+
+def test_renamed_as_overrides_the_caller_inside_its_block_only():
+    from sklearn_rank_metrics._engine._caller import renamed_as
+
+    with called_as("evaluate"):
+        with renamed_as("ndcg_score"):
+            assert caller_name() == "ndcg_score"
+            with called_as("compare"):  # an inner public function does not take over
+                assert caller_name() == "ndcg_score"
+        assert caller_name() == "evaluate"
+        with renamed_as(None):  # None keeps the current name
+            assert caller_name() == "evaluate"
+    assert caller_name() == "this function"
+
+
+def test_renamed_as_is_reset_after_an_error():
+    from sklearn_rank_metrics._engine._caller import renamed_as
+
+    with pytest.raises(ValueError, match="renamed"):
+        with renamed_as("renamed"):
+            raise ValueError(caller_name())
+    assert caller_name() == "this function"

@@ -187,24 +187,23 @@ def test_streaming_mean_of_huge_values_is_finite():
 def test_weighted_mean_direct():
     ones = np.broadcast_to(np.float64(1), (3,))  # the engine's "every weight 1"
     none = np.zeros(3, bool)
-    assert weighted_mean(np.array([BIG, BIG, 1.4e308]), ones, none, "f") == pytest.approx(
+    assert weighted_mean(np.array([BIG, BIG, 1.4e308]), ones, none) == pytest.approx(
         1.6e308, rel=1e-15
     )
     # a value that is inf itself: the mean is inf, as before
-    assert weighted_mean(np.array([np.inf, BIG, BIG]), ones, none, "f") == np.inf
+    assert weighted_mean(np.array([np.inf, BIG, BIG]), ones, none) == np.inf
     # a skipped huge value is left out
-    assert weighted_mean(np.array([BIG, BIG, np.nan]), ones, np.array([0, 0, 1], bool),
-                         "f") == BIG
+    assert weighted_mean(np.array([BIG, BIG, np.nan]), ones, np.array([0, 0, 1], bool)) == BIG
 
 
 def test_ordinary_means_are_unchanged():
     ones = np.broadcast_to(np.float64(1), (3,))
     none = np.zeros(3, bool)
     # numpy sums three values in order: ((0.1 + 0.2) + 0.3) / 3
-    assert weighted_mean(np.array([0.1, 0.2, 0.3]), ones, none, "f") == (0.1 + 0.2 + 0.3) / 3
+    assert weighted_mean(np.array([0.1, 0.2, 0.3]), ones, none) == (0.1 + 0.2 + 0.3) / 3
     weights = np.array([1.0, 2.0, 4.0])  # scaled by 2**-3: exact
     expected = (0.1 * 0.125 + 0.2 * 0.25 + 0.3 * 0.5) / (0.125 + 0.25 + 0.5)
-    assert weighted_mean(np.array([0.1, 0.2, 0.3]), weights, none, "f") == expected
+    assert weighted_mean(np.array([0.1, 0.2, 0.3]), weights, none) == expected
 
 
 @pytest.mark.parametrize("npartitions", [1, 3])

@@ -505,7 +505,7 @@ def test_row_order_key_restores_input_order_for_input_ties():
         judged=None,  # not said: mrr and p@1 do not read it
         group_on_index=False,
         row_order=True,
-        function_name="evaluate",
+        caller="evaluate",
     )
     reversed_rows = keyed.iloc[::-1]
     table = partition_table(reversed_rows, plan)
