@@ -118,7 +118,9 @@ class MetricInfo:
     fixed_params : mapping
         Parameters the name fixes (``cg`` is ``dcg`` with ``discount="none"``).
     greater_is_better : bool
-        Always True here (``*_score`` convention).
+        The direction: True for the ``*_score`` functions, False for the ``*_loss``
+        ones (fall-out); the scorers, the booster metrics, ``compare`` and the
+        difference display read it.
     value_range : callable
         ``value_range(params) -> (low, high)``: the range of every per-query value
         with the metric's (kernel) parameters.
