@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ._engine._caller import called_as
+from ._engine._caller import called_as, renamed_as
 from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
@@ -465,9 +465,8 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
     _comparison_options(args)
     # names as trec_eval, ir_measures or ranx write them are printed in canonical form
     given_names = list(args.metrics)
-    args.metrics = [
-        str(parse_metric(name, function_name="rank-metrics evaluate")) for name in args.metrics
-    ]
+    with renamed_as("rank-metrics evaluate"):
+        args.metrics = [str(parse_metric(name)) for name in args.metrics]
     if args.convention is None:  # TREC files are read as trec_eval reads them
         args.convention = "trec_eval" if args.qrels else "none"
     settings = {

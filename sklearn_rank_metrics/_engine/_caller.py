@@ -22,12 +22,6 @@ Where a message must name something other than the caller, on purpose:
   (the metric function called), :func:`~._inputs.query_id_column` (``owner``), and
   the file readers' helpers in ``_io`` (``reader``: the reader, even when the
   command line or another reader calls it).
-* Transition: ``parse_metric``, ``evaluate_details``, ``metric_names``,
-  ``Settings.checked``, ``estimator_inputs``, ``factorize_groups`` and
-  ``warn_if_nothing_defined`` still take ``function_name``, which the
-  model-selection, statistics, plotting and command-line code pass; a name given
-  there acts as :func:`renamed_as`. It goes once those callers name themselves
-  with :func:`called_as` or :func:`renamed_as`.
 """
 
 from __future__ import annotations

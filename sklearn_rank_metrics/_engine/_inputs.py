@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from sklearn.base import is_classifier
 
-from ._caller import caller_name, renamed_as
+from ._caller import caller_name
 from ._errors import RowValueError
 from ._present import present
 
@@ -264,14 +264,13 @@ def missing_objects(values: np.ndarray) -> np.ndarray:
 
 
 def factorize_groups(
-    group: Any, n_rows: int, function_name: str | None = None
+    group: Any, n_rows: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Query ids to codes ``0..n_queries-1`` (in sorted id order) and the distinct ids.
 
-    ``function_name``: a name for the errors other than the caller's (see ``_caller``).
+    Errors name the caller (see ``_caller``).
     """
-    with renamed_as(function_name):
-        codes, ids, sizes = factorize_groups_with_sizes(group, n_rows)
+    codes, ids, sizes = factorize_groups_with_sizes(group, n_rows)
     if codes is None:
         codes = np.repeat(np.arange(len(ids)), present(sizes, "sizes"))
     return codes, ids

@@ -246,7 +246,7 @@ def accepts_ranking_rows(
 
 
 def estimator_inputs(
-    X: Any, y: Any, group: Any, function_name: str | None = None
+    X: Any, y: Any, group: Any
 ) -> tuple[Any, Any, Any, dict[str, Any]]:
     """Features, labels, query ids and the other carried fields, for scoring a model.
 
@@ -254,12 +254,11 @@ def estimator_inputs(
     :func:`read_letor` gives them): its labels and query ids are used (``y`` and
     ``group`` must then be left out), and ``judged`` / ``doc_id`` come back in the
     dict. Any other ``X`` passes through with ``y``, ``group`` and an empty dict.
-    ``function_name``: a name for the errors other than the caller's (see ``_caller``).
+    Errors name the caller (see ``_caller``).
     """
     if not isinstance(X, RankingRows):
         return X, y, group, {}
-    with renamed_as(function_name):
-        return _carried_inputs(X, y, group)
+    return _carried_inputs(X, y, group)
 
 
 def _carried_inputs(X: RankingRows, y: Any, group: Any) -> tuple[Any, Any, Any, dict[str, Any]]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._engine._caller import caller_name, renamed_as
+from .._engine._caller import caller_name
 from .._engine._plain import plain
 from .._engine._ranked_groups import RankedGroups
 from .._engine._warnings import warn_at_caller
@@ -183,7 +183,7 @@ def weighted_mean(
         )
         return math.nan
     if per_query is not None:
-        _warn_if_nothing_defined(per_query, weighted_sum / weight)
+        warn_if_nothing_defined(per_query, weighted_sum / weight)
     return weighted_sum / weight
 
 
@@ -243,20 +243,13 @@ def mean_of_scaled_sum(scaled: float, total: float) -> float:
     return math.ldexp(min(max(quotient, -limit), limit), OVERFLOW_SCALE)
 
 
-def warn_if_nothing_defined(
-    per_query: PerQuery, function_name: str | None, mean: float
-) -> None:
+def warn_if_nothing_defined(per_query: PerQuery, mean: float) -> None:
     """Warn when every query is undefined in every tie order and ``mean`` is a number.
 
     For :func:`weighted_mean` and the callers that form their own means from the
     per-query values (the streaming evaluator, :func:`compare`, the displays).
-    ``function_name``: the name the warning gives, None for the caller's (see ``_caller``).
+    The warning names the caller (see ``_caller``).
     """
-    with renamed_as(function_name):
-        _warn_if_nothing_defined(per_query, mean)
-
-
-def _warn_if_nothing_defined(per_query: PerQuery, mean: float) -> None:
     if not math.isnan(mean) and _nothing_defined(per_query):
         _warn_every_query_undefined(per_query, mean)
 

@@ -207,13 +207,9 @@ class EvaluationDetails:
     metrics: dict[str, MetricDetail]
 
 
-def metric_names(metrics: str | Sequence[str], function_name: str | None = None) -> list[str]:
-    """The metric names as a non-empty list without duplicates.
-
-    ``function_name``: a name for the errors other than the caller's (see ``_caller``).
-    """
-    with renamed_as(function_name):
-        return _metric_names(metrics)
+def metric_names(metrics: str | Sequence[str]) -> list[str]:
+    """The metric names as a non-empty list without duplicates (errors name the caller)."""
+    return _metric_names(metrics)
 
 
 def _metric_names(metrics: str | Sequence[str]) -> list[str]:
@@ -254,7 +250,6 @@ def evaluate_details(
     metrics: str | Sequence[str],
     shared: Settings | Mapping[str, Any],
     sample_weight: Any,
-    function_name: str | None = None,
     means: bool = True,
     doc_id: Any = None,
     judged: Any = None,
@@ -263,12 +258,11 @@ def evaluate_details(
 
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
     that combine the per-query values of several calls themselves.
-    ``function_name``: a name for the validation errors other than the caller's (see
-    ``_caller``); the metrics' own errors name the caller, else the metric function.
+    The validation errors name the caller (see ``_caller``); the metrics' own errors
+    name the caller, else the metric function.
     """
     inputs = (y_true, y_score, group, sample_weight, judged)
-    with renamed_as(function_name):
-        rankings = _ranked_metrics(inputs, metrics, shared, doc_id)
+    rankings = _ranked_metrics(inputs, metrics, shared, doc_id)
     results = {name: _metric_detail(plan, means) for name, plan in rankings.items()}
     return EvaluationDetails(rankings.query_ids, results)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .._engine._caller import called_as, caller_name, renamed_as
+from .._engine._caller import called_as, caller_name
 from .._engine._validation import check_parameter
 from ._aliases import Alias, suggestions, translate
 from ._declaration import DECLARED, NON_KERNEL_PARAMETERS, MetricInfo
@@ -162,15 +162,15 @@ def _parses(text: str) -> bool:
     return True
 
 
-def parse_metric(text: str, *, function_name: str | None = None) -> MetricSpec:
+def parse_metric(text: str) -> MetricSpec:
     """Parse ``"ndcg@10"``, ``"map"``, ``"ndcg(gain=exponential)@10"`` into a spec.
 
     Every parameter is checked against the public function's declared constraints.
     A name longer than :data:`MAX_METRIC_NAME_LENGTH` (256) characters is refused
     before it is read. Errors name the public function called (``evaluate`` outside
-    one); ``function_name`` gives another name (see ``_caller``).
+    one; see ``_caller``).
     """
-    with renamed_as(function_name), called_as("evaluate"):
+    with called_as("evaluate"):
         return _parsed(text)
 
 

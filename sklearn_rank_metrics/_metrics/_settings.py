@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .._engine._caller import caller_name, renamed_as
+from .._engine._caller import caller_name
 from .._engine._validation import check_parameter
 from ._base import SHARED_SETTINGS
 
@@ -51,16 +51,14 @@ class Settings:
             return shared
         return cls.from_arguments(**shared)
 
-    def checked(self, function_name: str | None = None) -> Settings:
+    def checked(self) -> Settings:
         """``self``, after each setting passed the checks of ``evaluate``'s keywords.
 
         Errors name the public function called
-        (:func:`~sklearn_rank_metrics._engine._caller.caller_name`); ``function_name``
-        gives another name (see ``_caller``).
+        (:func:`~sklearn_rank_metrics._engine._caller.caller_name`).
         """
-        with renamed_as(function_name):
-            for name, value in self.items():
-                check_parameter(caller_name(), name, value, SHARED_SETTINGS[name])
+        for name, value in self.items():
+            check_parameter(caller_name(), name, value, SHARED_SETTINGS[name])
         return self
 
     def items(self) -> Iterator[tuple[str, Any]]:

@@ -63,7 +63,7 @@ class _BoosterMetric:
             )
         # checked now, parsed again at each call: the object stays plain (picklable,
         # as LightGBM's scikit-learn wrapper deep-copies its parameters)
-        spec = parse_metric(metric, function_name=owner)
+        spec = parse_metric(metric)
         if spec.reads_judgments:
             raise ValueError(
                 f"The 'metric' parameter of {owner} names {metric!r}, which reads which "

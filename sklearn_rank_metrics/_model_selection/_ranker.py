@@ -20,7 +20,7 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.metadata_routing import UNCHANGED
 from sklearn.utils.validation import check_is_fitted
 
-from .._engine._caller import called_as
+from .._engine._caller import called_as, renamed_as
 from .._engine._inputs import factorize_groups, query_id_column
 
 PASS_GROUP_AS = ("auto", "sizes", "qid")
@@ -263,7 +263,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             n_rows = _check_labels(
                 X_model, y_eval, f"eval_set[{index}]'s X", f"eval_set[{index}]'s y", where
             )
-            with called_as(where):  # this eval set's name, not the caller's
+            with renamed_as(where):  # this eval set's name, not the caller's
                 codes, _ = factorize_groups(ids, n_rows)
             order = np.argsort(codes, kind="stable")
             sorted_sets.append(

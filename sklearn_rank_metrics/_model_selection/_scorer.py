@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from .._engine._caller import called_as, entry_point
+from .._engine._caller import entry_point, renamed_as
 from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
@@ -89,7 +89,7 @@ class RankingScorer:
         **metadata: Any,
     ) -> float:
         # a RankingData with features scores as it is: scorer(estimator, data)
-        with called_as(repr(self)):  # errors name the scorer, not a function
+        with renamed_as(repr(self)):  # errors name the scorer, not a function
             X, y_true, carried_group, carried = estimator_inputs(X, y_true, None)
         if y_true is None:
             raise TypeError(
@@ -225,7 +225,7 @@ def _metric_parameters(function: Callable) -> tuple[set[str], bool]:
 def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict[str, Any], str]:
     """(metric function, its keyword arguments, display name) from a name or a function."""
     if isinstance(metric, str):
-        spec = parse_metric(metric, function_name="make_ranking_scorer")
+        spec = parse_metric(metric)
         function, name, named = spec.info.function, metric, dict(spec.params)
         twice = sorted(set(named) & set(params) - set(spec.info.fixed_params))
         if twice:
@@ -452,7 +452,7 @@ def make_ranking_scorers(
     )
     scorers = {}
     for name in names:
-        spec = parse_metric(name, function_name="make_ranking_scorers")
+        spec = parse_metric(name)
         accepted, _ = _metric_parameters(spec.info.function)
         scorers[name] = make_ranking_scorer(
             name,

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._caller import called_as
+from .._engine._caller import caller_name, renamed_as
 from .._engine._inputs import RESPONSE_METHODS, query_id_column, response_values
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._validation import Options, check_parameter
@@ -36,31 +36,29 @@ def axes(ax: Any, caller: str) -> tuple[Any, Any]:
     return ax, ax.figure
 
 
-def check_settings(function_name: str, **settings: Any) -> Settings:
+def check_settings(**settings: Any) -> Settings:
     """The shared metric settings (convention, ties, policy, level), checked."""
-    with called_as(function_name):
-        return Settings.from_arguments(**settings).checked()
+    return Settings.from_arguments(**settings).checked()
 
 
 def per_query_metric(
-    y_true: Any, scores: dict[str, Any], group: Any, metric: Any, function_name: str, *,
+    y_true: Any, scores: dict[str, Any], group: Any, metric: Any, *,
     convention: Any, ties: Any, replace_undefined_by: Any, relevance_level: Any,
     judged: Any, doc_id: Any,
 ) -> tuple[str, np.ndarray, np.ndarray]:
     """(metric name, query ids, values of shape (n_models, n_queries)) of one metric,
     the shared settings checked first."""
     settings = check_settings(
-        function_name, convention=convention, ties=ties,
+        convention=convention, ties=ties,
         replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
     )
     if not isinstance(metric, str):
         raise TypeError(
-            f"The 'metric' parameter of {function_name} must be a metric name (str) such as "
+            f"The 'metric' parameter of {caller_name()} must be a metric name (str) such as "
             f"'ndcg@10'. Got {metric!r} instead."
         )
     query_ids, values = per_query_values(
-        y_true, scores, group, [metric], shared=settings, function_name=function_name,
-        judged=judged, doc_id=doc_id,
+        y_true, scores, group, [metric], shared=settings, judged=judged, doc_id=doc_id,
     )
     return metric, query_ids, values[:, 0, :]
 
@@ -71,13 +69,13 @@ def display_from_estimator(
 ) -> Any:
     """``display.from_estimator`` of a display of one model or several: the scores of
     the estimator(s) passed to ``display.from_predictions``."""
-    function_name = f"{display.__name__}.from_estimator"
-    X, y, group, carried = estimator_rows(estimator, X, y, group, function_name)
-    scores = estimator_scores(estimator, X, response_method, name, function_name)
+    with renamed_as(f"{display.__name__}.from_estimator"):
+        X, y, group, carried = estimator_rows(estimator, X, y, group)
+        scores = estimator_scores(estimator, X, response_method, name)
     return display.from_predictions(y, scores, group, **carried, **kwargs)
 
 
-def model_scores(y_score: Any, name: str | None, function_name: str) -> dict[str, Any]:
+def model_scores(y_score: Any, name: str | None) -> dict[str, Any]:
     """``{name: scores}`` from one model's scores or a mapping / DataFrame of several.
 
     A DataFrame is always several models, one per column (as in :func:`compare`): a
@@ -86,29 +84,29 @@ def model_scores(y_score: Any, name: str | None, function_name: str) -> dict[str
     if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
         if name is not None:
             raise ValueError(
-                f"The 'name' parameter of {function_name} must be None when 'y_score' holds "
+                f"The 'name' parameter of {caller_name()} must be None when 'y_score' holds "
                 "several models (a mapping or a DataFrame: their names are its keys or "
                 f"columns). Got {name!r} instead."
             )
-        return score_mapping(y_score, function_name)
+        return score_mapping(y_score)
     return {"model" if name is None else str(name): y_score}
 
 
 def estimator_scores(
-    estimator: Any, X: Any, response_method: str, name: str | None, function_name: str
+    estimator: Any, X: Any, response_method: str, name: str | None
 ) -> dict[str, Any]:
     """``{name: scores}`` from one fitted estimator or a mapping name -> estimator."""
     check_parameter(
-        function_name, "response_method", response_method, [Options(*RESPONSE_METHODS)]
+        caller_name(), "response_method", response_method, [Options(*RESPONSE_METHODS)]
     )
     if isinstance(estimator, Mapping):
         if name is not None:
             raise ValueError(
-                f"The 'name' parameter of {function_name} must be None when 'estimator' is "
+                f"The 'name' parameter of {caller_name()} must be None when 'estimator' is "
                 "a mapping (the names of the estimators are its keys). Got "
                 f"{name!r} instead."
             )
-        estimators = score_mapping(estimator, function_name)
+        estimators = score_mapping(estimator)
     else:
         estimators = {type(estimator).__name__ if name is None else str(name): estimator}
     return {
@@ -117,7 +115,7 @@ def estimator_scores(
 
 
 def estimator_rows(
-    estimator: Any, X: Any, y: Any, group: Any, function_name: str
+    estimator: Any, X: Any, y: Any, group: Any
 ) -> tuple[Any, Any, Any, dict[str, Any]]:
     """Features, labels, query ids and the other carried fields for ``from_estimator``.
 
@@ -127,21 +125,20 @@ def estimator_rows(
     a :class:`GroupedRanker` (``group_column=``) reads them from; else the metric
     refuses flat rows without ids.
     """
-    with called_as(function_name):
-        X, y, group, carried = estimator_inputs(X, y, group)
+    X, y, group, carried = estimator_inputs(X, y, group)
     if carried:
         return X, y, group, carried
     if y is None:
-        raise TypeError(f"{function_name} needs y (the relevance labels) with X.")
+        raise TypeError(f"{caller_name()} needs y (the relevance labels) with X.")
     if group is None:
         estimators = estimator.values() if isinstance(estimator, Mapping) else [estimator]
         columns = {getattr(model, "group_column", None) for model in estimators}
         if len(columns) == 1 and None not in columns:
-            group = query_id_column(X, columns.pop(), function_name)
+            group = query_id_column(X, columns.pop(), caller_name())
     return X, y, group, {}
 
 
-def per_item(value: Any, names: list[str], parameter: str, function_name: str) -> list[dict]:
+def per_item(value: Any, names: list[str], parameter: str) -> list[dict]:
     """A dict of plot keywords for every model from None, one dict, or a list of dicts."""
     if value is None:
         return [{} for _ in names]
@@ -150,20 +147,20 @@ def per_item(value: Any, names: list[str], parameter: str, function_name: str) -
     items = list(value)
     if len(items) != len(names) or not all(isinstance(item, Mapping) for item in items):
         raise ValueError(
-            f"The {parameter!r} parameter of {function_name} must be a dict or a list of "
+            f"The {parameter!r} parameter of {caller_name()} must be a dict or a list of "
             f"{len(names)} dicts (one per model). Got {value!r} instead."
         )
     return [dict(item) for item in items]
 
 
-def plot_names(name: Any, defaults: list[str], function_name: str) -> list[str]:
+def plot_names(name: Any, defaults: list[str]) -> list[str]:
     """Legend labels: the stored names, or ``name`` (a str for one model, or a list)."""
     if name is None:
         return list(defaults)
     names = [name] if isinstance(name, str) else list(name)
     if len(names) != len(defaults):
         raise ValueError(
-            f"The 'name' parameter of {function_name} must give {len(defaults)} name(s) (one "
+            f"The 'name' parameter of {caller_name()} must give {len(defaults)} name(s) (one "
             f"per model). Got {name!r} instead."
         )
     return [str(label) for label in names]

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name, renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, check_parameter
 from .._metrics._registry import parse_metric
@@ -113,8 +114,9 @@ class MetricAtKDisplay:
         caller = f"{type(self).__name__}.plot"
         self.ax_, self.figure_ = axes(ax, caller)
         models = list(self.values)
-        labels = plot_names(name, models, caller)
-        curves = per_item(curve_kwargs, models, "curve_kwargs", caller)
+        with renamed_as(caller):
+            labels = plot_names(name, models)
+            curves = per_item(curve_kwargs, models, "curve_kwargs")
         self.line_, self.bands_ = [], []
         for model, label, extra in zip(models, labels, curves, strict=True):
             kwargs = {"marker": "o", "label": label, **extra}
@@ -218,66 +220,66 @@ class MetricAtKDisplay:
         >>> display.values["a"].tolist()  # R@1, R@2, R@3 of model a
         [0.25, 0.75, 1.0]
         """
-        function_name = f"{cls.__name__}.from_predictions"
-        check_parameter(function_name, "k_max", k_max, [Interval(int, 1, None)])
-        check_parameter(
-            function_name,
-            "confidence_level",
-            confidence_level,
-            [Interval(float, 0, 1, closed="neither"), NONE],
-        )
-        check_parameter(function_name, "n_resamples", n_resamples, [Interval(int, 1, None)])
-        settings = check_settings(
-            function_name,
-            convention=convention,
-            ties=ties,
-            replace_undefined_by=replace_undefined_by,
-            relevance_level=relevance_level,
-        )
-        base = parse_metric(_without_cutoff(metric, function_name), function_name=function_name)
-        if base.params.get("k") is not None:  # another tool's name with a cutoff (P_10)
-            raise ValueError(
-                f"The 'metric' parameter of {function_name} names the metric without a "
-                f"cutoff (the display varies k); got {metric!r}, which is {base}."
+        door = f"{cls.__name__}.from_predictions"
+        with renamed_as(door):
+            check_parameter(door, "k_max", k_max, [Interval(int, 1, None)])
+            check_parameter(
+                door,
+                "confidence_level",
+                confidence_level,
+                [Interval(float, 0, 1, closed="neither"), NONE],
             )
-        if not base.info.takes_k:
-            raise ValueError(
-                f"The 'metric' parameter of {function_name} must take a cutoff k; "
-                f"{metric!r} does not."
+            check_parameter(door, "n_resamples", n_resamples, [Interval(int, 1, None)])
+            settings = check_settings(
+                convention=convention,
+                ties=ties,
+                replace_undefined_by=replace_undefined_by,
+                relevance_level=relevance_level,
             )
-        scores = model_scores(y_score, name, function_name)
-        ks = np.arange(1, k_max + 1)
-        names = [f"{metric}@{k}" for k in ks]
-        _, values = per_query_values(
-            y_true, scores, group, names, shared=settings, function_name=function_name,
-            judged=judged, doc_id=doc_id,
-        )
-        n_models, n_k, n_queries = values.shape
-        columns = values.reshape(n_models * n_k, n_queries).T
-        if confidence_level is None:
-            # a column without any value (every query skipped) has mean NaN, silently
-            kept = ~np.isnan(columns)
-            with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: NaN
-                means = np.where(kept, columns, 0.0).sum(axis=0) / kept.sum(axis=0)
-            low = high = None
-        else:
-            rng = as_generator(random_state, function_name)
-            means, low, high = mean_intervals(
-                columns, n_resamples, confidence_level, BOOTSTRAP_METHODS[0], rng
+            base = parse_metric(_without_cutoff(metric))
+            if base.params.get("k") is not None:  # another tool's name with a cutoff (P_10)
+                raise ValueError(
+                    f"The 'metric' parameter of {door} names the metric without a "
+                    f"cutoff (the display varies k); got {metric!r}, which is {base}."
+                )
+            if not base.info.takes_k:
+                raise ValueError(
+                    f"The 'metric' parameter of {door} must take a cutoff k; "
+                    f"{metric!r} does not."
+                )
+            scores = model_scores(y_score, name)
+            ks = np.arange(1, k_max + 1)
+            names = [f"{metric}@{k}" for k in ks]
+            _, values = per_query_values(
+                y_true, scores, group, names, shared=settings,
+                judged=judged, doc_id=doc_id,
             )
-        models = list(scores)
+            n_models, n_k, n_queries = values.shape
+            columns = values.reshape(n_models * n_k, n_queries).T
+            if confidence_level is None:
+                # a column without any value (every query skipped) has mean NaN, silently
+                kept = ~np.isnan(columns)
+                with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: NaN
+                    means = np.where(kept, columns, 0.0).sum(axis=0) / kept.sum(axis=0)
+                low = high = None
+            else:
+                rng = as_generator(random_state)
+                means, low, high = mean_intervals(
+                    columns, n_resamples, confidence_level, BOOTSTRAP_METHODS[0], rng
+                )
+            models = list(scores)
 
-        def by_model(flat: np.ndarray) -> dict[str, np.ndarray]:
-            return {model: flat.reshape(n_models, n_k)[m] for m, model in enumerate(models)}
+            def by_model(flat: np.ndarray) -> dict[str, np.ndarray]:
+                return {model: flat.reshape(n_models, n_k)[m] for m, model in enumerate(models)}
 
-        display = cls(
-            k=ks,
-            values=by_model(means),
-            ci_low=None if low is None else by_model(low),
-            ci_high=None if high is None else by_model(high),
-            metric=str(base),
-            confidence_level=confidence_level,
-        )
+            display = cls(
+                k=ks,
+                values=by_model(means),
+                ci_low=None if low is None else by_model(low),
+                ci_high=None if high is None else by_model(high),
+                metric=str(base),
+                confidence_level=confidence_level,
+            )
         return display.plot(ax=ax, curve_kwargs=curve_kwargs, band_kwargs=band_kwargs)
 
     @classmethod
@@ -320,15 +322,16 @@ class MetricAtKDisplay:
         return display_from_estimator(cls, estimator, X, y, group, response_method, name, kwargs)
 
 
-def _without_cutoff(metric: Any, function_name: str) -> str:
+def _without_cutoff(metric: Any) -> str:
+    door = caller_name()
     if not isinstance(metric, str):
         raise TypeError(
-            f"The 'metric' parameter of {function_name} must be a metric name (str) such as "
+            f"The 'metric' parameter of {door} must be a metric name (str) such as "
             f"'ndcg'. Got {metric!r} instead."
         )
     if "@" in metric:
         raise ValueError(
-            f"The 'metric' parameter of {function_name} names the metric without a cutoff "
+            f"The 'metric' parameter of {door} names the metric without a cutoff "
             f"(the display varies k); got {metric!r}. Use e.g. 'ndcg' with k_max=10."
         )
     return metric

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._stats._model_values import greater_is_better
 from ._base import axes, estimator_rows, estimator_scores, per_query_metric
@@ -162,35 +163,36 @@ class PerQueryDifferenceDisplay:
         >>> display.differences.tolist(), (display.n_better, display.n_worse)
         ([0.5, 0.0, -0.5], (1, 1))
         """
-        function_name = f"{cls.__name__}.from_predictions"
-        for parameter, label in (("name", name), ("baseline_name", baseline_name)):
-            if not isinstance(label, str):
-                raise TypeError(
-                    f"The {parameter!r} parameter of {function_name} must be a str. Got "
-                    f"{label!r} instead."
+        door = f"{cls.__name__}.from_predictions"
+        with renamed_as(door):
+            for parameter, label in (("name", name), ("baseline_name", baseline_name)):
+                if not isinstance(label, str):
+                    raise TypeError(
+                        f"The {parameter!r} parameter of {door} must be a str. Got "
+                        f"{label!r} instead."
+                    )
+            if name == baseline_name:
+                raise ValueError(
+                    f"The 'name' and 'baseline_name' parameters of {door} must differ; "
+                    f"both are {name!r}."
                 )
-        if name == baseline_name:
-            raise ValueError(
-                f"The 'name' and 'baseline_name' parameters of {function_name} must differ; "
-                f"both are {name!r}."
+            scores = {name: y_score, baseline_name: y_score_baseline}
+            metric, query_ids, values = per_query_metric(
+                y_true, scores, group, metric, convention=convention, ties=ties,
+                replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
+                judged=judged, doc_id=doc_id,
             )
-        scores = {name: y_score, baseline_name: y_score_baseline}
-        metric, query_ids, values = per_query_metric(
-            y_true, scores, group, metric, function_name, convention=convention, ties=ties,
-            replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
-            judged=judged, doc_id=doc_id,
-        )
-        differences = values[0] - values[1]
-        kept = np.flatnonzero(~np.isnan(differences))
-        improvements = differences[kept] if greater_is_better(metric) else -differences[kept]
-        order = kept[np.argsort(-improvements, kind="stable")]
-        display = cls(
-            differences=differences[order],
-            query_ids=query_ids[order],
-            metric=metric,
-            name=name,
-            baseline_name=baseline_name,
-        )
+            differences = values[0] - values[1]
+            kept = np.flatnonzero(~np.isnan(differences))
+            improvements = differences[kept] if greater_is_better(metric) else -differences[kept]
+            order = kept[np.argsort(-improvements, kind="stable")]
+            display = cls(
+                differences=differences[order],
+                query_ids=query_ids[order],
+                metric=metric,
+                name=name,
+                baseline_name=baseline_name,
+            )
         return display.plot(ax=ax)
 
     @classmethod
@@ -232,25 +234,26 @@ class PerQueryDifferenceDisplay:
         -------
         display : PerQueryDifferenceDisplay
         """
-        function_name = f"{cls.__name__}.from_estimator"
-        if isinstance(estimator, Mapping) or isinstance(baseline_estimator, Mapping):
-            raise TypeError(
-                f"{function_name} compares two single estimators: 'estimator' and "
-                "'baseline_estimator' must not be mappings."
+        door = f"{cls.__name__}.from_estimator"
+        with renamed_as(door):
+            if isinstance(estimator, Mapping) or isinstance(baseline_estimator, Mapping):
+                raise TypeError(
+                    f"{door} compares two single estimators: 'estimator' and "
+                    "'baseline_estimator' must not be mappings."
+                )
+            X, y, group, carried = estimator_rows(
+                {"model": estimator, "baseline": baseline_estimator}, X, y, group
             )
-        X, y, group, carried = estimator_rows(
-            {"model": estimator, "baseline": baseline_estimator}, X, y, group, function_name
-        )
-        (name, y_score), = estimator_scores(
-            estimator, X, response_method, name, function_name
-        ).items()
-        if baseline_name is None:
-            baseline_name = type(baseline_estimator).__name__
-            if baseline_name == name:
-                baseline_name = "baseline"
-        (baseline_name, y_score_baseline), = estimator_scores(
-            baseline_estimator, X, response_method, baseline_name, function_name
-        ).items()
+            (name, y_score), = estimator_scores(
+                estimator, X, response_method, name
+            ).items()
+            if baseline_name is None:
+                baseline_name = type(baseline_estimator).__name__
+                if baseline_name == name:
+                    baseline_name = "baseline"
+            (baseline_name, y_score_baseline), = estimator_scores(
+                baseline_estimator, X, response_method, baseline_name
+            ).items()
         return cls.from_predictions(
             y,
             y_score,

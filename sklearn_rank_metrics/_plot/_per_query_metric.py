@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import Options, check_parameter
 from ._base import (
@@ -126,8 +127,9 @@ class PerQueryMetricDisplay:
         check_parameter(caller, "kind", kind, [Options(*_KINDS)])
         self.ax_, self.figure_ = axes(ax, caller)
         models = list(self.values)
-        labels = plot_names(name, models, caller)
-        kwargs_list = per_item(plot_kwargs, models, "plot_kwargs", caller)
+        with renamed_as(caller):
+            labels = plot_names(name, models)
+            kwargs_list = per_item(plot_kwargs, models, "plot_kwargs")
         self.artists_ = []
         if kind == "hist":
             pooled = np.concatenate([self.values[model] for model in models])
@@ -222,19 +224,21 @@ class PerQueryMetricDisplay:
         >>> display.artists_[0].get_xdata().tolist()  # sorted reciprocal ranks
         [0.5, 1.0]
         """
-        function_name = f"{cls.__name__}.from_predictions"
-        check_parameter(function_name, "kind", kind, [Options(*_KINDS)])
-        scores = model_scores(y_score, name, function_name)
-        metric, _, values = per_query_metric(
-            y_true, scores, group, metric, function_name, convention=convention, ties=ties,
-            replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
-            judged=judged, doc_id=doc_id,
-        )
-        display = cls(
-            values={model: row[~np.isnan(row)] for model, row in zip(scores, values, strict=True)},
-            metric=metric,
-            kind=kind,
-        )
+        door = f"{cls.__name__}.from_predictions"
+        with renamed_as(door):
+            check_parameter(door, "kind", kind, [Options(*_KINDS)])
+            scores = model_scores(y_score, name)
+            metric, _, values = per_query_metric(
+                y_true, scores, group, metric, convention=convention, ties=ties,
+                replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
+                judged=judged, doc_id=doc_id,
+            )
+            kept = {model: row[~np.isnan(row)] for model, row in zip(scores, values, strict=True)}
+            display = cls(
+                values=kept,
+                metric=metric,
+                kind=kind,
+            )
         return display.plot(ax=ax, bins=bins, plot_kwargs=plot_kwargs)
 
     @classmethod

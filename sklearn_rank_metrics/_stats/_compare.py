@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._engine._caller import called_as
+from .._engine._caller import called_as, renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS
@@ -91,18 +91,11 @@ class ComparisonResult:
         return self.to_text()
 
     def _tables(self, style: str, test: Any, alpha: Any, digits: Any) -> str:
-        return comparison_tables(
-            self._columns,
-            self._means,
-            baseline=self.baseline,
-            correction=self.correction,
-            n_resamples=self.n_resamples,
-            test=test,
-            alpha=alpha,
-            digits=digits,
-            style=style,
-            function_name=f"ComparisonResult.to_{style}",
-        )
+        with renamed_as(f"ComparisonResult.to_{style}"):
+            return comparison_tables(
+                self._columns, self._means, baseline=self.baseline, correction=self.correction,
+                n_resamples=self.n_resamples, test=test, alpha=alpha, digits=digits, style=style,
+            )
 
     def to_text(self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4) -> str:
         """The comparison as text: runs as rows, metrics as columns, then each comparison.
@@ -514,24 +507,18 @@ def compare(
         replace_undefined_by=replace_undefined_by,
         relevance_level=relevance_level,
     )
-    function_name = "compare"
-    scores = score_mapping(scores, function_name, min_models=2)
+    with renamed_as("compare"):
+        scores = score_mapping(scores, min_models=2)
     models = list(scores)
     pairs = _pairs(models, baseline)
     methods = _methods(method)
-    with called_as(function_name):
+    with called_as("compare"):
         names = metric_names(metrics)
-    rng = as_generator(random_state, function_name)
-    query_ids, values = per_query_values(
-        y_true,
-        scores,
-        group,
-        names,
-        shared=settings,
-        function_name=function_name,
-        judged=judged,
-        doc_id=doc_id,
-    )
+    with renamed_as("compare"):
+        rng = as_generator(random_state)
+        query_ids, values = per_query_values(
+            y_true, scores, group, names, shared=settings, judged=judged, doc_id=doc_id
+        )
     signs = np.array([1.0 if greater_is_better(name) else -1.0 for name in names])
     kept, means, results, stats_columns = _statistics(
         values, pairs, methods, n_resamples, confidence_level, rng, signs

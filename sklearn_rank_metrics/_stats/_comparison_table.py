@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._caller import caller_name
 from .._engine._validation import Interval, Options, check_parameter
 from .._render import FORMATS, render
 from .._render._table import Cell, Marks, Part, Table, Verbatim
@@ -92,15 +93,15 @@ def comparison_tables(
     alpha: float,
     digits: int,
     style: str,
-    function_name: str = "comparison_tables",
 ) -> str:
     """The summary table and the per-comparison details in one format.
 
     Every run, metric and baseline name is escaped for ``style`` (:mod:`.._render._escape`).
     """
-    check_parameter(function_name, "test", test, [Options(*_TESTS)])
-    check_parameter(function_name, "alpha", alpha, [Interval(float, 0, 1, closed="neither")])
-    check_parameter(function_name, "digits", digits, [Interval(int, 0, None)])
+    owner = caller_name("comparison_tables")
+    check_parameter(owner, "test", test, [Options(*_TESTS)])
+    check_parameter(owner, "alpha", alpha, [Interval(float, 0, 1, closed="neither")])
+    check_parameter(owner, "digits", digits, [Interval(int, 0, None)])
     alpha = _as_float(alpha)
     digits = int(digits)
     if style not in FORMATS:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._caller import called_as
+from .._engine._caller import caller_name, renamed_as
 from .._engine._inputs import plain_array
 from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import evaluate_details
@@ -34,14 +34,15 @@ def greater_is_better(metric: str) -> bool:
 
 
 def score_mapping(
-    scores: Any, function_name: str, *, min_models: int = 1, parameter: str = "scores"
+    scores: Any, *, min_models: int = 1, parameter: str = "scores"
 ) -> dict[str, Any]:
     """``{model name: scores}`` from a mapping or a pandas DataFrame (one column per model)."""
+    caller = caller_name()
     if hasattr(scores, "columns") and hasattr(scores, "__getitem__"):
         scores = {column: scores[column] for column in scores.columns}
     if not isinstance(scores, Mapping):
         raise TypeError(
-            f"The {parameter!r} parameter of {function_name} must be a mapping from model "
+            f"The {parameter!r} parameter of {caller} must be a mapping from model "
             f"name to scores (e.g. {{'bm25': s1, 'ltr': s2}}); got {type(scores).__name__} "
             "instead."
         )
@@ -49,25 +50,25 @@ def score_mapping(
     bad = [name for name in names if not isinstance(name, str)]
     if bad:
         raise TypeError(
-            f"The model names (keys of {parameter!r}) of {function_name} must be str; got "
+            f"The model names (keys of {parameter!r}) of {caller} must be str; got "
             f"{bad[0]!r}."
         )
     if len(names) < min_models:
         raise ValueError(
-            f"The {parameter!r} parameter of {function_name} must hold at least {min_models} "
+            f"The {parameter!r} parameter of {caller} must hold at least {min_models} "
             f"model(s); got {len(names)}."
         )
     return dict(scores)
 
 
-def check_shapes(y_true: Any, scores: dict[str, Any], function_name: str) -> None:
+def check_shapes(y_true: Any, scores: dict[str, Any]) -> None:
     """Every model's scores have the shape of ``y_true`` (the error names the model)."""
     expected = np.shape(plain_array(y_true))
     for name, values in scores.items():
         shape = np.shape(plain_array(values))
         if shape != expected:
             raise ValueError(
-                f"The scores of model {name!r} passed to {function_name} have shape {shape}, "
+                f"The scores of model {name!r} passed to {caller_name()} have shape {shape}, "
                 f"but y_true has shape {expected}; every model must score every row."
             )
 
@@ -79,7 +80,6 @@ def per_query_values(
     metrics: Sequence[str],
     *,
     shared: Settings,
-    function_name: str,
     judged: Any = None,
     doc_id: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -91,36 +91,36 @@ def per_query_values(
     values : ndarray of shape (n_models, n_metrics, n_queries)
         NaN where a query is skipped (``replace_undefined_by="skip"``) or NaN.
     """
-    check_shapes(y_true, scores, function_name)
+    caller = caller_name()
+    check_shapes(y_true, scores)
     query_ids = None
     values = None
     for m, y_score in enumerate(scores.values()):
-        with called_as(function_name):
-            details = evaluate_details(
-                y_true,
-                y_score,
-                group,
-                metrics=metrics,
-                shared=shared,
-                sample_weight=None,
-                means=False,
-                judged=judged,
-                doc_id=doc_id,
-            )
+        details = evaluate_details(
+            y_true,
+            y_score,
+            group,
+            metrics=metrics,
+            shared=shared,
+            sample_weight=None,
+            means=False,
+            judged=judged,
+            doc_id=doc_id,
+        )
         if values is None:
             query_ids = details.query_ids
             values = np.empty((len(scores), len(details.metrics), len(query_ids)))
         for j, (name, detail) in enumerate(details.metrics.items()):
             if detail.weights_queries:
                 raise ValueError(
-                    f"The 'metrics' parameter of {function_name} must name metrics that "
+                    f"The 'metrics' parameter of {caller} must name metrics that "
                     "weight every query equally (e.g. not hit_rate with average='micro', nor "
                     "gauc with query_weight='rows'/'positives': use their uniform form). Got "
                     f"{name!r}, which weights queries unequally, instead."
                 )
             if detail.total:
                 raise ValueError(
-                    f"The 'metrics' parameter of {function_name} must name metrics averaged "
+                    f"The 'metrics' parameter of {caller} must name metrics averaged "
                     f"over queries; {name!r} is a count summed over queries (as trec_eval "
                     "reports num_rel, num_ret and num_rel_ret). Compare precision or recall "
                     "instead, or the per-query counts from evaluate(..., per_query=True)."
@@ -128,7 +128,8 @@ def per_query_values(
             values[m, j] = detail.values
             if m == 0 and detail.kernel is not None:  # the labels decide: once per metric
                 policy_value = detail.values[0] if len(detail.values) else math.nan
-                warn_if_nothing_defined(detail.kernel, f"{function_name} ({name})", policy_value)
+                with renamed_as(f"{caller} ({name})"):
+                    warn_if_nothing_defined(detail.kernel, policy_value)
     if query_ids is None or values is None:  # the callers ask for one model at least
-        raise ValueError(f"{function_name} needs the scores of one model at least.")
+        raise ValueError(f"{caller} needs the scores of one model at least.")
     return query_ids, values

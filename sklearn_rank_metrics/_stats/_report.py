@@ -9,7 +9,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from .._engine._caller import called_as
+from .._engine._caller import called_as, renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
@@ -326,7 +326,8 @@ def ranking_report(
         )
     models: dict[Any, Any]  # None: one model's scores given alone
     if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
-        models = score_mapping(y_score, "ranking_report", min_models=0, parameter="y_score")
+        with renamed_as("ranking_report"):
+            models = score_mapping(y_score, min_models=0, parameter="y_score")
         if not models:
             raise ValueError(
                 "The 'y_score' parameter of ranking_report is an empty mapping (or a "

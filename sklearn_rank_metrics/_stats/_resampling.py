@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from .._engine._caller import caller_name
+
 BOOTSTRAP_METHODS = ("percentile", "bca")
 
 # Elements per chunk of the resampling matrices (int64 counts: 32 MB).
@@ -35,8 +37,9 @@ _CHUNK_ELEMENTS = 1 << 22
 _RELATIVE_TOLERANCE = 100 * np.finfo(np.float64).eps
 
 
-def as_generator(random_state: Any, function_name: str) -> np.random.Generator:
+def as_generator(random_state: Any) -> np.random.Generator:
     """A NumPy ``Generator`` from None, an int, a ``Generator`` or a ``RandomState``."""
+    caller = caller_name()
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
@@ -46,12 +49,12 @@ def as_generator(random_state: Any, function_name: str) -> np.random.Generator:
     ):
         if random_state is not None and random_state < 0:
             raise ValueError(
-                f"The 'random_state' parameter of {function_name} must be an int >= 0, a "
+                f"The 'random_state' parameter of {caller} must be an int >= 0, a "
                 f"numpy Generator or RandomState, or None. Got {random_state} instead."
             )
         return np.random.default_rng(None if random_state is None else int(random_state))
     raise TypeError(
-        f"The 'random_state' parameter of {function_name} must be an int >= 0, a numpy "
+        f"The 'random_state' parameter of {caller} must be an int >= 0, a numpy "
         f"Generator or RandomState, or None. Got {random_state!r} instead."
     )
 

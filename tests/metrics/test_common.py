@@ -786,7 +786,7 @@ def test_integer_query_ids_factorize_like_np_unique(ids):
     # The dense-table path for unsorted integer ids must give np.unique's codes and ids.
     from sklearn_rank_metrics._engine._inputs import factorize_groups
 
-    codes, values = factorize_groups(ids, len(ids), "test")
+    codes, values = factorize_groups(ids, len(ids))
     expected_values, expected_codes = np.unique(ids, return_inverse=True)
     np.testing.assert_array_equal(codes, expected_codes)
     np.testing.assert_array_equal(values, expected_values)

@@ -13,7 +13,7 @@ from sklearn_rank_metrics import (
     make_lightgbm_metric,
     make_ranking_scorers,
 )
-from sklearn_rank_metrics._engine._caller import called_as, caller_name, entry_point
+from sklearn_rank_metrics._engine._caller import called_as, caller_name, entry_point, renamed_as
 from sklearn_rank_metrics._engine._present import present
 from sklearn_rank_metrics._metrics._evaluate import metric_names, metric_settings
 from sklearn_rank_metrics._metrics._registry import parse_metric
@@ -54,8 +54,9 @@ def test_checked_names_the_caller_or_the_given_name():
     message = "The 'ties' parameter of evaluate must be"
     with called_as("evaluate"), pytest.raises(ValueError, match=message):
         Settings(ties="sideways").checked()
-    with pytest.raises(ValueError, match="The 'ties' parameter of compare must be"):
-        Settings(ties="sideways").checked("compare")
+    message = "The 'ties' parameter of compare must be"
+    with called_as("evaluate"), renamed_as("compare"), pytest.raises(ValueError, match=message):
+        Settings(ties="sideways").checked()
     with pytest.raises(TypeError, match="'relevance_level' parameter of RankingEvaluator"):
         RankingEvaluator(["mrr"], relevance_level="high")
 
