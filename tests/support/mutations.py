@@ -387,8 +387,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_kernels._graded",
             "ideal_dcg",
-            "gains = gain_values(ranked.labels, gain, ranked.input_labels)",
-            "gains = gain_values(ranked.labels, gain, ranked.input_labels)"
+            "gains = model.gains(ranked.labels, ranked.input_labels)",
+            "gains = model.gains(ranked.labels, ranked.input_labels)"
             " * ranked.in_cutoff(None)",
         ),
     ),
@@ -538,8 +538,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._graded",
             "idcg_per_query",
-            "lambda: ideal_dcg(ranked, k, gain, discount, log_base)",
-            "lambda: ideal_dcg(ranked, None, gain, discount, log_base)",
+            "lambda: ideal_dcg(ranked, k, GainModel(gain, discount, log_base))",
+            "lambda: ideal_dcg(ranked, None, GainModel(gain, discount, log_base))",
         ),
     ),
     # -- R-precision ----------------------------------------------------------------------
