@@ -453,7 +453,7 @@ MUTATIONS: dict[str, Mutation] = {
         'AP denominator "n_relevant" computed as min(k, n_relevant)',
         Edit(
             "_kernels._binary",
-            "_average_precision_of_positions",
+            "average_precision",
             'if denominator == "min(k,n_relevant)" and k is not None:',
             "if k is not None:",
         ),
@@ -462,7 +462,7 @@ MUTATIONS: dict[str, Mutation] = {
         'AP denominator "min(k,n_relevant)" computed as n_relevant',
         Edit(
             "_kernels._binary",
-            "_average_precision_of_positions",
+            "average_precision",
             "limit = np.minimum(limit, k)",
             "limit = limit",
         ),
