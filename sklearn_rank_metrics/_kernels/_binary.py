@@ -44,6 +44,16 @@ def _precision_terms(counts: BlockCounts, rank: np.ndarray) -> np.ndarray:
     return (r / m) * (counts.relevant_before_block + 1 + others_before) / (rank + 1)
 
 
+def _average_precision_of_tied_top_k(
+    ranked: RankedGroups, ties: str, k: int | None, relevance_level: float | None
+) -> np.ndarray:
+    """Expected AP@k with the ``n_relevant_in_top_k`` denominator under tied blocks."""
+    counts = block_counts(ranked, ties, relevance_level)
+    in_cut = ranked.in_cutoff(k)
+    terms = _precision_terms(counts, ranked.rank) * in_cut
+    return _average_precision_over_retrieved(ranked, ties, counts, in_cut, terms, k)
+
+
 def average_precision(
     ranked: RankedGroups,
     ties: str,
@@ -51,24 +61,11 @@ def average_precision(
     relevance_level: float | None,
     denominator: str,
 ) -> np.ndarray:
-    """Expected AP@k per query for the three denominators (see ``mean_average_precision_score``)."""
-    arrangement = ranked.arrangement(ties)
-    if arrangement.singletons or denominator != "n_relevant_in_top_k":
-        return _average_precision_of_positions(ranked, ties, k, relevance_level, denominator)
-    counts = block_counts(ranked, ties, relevance_level)
-    in_cut = ranked.in_cutoff(k)
-    terms = _precision_terms(counts, ranked.rank) * in_cut
-    return _average_precision_over_retrieved(ranked, ties, counts, in_cut, terms, k)
+    """Expected AP@k per query for the three denominators (see ``mean_average_precision_score``).
 
-
-def _average_precision_of_positions(
-    ranked: RankedGroups,
-    ties: str,
-    k: int | None,
-    relevance_level: float | None,
-    denominator: str,
-) -> np.ndarray:
-    """AP@k as ``sum over relevant rows i <= k of hits@i / i``, divided.
+    AP@k as ``sum over relevant rows i <= k of hits@i / i``, divided (with tied
+    blocks and the ``n_relevant_in_top_k`` denominator: see
+    :func:`_average_precision_of_tied_top_k`).
 
     The ``j``-th relevant row (1-based) of a query within the cutoff has
     ``hits@i = j``, so the sum runs over the relevant rows only. Under
@@ -80,6 +77,8 @@ def _average_precision_of_positions(
     probability ``(r - 1)/(m - 1)``). (Not for the ``n_relevant_in_top_k``
     denominator, whose value is not a sum of terms.)
     """
+    if not ranked.arrangement(ties).singletons and denominator == "n_relevant_in_top_k":
+        return _average_precision_of_tied_top_k(ranked, ties, k, relevance_level)
     relevant = relevant_rows(ranked, ties, k, relevance_level)
     terms = np.arange(1.0, len(relevant.position) + 1.0)
     terms -= relevant.first[relevant.query]  # j = hits@i at the relevant row

@@ -8,7 +8,7 @@ ERR is not linear in the order; its kernel is in :func:`expected_reciprocal_rank
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -107,13 +107,32 @@ def discount_table(length: int, discount: str, log_base: float) -> np.ndarray:
     return 1.0 / np.maximum(1.0, np.log(rank) / np.log(log_base))
 
 
+@dataclass(frozen=True)
+class GainModel:
+    """What a position adds to DCG: the gain of its label times its rank's discount.
+
+    ``gain``: see :func:`gain_values`; ``discount`` and ``log_base``: see
+    :func:`discount_table`.
+    """
+
+    gain: str | Any
+    discount: str
+    log_base: float
+
+    def gains(self, labels: np.ndarray, input_labels: np.ndarray | None = None) -> np.ndarray:
+        """:func:`gain_values` of ``labels`` under this model's gain."""
+        return gain_values(labels, self.gain, input_labels)
+
+    def discounts(self, length: int) -> np.ndarray:
+        """:func:`discount_table` of ``length`` ranks under this model's discount."""
+        return discount_table(length, self.discount, self.log_base)
+
+
 def expected_dcg(
     ranked: RankedGroups,
     ties: str,
     k: int | None,
-    gain: str | Any,
-    discount: str,
-    log_base: float,
+    model: GainModel,
 ) -> np.ndarray:
     """Expected DCG@k per query: each position holds its block's mean gain.
 
@@ -123,20 +142,18 @@ def expected_dcg(
     """
     arrangement = ranked.arrangement(ties)
     longest = int(ranked.n_rows_per_query.max())
-    discounts = discount_table(longest if k is None else min(k, longest), discount, log_base)
+    discounts = model.discounts(longest if k is None else min(k, longest))
     if ranked.one_row_per_query:  # the row at rank 0 (k >= 1), if it was retrieved
-        dcg = gain_values(arrangement.labels, gain, ranked.input_labels)
+        dcg = model.gains(arrangement.labels, ranked.input_labels)
         dcg = dcg * discounts[0]
         dcg[ranked.n_retrieved == 0] = 0.0
         return dcg
     rows = ranked.cutoff_rows(k)
     labels = arrangement.labels if rows is None else arrangement.labels[rows]
-    gains = gain_values(labels, gain, ranked.input_labels)
+    gains = model.gains(labels, ranked.input_labels)
     if not arrangement.singletons:
         blocks = tied_blocks(ranked, ties, k)
-        block_gains = gain_values(
-            arrangement.labels[blocks.rows], gain, ranked.input_labels
-        )
+        block_gains = model.gains(arrangement.labels[blocks.rows], ranked.input_labels)
         if gains is arrangement.labels:  # the linear gain is the labels themselves
             gains = gains.copy()
         gains[blocks.position] = (blocks.sum(block_gains) / blocks.size)[blocks.owner]
@@ -183,9 +200,7 @@ def _label_level_counts(ranked: RankedGroups) -> np.ndarray | None:
 def ideal_dcg(
     ranked: RankedGroups,
     k: int | None,
-    gain: str | Any,
-    discount: str,
-    log_base: float,
+    model: GainModel,
 ) -> np.ndarray:
     """DCG@k of each query's rows (all judged rows, ``-inf`` ones too) sorted by gain.
 
@@ -196,21 +211,19 @@ def ideal_dcg(
     Otherwise the rows are sorted by gain within each query.
     """
     longest = int(ranked.n_rows_per_query.max())
-    discounts = discount_table(longest, discount, log_base)
+    discounts = model.discounts(longest)
     if ranked.one_row_per_query:  # the ideal order is the row itself (k >= 1)
-        return gain_values(ranked.labels, gain, ranked.input_labels) * discounts[0]
+        return model.gains(ranked.labels, ranked.input_labels) * discounts[0]
     counts = _label_level_counts(ranked)
     if counts is None:
-        gains = gain_values(ranked.labels, gain, ranked.input_labels)
+        gains = model.gains(ranked.labels, ranked.input_labels)
         gains = _sorted_descending_within_queries(gains, ranked.query_of_row)
         rank = ranked.rank
         weights = discounts[rank]
         if k is not None:
             weights = weights * (rank < k)
         return ranked.query_sum(gains * weights)
-    level_gains = gain_values(
-        np.arange(len(counts), dtype=np.float64), gain, ranked.input_labels
-    )
+    level_gains = model.gains(np.arange(len(counts), dtype=np.float64), ranked.input_labels)
     cumulative = np.concatenate(([0.0], np.cumsum(discounts)))
     limit = len(discounts) if k is None else min(k, len(discounts))
     best = np.zeros(ranked.n_queries)
@@ -231,9 +244,7 @@ def ideal_dcg_of_top_k(
     ranked: RankedGroups,
     ties: str,
     k: int | None,
-    gain: str | Any,
-    discount: str,
-    log_base: float,
+    model: GainModel,
 ) -> np.ndarray:
     """DCG of the rows the model placed within the cutoff, re-sorted by gain.
 
@@ -242,10 +253,10 @@ def ideal_dcg_of_top_k(
     """
     arrangement = ranked.arrangement(ties)
     inside = np.flatnonzero(ranked.in_cutoff(k))
-    gains = gain_values(arrangement.labels[inside], gain)
+    gains = model.gains(arrangement.labels[inside])
     query = ranked.query_of_row[inside]
     gains = _sorted_descending_within_queries(gains, query)
-    discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, log_base)
+    discounts = model.discounts(int(ranked.n_rows_per_query.max()))
     return np.bincount(
         query, weights=gains * discounts[ranked.rank[inside]], minlength=ranked.n_queries
     )

@@ -23,9 +23,8 @@ from .._engine._ranked_groups import RankedGroups
 from ._combinatorics import log_comb, safe_divide
 from ._graded import (
     _MAX_LEVELS,
-    discount_table,
+    GainModel,
     expected_dcg,
-    gain_values,
     ideal_dcg_of_top_k,
 )
 
@@ -92,10 +91,11 @@ def ndcg_of_top_k(
     (the undefined orders contribute 0) and, per query, the probability of an order
     whose top k holds no row with positive gain.
     """
-    dcg = expected_dcg(ranked, ties, k, gain, discount, 2)
+    model = GainModel(gain, discount, 2)
+    dcg = expected_dcg(ranked, ties, k, model)
     # Under "average" the rows inside the cutoff are the same in every order except
     # in queries with a straddling block, which are recomputed below.
-    best = ideal_dcg_of_top_k(ranked, ties, k, gain, discount, 2)
+    best = ideal_dcg_of_top_k(ranked, ties, k, model)
     undefined = best <= 0
     values = safe_divide(dcg, best)
     undefined_share = undefined.astype(np.float64)
@@ -105,9 +105,9 @@ def ndcg_of_top_k(
 
     arrangement = ranked.arrangement(ties)
     in_cut = ranked.in_cutoff(k)
-    discounts = discount_table(int(ranked.n_rows_per_query.max()), discount, 2)
+    discounts = model.discounts(int(ranked.n_rows_per_query.max()))
     row_discount = discounts[ranked.rank]
-    gains = gain_values(arrangement.labels, gain, ranked.input_labels)
+    gains = model.gains(arrangement.labels, ranked.input_labels)
     full_inside = in_cut & ~straddling
     fixed_part = ranked.query_sum(
         arrangement.block_mean_per_row(gains) * row_discount * full_inside
@@ -116,7 +116,7 @@ def ndcg_of_top_k(
 
     level_of_row, levels = _label_levels(ranked)
     n_levels = len(levels)
-    level_gain = gain_values(levels, gain)
+    level_gain = model.gains(levels)
     query_of_row = ranked.query_of_row
     queries = np.unique(query_of_row[straddling])
     slot = np.full(ranked.n_queries, -1)

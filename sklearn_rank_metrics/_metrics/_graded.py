@@ -18,6 +18,7 @@ from .._engine._warnings import warn_at_caller
 from .._kernels._combinatorics import safe_divide
 from .._kernels._graded import (
     DEFAULT_MAX_GRADE,
+    GainModel,
     check_labels_non_negative,
     expected_dcg,
     expected_reciprocal_rank,
@@ -67,7 +68,7 @@ def dcg_per_query(
 ) -> PerQuery:
     """Expected DCG@k of every query (undefined: no row with a positive gain)."""
     return _gain_sums(
-        ranked, gain, lambda: expected_dcg(ranked, ties, k, gain, discount, log_base)
+        ranked, gain, lambda: expected_dcg(ranked, ties, k, GainModel(gain, discount, log_base))
     )
 
 
@@ -104,8 +105,9 @@ def ndcg_per_query(
             np.minimum(values, 1.0), undefined, None, "no row with gain > 0 within the top k"
         )
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        dcg = expected_dcg(ranked, ties, k, gain, discount, 2)
-        best = ideal_dcg(ranked, k, gain, discount, 2)
+        model = GainModel(gain, discount, 2)
+        dcg = expected_dcg(ranked, ties, k, model)
+        best = ideal_dcg(ranked, k, model)
     _check_finite(best, ranked)
     undefined = best <= 0
     # DCG <= ideal DCG; the two sums add the same terms in different orders, so a
@@ -219,7 +221,7 @@ def idcg_per_query(
     """Ideal DCG@k of every query (undefined: no row with a positive gain; ``ties``
     changes nothing)."""
     return _gain_sums(
-        ranked, gain, lambda: ideal_dcg(ranked, k, gain, discount, log_base)
+        ranked, gain, lambda: ideal_dcg(ranked, k, GainModel(gain, discount, log_base))
     )
 
 

@@ -18,6 +18,11 @@ ROUNDING = [Options(*kernels.ROUNDINGS)]
 # the cutoff X R rounded to the nearest count (trec_eval 10, lround) or floor(X R + 0.9)
 # (trec_eval 9 and before, so pytrec_eval and ir_measures, and ranx)
 _PLUS_0_9, _ROUND = kernels.ROUNDINGS
+# the References section of both metrics' docstrings
+_DOC_REFERENCES = """References
+    ----------
+    Manning, C. D., Raghavan, P., & Schuetze, H. (2008). Introduction to Information
+    Retrieval, section 8.4. Cambridge University Press."""
 _DOC_ROUNDING = """rounding : {"floor(X*R+0.9)", "round(X*R)"}, default="floor(X*R+0.9)"
         How ``X R`` becomes ``c``, the relevant rows that reach recall ``X``:
         ``"floor(X*R+0.9)"`` is trec_eval 9.0.x's ``(long)(X R + 0.9)``, which
@@ -62,17 +67,23 @@ def eleven_point_per_query(
     return PerQuery(mean / values.shape[1], total == 0)
 
 
+# what both interpolated metrics declare alike: the rounding of c per provider, the
+# shared docstring text, no cutoff, ideal ranking scores 1
+_INTERPOLATION: dict[str, Any] = {
+    "providers": {
+        "trec_eval": Provider({"rounding": _ROUND}),
+        ("pytrec_eval", "ir_measures", "ranx"): Provider({"rounding": _PLUS_0_9}),
+    },
+    "doc_fragments": {"rounding": _DOC_ROUNDING, "references": _DOC_REFERENCES},
+    "takes_k": False,
+    "ideal_is_one": True,
+}
+
 @metric(
     "iprec",
     interpolated_precision_per_query,
     constraints={"rounding": ROUNDING, "recall": [Interval(float, 0.0, 1.0)]},
-    providers={
-        "trec_eval": Provider({"rounding": _ROUND}),
-        ("pytrec_eval", "ir_measures", "ranx"): Provider({"rounding": _PLUS_0_9}),
-    },
-    doc_fragments={"rounding": _DOC_ROUNDING},
-    takes_k=False,
-    ideal_is_one=True,
+    **_INTERPOLATION,
     always_shown=("recall",),
 )
 def interpolated_precision_score(
@@ -135,10 +146,7 @@ def interpolated_precision_score(
     undefined. With ``ties="average"`` the value is the exact mean over all orders
     of the tied rows (see the module notes of the kernel for the method).
 
-    References
-    ----------
-    Manning, C. D., Raghavan, P., & Schuetze, H. (2008). Introduction to Information
-    Retrieval, section 8.4. Cambridge University Press.
+    [[references]]
 
     Examples
     --------
@@ -154,13 +162,7 @@ def interpolated_precision_score(
     "11pt_avg",
     eleven_point_per_query,
     constraints={"rounding": ROUNDING},
-    providers={
-        "trec_eval": Provider({"rounding": _ROUND}),
-        ("pytrec_eval", "ir_measures", "ranx"): Provider({"rounding": _PLUS_0_9}),
-    },
-    doc_fragments={"rounding": _DOC_ROUNDING},
-    takes_k=False,
-    ideal_is_one=True,
+    **_INTERPOLATION,
 )
 def eleven_point_precision_score(
     y_true: Any,
@@ -207,10 +209,7 @@ def eleven_point_precision_score(
     A query without a relevant row is undefined. trec_eval calls it obsolete
     beside MAP; it is here to reproduce published tables.
 
-    References
-    ----------
-    Manning, C. D., Raghavan, P., & Schuetze, H. (2008). Introduction to Information
-    Retrieval, section 8.4. Cambridge University Press.
+    [[references]]
 
     Examples
     --------

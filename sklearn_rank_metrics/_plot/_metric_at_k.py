@@ -27,6 +27,7 @@ from ._base import (
     per_item,
     plot_names,
 )
+from ._doc import display_doc
 
 
 class MetricAtKDisplay:
@@ -144,6 +145,7 @@ class MetricAtKDisplay:
 
     @classmethod
     @accepts_ranking_rows(several_models=True)
+    @display_doc("MetricAtKDisplay")
     def from_predictions(
         cls,
         y_true: Any,
@@ -193,25 +195,17 @@ class MetricAtKDisplay:
         convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`. Queries that are skipped (or NaN) are left out
             of the mean and of the band.
-        judged : array-like of bool or True, default=None
-            Whether each row was judged, for the measures that read it (bpref,
-            Judged@k), as in :func:`evaluate`.
-        doc_id : array-like, default=None
-            Document id of every row, for a ``convention`` that breaks ties by it.
+        [[display_judged_doc_id]]
         random_state : int, numpy Generator or RandomState, or None, default=None
             Seeds the band's resampling.
         ax, curve_kwargs, band_kwargs
             As in :meth:`plot`.
 
-        Returns
-        -------
-        display : MetricAtKDisplay
+        [[display_returns]]
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> from sklearn_rank_metrics import MetricAtKDisplay
+        [[display_example_imports]]
         >>> y_true = [2, 0, 1, 0, 1, 0]
         >>> qid = [1, 1, 1, 2, 2, 2]
         >>> display = MetricAtKDisplay.from_predictions(
@@ -283,6 +277,7 @@ class MetricAtKDisplay:
         return display.plot(ax=ax, curve_kwargs=curve_kwargs, band_kwargs=band_kwargs)
 
     @classmethod
+    @display_doc("MetricAtKDisplay")
     def from_estimator(
         cls,
         estimator: Any,
@@ -301,23 +296,15 @@ class MetricAtKDisplay:
         estimator : estimator or mapping of str to estimator
             Fitted model(s); the score of a row comes from ``response_method`` as in
             :func:`make_ranking_scorer`.
-        X : array-like or DataFrame
-            Features of the rows.
-        y : array-like
-            Relevance labels.
-        group : array-like, default=None
-            Query id of every row.
+        [[display_rows]]
         response_method : {"auto", "predict", "predict_proba", "decision_function"}
             Where scores come from (``"auto"``: ``predict`` for regressors and
             rankers, the positive-class probability or expected grade for classifiers).
         name : str, default=None
             Label of a single estimator (its class name when None).
-        **kwargs
-            The keywords of :meth:`from_predictions`.
+        [[display_kwargs]]
 
-        Returns
-        -------
-        display : MetricAtKDisplay
+        [[display_returns]]
         """
         return display_from_estimator(cls, estimator, X, y, group, response_method, name, kwargs)
 

@@ -12,6 +12,7 @@ from .._engine._caller import renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._stats._model_values import greater_is_better
 from ._base import axes, estimator_rows, estimator_scores, per_query_metric
+from ._doc import display_doc
 
 
 class PerQueryDifferenceDisplay:
@@ -106,6 +107,7 @@ class PerQueryDifferenceDisplay:
 
     @classmethod
     @accepts_ranking_rows
+    @display_doc("PerQueryDifferenceDisplay")
     def from_predictions(
         cls,
         y_true: Any,
@@ -141,22 +143,14 @@ class PerQueryDifferenceDisplay:
         convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`; a query skipped (or NaN) for either model is left
             out.
-        judged : array-like of bool or True, default=None
-            Whether each row was judged, for the measures that read it (bpref,
-            Judged@k), as in :func:`evaluate`.
-        doc_id : array-like, default=None
-            Document id of every row, for a ``convention`` that breaks ties by it.
+        [[display_judged_doc_id]]
         ax : matplotlib Axes, default=None
 
-        Returns
-        -------
-        display : PerQueryDifferenceDisplay
+        [[display_returns]]
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> from sklearn_rank_metrics import PerQueryDifferenceDisplay
+        [[display_example_imports]]
         >>> y_true, qid = [1, 0, 0, 1, 1, 0], [1, 1, 2, 2, 3, 3]
         >>> display = PerQueryDifferenceDisplay.from_predictions(
         ...     y_true, [2, 1, 1, 2, 1, 2], [1, 2, 1, 2, 2, 1], qid, metric="mrr")
@@ -196,6 +190,7 @@ class PerQueryDifferenceDisplay:
         return display.plot(ax=ax)
 
     @classmethod
+    @display_doc("PerQueryDifferenceDisplay")
     def from_estimator(
         cls,
         estimator: Any,
@@ -216,23 +211,15 @@ class PerQueryDifferenceDisplay:
         estimator, baseline_estimator : estimator
             The fitted model and the fitted baseline; the score of a row comes from
             ``response_method`` as in :func:`make_ranking_scorer`.
-        X : array-like or DataFrame
-            Features of the rows.
-        y : array-like
-            Relevance labels.
-        group : array-like, default=None
-            Query id of every row.
+        [[display_rows]]
         response_method : {"auto", "predict", "predict_proba", "decision_function"}
             Where scores come from, as in :meth:`MetricAtKDisplay.from_estimator`.
         name, baseline_name : str, default=None
             Labels of the two models: the estimators' class names by default
             (``"baseline"`` for the baseline when both have the same class).
-        **kwargs
-            The keywords of :meth:`from_predictions`.
+        [[display_kwargs]]
 
-        Returns
-        -------
-        display : PerQueryDifferenceDisplay
+        [[display_returns]]
         """
         door = f"{cls.__name__}.from_estimator"
         with renamed_as(door):

@@ -19,6 +19,7 @@ from ._base import (
     per_query_metric,
     plot_names,
 )
+from ._doc import display_doc
 
 _KINDS = ("hist", "ecdf")
 
@@ -163,6 +164,7 @@ class PerQueryMetricDisplay:
 
     @classmethod
     @accepts_ranking_rows(several_models=True)
+    @display_doc("PerQueryMetricDisplay")
     def from_predictions(
         cls,
         y_true: Any,
@@ -202,23 +204,15 @@ class PerQueryMetricDisplay:
             Name of a single model (``"model"`` when None).
         convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`; skipped (or NaN) queries are not plotted.
-        judged : array-like of bool or True, default=None
-            Whether each row was judged, for the measures that read it (bpref,
-            Judged@k), as in :func:`evaluate`.
-        doc_id : array-like, default=None
-            Document id of every row, for a ``convention`` that breaks ties by it.
+        [[display_judged_doc_id]]
         ax, plot_kwargs
             As in :meth:`plot`.
 
-        Returns
-        -------
-        display : PerQueryMetricDisplay
+        [[display_returns]]
 
         Examples
         --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> from sklearn_rank_metrics import PerQueryMetricDisplay
+        [[display_example_imports]]
         >>> display = PerQueryMetricDisplay.from_predictions(
         ...     [1, 0, 0, 1], [0.9, 0.1, 0.8, 0.2], [1, 1, 2, 2], metric="mrr", kind="ecdf")
         >>> display.artists_[0].get_xdata().tolist()  # sorted reciprocal ranks
@@ -242,6 +236,7 @@ class PerQueryMetricDisplay:
         return display.plot(ax=ax, bins=bins, plot_kwargs=plot_kwargs)
 
     @classmethod
+    @display_doc("PerQueryMetricDisplay")
     def from_estimator(
         cls,
         estimator: Any,
@@ -260,21 +255,13 @@ class PerQueryMetricDisplay:
         estimator : estimator or mapping of str to estimator
             Fitted model(s); the score of a row comes from ``response_method`` as in
             :func:`make_ranking_scorer`.
-        X : array-like or DataFrame
-            Features of the rows.
-        y : array-like
-            Relevance labels.
-        group : array-like, default=None
-            Query id of every row.
+        [[display_rows]]
         response_method : {"auto", "predict", "predict_proba", "decision_function"}
             Where scores come from, as in :meth:`MetricAtKDisplay.from_estimator`.
         name : str, default=None
             Label of a single estimator (its class name when None).
-        **kwargs
-            The keywords of :meth:`from_predictions`.
+        [[display_kwargs]]
 
-        Returns
-        -------
-        display : PerQueryMetricDisplay
+        [[display_returns]]
         """
         return display_from_estimator(cls, estimator, X, y, group, response_method, name, kwargs)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy import stats
@@ -19,7 +19,7 @@ from scipy import stats
 from .._engine._caller import called_as, renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
-from .._metrics._base import SHARED_SETTINGS
+from .._metrics._base import SHARED_SETTINGS, fill_doc
 from .._metrics._evaluate import _table, metric_names
 from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
@@ -36,6 +36,26 @@ from ._resampling import (
 )
 
 # --------------------------------------------------------------------------- result
+
+
+# The parameters and result of to_markdown and to_latex, as a method's docstring text.
+_TABLES_LIKE_TO_TEXT = {
+    "tables_like_to_text": """Parameters
+        ----------
+        test, alpha, digits
+            As in :meth:`to_text`.
+
+        Returns
+        -------
+        text : str"""
+}
+
+_Method = TypeVar("_Method", bound=Callable)
+
+
+def _tables_doc(function: _Method) -> _Method:
+    fill_doc(function, _TABLES_LIKE_TO_TEXT)
+    return function
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,6 +146,7 @@ class ComparisonResult:
         """
         return self._tables("text", test, alpha, digits)
 
+    @_tables_doc
     def to_markdown(
         self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4
     ) -> str:
@@ -134,17 +155,11 @@ class ComparisonResult:
         Run, metric and baseline names are escaped: ``|``, the backslash and inline
         markup characters get a backslash, line breaks become spaces.
 
-        Parameters
-        ----------
-        test, alpha, digits
-            As in :meth:`to_text`.
-
-        Returns
-        -------
-        text : str
+        [[tables_like_to_text]]
         """
         return self._tables("markdown", test, alpha, digits)
 
+    @_tables_doc
     def to_latex(self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4) -> str:
         """The tables of :meth:`to_text` as a LaTeX ``table`` with booktabs rules.
 
@@ -154,14 +169,7 @@ class ComparisonResult:
         escaped: every LaTeX special character is printed as written (``\\&``,
         ``\\textbackslash{}``, ...), line breaks become spaces.
 
-        Parameters
-        ----------
-        test, alpha, digits
-            As in :meth:`to_text`.
-
-        Returns
-        -------
-        text : str
+        [[tables_like_to_text]]
         """
         return self._tables("latex", test, alpha, digits)
 

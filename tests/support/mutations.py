@@ -387,8 +387,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_kernels._graded",
             "ideal_dcg",
-            "gains = gain_values(ranked.labels, gain, ranked.input_labels)",
-            "gains = gain_values(ranked.labels, gain, ranked.input_labels)"
+            "gains = model.gains(ranked.labels, ranked.input_labels)",
+            "gains = model.gains(ranked.labels, ranked.input_labels)"
             " * ranked.in_cutoff(None)",
         ),
     ),
@@ -453,7 +453,7 @@ MUTATIONS: dict[str, Mutation] = {
         'AP denominator "n_relevant" computed as min(k, n_relevant)',
         Edit(
             "_kernels._binary",
-            "_average_precision_of_positions",
+            "average_precision",
             'if denominator == "min(k,n_relevant)" and k is not None:',
             "if k is not None:",
         ),
@@ -462,7 +462,7 @@ MUTATIONS: dict[str, Mutation] = {
         'AP denominator "min(k,n_relevant)" computed as n_relevant',
         Edit(
             "_kernels._binary",
-            "_average_precision_of_positions",
+            "average_precision",
             "limit = np.minimum(limit, k)",
             "limit = limit",
         ),
@@ -538,8 +538,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._graded",
             "idcg_per_query",
-            "lambda: ideal_dcg(ranked, k, gain, discount, log_base)",
-            "lambda: ideal_dcg(ranked, None, gain, discount, log_base)",
+            "lambda: ideal_dcg(ranked, k, GainModel(gain, discount, log_base))",
+            "lambda: ideal_dcg(ranked, None, GainModel(gain, discount, log_base))",
         ),
     ),
     # -- R-precision ----------------------------------------------------------------------
