@@ -67,9 +67,6 @@ def metric_settings(
     return kernel_params, policy, ordering
 
 
-# the name before it crossed modules (dask.py); the lead removes it after the merge
-_metric_settings = metric_settings
-
 
 def _with_metric_names(function: Callable) -> Callable:
     """:func:`fill_doc`, ``[[metric_names]]`` being the registry's names, sorted and wrapped.
@@ -172,7 +169,7 @@ def evaluate(
         details = {name: _metric_detail(plan, means=True) for name, plan in rankings.items()}
         return trec_eval_lines(rankings.query_ids, details)
     tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
-    return _table({"query": rankings.query_ids, **tables})
+    return frame_or_dict({"query": rankings.query_ids, **tables})
 
 
 @dataclass(frozen=True)
@@ -407,7 +404,8 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
     )
 
 
-def _table(columns: dict[str, np.ndarray]) -> Any:
+def frame_or_dict(columns: dict[str, np.ndarray]) -> Any:
+    """The columns as a pandas DataFrame, or as the dict itself without pandas."""
     try:
         import pandas as pd
     except ImportError:

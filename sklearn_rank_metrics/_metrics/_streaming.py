@@ -22,7 +22,13 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
 from .._render._trec_eval import MeasureValues, trec_eval_lines
 from ._aggregate import PerQuery, weighted_mean
-from ._evaluate import DEFAULT_METRICS, MetricDetail, _table, evaluate_details, metric_names
+from ._evaluate import (
+    DEFAULT_METRICS,
+    MetricDetail,
+    evaluate_details,
+    frame_or_dict,
+    metric_names,
+)
 from ._registry import parse_metric
 from ._settings import Settings
 
@@ -252,7 +258,7 @@ class RankingEvaluator:
             with renamed_as(f"RankingEvaluator ({name})"):
                 results[name] = weighted_mean(values, weights, skipped, parts[0].total, combined)
         if as_table:
-            return _table({"query": query_ids[order], **per_query_values})
+            return frame_or_dict({"query": query_ids[order], **per_query_values})
         if per_query == "trec_eval":
             measures: dict[str, MeasureValues] = {
                 name: SimpleNamespace(

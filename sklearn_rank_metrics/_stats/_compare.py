@@ -20,7 +20,7 @@ from .._engine._caller import called_as, renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS, fill_doc
-from .._metrics._evaluate import _table, metric_names
+from .._metrics._evaluate import frame_or_dict, metric_names
 from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
@@ -542,9 +542,9 @@ def compare(
     for j, name in enumerate(names):
         per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
     return ComparisonResult(
-        table=_table(dict(columns)),
-        means=_table(means_columns),
-        per_query=_table(per_query),
+        table=frame_or_dict(dict(columns)),
+        means=frame_or_dict(means_columns),
+        per_query=frame_or_dict(per_query),
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         methods=methods,
