@@ -13,6 +13,7 @@ import numpy as np
 from .._engine._caller import caller_name, entry_point, renamed_as
 from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
 from .._engine._errors import RowValueError
+from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._inputs import INPUT_NAMES, check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups, rank_groups
 from .._engine._ranking_rows import accepts_ranking_rows
@@ -81,6 +82,7 @@ def _with_metric_names(function: Callable) -> Callable:
 
 
 @entry_point
+@returns_frames_like_inputs()
 @accepts_ranking_rows
 @validate_params({**SHARED_SETTINGS, "per_query": [BOOLEAN, Options("trec_eval")]})
 @_with_metric_names
@@ -141,9 +143,12 @@ def evaluate(
     -------
     scores : dict or DataFrame
         ``per_query=False``: a dict mapping each name, as given, to a float.
-        ``per_query=True``: a pandas DataFrame (a dict of arrays without pandas)
-        with a ``"query"`` column (the query ids, sorted) and one column per
-        metric; queries skipped by ``replace_undefined_by="skip"`` are NaN.
+        ``per_query=True``: a table with a ``"query"`` column (the query ids,
+        sorted) and one column per metric; queries skipped by
+        ``replace_undefined_by="skip"`` are NaN. The table is of the inputs'
+        frame library: a polars DataFrame for polars inputs, a pyarrow Table for
+        pyarrow inputs (or a :class:`RankingData` read from such a frame), a
+        pandas DataFrame otherwise (a dict of NumPy arrays without pandas).
 
     Examples
     --------
@@ -169,7 +174,7 @@ def evaluate(
         details = {name: _metric_detail(plan, means=True) for name, plan in rankings.items()}
         return trec_eval_lines(rankings.query_ids, details)
     tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
-    return frame_or_dict({"query": rankings.query_ids, **tables})
+    return frame_of({"query": rankings.query_ids, **tables}, output_library())
 
 
 @dataclass(frozen=True)
@@ -403,11 +408,3 @@ def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:
         values,
     )
 
-
-def frame_or_dict(columns: dict[str, np.ndarray]) -> Any:
-    """The columns as a pandas DataFrame, or as the dict itself without pandas."""
-    try:
-        import pandas as pd
-    except ImportError:
-        return columns
-    return pd.DataFrame(columns)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name, entry_point, renamed_as
+from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._inputs import to_numpy
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
@@ -26,7 +27,6 @@ from ._evaluate import (
     DEFAULT_METRICS,
     MetricDetail,
     evaluate_details,
-    frame_or_dict,
     metric_names,
 )
 from ._registry import parse_metric
@@ -103,6 +103,8 @@ class RankingEvaluator:
         self._query_ids: list[np.ndarray] = []
         self._details: list[dict[str, MetricDetail]] = []
         self._seen: set = set()
+        # the frame library of the first batch's inputs: that of the per-query table
+        self._frame_library: str | None = None
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -114,6 +116,7 @@ class RankingEvaluator:
     def __setstate__(self, state: dict[str, Any]) -> None:
         if "shared" in state:  # pickled before the settings became one object
             state["settings"] = Settings.coerce(state.pop("shared"))
+        state.setdefault("_frame_library", None)  # pickled before tables followed the inputs
         self.__dict__.update(state)
         self._lock = threading.Lock()
 
@@ -127,6 +130,7 @@ class RankingEvaluator:
         return self.settings.as_dict()
 
     @entry_point(name="RankingEvaluator.update")
+    @returns_frames_like_inputs()
     @accepts_ranking_rows
     def update(
         self,
@@ -164,10 +168,19 @@ class RankingEvaluator:
             doc_id=doc_id,
             judged=judged,
         )
-        self._add(details.query_ids, details.metrics, "RankingEvaluator.update")
+        self._add(details.query_ids, details.metrics, "RankingEvaluator.update", output_library())
 
-    def _add(self, query_ids: np.ndarray, details: dict[str, MetricDetail], where: str) -> None:
-        """Record a batch's queries, unless one was seen before (atomically)."""
+    def _add(
+        self,
+        query_ids: np.ndarray,
+        details: dict[str, MetricDetail],
+        where: str,
+        frame_library: str | None,
+    ) -> None:
+        """Record a batch's queries, unless one was seen before (atomically).
+
+        The first batch recorded gives the frame library of the per-query table.
+        """
         ids = query_ids.tolist()
         with self._lock:
             earlier = next((batch for batch in self._query_ids if len(batch)), None)
@@ -180,6 +193,8 @@ class RankingEvaluator:
                     f"batch ({len(repeated)} such queries). A query's value depends on all "
                     "its rows, so every batch must hold whole queries."
                 )
+            if not self._details:
+                self._frame_library = frame_library
             self._seen.update(ids)
             self._query_ids.append(query_ids)
             self._details.append(details)
@@ -209,8 +224,9 @@ class RankingEvaluator:
             )
         with other._lock:  # a snapshot; self may be other (its queries are then refused)
             batches = list(zip(other._query_ids, other._details, strict=True))
+            library = other._frame_library
         for query_ids, details in batches:
-            self._add(query_ids, details, "RankingEvaluator.merge")
+            self._add(query_ids, details, "RankingEvaluator.merge", library)
         return self
 
     @entry_point(name="RankingEvaluator.compute")
@@ -220,13 +236,17 @@ class RankingEvaluator:
         Parameters
         ----------
         per_query : bool or "trec_eval", default=False
-            As in :func:`evaluate`: ``True`` gives a DataFrame (a dict without
-            pandas) with a ``query`` column, queries sorted, one column per metric;
-            ``"trec_eval"`` the text ``trec_eval -q`` prints.
+            As in :func:`evaluate`: ``True`` gives a table with a ``query`` column,
+            queries sorted, one column per metric; ``"trec_eval"`` the text
+            ``trec_eval -q`` prints.
 
         Returns
         -------
         scores : dict, DataFrame or str
+            The means (a dict), the text, or the per-query table in the frame
+            library of the first batch's inputs: a polars DataFrame for polars
+            inputs, a pyarrow Table for pyarrow inputs, a pandas DataFrame
+            otherwise (a dict of NumPy arrays without pandas).
         """
         check_parameter(caller_name(), "per_query", per_query, _PER_QUERY)
         # evaluate's reading: False gives the means, "trec_eval" the text, True the table
@@ -258,7 +278,7 @@ class RankingEvaluator:
             with renamed_as(f"RankingEvaluator ({name})"):
                 results[name] = weighted_mean(values, weights, skipped, parts[0].total, combined)
         if as_table:
-            return frame_or_dict({"query": query_ids[order], **per_query_values})
+            return frame_of({"query": query_ids[order], **per_query_values}, self._frame_library)
         if per_query == "trec_eval":
             measures: dict[str, MeasureValues] = {
                 name: SimpleNamespace(

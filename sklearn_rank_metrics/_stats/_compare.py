@@ -17,10 +17,11 @@ import numpy as np
 from scipy import stats
 
 from .._engine._caller import called_as, renamed_as
+from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS, fill_doc
-from .._metrics._evaluate import frame_or_dict, metric_names
+from .._metrics._evaluate import metric_names
 from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
@@ -64,7 +65,7 @@ class ComparisonResult:
 
     Attributes
     ----------
-    table : DataFrame or dict of ndarray
+    table : DataFrame, Table or dict of ndarray
         One row per (metric, pair of models); columns ``metric, model_a, model_b,
         n_queries, mean_a, mean_b, mean_difference`` (``mean_a - mean_b``), then
         ``ci_low_<method>, ci_high_<method>`` for every bootstrap method,
@@ -75,11 +76,14 @@ class ComparisonResult:
         differences and intervals keep their sign), ``effect_size`` (paired Cohen's
         :math:`d_z = \\bar d / s_d`, NaN when every difference is equal) and, with a
         ``correction``, ``p_value_t_<correction>, p_value_permutation_<correction>``.
-        A pandas DataFrame when pandas is installed, else a dict of arrays.
-    means : DataFrame or dict of ndarray
+        Every table is of the inputs' frame library: a polars DataFrame for polars
+        inputs, a pyarrow Table for pyarrow inputs (or an :class:`AlignedRuns` read
+        from such a frame), else a pandas DataFrame when pandas is installed, and
+        a dict of arrays without it.
+    means : DataFrame, Table or dict of ndarray
         Column ``model`` and one column per metric: the mean over the queries that
         enter the comparison of that metric.
-    per_query : DataFrame or dict of ndarray
+    per_query : DataFrame, Table or dict of ndarray
         Long form: columns ``model``, ``query`` and one per metric (NaN where a query
         is left out).
     confidence_level, n_resamples, methods, correction
@@ -346,6 +350,7 @@ def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return p_values
 
 
+@returns_frames_like_inputs(("y_true", "scores", "group"))
 @accepts_ranking_rows(several_models=True)
 @validate_params(
     {
@@ -432,7 +437,10 @@ def compare(
     -------
     result : ComparisonResult
         ``result.table`` (one row per metric and pair), ``result.means``,
-        ``result.per_query``; ``print(result)`` shows the table as aligned text.
+        ``result.per_query``: polars DataFrames for polars inputs (labels, scores
+        or query ids), pyarrow Tables for pyarrow inputs, pandas DataFrames
+        otherwise (dicts of arrays without pandas); ``print(result)`` shows the
+        table as aligned text.
 
     Notes
     -----
@@ -541,10 +549,11 @@ def compare(
     }
     for j, name in enumerate(names):
         per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
+    library = output_library()
     return ComparisonResult(
-        table=frame_or_dict(dict(columns)),
-        means=frame_or_dict(means_columns),
-        per_query=frame_or_dict(per_query),
+        table=frame_of(dict(columns), library),
+        means=frame_of(means_columns, library),
+        per_query=frame_of(per_query, library),
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         methods=methods,

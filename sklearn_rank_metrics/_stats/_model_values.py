@@ -36,10 +36,12 @@ def greater_is_better(metric: str) -> bool:
 def score_mapping(
     scores: Any, *, min_models: int = 1, parameter: str = "scores"
 ) -> dict[str, Any]:
-    """``{model name: scores}`` from a mapping or a pandas DataFrame (one column per model)."""
+    """``{model name: scores}`` from a mapping, or a frame with one column per model: a
+    pandas or polars DataFrame, a pyarrow Table (its columns are ``column_names``)."""
     caller = caller_name()
     if hasattr(scores, "columns") and hasattr(scores, "__getitem__"):
-        scores = {column: scores[column] for column in scores.columns}
+        names = getattr(scores, "column_names", scores.columns)
+        scores = {column: scores[column] for column in names}
     if not isinstance(scores, Mapping):
         raise TypeError(
             f"The {parameter!r} parameter of {caller} must be a mapping from model "

@@ -10,6 +10,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from .._engine._caller import called_as, renamed_as
+from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._base import SHARED_SETTINGS
@@ -45,6 +46,8 @@ class RankingReport:
         Digits of the text report.
     name_one_model : bool
         Whether the text report names a single model (the command line does not).
+    frame_library : {"pandas", "polars", "pyarrow"} or None
+        The frame library of :meth:`to_frame` (that of the inputs); None: pandas.
     """
 
     summaries: Summaries
@@ -52,6 +55,7 @@ class RankingReport:
     baseline: str | None = None
     digits: int = 4
     name_one_model: bool = True
+    frame_library: str | None = None
 
     def _with_comparison(self) -> Summaries:
         """A copy of the summaries; with a comparison, each compared model's metric
@@ -71,8 +75,9 @@ class RankingReport:
         return summaries[None] if None in summaries else summaries
 
     def to_frame(self) -> Any:
-        """ranking_report's ``as_frame=True``: one row per (model,) metric."""
-        return _report_frame(self._with_comparison())
+        """ranking_report's ``as_frame=True``: one row per (model,) metric, as a table
+        of :attr:`frame_library`."""
+        return _report_frame(self._with_comparison(), self.frame_library)
 
     def _shown(self) -> Summaries:
         if len(self.summaries) == 1 and not self.name_one_model:
@@ -191,6 +196,7 @@ def summarize(detail: MetricDetail) -> dict[str, float | int]:
     }
 
 
+@returns_frames_like_inputs()
 @accepts_ranking_rows(several_models=True)
 @validate_params(
     {
@@ -273,11 +279,12 @@ def ranking_report(
         "n_undefined", "n_skipped"}}`` for one model, ``{model: {metric: {...}}}``
         for several.
     as_frame : bool, default=False
-        Return a pandas DataFrame instead of text: one row per metric (and model),
-        columns ``metric`` (``model`` first, with several models), ``mean``,
-        ``std_err``, ``n_queries``, ``n_undefined``, ``n_skipped`` and, with
-        ``baseline``, the comparison's columns (NaN on the baseline's rows). Needs
-        pandas.
+        Return a table instead of text: one row per metric (and model), columns
+        ``metric`` (``model`` first, with several models), ``mean``, ``std_err``,
+        ``n_queries``, ``n_undefined``, ``n_skipped`` and, with ``baseline``, the
+        comparison's columns (NaN on the baseline's rows). A polars DataFrame for
+        polars inputs, a pyarrow Table for pyarrow inputs, else a pandas DataFrame
+        (which then needs pandas).
     baseline : str or None, default=None
         With several models: also compare every other model with this one on the
         same queries (:func:`compare`: mean per-query difference, percentile and BCa
@@ -292,7 +299,10 @@ def ranking_report(
 
     Returns
     -------
-    report : str, dict or pandas.DataFrame
+    report : str, dict, or a DataFrame or Table
+        The text; with ``output_dict=True`` the dict; with ``as_frame=True`` a
+        table of the inputs' frame library (polars in, polars out; pyarrow in,
+        pyarrow out; pandas otherwise).
 
     See Also
     --------
@@ -373,28 +383,46 @@ def ranking_report(
             doc_id=doc_id,
             **settings.as_dict(),
         )
-    report = RankingReport(summaries, comparison, baseline, digits)
+    report = RankingReport(
+        summaries, comparison, baseline, digits, frame_library=output_library()
+    )
     if as_frame:
         return report.to_frame()
     return report.to_dict() if output_dict else report.to_text()
 
 
-def _report_frame(summaries: dict[Any, dict[str, dict[str, Any]]]) -> Any:
-    """The report as a DataFrame: one row per (model,) metric, in the text report's order."""
-    try:
-        import pandas as pd
-    except ImportError:
-        raise ImportError(
-            "ranking_report(as_frame=True) needs pandas: pip install "
-            "sklearn-rank-metrics[pandas] (or pip install pandas)"
-        ) from None
+def _report_frame(summaries: dict[Any, dict[str, dict[str, Any]]], library: str | None) -> Any:
+    """The report as a table of ``library`` (pandas for None): one row per (model,)
+    metric, in the text report's order."""
     metrics = list(next(iter(summaries.values())))
     records = [
         {**({} if model is None else {"model": model}), "metric": metric, **by_metric[metric]}
         for metric in metrics
         for model, by_metric in summaries.items()
     ]
-    return pd.DataFrame.from_records(records)
+    frame = frame_of(_record_columns(records), library)
+    if isinstance(frame, dict):  # no frame library in the inputs, and pandas missing
+        raise ImportError(
+            "ranking_report(as_frame=True) needs pandas: pip install "
+            "sklearn-rank-metrics[pandas] (or pip install pandas), or polars or pyarrow "
+            "inputs for a table of that library"
+        )
+    return frame
+
+
+def _record_columns(records: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The records as columns, as ``pandas.DataFrame.from_records`` reads them.
+
+    Columns in order of first appearance; a value a record lacks is NaN; names are
+    an object column, whole numbers an int64 column, a column with NaN float64.
+    """
+    names = list(dict.fromkeys(name for record in records for name in record))
+    columns = {}
+    for name in names:
+        values = [record.get(name, math.nan) for record in records]
+        text = all(isinstance(value, str) for value in values)
+        columns[name] = np.asarray(values, dtype=object if text else None)
+    return columns
 
 
 def _add_comparison(summaries: dict, comparison: Any) -> None:

@@ -1,0 +1,1 @@
+"""Tests of the polars-only environment (no pandas, no pyarrow): see ``run``."""
