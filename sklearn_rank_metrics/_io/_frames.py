@@ -94,12 +94,27 @@ def _narwhals() -> Any:
     return nw
 
 
-def as_frame(value: Any) -> Any:
-    """``value`` as a narwhals DataFrame or LazyFrame, or None when it is not a frame."""
+def as_frame(value: Any, owner: str) -> Any:
+    """``value`` as a narwhals DataFrame or LazyFrame, or None when it is not a frame.
+
+    An installed narwhals too old for the frame's library (narwhals < 2.8 imports
+    ``duckdb.typing``, which DuckDB 2 no longer has) is an ImportError that says
+    which package to upgrade.
+    """
     if isinstance(value, (str, bytes, np.ndarray, Mapping, list, tuple)):
         return None  # paths, arrays and containers: never a frame (and quick to tell)
     nw = _narwhals()
-    frame = nw.from_native(value, pass_through=True)
+    try:
+        frame = nw.from_native(value, pass_through=True)
+    except ImportError as error:
+        import narwhals
+
+        library = type(value).__module__.split(".")[0]
+        raise ImportError(
+            f"{owner}: narwhals {narwhals.__version__} cannot read a {library} "
+            f"{type(value).__name__} ({error}); upgrade it: pip install -U narwhals "
+            "(the relations of DuckDB 2 need narwhals >= 2.8)."
+        ) from error
     return frame if isinstance(frame, (nw.DataFrame, nw.LazyFrame)) else None
 
 
@@ -143,7 +158,7 @@ def collect_columns(
     A missing column is a ValueError naming the parameter and listing the frame's
     columns; a frame without rows is refused.
     """
-    frame = as_frame(value)
+    frame = as_frame(value, owner)
     if frame is None:
         raise not_a_frame(value, argument, owner)
     nw = _narwhals()

@@ -438,7 +438,7 @@ def read_table(
 
 def _frame_table(frame: Any, columns: dict[str, Any]) -> RankingData:
     """:func:`read_table` of a DataFrame: :meth:`RankingData.from_frame`'s path."""
-    if as_frame(frame) is None:
+    if as_frame(frame, "read_table") is None:
         raise not_a_frame(
             frame, "path_or_frame", "read_table", also="a file path (str or os.PathLike) or "
         )

@@ -420,3 +420,18 @@ def test_from_frame_results_pickle_and_keep_their_repr():
     assert pickle.loads(pickle.dumps(runs)).frame_library == "polars"
     # files and arrays come from no frame library
     assert RankingData(np.ones(2), np.ones(2), np.zeros(2)).frame_library is None
+
+
+def test_a_narwhals_too_old_for_the_frame_says_what_to_upgrade(monkeypatch):
+    import narwhals.stable.v2 as nw
+
+    def old_narwhals(*args, **kwargs):  # narwhals < 2.8 reading a DuckDB 2 relation
+        raise ModuleNotFoundError("No module named 'duckdb.typing'")
+
+    monkeypatch.setattr(nw, "from_native", old_narwhals)
+    relation = duckdb.sql("SELECT 1 AS y_true, 0.5 AS y_score, 1 AS group")
+    with pytest.raises(ImportError, match=re.escape(
+        "cannot read a duckdb DuckDBPyRelation (No module named 'duckdb.typing'); upgrade it: "
+        "pip install -U narwhals (the relations of DuckDB 2 need narwhals >= 2.8)."
+    )):
+        RankingData.from_frame(relation)
