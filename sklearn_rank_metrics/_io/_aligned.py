@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from ._frames import named_runs
+
 # AlignedRuns is defined with RankingData (RankingData.from_frame returns it too) and
 # named here as well, where it was defined before (old pickles name this module)
 from ._ranking_data import AlignedRuns as AlignedRuns
@@ -33,13 +35,7 @@ from ._trec import join_trec_sources
 def run_names(runs: Any, owner: str) -> dict[str, Any]:
     """``{name: source}``: a mapping as given, or file names for a sequence of paths."""
     if isinstance(runs, Mapping):
-        names = list(runs)
-        bad = [name for name in names if not isinstance(name, str)]
-        if bad:
-            raise TypeError(
-                f"The run names (keys of 'runs') of {owner} must be str; got {bad[0]!r}."
-            )
-        result = dict(runs)
+        result = named_runs(runs, "runs", owner)
     elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
         if not all(is_path(path) for path in runs):
             raise TypeError(

@@ -278,15 +278,20 @@ def _column_name(value: Any, parameter: str, owner: str, hint: str) -> None:
     )
 
 
+def named_runs(runs: Mapping[Any, Any], parameter: str, owner: str) -> dict[str, Any]:
+    """``{run name: run}`` as a dict, every name a str (else a TypeError)."""
+    bad = [name for name in runs if not isinstance(name, str)]
+    if bad:
+        raise TypeError(
+            f"The run names (keys of {parameter!r}) of {owner} must be str; got {bad[0]!r}."
+        )
+    return dict(runs)
+
+
 def score_runs(y_score: Any, owner: str) -> dict[str, Any] | None:
     """Several score columns by run name (a list: named by column), or None for one."""
     if isinstance(y_score, Mapping):
-        runs = dict(y_score)
-        bad = [name for name in runs if not isinstance(name, str)]
-        if bad:
-            raise TypeError(
-                f"The run names (keys of 'y_score') of {owner} must be str; got {bad[0]!r}."
-            )
+        runs = named_runs(y_score, "y_score", owner)
     elif isinstance(y_score, list):
         runs = {str(column): column for column in y_score}
         if len(runs) < len(y_score):
