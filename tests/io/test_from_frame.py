@@ -11,6 +11,9 @@ from __future__ import annotations
 import inspect
 import pickle
 import re
+import subprocess
+import sys
+import textwrap
 
 import duckdb
 import numpy as np
@@ -435,3 +438,61 @@ def test_a_narwhals_too_old_for_the_frame_says_what_to_upgrade(monkeypatch):
         "pip install -U narwhals (the relations of DuckDB 2 need narwhals >= 2.8)."
     )):
         RankingData.from_frame(relation)
+
+
+def test_polars_frames_are_read_without_pandas():
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["pandas"] = None
+        import polars as pl
+        from sklearn_rank_metrics import RankingData, evaluate, read_table
+        frame = pl.DataFrame({"y_true": [1, 0, 2], "y_score": [0.2, 0.1, 0.3],
+                              "other": [0.1, 0.2, 0.3], "group": ["a", "a", "b"]})
+        data = RankingData.from_frame(frame.lazy())
+        runs = RankingData.from_frame(frame, y_score=["y_score", "other"])
+        print(evaluate(data, metrics="mrr"), data.frame_library, runs.n_answered,
+              read_table(frame).frame_library)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == ["{'mrr':", "1.0}", "polars", "{'y_score':", "2,", "'other':", "2}",
+                           "polars"]
+
+
+def test_carried_weights_are_never_dropped_silently():
+    from dataclasses import replace
+
+    import scipy.sparse as sp
+    from sklearn.linear_model import LinearRegression
+
+    from sklearn_rank_metrics import MetricAtKDisplay, make_ranking_scorer
+
+    frame = pl.DataFrame({"y_true": [1, 0, 2, 0], "a": [0.2, 0.1, 0.3, 0.4],
+                          "b": [0.1, 0.2, 0.3, 0.1], "w": [1.0, 1.0, 3.0, 3.0],
+                          "group": ["q", "q", "r", "r"]})
+    runs = RankingData.from_frame(frame, y_score=["a", "b"], sample_weight="w")
+    with pytest.raises(ValueError, match=re.escape(
+        "MetricAtKDisplay.from_predictions counts every query once, but the AlignedRuns "
+        "carries query weights"
+    )):
+        MetricAtKDisplay.from_predictions(runs, metric="ndcg")
+    unweighted = replace(runs, sample_weight=None)  # what the message proposes
+    np.testing.assert_equal(
+        compare(unweighted, metrics="mrr", n_resamples=10, random_state=0).records(),
+        compare(
+            np.array([1.0, 0, 2, 0]), {"a": frame["a"].to_numpy(), "b": frame["b"].to_numpy()},
+            np.array(["q", "q", "r", "r"]), metrics="mrr", n_resamples=10, random_state=0,
+        ).records(),
+    )
+    # the query weights reach the metric: RR 1 for q (weight 1), 1/2 for r (weight 3)
+    one = runs.run("a")
+    assert evaluate(one, metrics="mrr") == {"mrr": pytest.approx((1.0 * 1 + 0.5 * 3) / 4)}
+    X = sp.csr_matrix(np.arange(8.0).reshape(4, 2))
+    with_features = replace(one, X=X)
+    scorer = make_ranking_scorer("ndcg@2")
+    model = LinearRegression().fit(X.toarray(), one.y_true)
+    with pytest.raises(ValueError, match="does not read the query weights"):
+        scorer(model, with_features)
