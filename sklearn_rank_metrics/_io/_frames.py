@@ -150,9 +150,7 @@ def _frame_name(frame: Any, lazy: bool) -> str:
     return names.get(library, f"the {library} {'lazy frame' if lazy else 'DataFrame'}")
 
 
-def collect_columns(
-    value: Any, wanted: list[tuple[str, Any]], owner: str, argument: str = "frame"
-) -> _Columns:
+def collect_columns(value: Any, wanted: list[tuple[str, Any]], owner: str) -> _Columns:
     """The frame's ``wanted`` columns (``(parameter, column)`` pairs), checked and collected.
 
     A missing column is a ValueError naming the parameter and listing the frame's
@@ -160,7 +158,7 @@ def collect_columns(
     """
     frame = as_frame(value, owner)
     if frame is None:
-        raise not_a_frame(value, argument, owner)
+        raise not_a_frame(value, "frame", owner)
     nw = _narwhals()
     lazy = isinstance(frame, nw.LazyFrame)
     name = _frame_name(frame, lazy)

@@ -171,7 +171,8 @@ class RankingData(RankingRows):
         and LazyFrames, pyarrow Tables, DuckDB relations (``duckdb.sql(...)``) and
         any other frame narwhals reads. A lazy frame (polars LazyFrame, DuckDB
         relation) is narrowed to the named columns and collected once. The frame is
-        never modified; rows keep its order.
+        never modified; rows keep its order (a SQL relation's: the order its query
+        gives, fixed by an ``ORDER BY``).
 
         Parameters
         ----------

@@ -5,7 +5,9 @@ installed and every row has the header's number of fields (checked on the bytes)
 by the standard library's :mod:`csv` module otherwise (no pandas, or quoted fields);
 both apply the same rules and give the same rows, so the base install (NumPy, SciPy,
 scikit-learn) reads tables too.
-Parquet files and DataFrames need pandas (and pyarrow for Parquet).
+Parquet files need pandas and pyarrow. A DataFrame of any library narwhals reads
+takes :meth:`RankingData.from_frame`'s path (``_frames.py``), as do the columns of
+the pandas frames parsed from CSV and Parquet files.
 """
 
 from __future__ import annotations
@@ -354,16 +356,20 @@ def read_table(
 
     CSV and TSV files need nothing beyond the base install: pandas' C parser reads
     them when pandas is installed, the standard library's :mod:`csv` module otherwise,
-    with the same rules and results. Parquet files and DataFrames need pandas
-    (``pip install sklearn-rank-metrics[pandas]``); Parquet also needs pyarrow
-    (``pip install sklearn-rank-metrics[parquet]``).
+    with the same rules and results. Parquet files need pandas
+    (``pip install sklearn-rank-metrics[pandas]``) and pyarrow
+    (``pip install sklearn-rank-metrics[parquet]``). A DataFrame is read as
+    :meth:`RankingData.from_frame` reads it (one score column here; several give
+    several runs there), with no library beyond the frame's own.
 
     Parameters
     ----------
-    path_or_frame : str, os.PathLike or pandas.DataFrame
+    path_or_frame : str, os.PathLike or DataFrame
         A ``.csv`` (comma-separated) or ``.tsv`` (tab-separated) file with a header
         line, a ``.parquet`` file (the format is taken from the suffix; a compression
-        suffix such as ``.gz`` may follow), or a DataFrame (not modified).
+        suffix such as ``.gz`` may follow), or a DataFrame (not modified): pandas,
+        polars (or a LazyFrame), a pyarrow Table, a DuckDB relation, or any frame
+        narwhals reads.
     y_true, y_score, group : column names, default="y_true", "y_score", "group"
         The columns of the labels, the scores and the query ids. ``y_score=None``:
         the table has no scores.
@@ -374,7 +380,8 @@ def read_table(
     -------
     data : RankingData
         ``y_true`` and ``y_score`` as float64; ``group`` and ``doc_id`` as the source
-        types them (DataFrame, Parquet). CSV/TSV ids are read as text and become int64
+        types them (DataFrame, Parquet); ``frame_library`` names a DataFrame's
+        library (None for files). CSV/TSV ids are read as text and become int64
         when every id of the column is an integer written canonically (``-?[1-9][0-9]*``
         or ``0``, at most 18 digits); otherwise they stay text, so ``"007"`` stays
         ``"007"``.
@@ -385,16 +392,21 @@ def read_table(
         A missing column (the message lists the columns there are); a label that is
         not a finite number, a score that is NaN or not a number, or a missing id: the
         message names the file and the line (CSV: data row ``i`` is line ``i + 2``;
-        blank lines count, except at the end) or the row (Parquet, DataFrame). A
+        blank lines count, except at the end) or the row (Parquet, DataFrame; a null
+        is a missing value as NaN is). A
         compressed file that expands to more than 100 times its size (or 16 MiB,
         for a file under 168 KB) is refused, so memory stays in proportion to the
         file: decompress such a file and pass the plain one.
     OSError
         The path is missing (FileNotFoundError), a directory (IsADirectoryError),
         a symlink loop, or not a regular file (a FIFO, a device such as /dev/null).
+    TypeError
+        ``path_or_frame`` is neither a path nor a frame; a column name that is not a
+        str (several score columns: :meth:`RankingData.from_frame`); a frame's label
+        or score column that does not hold numbers (pandas text columns are parsed).
     ImportError
-        pandas is not installed and the input is a DataFrame, a Parquet file or a
-        ``.zst`` file; pyarrow is not installed and the input is a Parquet file.
+        pandas is not installed and the input is a Parquet file or a ``.zst`` file;
+        pyarrow is not installed and the input is a Parquet file.
 
     Examples
     --------

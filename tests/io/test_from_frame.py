@@ -400,6 +400,30 @@ def test_number_columns_must_hold_numbers():
     assert sorted(data.y_score.tolist()) == [0.25, 0.5] and data.y_true.dtype == np.float64
 
 
+def test_pandas_nullable_dtypes_read_as_their_numpy_values():
+    frame = pd.DataFrame({
+        "y_true": pd.array([2, 0, 1], dtype="Int64"),
+        "y_score": pd.array([0.5, 0.25, -np.inf], dtype="Float64"),
+        "group": pd.array(["a", "a", "b"], dtype="string"),
+        "judged": pd.array([True, True, False], dtype="boolean"),
+        "weight": pd.array([2, 2, 1], dtype="UInt8"),
+    }, index=["x", "y", "z"])
+    data = RankingData.from_frame(frame, judged="judged", sample_weight="weight")
+    assert data.y_true.tolist() == [2.0, 0.0, 1.0] and data.y_true.dtype == np.float64
+    assert data.y_score.tolist() == [0.5, 0.25, -np.inf]
+    assert data.sample_weight.tolist() == [2.0, 2.0, 1.0]
+    assert data.group.tolist() == ["a", "a", "b"] and data.judged.tolist() == [True, True, False]
+    # y_true 1 on an unjudged row: refused by the metric, as with NumPy arrays
+    with pytest.raises(ValueError, match="a document nobody judged has the label 0"):
+        evaluate(data, metrics="bpref")
+    missing = frame.assign(y_score=pd.array([0.5, None, 0.1], dtype="Float64"))
+    with pytest.raises(ValueError, match=re.escape(
+        "RankingData.from_frame: the DataFrame, row 1 (index 'y'): column 'y_score' (y_score) "
+        "must hold a number (not NaN); got <NA>."
+    )):
+        RankingData.from_frame(missing)
+
+
 def test_an_empty_frame_is_refused():
     frame = pl.DataFrame(schema={"y_true": pl.Int64, "y_score": pl.Float64, "group": pl.Utf8})
     with pytest.raises(ValueError, match=re.escape(
