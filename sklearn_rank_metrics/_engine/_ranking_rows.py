@@ -23,7 +23,8 @@ class RankingRows:
     """Base of the objects that carry flat ranking rows (RankingData, AlignedRuns).
 
     :meth:`carried` returns what the object holds, by parameter name: ``y_true``,
-    ``group``, ``judged`` (None: every row was judged), ``doc_id``, and either
+    ``group``, ``judged`` (None: every row was judged), ``doc_id``,
+    ``sample_weight`` (None: every query counts once), and either
     ``y_score`` (one ranking; None when the source has no scores) or ``scores``
     (several runs, ``{name: scores}``).
     """
@@ -68,8 +69,9 @@ def expand_rows(
     -------
     arguments : dict
         ``y_true``, the scores, ``group``, ``judged`` (``True`` when the object says
-        every row was judged) and ``doc_id`` filled from the object, for the
-        parameters the entry point has.
+        every row was judged), ``doc_id`` and ``sample_weight`` filled from the
+        object, for the parameters the entry point has. An object that carries
+        weights is refused by an entry point without ``sample_weight``.
     doc_id : array or None
         The object's document ids when the entry point has no ``doc_id`` parameter
         (a convention may still order ties by them), else None.
@@ -92,13 +94,15 @@ def expand_rows(
     arguments["group"] = carried["group"]
 
     extra_doc_id = None
-    for name in ("judged", "doc_id"):
+    for name in ("judged", "doc_id", "sample_weight"):
         value = carried.get(name)
         if name == "judged" and value is None:
             value = True  # the reader says every row was judged
         if name not in accepted:
             if name == "doc_id":
                 extra_doc_id = value
+            elif name == "sample_weight" and value is not None:
+                raise _unweighted(kind)
             continue
         if arguments.get(name) is not None and value is not None:
             raise _refuse_twice(
@@ -109,6 +113,16 @@ def expand_rows(
         if value is not None:
             arguments[name] = value
     return arguments, extra_doc_id
+
+
+def _unweighted(kind: str) -> ValueError:
+    """The error for weighted rows given to an entry point where every query counts once."""
+    return ValueError(
+        f"{caller_name()} counts every query once, but the {kind} carries query weights "
+        f"(sample_weight); they are not dropped silently. Pass "
+        f"dataclasses.replace(data, sample_weight=None) to count every query once, or use "
+        "evaluate or ranking_report, which weight the queries."
+    )
 
 
 def _fill_scores(
@@ -271,6 +285,12 @@ def _carried_inputs(X: RankingRows, y: Any, group: Any) -> tuple[Any, Any, Any, 
             f"(estimator, data), or (estimator, data.X, y, group) for other labels or ids."
         )
     carried = X.carried()
+    if carried["sample_weight"] is not None:  # never dropped silently
+        raise ValueError(
+            f"{caller_name()} does not read the query weights (sample_weight) of a {kind} "
+            "passed as X; pass dataclasses.replace(data, sample_weight=None) and give the "
+            "weights as sample_weight= where the call takes them."
+        )
     features = getattr(X, "X", None)
     if features is None or "y_score" not in carried:
         raise ValueError(

@@ -3,7 +3,9 @@
 * :func:`read_letor`: LETOR / SVMlight files with ``qid:`` (scikit-learn's loader);
 * :func:`read_trec`, :func:`read_trec_qrels`, :func:`read_trec_run`: TREC qrels and
   runs, or the nested dicts of pytrec_eval and ranx (defined in ``_trec.py``);
-* :func:`read_table`: CSV, TSV and Parquet tables or pandas DataFrames, by column;
+* :func:`read_table`: CSV, TSV and Parquet tables or DataFrames, by column, and
+  :meth:`RankingData.from_frame`: any DataFrame narwhals reads, by column (defined in
+  ``_frames.py``; several score columns give several runs);
 * :func:`read_recommendations`: ranked lists of item ids against relevant items;
 * :func:`align_trec_runs`, :func:`align_recommendations`: several runs (recommenders)
   on the same rows, to compare them.
@@ -12,8 +14,9 @@ Every reader returns a :class:`RankingData`. A judged document that the system d
 not return gets the score ``-inf`` (the package's data model): it counts toward the
 query's relevant documents and ideal DCG, never toward a rank position.
 Malformed input raises ``ValueError`` (``TypeError`` for wrong types) naming the file
-and the first bad line; nothing is repaired or guessed silently. pandas and pyarrow
-are imported inside the functions that need them, never at import time.
+and the first bad line (a frame: the column, the parameter and the row); nothing is
+repaired or guessed silently. pandas, pyarrow and narwhals are imported inside the
+functions that need them, never at import time.
 """
 
 # the façade's names, re-exported explicitly (``name as name``)

@@ -16,123 +16,26 @@ query.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .._engine._ranking_rows import RankingRows
-from ._ranking_data import RankingData, carried_fields, is_path
+from ._frames import named_runs
+
+# AlignedRuns is defined with RankingData (RankingData.from_frame returns it too) and
+# named here as well, where it was defined before (old pickles name this module)
+from ._ranking_data import AlignedRuns as AlignedRuns
+from ._ranking_data import RankingData, is_path
 from ._recommendations import read_recommendations
 from ._trec import join_trec_sources
-
-
-@dataclass(frozen=True, eq=False)
-class AlignedRuns(RankingRows):
-    """Several runs' scores on the same rows.
-
-    Pass it whole to :func:`compare` and :func:`ranking_report`
-    (``compare(aligned, metrics=["map", "bpref"])``) to compare the runs query by
-    query with everything it carries (judged rows, document ids for a
-    ``convention``'s tie order); ``.run(name)`` gives one run as a
-    :class:`RankingData`. It still unpacks as ``y_true, scores, group = aligned``,
-    but that drops ``judged`` and ``doc_id``.
-
-    A run's metrics on the aligned rows equal its metrics on its own rows
-    (:func:`read_trec`, which keeps the same queries by default), except per-query AUC
-    (``gauc``), whose candidates are all rows: a document only another run returned
-    is a negative this run ranks last.
-
-    Attributes
-    ----------
-    y_true : ndarray of shape (n_rows,), float64
-        Label of every row (0 for a document nobody judged).
-    scores : dict of str to ndarray of shape (n_rows,)
-        Each run's score of every row, ``-inf`` where the run did not return it.
-    group : ndarray of shape (n_rows,)
-        Query (user) id of every row; every query of the qrels (held-out items).
-    doc_id : ndarray of shape (n_rows,)
-        Document (item) id of every row. Rows are sorted by query, then document id
-        descending: trec_eval's tie order for ``ties="input"``.
-    n_queries : int
-        Queries every run is averaged over.
-    n_answered : dict of str to int
-        Queries each run returned at least one document for; the others score as
-        ``trec_eval -c`` scores them (0 for every metric).
-    n_dropped_queries : dict of str to int
-        Queries only in the run (not in the qrels), left out as trec_eval does.
-    source : str or None
-        The files (or dicts) the rows come from.
-    judged : ndarray of shape (n_rows,), bool, or None
-        Whether each row was judged (a document only runs returned was not); pass it
-        as ``judged=`` for bpref and Judged@k.
-    run_ids : dict of str to str or None
-        Each TREC run file's tag, as trec_eval prints it (``runid``: the sixth field
-        of the file's last line); None for a run given as a dict, and empty for
-        recommenders.
-    """
-
-    y_true: np.ndarray
-    scores: dict[str, np.ndarray]
-    group: np.ndarray
-    doc_id: np.ndarray
-    n_queries: int
-    n_answered: dict[str, int]
-    n_dropped_queries: dict[str, int]
-    source: str | None = None
-    judged: np.ndarray | None = None
-    run_ids: dict[str, str | None] = field(default_factory=dict)
-
-    def __iter__(self) -> Any:
-        return iter((self.y_true, self.scores, self.group))
-
-    def carried(self) -> dict[str, Any]:
-        """What the rows carry, by the parameter name of the entry points."""
-        return carried_fields(self, "scores")
-
-    def run(self, name: str) -> RankingData:
-        """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.
-
-        Parameters
-        ----------
-        name : str
-            The run's name (a key of ``scores``).
-
-        Returns
-        -------
-        data : RankingData
-            Pass it whole to any metric function or :func:`evaluate`.
-        """
-        if name not in self.scores:
-            raise KeyError(f"AlignedRuns: no run named {name!r}; the runs are {list(self.scores)}.")
-        return RankingData(
-            self.y_true,
-            self.scores[name],
-            self.group,
-            self.doc_id,
-            source=self.source,
-            judged=self.judged,
-        )
-
-    def __repr__(self) -> str:
-        answered = ", ".join(f"{name}: {count}" for name, count in self.n_answered.items())
-        return (
-            f"AlignedRuns(n_rows={len(self.y_true)}, n_queries={self.n_queries}, "
-            f"answered={{{answered}}})"
-        )
 
 
 def run_names(runs: Any, owner: str) -> dict[str, Any]:
     """``{name: source}``: a mapping as given, or file names for a sequence of paths."""
     if isinstance(runs, Mapping):
-        names = list(runs)
-        bad = [name for name in names if not isinstance(name, str)]
-        if bad:
-            raise TypeError(
-                f"The run names (keys of 'runs') of {owner} must be str; got {bad[0]!r}."
-            )
-        result = dict(runs)
+        result = named_runs(runs, "runs", owner)
     elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
         if not all(is_path(path) for path in runs):
             raise TypeError(

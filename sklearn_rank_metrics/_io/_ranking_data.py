@@ -1,4 +1,5 @@
-"""What every reader returns: :class:`RankingData`, and the path checks readers share."""
+"""What every reader returns: :class:`RankingData` (one ranking) or :class:`AlignedRuns`
+(several runs on the same rows), and the path checks readers share."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from .._engine._ranking_rows import RankingRows
+from ._frames import FrameRows, read_frame
 
 
 def is_path(value: Any) -> bool:
@@ -36,8 +38,8 @@ FLOAT_RE = re.compile(FLOAT_PATTERN)
 def carried_fields(rows: Any, scores: str) -> dict[str, Any]:
     """What flat rows carry, by the parameter name of the entry points: the labels,
     the scores (``y_score`` of one ranking, ``scores`` of several runs), the query ids,
-    the judged flags and the document ids."""
-    fields = ("y_true", scores, "group", "judged", "doc_id")
+    the judged flags, the document ids and the weights."""
+    fields = ("y_true", scores, "group", "judged", "doc_id", "sample_weight")
     return {name: getattr(rows, name) for name in fields}
 
 
@@ -51,7 +53,9 @@ class RankingData(RankingRows):
     (the judged rows, the document ids a ``convention`` breaks ties by). When it has
     no scores (LETOR), give them next to it: ``ndcg_score(data, model.predict(data.X))``.
     It still unpacks as ``y_true, y_score, group = data``, but ``*data`` drops
-    ``judged`` and ``doc_id``: the measures that read judgments then refuse to run.
+    ``judged``, ``doc_id`` and ``sample_weight``: the measures that read judgments
+    then refuse to run. :meth:`from_frame` reads the rows from any DataFrame by
+    column name.
 
     Attributes
     ----------
@@ -79,6 +83,16 @@ class RankingData(RankingRows):
         rows (all ``-inf``, every metric 0, as ``trec_eval -c``) are averaged too; the
         repr shows the count when it differs from ``n_queries``. None for other
         sources.
+    sample_weight : ndarray of shape (n_rows,), float64, or None
+        Weight of every row, constant within a query (the query's weight), as
+        ``sample_weight=`` of the metric functions; None: every query counts once.
+        Entry points that weight every query equally (:func:`compare`, the
+        displays) refuse rows that carry weights rather than drop them.
+    frame_library : str or None
+        The library of the frame the rows were read from (``"pandas"``,
+        ``"polars"``, ``"pyarrow"``: :meth:`from_frame`, :func:`read_table` of a
+        frame; for a lazy frame, the library it was collected to); None for files
+        and arrays. Not shown in the repr.
     """
 
     y_true: np.ndarray
@@ -92,10 +106,12 @@ class RankingData(RankingRows):
     n_answered_queries: int | None = None
     # where row i was read, e.g. "results.csv, line 9" (file readers only)
     _row_location: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
+    sample_weight: np.ndarray | None = None
+    frame_library: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         n_rows = len(self.y_true)
-        for name in ("y_score", "group", "doc_id", "judged"):
+        for name in ("y_score", "group", "doc_id", "judged", "sample_weight"):
             value = getattr(self, name)
             if value is not None and len(value) != n_rows:
                 raise ValueError(
@@ -108,6 +124,125 @@ class RankingData(RankingRows):
     def carried(self) -> dict[str, Any]:
         """What the rows carry, by the parameter name of the entry points."""
         return carried_fields(self, "y_score")
+
+    @overload
+    @classmethod
+    def from_frame(
+        cls,
+        frame: Any,
+        *,
+        y_true: Hashable = ...,
+        y_score: Hashable = ...,
+        group: Hashable = ...,
+        doc_id: Hashable = ...,
+        judged: Hashable = ...,
+        sample_weight: Hashable = ...,
+    ) -> RankingData: ...
+
+    @overload
+    @classmethod
+    def from_frame(
+        cls,
+        frame: Any,
+        *,
+        y_true: Hashable = ...,
+        y_score: list[Any] | Mapping[str, Any],
+        group: Hashable = ...,
+        doc_id: Hashable = ...,
+        judged: Hashable = ...,
+        sample_weight: Hashable = ...,
+    ) -> AlignedRuns: ...
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: Any,
+        *,
+        y_true: Any = "y_true",
+        y_score: Any = "y_score",
+        group: Any = "group",
+        doc_id: Any = None,
+        judged: Any = None,
+        sample_weight: Any = None,
+    ) -> RankingData | AlignedRuns:
+        """Ranking rows from the columns of a DataFrame, named once.
+
+        Reads pandas DataFrames (NumPy, nullable or Arrow dtypes), polars DataFrames
+        and LazyFrames, pyarrow Tables, DuckDB relations (``duckdb.sql(...)``) and
+        any other frame narwhals reads. A lazy frame (polars LazyFrame, DuckDB
+        relation) is narrowed to the named columns and collected once. The frame is
+        never modified; rows keep its order (a SQL relation's: the order its query
+        gives, fixed by an ``ORDER BY``).
+
+        Parameters
+        ----------
+        frame : DataFrame, LazyFrame, pyarrow.Table, DuckDB relation, ...
+            One row per (query, document).
+        y_true, y_score, group : column name, default="y_true", "y_score", "group"
+            The columns of the labels, the scores and the query ids (the defaults
+            of :func:`read_table`; a missing column is an error that lists those
+            there are, never a guess). ``y_score=None``: no scores. ``y_score`` as
+            a list of columns (``["bm25", "dense"]``, each run named by its
+            column) or a dict ``{run name: column}`` gives several runs on the same
+            rows, an :class:`AlignedRuns` for :func:`compare` and
+            :func:`ranking_report`.
+        doc_id : column name, default=None
+            Document ids, for a ``convention`` that breaks tied scores by document
+            id (as ``doc_id=`` of :func:`evaluate`). Rows are not reordered: with
+            several runs too, ``ties="input"`` follows the frame's row order.
+        judged : column name, default=None
+            Whether each row was judged (booleans, or 1/0), for ``bpref`` and
+            ``judged@k``; None: every row was.
+        sample_weight : column name, default=None
+            Weight of every row, constant within a query (the query's weight), used
+            by every metric function, :func:`evaluate` and :func:`ranking_report`.
+
+        Returns
+        -------
+        data : RankingData, or AlignedRuns for several score columns
+            Labels, scores and weights as float64 arrays (a float64 column without
+            nulls in one chunk is a read-only view of the frame, not a copy); query
+            ids, document ids and judged flags as the frame types them (text as
+            ``str`` objects). ``frame_library`` names the frame's library
+            (``"pandas"``, ``"polars"``, ``"pyarrow"``; a lazy frame: the library it
+            was collected to, e.g. ``"pyarrow"`` for DuckDB).
+
+        Raises
+        ------
+        ValueError
+            A missing column (the message lists the frame's columns); a missing
+            value (null, NaN label, NaN score, null id); a label or weight that is
+            not finite: the message names the column, the parameter and the first
+            bad row (pandas: with its index label). A frame without rows.
+        TypeError
+            ``frame`` is not a frame narwhals reads; a parameter is not a column
+            name (arrays go to the metric functions directly); a label, score or
+            weight column that does not hold numbers (pandas object columns are
+            parsed as :func:`read_table` parses them).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_rank_metrics import RankingData, evaluate
+        >>> frame = pd.DataFrame({"qid": ["a", "a", "b", "b"], "label": [1, 0, 0, 2],
+        ...                       "bm25": [0.3, 0.9, 0.1, 0.4], "dense": [0.8, 0.1, 0.1, 0.2]})
+        >>> data = RankingData.from_frame(frame, y_true="label", y_score="bm25", group="qid")
+        >>> evaluate(data, metrics=["mrr", "p@1"])
+        {'mrr': 0.75, 'p@1': 0.5}
+
+        Two score columns, two runs: pass them whole to ``compare(runs, metrics=...)``
+        or ``ranking_report(runs)``.
+
+        >>> runs = RankingData.from_frame(frame, y_true="label", y_score=["bm25", "dense"],
+        ...                               group="qid")
+        >>> runs
+        AlignedRuns(n_rows=4, n_queries=2, answered={bm25: 2, dense: 2})
+        >>> evaluate(runs.run("dense"), metrics=["mrr", "p@1"])
+        {'mrr': 1.0, 'p@1': 1.0}
+        """
+        columns = {"y_true": y_true, "y_score": y_score, "group": group, "doc_id": doc_id,
+                   "judged": judged, "sample_weight": sample_weight}
+        return from_frame_rows(read_frame(frame, columns, "RankingData.from_frame"))
 
     def __repr__(self) -> str:
         try:
@@ -124,6 +259,136 @@ class RankingData(RankingRows):
         if self.source is not None:
             parts.append(f"source={self.source!r}")
         return f"RankingData({', '.join(parts)})"
+
+
+@dataclass(frozen=True, eq=False)
+class AlignedRuns(RankingRows):
+    """Several runs' scores on the same rows.
+
+    Pass it whole to :func:`compare` and :func:`ranking_report`
+    (``compare(aligned, metrics=["map", "bpref"])``) to compare the runs query by
+    query with everything it carries (judged rows, document ids for a
+    ``convention``'s tie order); ``.run(name)`` gives one run as a
+    :class:`RankingData`. It still unpacks as ``y_true, scores, group = aligned``,
+    but that drops ``judged``, ``doc_id`` and ``sample_weight``. The readers of
+    several runs build it: :func:`align_trec_runs`, :func:`align_recommendations`,
+    and :meth:`RankingData.from_frame` with several score columns.
+
+    A run's metrics on the aligned rows equal its metrics on its own rows
+    (:func:`read_trec`, which keeps the same queries by default), except per-query AUC
+    (``gauc``), whose candidates are all rows: a document only another run returned
+    is a negative this run ranks last.
+
+    Attributes
+    ----------
+    y_true : ndarray of shape (n_rows,), float64
+        Label of every row (0 for a document nobody judged).
+    scores : dict of str to ndarray of shape (n_rows,)
+        Each run's score of every row, ``-inf`` where the run did not return it.
+    group : ndarray of shape (n_rows,)
+        Query (user) id of every row; every query of the qrels (held-out items).
+    doc_id : ndarray of shape (n_rows,), or None
+        Document (item) id of every row, for a ``convention`` that breaks tied scores
+        by document id. :func:`align_trec_runs` and :func:`align_recommendations`
+        sort the rows by query, then document id descending: trec_eval's tie order
+        for ``ties="input"``. :meth:`RankingData.from_frame` keeps the frame's row
+        order (``ties="input"`` follows it) and the frame's document ids, or None
+        when it names no ``doc_id`` column.
+    n_queries : int
+        Queries every run is averaged over.
+    n_answered : dict of str to int
+        Queries each run returned at least one document for; the others score as
+        ``trec_eval -c`` scores them (0 for every metric).
+    n_dropped_queries : dict of str to int
+        Queries only in the run (not in the qrels), left out as trec_eval does.
+    source : str or None
+        The files (or dicts) the rows come from.
+    judged : ndarray of shape (n_rows,), bool, or None
+        Whether each row was judged (a document only runs returned was not); pass it
+        as ``judged=`` for bpref and Judged@k.
+    run_ids : dict of str to str or None
+        Each TREC run file's tag, as trec_eval prints it (``runid``: the sixth field
+        of the file's last line); None for a run given as a dict, and empty for
+        recommenders and frames.
+    sample_weight : ndarray of shape (n_rows,), float64, or None
+        Weight of every row, constant within a query, from
+        :meth:`RankingData.from_frame`; :func:`ranking_report` uses it, while
+        :func:`compare` (every query counts once) refuses rows that carry weights.
+        None for the TREC and recommender readers.
+    frame_library : str or None
+        The library of the frame the rows were read from (see
+        :attr:`RankingData.frame_library`); None otherwise. Not shown in the repr.
+    """
+
+    y_true: np.ndarray
+    scores: dict[str, np.ndarray]
+    group: np.ndarray
+    doc_id: np.ndarray | None
+    n_queries: int
+    n_answered: dict[str, int]
+    n_dropped_queries: dict[str, int]
+    source: str | None = None
+    judged: np.ndarray | None = None
+    run_ids: dict[str, str | None] = field(default_factory=dict)
+    sample_weight: np.ndarray | None = None
+    frame_library: str | None = field(default=None, repr=False)
+
+    def __iter__(self) -> Any:
+        return iter((self.y_true, self.scores, self.group))
+
+    def carried(self) -> dict[str, Any]:
+        """What the rows carry, by the parameter name of the entry points."""
+        return carried_fields(self, "scores")
+
+    def run(self, name: str) -> RankingData:
+        """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.
+
+        Parameters
+        ----------
+        name : str
+            The run's name (a key of ``scores``).
+
+        Returns
+        -------
+        data : RankingData
+            Pass it whole to any metric function or :func:`evaluate`.
+        """
+        if name not in self.scores:
+            raise KeyError(f"AlignedRuns: no run named {name!r}; the runs are {list(self.scores)}.")
+        return RankingData(
+            self.y_true,
+            self.scores[name],
+            self.group,
+            self.doc_id,
+            source=self.source,
+            judged=self.judged,
+            sample_weight=self.sample_weight,
+            frame_library=self.frame_library,
+        )
+
+    def __repr__(self) -> str:
+        answered = ", ".join(f"{name}: {count}" for name, count in self.n_answered.items())
+        return (
+            f"AlignedRuns(n_rows={len(self.y_true)}, n_queries={self.n_queries}, "
+            f"answered={{{answered}}})"
+        )
+
+
+def from_frame_rows(rows: FrameRows) -> RankingData | AlignedRuns:
+    """The object of a frame's rows: one ranking, or several runs on the same rows."""
+    values = rows.values
+    shared: dict[str, Any] = {
+        "doc_id": values.get("doc_id"), "judged": values.get("judged"),
+        "sample_weight": values.get("sample_weight"), "source": rows.name,
+        "frame_library": rows.library,
+    }
+    if rows.runs is None:
+        return RankingData(values["y_true"], values.get("y_score"), values["group"], **shared)
+    return AlignedRuns(
+        values["y_true"], rows.runs.scores, values["group"], n_queries=rows.runs.n_queries,
+        n_answered=rows.runs.n_answered, n_dropped_queries=dict.fromkeys(rows.runs.scores, 0),
+        **shared,
+    )
 
 
 def check_path(path: Any, argument: str, reader: str) -> None:

@@ -5,7 +5,9 @@ installed and every row has the header's number of fields (checked on the bytes)
 by the standard library's :mod:`csv` module otherwise (no pandas, or quoted fields);
 both apply the same rules and give the same rows, so the base install (NumPy, SciPy,
 scikit-learn) reads tables too.
-Parquet files and DataFrames need pandas (and pyarrow for Parquet).
+Parquet files need pandas and pyarrow. A DataFrame of any library narwhals reads
+takes :meth:`RankingData.from_frame`'s path (``_frames.py``), as do the columns of
+the pandas frames parsed from CSV and Parquet files.
 """
 
 from __future__ import annotations
@@ -19,15 +21,30 @@ import lzma
 import os
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from .._engine._plain import plain
-from ._ranking_data import RankingData, check_path, read_decompressed, source_name
+from ._frames import (
+    as_frame,
+    check_columns,
+    check_numbers,
+    not_a_frame,
+    pandas_columns,
+    read_columns,
+    read_frame,
+)
+from ._ranking_data import (
+    RankingData,
+    check_path,
+    from_frame_rows,
+    is_path,
+    read_decompressed,
+    source_name,
+)
 
 _COMPRESSIONS = (".gz", ".bz2", ".zip", ".xz", ".zst")
 _SEPARATORS = {".csv": ",", ".tsv": "\t"}  # the text formats, by suffix
@@ -69,42 +86,21 @@ def _table_suffix(path: Any) -> str:
     return suffix
 
 
-def _check_columns(available: list, wanted: dict[str, Any], name: str) -> None:
-    for parameter, column in wanted.items():
-        if column not in available:
-            listed = ", ".join(repr(c) for c in available[:20])
-            more = ", ..." if len(available) > 20 else ""
-            raise ValueError(
-                f"{name} has no column {column!r} (the {parameter!r} parameter of "
-                f"read_table); its columns are {listed}{more}."
-            )
-
-
-def _read_frame(
-    path_or_frame: Any, wanted: dict[str, Any], pd: Any, raw: bytes | None = None
+def _read_file_frame(
+    path: Any, wanted: dict[str, Any], pd: Any, raw: bytes | None = None
 ) -> tuple[Any, str, Any]:
-    """The needed columns, the source name and a row -> "where" function.
+    """A Parquet or CSV/TSV file's needed columns as a pandas DataFrame, the source
+    name and a row -> "where" function.
 
     A CSV/TSV file comes as its ``raw`` bytes (decompressed), which pandas parses.
     """
-    if hasattr(path_or_frame, "columns") and hasattr(path_or_frame, "iloc"):
-        return _frame_columns(path_or_frame, wanted)
-    check_path(path_or_frame, "path_or_frame", "read_table")
-    name = source_name(path_or_frame)
-    suffix = _table_suffix(path_or_frame)
+    name = source_name(path)
+    suffix = _table_suffix(path)
     if suffix == ".parquet":
-        return _parquet_frame(path_or_frame, wanted, pd, name)
+        return _parquet_frame(path, wanted, pd, name)
     if raw is None:  # read_table passes the bytes it has read already
-        raw = _raw_bytes(path_or_frame, name)
+        raw = _raw_bytes(path, name)
     return _csv_frame(raw, _SEPARATORS[suffix], wanted, pd, name)
-
-
-def _frame_columns(frame: Any, wanted: dict[str, Any]) -> tuple[Any, str, Any]:
-    """:func:`_read_frame` of a DataFrame: its needed columns, rows named by index."""
-    _check_columns(list(frame.columns), wanted, "the DataFrame")
-    index = frame.index
-    columns = list(dict.fromkeys(wanted.values()))
-    return frame[columns], "the DataFrame", lambda i: f"row {i} (index {plain(index[i])!r})"
 
 
 def _parquet_frame(path: Any, wanted: dict[str, Any], pd: Any, name: str) -> tuple[Any, str, Any]:
@@ -123,7 +119,7 @@ def _parquet_frame(path: Any, wanted: dict[str, Any], pd: Any, name: str) -> tup
             f"read_table: {name} is not a readable Parquet file ({error})."
         ) from None
     available = [c for c in schema.names if not c.startswith("__index_level_")]
-    _check_columns(available, wanted, name)
+    check_columns(available, list(wanted.items()), name, "read_table")
     frame = pd.read_parquet(path, columns=list(dict.fromkeys(wanted.values())))
     return frame, name, lambda i: f"row {i}"
 
@@ -134,7 +130,7 @@ def _csv_frame(
     """:func:`_read_frame` of a CSV/TSV file's bytes, by pandas' C parser."""
     try:
         available = list(pd.read_csv(io.BytesIO(raw), sep=sep, nrows=0).columns)
-        _check_columns(available, wanted, name)
+        check_columns(available, list(wanted.items()), name, "read_table")
         ids = [wanted[key] for key in ("group", "doc_id") if key in wanted]
         frame = pd.read_csv(
             io.BytesIO(raw),
@@ -258,7 +254,7 @@ def _read_text_table(raw: bytes, sep: str, wanted: dict[str, Any], name: str) ->
     if not rows:
         raise ValueError(f"read_table: {name} is empty; it needs a header line.")
     header = rows[0]
-    _check_columns(header, wanted, name)
+    check_columns(header, list(wanted.items()), name, "read_table")
     n_fields = np.fromiter(map(len, rows), dtype=np.intp, count=len(rows))[1:]
     filled = np.flatnonzero(n_fields)
     n_rows = int(filled[-1]) + 1 if len(filled) else 0
@@ -283,7 +279,7 @@ def _read_text_table(raw: bytes, sep: str, wanted: dict[str, Any], name: str) ->
 def _numbers_from_text(
     texts: list, column: Any, parameter: str, where: Any, name: str
 ) -> np.ndarray:
-    """``float`` of every text, with pandas' missing texts as NaN; the rules of _numeric_column."""
+    """``float`` of every text, with pandas' missing texts as NaN; the rules of column_numbers."""
     n = len(texts)
     missing = np.fromiter(map(_MISSING_TEXT.__contains__, texts), dtype=bool, count=n)
     underscored = np.fromiter(map(str.__contains__, texts, ["_"] * n), dtype=bool, count=n)
@@ -301,30 +297,8 @@ def _numbers_from_text(
             except ValueError:
                 bad_text[i] = True
                 break
-    _check_numbers(values, bad_text, texts.__getitem__, column, parameter, where, name)
+    check_numbers(values, bad_text, lambda i: repr(texts[i]), column, parameter, where, name)
     return values
-
-
-def _check_numbers(
-    values: np.ndarray, unreadable: Any, shown: Any, column: Any, parameter: str, where: Any,
-    name: str,
-) -> None:
-    """Labels must be finite numbers and scores not NaN (``-inf``: unretrieved).
-
-    ``unreadable`` marks texts that are not numbers (or is None); ``shown(i)`` gives
-    the value of row ``i`` as read, for the message, which names the first bad row.
-    """
-    bad = np.isnan(values) if parameter == "y_score" else ~np.isfinite(values)
-    if unreadable is not None:
-        bad |= unreadable
-    first = np.flatnonzero(bad)
-    if len(first):
-        i = int(first[0])
-        rule = "a number (not NaN)" if parameter == "y_score" else "a finite number"
-        raise ValueError(
-            f"{name}, {where(i)}: column {column!r} ({parameter}) must hold {rule}; "
-            f"got {shown(i)!r}."
-        )
 
 
 def _typed_ids(texts: np.ndarray) -> np.ndarray:
@@ -370,26 +344,6 @@ def _ids_from_text(texts: list, column: Any, parameter: str, where: Any, name: s
     return _typed_ids(ids)
 
 
-def _numeric_column(frame: Any, column: Any, parameter: str, where: Any, name: str, pd: Any):
-    series = frame[column]
-    if series.dtype.kind in "biuf":
-        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    else:
-        values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    _check_numbers(values, None, series.iloc.__getitem__, column, parameter, where, name)
-    return values
-
-
-def _id_column(frame: Any, column: Any, parameter: str, where: Any, name: str) -> np.ndarray:
-    series = frame[column]
-    first = np.flatnonzero(series.isna().to_numpy())
-    if len(first):
-        raise ValueError(
-            f"{name}, {where(int(first[0]))}: column {column!r} ({parameter}) has a missing value."
-        )
-    return series.to_numpy()
-
-
 def read_table(
     path_or_frame: Any,
     *,
@@ -402,16 +356,20 @@ def read_table(
 
     CSV and TSV files need nothing beyond the base install: pandas' C parser reads
     them when pandas is installed, the standard library's :mod:`csv` module otherwise,
-    with the same rules and results. Parquet files and DataFrames need pandas
-    (``pip install sklearn-rank-metrics[pandas]``); Parquet also needs pyarrow
-    (``pip install sklearn-rank-metrics[parquet]``).
+    with the same rules and results. Parquet files need pandas
+    (``pip install sklearn-rank-metrics[pandas]``) and pyarrow
+    (``pip install sklearn-rank-metrics[parquet]``). A DataFrame is read as
+    :meth:`RankingData.from_frame` reads it (one score column here; several give
+    several runs there), with no library beyond the frame's own.
 
     Parameters
     ----------
-    path_or_frame : str, os.PathLike or pandas.DataFrame
+    path_or_frame : str, os.PathLike or DataFrame
         A ``.csv`` (comma-separated) or ``.tsv`` (tab-separated) file with a header
         line, a ``.parquet`` file (the format is taken from the suffix; a compression
-        suffix such as ``.gz`` may follow), or a DataFrame (not modified).
+        suffix such as ``.gz`` may follow), or a DataFrame (not modified): pandas,
+        polars (or a LazyFrame), a pyarrow Table, a DuckDB relation, or any frame
+        narwhals reads.
     y_true, y_score, group : column names, default="y_true", "y_score", "group"
         The columns of the labels, the scores and the query ids. ``y_score=None``:
         the table has no scores.
@@ -422,7 +380,8 @@ def read_table(
     -------
     data : RankingData
         ``y_true`` and ``y_score`` as float64; ``group`` and ``doc_id`` as the source
-        types them (DataFrame, Parquet). CSV/TSV ids are read as text and become int64
+        types them (DataFrame, Parquet); ``frame_library`` names a DataFrame's
+        library (None for files). CSV/TSV ids are read as text and become int64
         when every id of the column is an integer written canonically (``-?[1-9][0-9]*``
         or ``0``, at most 18 digits); otherwise they stay text, so ``"007"`` stays
         ``"007"``.
@@ -433,16 +392,21 @@ def read_table(
         A missing column (the message lists the columns there are); a label that is
         not a finite number, a score that is NaN or not a number, or a missing id: the
         message names the file and the line (CSV: data row ``i`` is line ``i + 2``;
-        blank lines count, except at the end) or the row (Parquet, DataFrame). A
+        blank lines count, except at the end) or the row (Parquet, DataFrame; a null
+        is a missing value as NaN is). A
         compressed file that expands to more than 100 times its size (or 16 MiB,
         for a file under 168 KB) is refused, so memory stays in proportion to the
         file: decompress such a file and pass the plain one.
     OSError
         The path is missing (FileNotFoundError), a directory (IsADirectoryError),
         a symlink loop, or not a regular file (a FIFO, a device such as /dev/null).
+    TypeError
+        ``path_or_frame`` is neither a path nor a frame; a column name that is not a
+        str (several score columns: :meth:`RankingData.from_frame`); a frame's label
+        or score column that does not hold numbers (pandas text columns are parsed).
     ImportError
-        pandas is not installed and the input is a DataFrame, a Parquet file or a
-        ``.zst`` file; pyarrow is not installed and the input is a Parquet file.
+        pandas is not installed and the input is a Parquet file or a ``.zst`` file;
+        pyarrow is not installed and the input is a Parquet file.
 
     Examples
     --------
@@ -454,40 +418,49 @@ def read_table(
     >>> data.y_true.tolist(), data.y_score.tolist(), data.group.tolist()
     ([1.0, 0.0, 2.0], [0.3, 0.9, 0.1], ['a', 'a', 'b'])
     """
-    wanted = {"y_true": y_true, "group": group}
-    if y_score is not None:
-        wanted["y_score"] = y_score
-    if doc_id is not None:
-        wanted["doc_id"] = doc_id
-    is_frame = hasattr(path_or_frame, "columns") and hasattr(path_or_frame, "iloc")
+    columns = {"y_true": y_true, "y_score": y_score, "group": group, "doc_id": doc_id}
+    if not is_path(path_or_frame):
+        return _frame_table(path_or_frame, columns)
+    wanted = {parameter: column for parameter, column in columns.items() if column is not None}
+    check_path(path_or_frame, "path_or_frame", "read_table")
+    suffix = _table_suffix(path_or_frame)
     raw = None
-    if not is_frame:
-        check_path(path_or_frame, "path_or_frame", "read_table")
-        suffix = _table_suffix(path_or_frame)
-        if suffix != ".parquet":
-            name, sep = source_name(path_or_frame), _SEPARATORS[suffix]
-            raw = _raw_bytes(path_or_frame, name)
-            # pandas' fast parser for files whose every row has the header's number
-            # of fields (checked on the bytes); the csv module otherwise
-            if _pandas_if_installed() is None or not _check_field_counts(raw, sep, name):
-                return _read_text_table_data(raw, name, sep, wanted)
-    pd = _import_pandas("read_table", "Parquet files and DataFrames")
-    frame, name, where = _read_frame(path_or_frame, wanted, pd, raw)
+    if suffix != ".parquet":
+        name, sep = source_name(path_or_frame), _SEPARATORS[suffix]
+        raw = _raw_bytes(path_or_frame, name)
+        # pandas' fast parser for files whose every row has the header's number
+        # of fields (checked on the bytes); the csv module otherwise
+        if _pandas_if_installed() is None or not _check_field_counts(raw, sep, name):
+            return _read_text_table_data(raw, name, sep, wanted)
+    pd = _import_pandas("read_table", "Parquet files")
+    frame, name, where = _read_file_frame(path_or_frame, wanted, pd, raw)
     if len(frame) == 0:
         raise ValueError(f"read_table: {name} has no rows.")
-    labels = _numeric_column(frame, y_true, "y_true", where, name, pd)
-    scores = None
-    if y_score is not None:
-        scores = _numeric_column(frame, y_score, "y_score", where, name, pd)
-    ids = _id_column(frame, group, "group", where, name)
-    docs = None if doc_id is None else _id_column(frame, doc_id, "doc_id", where, name)
-    if not is_frame and suffix != ".parquet":  # ids of a text file were read as text
-        ids = _typed_ids(ids)
-        docs = None if docs is None else _typed_ids(docs)
+    # the frame's columns are read as those of any DataFrame, rows named by line
+    values = read_columns(pandas_columns(frame, name, where), wanted, "read_table")
+    if suffix != ".parquet":  # ids of a text file were read as text
+        values["group"] = _typed_ids(values["group"])
+        if "doc_id" in values:
+            values["doc_id"] = _typed_ids(values["doc_id"])
     return RankingData(
-        labels, scores, ids, doc_id=docs, source=name,
-        _row_location=None if is_frame else lambda i: f"{name}, {where(i)}",
+        values["y_true"], values.get("y_score"), values["group"], doc_id=values.get("doc_id"),
+        source=name, _row_location=lambda i: f"{name}, {where(i)}",
     )
+
+
+def _frame_table(frame: Any, columns: dict[str, Any]) -> RankingData:
+    """:func:`read_table` of a DataFrame: :meth:`RankingData.from_frame`'s path."""
+    if as_frame(frame, "read_table") is None:
+        raise not_a_frame(
+            frame, "path_or_frame", "read_table", also="a file path (str or os.PathLike) or "
+        )
+    if isinstance(columns["y_score"], (list, Mapping)):
+        raise TypeError(
+            "The 'y_score' parameter of read_table must be one column name; for several "
+            "score columns (several runs), use RankingData.from_frame(frame, "
+            "y_score=[...])."
+        )
+    return cast(RankingData, from_frame_rows(read_frame(frame, columns, "read_table")))
 
 
 def _not_utf8(raw: bytes, name: str) -> ValueError:
