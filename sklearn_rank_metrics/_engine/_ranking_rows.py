@@ -16,6 +16,8 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
+
 from ._caller import caller_name, renamed_as
 
 
@@ -44,6 +46,28 @@ def _refuse_twice(kind: str, name: str, how: str) -> ValueError:
     return ValueError(
         f"{caller_name()} got a {kind} as its first argument and also {name}=; the "
         f"{kind} carries its own {name}, so the call could mean two things. {how}"
+    )
+
+
+def refuse_frame_without_scores(arguments: Mapping[str, Any]) -> None:
+    """A whole DataFrame as ``y_true`` and no scores: its columns must be named.
+
+    A DataFrame of labels next to a DataFrame of scores of the same shape is
+    scikit-learn's 2-D form (one query per row) and passes; a frame alone is a table
+    of rows whose label, score and query columns nobody named, so the call is refused
+    with the two spellings that name them.
+    """
+    data = arguments.get("y_true")
+    if isinstance(data, np.ndarray) or not hasattr(type(data), "columns"):
+        return
+    if any(arguments.get(name) is not None for name in ("y_score", "scores")):
+        return
+    shown = caller_name()
+    raise TypeError(
+        f"{shown} got a {type(data).__name__} as y_true and no scores; name its columns: "
+        f"{shown}(RankingData.from_frame(frame, y_true='label', y_score='score', "
+        f"group='qid'), ...), or pass them as arrays: {shown}(frame['label'], "
+        "frame['score'], frame['qid'], ...)."
     )
 
 
@@ -79,6 +103,7 @@ def expand_rows(
     arguments = dict(arguments)
     data = arguments.get("y_true")
     if not isinstance(data, RankingRows):
+        refuse_frame_without_scores(arguments)
         return arguments, None
     kind = type(data).__name__
     carried = data.carried()
@@ -251,6 +276,7 @@ def accepts_ranking_rows(
             if isinstance(bound.get("y_true"), RankingRows):
                 spread: dict[str, Any] | None = expand_rows(bound, accepted, several_models)[0]
             else:
+                refuse_frame_without_scores(bound)
                 spread = None
         if spread is None:
             return function(*args, **kwargs)
