@@ -16,6 +16,7 @@ import numpy as np
 from sklearn.base import is_classifier
 
 from ._caller import caller_name
+from ._containers import Missing, first_missing, from_dlpack, is_dlpack_array, library_of
 from ._errors import RowValueError
 from ._present import present
 
@@ -24,29 +25,44 @@ RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 
 def _from_arrow(value: Any) -> bool:
     """A pyarrow Array or ChunkedArray (whose ``to_numpy`` refuses copies by default)."""
-    return type(value).__module__.partition(".")[0] == "pyarrow"
+    return library_of(value) == "pyarrow"
 
 
 def to_numpy(value: Any, name: str) -> np.ndarray:
-    """Array-like (list, NumPy, pandas, pyarrow) to NumPy without copying when possible.
+    """Any array-like to NumPy, without copying when possible; a null is refused.
 
-    A pyarrow array converts with a copy where Arrow needs one (strings, nulls): its
-    nulls become NaN or None, which the checks then name by row.
+    Lists, NumPy, pandas (NumPy, nullable and Arrow dtypes), polars, pyarrow
+    ``Array`` / ``ChunkedArray``, and arrays of other libraries on the CPU through
+    DLPack (Array API arrays, torch, JAX) or ``__array__``. A missing value (null)
+    of pandas, polars or pyarrow is refused naming ``name`` and its row; a numeric
+    column without nulls (polars, pyarrow, DLPack) is read in place, without a copy.
     """
+    missing = first_missing(value)
+    if missing is not None:
+        raise missing_value_error(name, missing, _shape(value))
+    return _converted(value, name)
+
+
+def missing_value_error(name: str, missing: Missing, shape: tuple) -> ValueError:
+    """The error for a null in ``name``: the row, and the value as its library shows it."""
+    return ValueError(
+        f"{name} of {caller_name()} must not be missing; got {missing.shown} at "
+        f"{format_index(missing.position, shape)}, a missing value (null): drop or fill "
+        "those rows first."
+    )
+
+
+def _shape(value: Any) -> tuple:
+    """The shape of a column without converting it (a pyarrow array has a length only)."""
+    shape = getattr(value, "shape", None)
+    return tuple(shape) if shape is not None else (len(value),)
+
+
+def _converted(value: Any, name: str) -> np.ndarray:
+    """:func:`to_numpy` without the null check: the conversion alone."""
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
-        try:
-            if _from_arrow(value):
-                return np.asarray(value.to_numpy(zero_copy_only=False))
-            return value.to_numpy()
-        except (TypeError, ValueError) as error:  # pragma: no cover - exotic pandas
-            raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
-    if isinstance(value, (str, bytes)) or np.isscalar(value):
-        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
-    if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
-        raise TypeError(
-            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
-            "(convert it with .toarray())."
-        )
+        return _from_frame_library(value, name)
+    _check_array_like(value, name)
     if np.ma.isMaskedArray(value):
         masked = np.flatnonzero(np.ma.getmaskarray(value).reshape(-1))
         if len(masked):
@@ -56,19 +72,60 @@ def to_numpy(value: Any, name: str) -> np.ndarray:
                 "fill those rows (e.g. .compressed() on every array, or .filled())."
             )
         return np.ma.getdata(value)
-    if not hasattr(value, "__len__") and not hasattr(value, "__array__"):
+    if is_dlpack_array(value):
+        array = from_dlpack(value, name)
+        if array is not None:
+            return array
+    return np.asarray(value)
+
+
+def _from_frame_library(value: Any, name: str) -> np.ndarray:
+    """A pandas, polars or pyarrow column (anything with ``to_numpy``) as NumPy.
+
+    A pyarrow array converts with a copy where Arrow needs one (strings, booleans,
+    several chunks); a numeric one without nulls is read in place.
+    """
+    try:
+        if _from_arrow(value):
+            return np.asarray(value.to_numpy(zero_copy_only=False))
+        return np.asarray(value.to_numpy())
+    except (TypeError, ValueError) as error:  # pragma: no cover - exotic pandas
+        raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
+
+
+def _check_array_like(value: Any, name: str) -> None:
+    """Refuse what is no array of rows: text, a scalar, a sparse matrix, an iterator."""
+    if isinstance(value, (str, bytes)) or np.isscalar(value):
+        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
+    if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
+        raise TypeError(
+            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
+            "(convert it with .toarray())."
+        )
+    if not hasattr(value, "__len__") and not hasattr(value, "__array__") and not (
+        is_dlpack_array(value)
+    ):
         raise TypeError(
             f"{name} must be an array-like (list, NumPy array, pandas Series); got "
             f"{type(value).__name__} (a generator or iterator: pass list(...))."
         )
-    return np.asarray(value)
 
 
-def plain_array(value: Any) -> np.ndarray:
-    """``value`` as NumPy for comparing shapes or ids; the validation names bad values."""
+def plain_array(value: Any, name: str | None = None) -> np.ndarray:
+    """``value`` as NumPy for comparing shapes or ids; the validation names bad values.
+
+    With ``name``, a missing value (null) is refused here, naming it; an array on
+    another device, or a tensor that records gradients, is refused either way.
+    """
+    if name is not None:
+        missing = first_missing(value)
+        if missing is not None:
+            raise missing_value_error(name, missing, _shape(value))
+    if is_dlpack_array(value):
+        return _converted(value, name or "value")
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
         try:
-            return to_numpy(value, "value")
+            return _from_frame_library(value, name or "value")
         except TypeError:
             pass
     return np.asarray(value)
