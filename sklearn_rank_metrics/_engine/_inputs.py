@@ -266,20 +266,57 @@ def check_values(y_true: np.ndarray, y_score: np.ndarray) -> None:
 
 
 def query_id_column(X: Any, column: Any, owner: str) -> Any:
-    """The query-id column ``column`` of a pandas ``X``, or a clear error from ``owner``."""
-    columns = getattr(X, "columns", None)
-    if columns is None:
-        raise TypeError(
-            f"{owner} reads the query ids from column {column!r} of X, so X must be a pandas "
-            f"DataFrame; got {type(X).__name__}."
-        )
+    """The query-id column ``column`` of a DataFrame ``X``, or a clear error from ``owner``.
+
+    A pandas ``X`` is read by pandas itself (as before, duplicate or non-string
+    column labels included); any other frame narwhals reads eagerly (polars, a
+    pyarrow Table, ...) through narwhals, and the column comes back in its library.
+    """
+    if library_of(X) == "pandas":
+        columns = getattr(X, "columns", None)
+        if columns is None:  # a Series
+            raise _not_a_frame(X, column, owner)
+        _check_has_column(list(columns), column, owner)
+        return X[column]
+    frame = _eager_frame(X, column, owner)
+    _check_has_column(frame.columns, column, owner)
+    return frame.get_column(column).to_native()
+
+
+def drop_column(X: Any, column: Any) -> Any:
+    """``X`` without ``column``, a frame of the same library (:func:`query_id_column`)."""
+    if library_of(X) == "pandas":
+        return X.drop(columns=[column])
+    import narwhals as nw
+
+    return nw.from_native(X, eager_only=True).drop(column).to_native()
+
+
+def _eager_frame(X: Any, column: Any, owner: str) -> Any:
+    """``X`` as a narwhals eager DataFrame, or the error that says what X must be."""
+    import narwhals as nw
+
+    frame = nw.from_native(X, eager_only=True, pass_through=True)
+    if not isinstance(frame, nw.DataFrame):
+        raise _not_a_frame(X, column, owner)
+    return frame
+
+
+def _not_a_frame(X: Any, column: Any, owner: str) -> TypeError:
+    collect = " (a lazy frame: collect it first)" if hasattr(X, "collect") else ""
+    return TypeError(
+        f"{owner} reads the query ids from column {column!r} of X, so X must be a "
+        f"DataFrame (pandas, polars, pyarrow Table, ...); got {type(X).__name__}{collect}."
+    )
+
+
+def _check_has_column(columns: list, column: Any, owner: str) -> None:
     if column not in columns:
-        listed = ", ".join(repr(name) for name in list(columns)[:10])
+        listed = ", ".join(repr(name) for name in columns[:10])
         raise ValueError(
             f"{owner}: X has no column {column!r} of query ids; its columns are "
             f"{listed}{', ...' if len(columns) > 10 else ''}."
         )
-    return X[column]
 
 
 def factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
