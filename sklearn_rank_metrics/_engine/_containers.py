@@ -72,7 +72,7 @@ def _arrow_missing(value: Any) -> Missing | None:
     count = getattr(value, "null_count", 0)  # Array and ChunkedArray: a stored count
     if not isinstance(count, int) or not count:
         return None
-    mask = value.is_null().to_numpy(zero_copy_only=False)
+    mask = np.asarray(value.is_null(), dtype=bool)  # (error path only: a copy is fine)
     return Missing(int(np.flatnonzero(mask)[0]), "null")
 
 
