@@ -26,7 +26,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
-from sklearn_rank_metrics import evaluate, ndcg_score
+from sklearn_rank_metrics import RankingEvaluator, compare, evaluate, ndcg_score, ranking_report
 from sklearn_rank_metrics._engine._inputs import as_float, scores_as_float, to_numpy
 from sklearn_rank_metrics._metrics._registry import METRICS
 
@@ -195,6 +195,43 @@ def test_two_dimensional_array_api_input_gives_the_numpy_numbers():
     assert ndcg_score(xp.asarray(y_true), xp.asarray(y_score), k=3) == expected
     columns = xp.asarray(np.asfortranarray(y_score))[:, ::-1][:, ::-1]  # strided view
     assert ndcg_score(xp.asarray(y_true), columns, k=3) == expected
+
+
+def _other_entry_points(y_true, y_score, other_score, group) -> dict[str, Any]:
+    """compare, ranking_report and the streaming evaluator on the same columns."""
+    evaluator = RankingEvaluator(metrics=["ndcg@3", "map"])
+    evaluator.update(y_true, y_score, group)
+    comparison = compare(y_true, {"a": y_score, "b": other_score}, group,
+                         metrics=["ndcg@3"], n_resamples=30, random_state=0)
+    return {
+        "compare": [_table_columns(table) for table in (comparison.table, comparison.per_query)],
+        "ranking_report": ranking_report(y_true, y_score, group, metrics=["ndcg@3", "map"],
+                                         output_dict=True),
+        "RankingEvaluator": evaluator.compute(),
+    }
+
+
+@pytest.mark.parametrize(
+    "container", ["polars", "pyarrow_chunked", "pandas_arrow", "array_api_strict"]
+)
+def test_compare_report_and_streaming_give_the_numpy_values(container):
+    convert = CONTAINERS[container]
+    other = DATA["y_score"][::-1].copy()
+    expected = _other_entry_points(DATA["y_true"], DATA["y_score"], other, DATA["group"])
+    got = _other_entry_points(
+        convert(DATA["y_true"]), convert(DATA["y_score"]), convert(other), convert(DATA["group"])
+    )
+    assert repr(got) == repr(expected)
+
+
+def test_compare_names_the_model_whose_scores_hold_a_null():
+    scores = pl.Series([*DATA["y_score"][:3].tolist(), None, *DATA["y_score"][4:].tolist()])
+    with pytest.raises(ValueError, match=r"^scores\['b'\] of compare must not be missing; got "
+                                         r"null at row 3"):
+        compare(DATA["y_true"], {"a": DATA["y_score"], "b": scores}, DATA["group"],
+                metrics=["ndcg@3"], n_resamples=10)
+    with pytest.raises(ValueError, match=r"^y_score of RankingEvaluator.update must not be "):
+        RankingEvaluator(metrics=["map"]).update(DATA["y_true"], scores, DATA["group"])
 
 
 # ---------------------------------------------------------------------------
