@@ -136,7 +136,10 @@ def check_readable(value: Any, name: str) -> None:
 def _other_device(value: Any) -> str | None:
     """How to name the device of ``value``, unless it is the CPU (None)."""
     kind = int(value.__dlpack_device__()[0])
-    device = getattr(value, "device", None)
+    try:
+        device = value.device  # torch, JAX, the Array API: the array's device
+    except (AttributeError, ValueError, RuntimeError):  # none, or several (sharded)
+        device = None
     shown = str(device) if device is not None and not callable(device) else None
     if kind not in _HOST_DEVICES:
         described = f"DLPack device type {kind}, {_DEVICE_NAMES.get(kind, 'not the CPU')}"

@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.base import is_classifier
 
 from ._caller import caller_name
-from ._containers import Missing, first_missing, from_dlpack, is_dlpack_array, library_of
+from ._containers import first_missing, from_dlpack, is_dlpack_array, library_of
 from ._errors import RowValueError
 from ._present import present
 
@@ -37,25 +37,24 @@ def to_numpy(value: Any, name: str) -> np.ndarray:
     of pandas, polars or pyarrow is refused naming ``name`` and its row; a numeric
     column without nulls (polars, pyarrow, DLPack) is read in place, without a copy.
     """
-    missing = first_missing(value)
-    if missing is not None:
-        raise missing_value_error(name, missing, _shape(value))
+    _refuse_missing(value, name)
     return _converted(value, name)
 
 
-def missing_value_error(name: str, missing: Missing, shape: tuple) -> ValueError:
-    """The error for a null in ``name``: the row, and the value as its library shows it."""
-    return ValueError(
-        f"{name} of {caller_name()} must not be missing; got {missing.shown} at "
-        f"{format_index(missing.position, shape)}, a missing value (null): drop or fill "
-        "those rows first."
+def _refuse_missing(value: Any, name: str) -> None:
+    """Refuse the first null of a pandas, polars or pyarrow column, naming it and its row.
+
+    The message shows the value as its library shows it (``<NA>``, ``null``).
+    """
+    missing = first_missing(value)
+    if missing is None:
+        return
+    shape = getattr(value, "shape", None)  # a pyarrow array has a length only
+    where = format_index(missing.position, tuple(shape) if shape is not None else (len(value),))
+    raise ValueError(
+        f"{name} of {caller_name()} must not be missing; got {missing.shown} at {where}, "
+        "a missing value (null): drop or fill those rows first."
     )
-
-
-def _shape(value: Any) -> tuple:
-    """The shape of a column without converting it (a pyarrow array has a length only)."""
-    shape = getattr(value, "shape", None)
-    return tuple(shape) if shape is not None else (len(value),)
 
 
 def _converted(value: Any, name: str) -> np.ndarray:
@@ -118,9 +117,7 @@ def plain_array(value: Any, name: str | None = None) -> np.ndarray:
     another device, or a tensor that records gradients, is refused either way.
     """
     if name is not None:
-        missing = first_missing(value)
-        if missing is not None:
-            raise missing_value_error(name, missing, _shape(value))
+        _refuse_missing(value, name)
     if is_dlpack_array(value):
         return _converted(value, name or "value")
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
