@@ -110,6 +110,15 @@ def _check_array_like(value: Any, name: str) -> None:
         )
 
 
+def read_if_dlpack(value: Any, name: str) -> Any:
+    """An array of another library read through DLPack (:func:`to_numpy`), else ``value``.
+
+    For checks that take array-likes as they are (scikit-learn's ``check_array``),
+    so that a tensor on another device is refused by name, never half-converted.
+    """
+    return _converted(value, name) if is_dlpack_array(value) else value
+
+
 def plain_array(value: Any, name: str | None = None) -> np.ndarray:
     """``value`` as NumPy for comparing shapes or ids; the validation names bad values.
 

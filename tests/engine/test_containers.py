@@ -26,7 +26,14 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
-from sklearn_rank_metrics import RankingEvaluator, compare, evaluate, ndcg_score, ranking_report
+from sklearn_rank_metrics import (
+    RankingEvaluator,
+    compare,
+    dcg_score,
+    evaluate,
+    ndcg_score,
+    ranking_report,
+)
 from sklearn_rank_metrics._engine._inputs import as_float, scores_as_float, to_numpy
 from sklearn_rank_metrics._metrics._registry import METRICS
 
@@ -511,3 +518,21 @@ def test_a_tensor_that_requires_grad_is_refused_saying_detach():
     with pytest.raises(TypeError, match=r"^sample_weight of evaluate .*sample_weight\.detach\(\)"):
         evaluate(DATA["y_true"], DATA["y_score"], DATA["group"], metrics=["map"],
                  sample_weight=FakeTorchTensor(DATA["sample_weight"], requires_grad=True))
+
+
+def test_the_scikit_learn_form_reads_and_refuses_tensors_alike():
+    # ndcg_score and dcg_score run scikit-learn's checks on 2-D input: same rules there
+    y_true = DATA["y_true"][:24].reshape(4, 6).astype(float)
+    y_score = DATA["y_score"][:24].reshape(4, 6).copy()
+    for function in (ndcg_score, dcg_score):
+        name = function.__name__
+        expected = function(y_true, y_score, k=3)
+        assert function(FakeTorchTensor(y_true), FakeTorchTensor(y_score), k=3) == expected
+        on_gpu = FakeTorchTensor(y_score, device_type=2, device="cuda:0")
+        with pytest.raises(TypeError, match=rf"^y_score of {name} is an array on device cuda:0"):
+            function(y_true, on_gpu)
+        with pytest.raises(TypeError, match=rf"^y_true of {name} is a tensor that requires grad"):
+            function(FakeTorchTensor(y_true, requires_grad=True), y_score)
+        elsewhere = xp.asarray(y_score, device=xp.Device("device1"))
+        with pytest.raises(TypeError, match=rf"^y_score of {name} .*'device1'"):
+            function(y_true, elsewhere)
