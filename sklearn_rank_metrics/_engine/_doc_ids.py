@@ -29,7 +29,7 @@ def check_doc_ids(doc_id: Any, y_true: Any) -> np.ndarray:
     Every call that is given document ids checks them, whether or not a preset
     then sorts by them: a wrong length or type is an error, never ignored.
     """
-    ids = _flat(doc_id)
+    ids = plain_array(doc_id, "doc_id")  # a null is named here, as doc_id
     labels = _flat(y_true)
     if ids.ndim != 1 or labels.ndim != 1:
         raise ValueError(

@@ -16,6 +16,7 @@ import numpy as np
 from sklearn.base import is_classifier
 
 from ._caller import caller_name
+from ._containers import first_missing, from_dlpack, is_dlpack_array, library_of
 from ._errors import RowValueError
 from ._present import present
 
@@ -24,29 +25,43 @@ RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
 
 def _from_arrow(value: Any) -> bool:
     """A pyarrow Array or ChunkedArray (whose ``to_numpy`` refuses copies by default)."""
-    return type(value).__module__.partition(".")[0] == "pyarrow"
+    return library_of(value) == "pyarrow"
 
 
 def to_numpy(value: Any, name: str) -> np.ndarray:
-    """Array-like (list, NumPy, pandas, pyarrow) to NumPy without copying when possible.
+    """Any array-like to NumPy, without copying when possible; a null is refused.
 
-    A pyarrow array converts with a copy where Arrow needs one (strings, nulls): its
-    nulls become NaN or None, which the checks then name by row.
+    Lists, NumPy, pandas (NumPy, nullable and Arrow dtypes), polars, pyarrow
+    ``Array`` / ``ChunkedArray``, and arrays of other libraries on the CPU through
+    DLPack (Array API arrays, torch, JAX) or ``__array__``. A missing value (null)
+    of pandas, polars or pyarrow is refused naming ``name`` and its row; a numeric
+    column without nulls (polars, pyarrow, DLPack) is read in place, without a copy.
     """
+    _refuse_missing(value, name)
+    return _converted(value, name)
+
+
+def _refuse_missing(value: Any, name: str) -> None:
+    """Refuse the first null of a pandas, polars or pyarrow column, naming it and its row.
+
+    The message shows the value as its library shows it (``<NA>``, ``null``).
+    """
+    missing = first_missing(value)
+    if missing is None:
+        return
+    shape = getattr(value, "shape", None)  # a pyarrow array has a length only
+    where = format_index(missing.position, tuple(shape) if shape is not None else (len(value),))
+    raise ValueError(
+        f"{name} of {caller_name()} must not be missing; got {missing.shown} at {where}, "
+        "a missing value (null): drop or fill those rows first."
+    )
+
+
+def _converted(value: Any, name: str) -> np.ndarray:
+    """:func:`to_numpy` without the null check: the conversion alone."""
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
-        try:
-            if _from_arrow(value):
-                return np.asarray(value.to_numpy(zero_copy_only=False))
-            return value.to_numpy()
-        except (TypeError, ValueError) as error:  # pragma: no cover - exotic pandas
-            raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
-    if isinstance(value, (str, bytes)) or np.isscalar(value):
-        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
-    if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
-        raise TypeError(
-            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
-            "(convert it with .toarray())."
-        )
+        return _from_frame_library(value, name)
+    _check_array_like(value, name)
     if np.ma.isMaskedArray(value):
         masked = np.flatnonzero(np.ma.getmaskarray(value).reshape(-1))
         if len(masked):
@@ -56,19 +71,67 @@ def to_numpy(value: Any, name: str) -> np.ndarray:
                 "fill those rows (e.g. .compressed() on every array, or .filled())."
             )
         return np.ma.getdata(value)
-    if not hasattr(value, "__len__") and not hasattr(value, "__array__"):
+    if is_dlpack_array(value):
+        array = from_dlpack(value, name)
+        if array is not None:
+            return array
+    return np.asarray(value)
+
+
+def _from_frame_library(value: Any, name: str) -> np.ndarray:
+    """A pandas, polars or pyarrow column (anything with ``to_numpy``) as NumPy.
+
+    A pyarrow array converts with a copy where Arrow needs one (strings, booleans,
+    several chunks); a numeric one without nulls is read in place.
+    """
+    try:
+        if _from_arrow(value):
+            return np.asarray(value.to_numpy(zero_copy_only=False))
+        return np.asarray(value.to_numpy())
+    except (TypeError, ValueError) as error:  # pragma: no cover - exotic pandas
+        raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
+
+
+def _check_array_like(value: Any, name: str) -> None:
+    """Refuse what is no array of rows: text, a scalar, a sparse matrix, an iterator."""
+    if isinstance(value, (str, bytes)) or np.isscalar(value):
+        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
+    if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
+        raise TypeError(
+            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
+            "(convert it with .toarray())."
+        )
+    if not hasattr(value, "__len__") and not hasattr(value, "__array__") and not (
+        is_dlpack_array(value)
+    ):
         raise TypeError(
             f"{name} must be an array-like (list, NumPy array, pandas Series); got "
             f"{type(value).__name__} (a generator or iterator: pass list(...))."
         )
-    return np.asarray(value)
 
 
-def plain_array(value: Any) -> np.ndarray:
-    """``value`` as NumPy for comparing shapes or ids; the validation names bad values."""
+def read_if_dlpack(value: Any, name: str) -> Any:
+    """An array of another library read through DLPack (:func:`to_numpy`), else ``value``.
+
+    For checks that take array-likes as they are (scikit-learn's ``check_array``),
+    so that a tensor on another device is refused by name, never half-converted.
+    """
+    return _converted(value, name) if is_dlpack_array(value) else value
+
+
+def plain_array(value: Any, name: str | None = None) -> np.ndarray:
+    """``value`` as NumPy for comparing shapes or ids; the validation names bad values.
+
+    With ``name``, a missing value (null) is refused here, naming it; an array on
+    another device, or a tensor that records gradients, is refused either way.
+    """
+    if name is not None:
+        _refuse_missing(value, name)
+    if is_dlpack_array(value):
+        return _converted(value, name or "value")
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
         try:
-            return to_numpy(value, "value")
+            return _from_frame_library(value, name or "value")
         except TypeError:
             pass
     return np.asarray(value)
@@ -209,20 +272,57 @@ def check_values(y_true: np.ndarray, y_score: np.ndarray) -> None:
 
 
 def query_id_column(X: Any, column: Any, owner: str) -> Any:
-    """The query-id column ``column`` of a pandas ``X``, or a clear error from ``owner``."""
-    columns = getattr(X, "columns", None)
-    if columns is None:
-        raise TypeError(
-            f"{owner} reads the query ids from column {column!r} of X, so X must be a pandas "
-            f"DataFrame; got {type(X).__name__}."
-        )
+    """The query-id column ``column`` of a DataFrame ``X``, or a clear error from ``owner``.
+
+    A pandas ``X`` is read by pandas itself (as before, duplicate or non-string
+    column labels included); any other frame narwhals reads eagerly (polars, a
+    pyarrow Table, ...) through narwhals, and the column comes back in its library.
+    """
+    if library_of(X) == "pandas":
+        columns = getattr(X, "columns", None)
+        if columns is None:  # a Series
+            raise _not_a_frame(X, column, owner)
+        _check_has_column(list(columns), column, owner)
+        return X[column]
+    frame = _eager_frame(X, column, owner)
+    _check_has_column(frame.columns, column, owner)
+    return frame.get_column(column).to_native()
+
+
+def drop_column(X: Any, column: Any) -> Any:
+    """``X`` without ``column``, a frame of the same library (:func:`query_id_column`)."""
+    if library_of(X) == "pandas":
+        return X.drop(columns=[column])
+    import narwhals as nw
+
+    return nw.from_native(X, eager_only=True).drop(column).to_native()
+
+
+def _eager_frame(X: Any, column: Any, owner: str) -> Any:
+    """``X`` as a narwhals eager DataFrame, or the error that says what X must be."""
+    import narwhals as nw
+
+    frame = nw.from_native(X, eager_only=True, pass_through=True)
+    if not isinstance(frame, nw.DataFrame):
+        raise _not_a_frame(X, column, owner)
+    return frame
+
+
+def _not_a_frame(X: Any, column: Any, owner: str) -> TypeError:
+    collect = " (a lazy frame: collect it first)" if hasattr(X, "collect") else ""
+    return TypeError(
+        f"{owner} reads the query ids from column {column!r} of X, so X must be a "
+        f"DataFrame (pandas, polars, pyarrow Table, ...); got {type(X).__name__}{collect}."
+    )
+
+
+def _check_has_column(columns: list, column: Any, owner: str) -> None:
     if column not in columns:
-        listed = ", ".join(repr(name) for name in list(columns)[:10])
+        listed = ", ".join(repr(name) for name in columns[:10])
         raise ValueError(
             f"{owner}: X has no column {column!r} of query ids; its columns are "
             f"{listed}{', ...' if len(columns) > 10 else ''}."
         )
-    return X[column]
 
 
 def factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

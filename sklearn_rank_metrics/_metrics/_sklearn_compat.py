@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._inputs import read_if_dlpack
+
 
 def like_scikit_learn(metric_function: str) -> Callable[[Mapping[str, Any]], None]:
     """The ``check`` of ``@metric`` for ``metric_function``: scikit-learn's checks, 2-D only."""
@@ -44,6 +46,8 @@ def _check_like_scikit_learn(
     relevance; scikit-learn's ``dcg_score`` sums negative gains). The flat form keeps
     its own documented rules.
     """
+    # another library's arrays (DLPack) are read here, or refused (device, gradients)
+    y_true, y_score = read_if_dlpack(y_true, "y_true"), read_if_dlpack(y_score, "y_score")
     if np.ndim(y_true) != 2:
         return
     if _passes_scikit_learn_checks(metric_function, y_true, y_score, sample_weight):

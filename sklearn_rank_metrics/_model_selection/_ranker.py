@@ -21,7 +21,7 @@ from sklearn.utils.metadata_routing import UNCHANGED
 from sklearn.utils.validation import check_is_fitted
 
 from .._engine._caller import called_as, renamed_as
-from .._engine._inputs import factorize_groups, query_id_column
+from .._engine._inputs import drop_column, factorize_groups, plain_array, query_id_column
 
 PASS_GROUP_AS = ("auto", "sizes", "qid")
 # per-eval-set lists of per-row arrays in LightGBM's and XGBoost's fit
@@ -51,9 +51,11 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         An unfitted ranker such as ``lightgbm.LGBMRanker()`` or
         ``xgboost.XGBRanker()``; it is cloned at fit time.
     group_column : str or None, default=None
-        Name of a column of a pandas ``X`` holding the query ids. It is read and
-        dropped before ``X`` reaches the ranker (at fit and at predict), so the same
-        ``X`` can feed a scorer made with the same ``group_column``.
+        Name of a column of a DataFrame ``X`` (pandas, polars, a pyarrow Table, or
+        any eager frame narwhals reads) holding the query ids. It is read and dropped
+        before ``X`` reaches the ranker (at fit and at predict), which gets a frame of
+        the same library, so the same ``X`` can feed a scorer made with the same
+        ``group_column``.
     pass_group_as : {"auto", "sizes", "qid"}, default="auto"
         How the ranker receives the queries: ``"sizes"`` passes ``group=`` (rows per
         query, in sorted-row order), ``"qid"`` passes ``qid=`` (per-row query codes,
@@ -449,7 +451,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
             return X, None
         owner = f"GroupedRanker(group_column={self.group_column!r})"
         ids = query_id_column(X, self.group_column, owner)
-        return X.drop(columns=[self.group_column]), ids
+        return drop_column(X, self.group_column), ids
 
     def _query_ids(self, group: Any, column_ids: Any, given_as: str, where: str) -> Any:
         """The query ids of the rows: ``group`` or the group column, which must agree.
@@ -461,12 +463,12 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         if group is None and column_ids is None:
             raise ValueError(
                 "GroupedRanker.fit needs the query id of every row: pass group=qid, set "
-                "group_column='<name>' for a pandas X, or under metadata routing "
+                "group_column='<name>' for a DataFrame X, or under metadata routing "
                 "(sklearn.set_config(enable_metadata_routing=True)) pass groups=qid to "
                 "search.fit."
             )
         if group is not None and column_ids is not None:
-            given, column = np.asarray(group), column_ids.to_numpy()
+            given, column = np.asarray(group), plain_array(column_ids)
             if given.shape != column.shape:
                 raise ValueError(
                     f"{where} got {given_as} with {len(given)} query ids and column "

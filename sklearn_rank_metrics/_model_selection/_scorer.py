@@ -5,7 +5,7 @@ ranking metric also needs the query id of every row, which reaches the scorer in
 of three ways (exactly one, or several that agree):
 
 1. metadata routing: the scorer requests ``groups`` for the metric's ``group``;
-2. a named column of a pandas ``X`` (``group_column=``);
+2. a named column of a DataFrame ``X`` (pandas, polars, ...: ``group_column=``);
 3. ids bound when the scorer is made (``group=``), for a fixed ``X``.
 
 Nothing here changes a global scikit-learn setting.
@@ -36,9 +36,9 @@ _HOW_TO_PASS_GROUPS = (
     "Pass the query id of every row in one of these ways: (1) turn on metadata "
     "routing with sklearn.set_config(enable_metadata_routing=True) and pass "
     "groups=qid to search.fit / cross_validate(params={{'groups': qid}}) / "
-    "search.score; (2) make the scorer with group_column='<name>' and give a pandas "
-    "X with that column; (3) for a fixed X (e.g. permutation_importance), bind the ids "
-    "with {factory}(..., group=qid)."
+    "search.score; (2) make the scorer with group_column='<name>' and give a DataFrame "
+    "X (pandas, polars, ...) with that column; (3) for a fixed X (e.g. "
+    "permutation_importance), bind the ids with {factory}(..., group=qid)."
 )
 
 
@@ -313,7 +313,8 @@ def make_ranking_scorer(
         ``metric(y_true, y_score, group, sample_weight=..., **params)``, e.g.
         :func:`ndcg_score`.
     group_column : str or None, default=None
-        Name of a column of a pandas ``X`` that holds the query id of every row:
+        Name of a column of a DataFrame ``X`` (pandas, polars, a pyarrow Table, or
+        any eager frame narwhals reads) that holds the query id of every row:
         the way to pass query ids without metadata routing. The scorer does not drop
         the column; the estimator must ignore it, e.g. with a
         ``ColumnTransformer([("qid", "drop", ["qid"])], remainder="passthrough")``

@@ -65,9 +65,11 @@ def score_mapping(
 
 def check_shapes(y_true: Any, scores: dict[str, Any]) -> None:
     """Every model's scores have the shape of ``y_true`` (the error names the model)."""
-    expected = np.shape(plain_array(y_true))
+    expected = np.shape(plain_array(y_true, "y_true"))
     for name, values in scores.items():
-        shape = np.shape(plain_array(values))
+        # a null (or another device) named by model: scores['bm25'], or y_score alone
+        argument = f"scores[{name!r}]" if len(scores) > 1 else "y_score"
+        shape = np.shape(plain_array(values, argument))
         if shape != expected:
             raise ValueError(
                 f"The scores of model {name!r} passed to {caller_name()} have shape {shape}, "

@@ -435,7 +435,7 @@ def test_query_id_column_errors():
     X, y, qid = _queries(seed=18)
     model = Ridge().fit(X, y)
     scorer = make_ranking_scorer("ndcg@10", group_column="qid")
-    with pytest.raises(TypeError, match="must be a pandas DataFrame"):
+    with pytest.raises(TypeError, match=r"must be a DataFrame \(pandas, polars"):
         scorer(model, X, y)
     frame = pd.DataFrame(X, columns=list("abcd"))
     with pytest.raises(ValueError, match="no column 'qid'.*'a', 'b'"):
