@@ -22,6 +22,12 @@ def is_path(value: Any) -> bool:
     return isinstance(value, (str, os.PathLike))
 
 
+def n_rows_of(column: Any) -> int:
+    """The length of a column, also of an Array API array (which has no ``len``)."""
+    shape = getattr(column, "shape", None)
+    return int(shape[0]) if shape else len(column)
+
+
 def source_name(path: Any) -> str:
     """The path as text, for messages."""
     return os.fspath(path)
@@ -110,12 +116,12 @@ class RankingData(RankingRows):
     frame_library: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        n_rows = len(self.y_true)
+        n_rows = n_rows_of(self.y_true)
         for name in ("y_score", "group", "doc_id", "judged", "sample_weight"):
             value = getattr(self, name)
-            if value is not None and len(value) != n_rows:
+            if value is not None and n_rows_of(value) != n_rows:
                 raise ValueError(
-                    f"RankingData: {name} has {len(value)} rows but y_true has {n_rows}."
+                    f"RankingData: {name} has {n_rows_of(value)} rows but y_true has {n_rows}."
                 )
 
     def __iter__(self) -> Any:
@@ -249,7 +255,7 @@ class RankingData(RankingRows):
             n_queries = len(np.unique(self.group))
         except TypeError:  # ids of mixed types
             n_queries = len(set(self.group.tolist()))
-        parts = [f"n_rows={len(self.y_true)}", f"n_queries={n_queries}"]
+        parts = [f"n_rows={n_rows_of(self.y_true)}", f"n_queries={n_queries}"]
         if self.y_score is None:
             parts.append("y_score=None")
         if self.n_answered_queries is not None and self.n_answered_queries != n_queries:

@@ -520,3 +520,17 @@ def test_carried_weights_are_never_dropped_silently():
     model = LinearRegression().fit(X.toarray(), one.y_true)
     with pytest.raises(ValueError, match="does not read the query weights"):
         scorer(model, with_features)
+
+
+def test_ranking_data_of_array_api_arrays_counts_rows_by_shape():
+    import array_api_strict as xp
+
+    from sklearn_rank_metrics import ndcg_score
+
+    labels, scores, ids = [1.0, 0.0, 2.0], [0.2, 0.1, 0.3], [1, 1, 2]
+    data = RankingData(xp.asarray(labels), xp.asarray(scores), xp.asarray(ids))
+    assert "n_rows=3" in repr(data)
+    # query 1 ranks its relevant row first (1.0), query 2 has one row (1.0)
+    assert ndcg_score(data) == 1.0
+    with pytest.raises(ValueError, match="y_score has 2 rows but y_true has 3"):
+        RankingData(xp.asarray(labels), xp.asarray(scores[:2]), xp.asarray(ids))
