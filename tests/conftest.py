@@ -7,6 +7,8 @@ peer failed to install or import, and the run must fail rather than pass silentl
 
 import os
 
+import pytest
+
 
 def pytest_sessionfinish(session, exitstatus):
     if not os.environ.get("CI"):
@@ -20,3 +22,13 @@ def pytest_sessionfinish(session, exitstatus):
             red=True,
         )
         session.exitstatus = 1
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """The suite's one local SparkSession (see ``tests/support/spark.py``)."""
+    from tests.support.spark import start_session
+
+    session = start_session()
+    yield session
+    session.stop()
