@@ -28,7 +28,12 @@ from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
 from ._comparison_table import comparison_tables
 from ._model_values import count_error, greater_is_better, per_query_values, score_mapping
-from ._per_query_values import PerQueryValues, accepts_per_query_values, frame_library_of
+from ._per_query_values import (
+    PerQueryValues,
+    accepts_per_query_values,
+    chosen_metrics,
+    frame_library_of,
+)
 from ._resampling import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,
@@ -381,7 +386,7 @@ def _compare_values(
         models = [str(run) for run in values.runs]
         pairs = _pairs(models, baseline)
         methods = _methods(method)
-        names, indices = values.metric_indices(metrics)
+        names, indices = chosen_metrics(values, metrics)
         for name in names:
             if parse_metric(name).total:
                 raise count_error(name)
@@ -444,8 +449,16 @@ def compare(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_rows,) or (n_queries, n_docs)
-        Relevance labels, shared by all models.
+    y_true : array-like of shape (n_rows,) or (n_queries, n_docs), or PerQueryValues
+        Relevance labels, shared by all models. Or, passed whole, a
+        :class:`AlignedRuns` (the rows of several runs), or a :class:`PerQueryValues`:
+        per-query values computed elsewhere (on Spark, on Dask, by
+        ``evaluate(per_query=True)``), two runs at least, unweighted; ``metrics``
+        then picks among its metrics (default: all of them), and ``scores``,
+        ``group`` and the row-level settings (``convention``, ``ties``,
+        ``replace_undefined_by``, ``relevance_level``, ``judged``, ``doc_id``) are
+        refused, naming them: they were applied when the values were computed. The
+        numbers are those of the rows the values came from.
     scores : mapping of str to array-like, or DataFrame
         Each model's scores (same shape as ``y_true``); a DataFrame gives one model per
         column. At least two models.
@@ -500,6 +513,13 @@ def compare(
     and ``n_queries`` counts the queries kept; the means in the table are over
     those queries. Query weights (``sample_weight``, or metrics that weight queries
     such as micro-averaged hit rate) are not supported: every query counts once.
+
+    **Per-query values.** ``compare(PerQueryValues.from_frame(table, ...))``
+    compares runs evaluated where the rows are (``sklearn_rank_metrics.spark``,
+    ``sklearn_rank_metrics.dask``): only one value per query and run reaches this
+    machine. The runs are aligned by query id (a query one run lacks is refused
+    when the values are built), and a missing value is read by the policy the values
+    were computed with (see :class:`PerQueryValues`).
 
     **Bootstrap** (Efron & Tibshirani 1993). With :math:`B` resamples and
     :math:`\alpha = (1 - \text{confidence\_level}) / 2`, the percentile interval is

@@ -179,21 +179,6 @@ class PerQueryValues:
                 missing[:, j] = math.nan
         return missing
 
-    def metric_indices(self, metrics: str | Sequence[str] | None) -> tuple[list[str], list[int]]:
-        """The metric names asked for (None: all) and their positions in :attr:`metrics`;
-        a name the values do not hold is a ValueError naming the caller."""
-        if metrics is None:
-            return list(self.metrics), list(range(len(self.metrics)))
-        names = metric_names(metrics)
-        unknown = [name for name in names if name not in self.metrics]
-        if unknown:
-            raise ValueError(
-                f"The 'metrics' parameter of {caller_name()} names {unknown[0]!r}, which the "
-                f"PerQueryValues does not hold; it holds {list(self.metrics)}. Leave "
-                "'metrics' out to use them all."
-            )
-        return names, [self.metrics.index(name) for name in names]
-
     @classmethod
     def from_frame(
         cls,
@@ -295,6 +280,24 @@ class PerQueryValues:
             )
 
 
+def chosen_metrics(
+    values: PerQueryValues, metrics: str | Sequence[str] | None
+) -> tuple[list[str], list[int]]:
+    """The metric names asked for (None: all) and their positions in ``values.metrics``;
+    a name the values do not hold is a ValueError naming the caller."""
+    if metrics is None:
+        return list(values.metrics), list(range(len(values.metrics)))
+    names = metric_names(metrics)
+    unknown = [name for name in names if name not in values.metrics]
+    if unknown:
+        raise ValueError(
+            f"The 'metrics' parameter of {caller_name()} names {unknown[0]!r}, which the "
+            f"PerQueryValues does not hold; it holds {list(values.metrics)}. Leave "
+            "'metrics' out to use them all."
+        )
+    return names, [values.metrics.index(name) for name in names]
+
+
 # --------------------------------------------------------------------------- checks
 
 
@@ -393,14 +396,20 @@ def _checked_weights(weights: Any, n_queries: int) -> np.ndarray:
             f"{caller_name()}: weights must hold one weight per query ({n_queries}); got "
             f"shape {array.shape}."
         )
-    bad = np.flatnonzero(~np.isfinite(array) | (array < 0))
-    if len(bad):
+    bad = _first_bad_weight(array)
+    if bad is not None:
         raise ValueError(
             f"{caller_name()}: query weights must be finite and >= 0; got "
-            f"{plain(array[bad[0]])!r} at query position {int(bad[0])}."
+            f"{plain(array[bad])!r} at query position {bad}."
         )
     array.flags.writeable = False
     return array
+
+
+def _first_bad_weight(weights: np.ndarray) -> int | None:
+    """The position of the first weight that is not finite and >= 0, or None."""
+    bad = np.flatnonzero(~np.isfinite(weights) | (weights < 0))
+    return int(bad[0]) if len(bad) else None
 
 
 def _check_missing(values: PerQueryValues) -> None:
@@ -472,6 +481,8 @@ def _is_table(value: Any) -> bool:
         return True
     if isinstance(value, (str, bytes, np.ndarray, list, tuple)):
         return False
+    if type(value).__module__.startswith("dask.") and hasattr(value, "columns"):
+        return True
     nw = _narwhals()
     frame = nw.from_native(value, pass_through=True)
     return isinstance(frame, (nw.DataFrame, nw.LazyFrame))
@@ -548,6 +559,9 @@ def _read_table(
     wanted = {role: column for role, column in columns.items() if column is not None}
     if isinstance(table, Mapping):
         return _read_columns(table, wanted, metrics, run)
+    if type(table).__module__.startswith("dask."):
+        # a table of queries fits the client; narwhals reads Dask through another package
+        table = table.compute()
     nw = _narwhals()
     frame = nw.from_native(table, pass_through=True)
     if not isinstance(frame, (nw.DataFrame, nw.LazyFrame)):
@@ -559,7 +573,7 @@ def _read_table(
     lazy = isinstance(frame, nw.LazyFrame)
     available = list(frame.collect_schema().names() if lazy else frame.columns)
     names = _metric_names_of(available, wanted, metrics)
-    _check_columns(available, {**wanted, **{name: name for name in names}}, run)
+    _check_columns(available, wanted, names, run)
     if lazy:
         frame = frame.select([*dict.fromkeys([*wanted.values(), *names])]).collect()
     library = str(frame.implementation.value)
@@ -577,7 +591,7 @@ def _read_columns(
     """A dict of columns (``evaluate(per_query=True)`` without pandas)."""
     available = list(table)
     names = _metric_names_of(available, wanted, metrics)
-    _check_columns(available, {**wanted, **{name: name for name in names}}, run)
+    _check_columns(available, wanted, names, run)
     arrays = {column: np.asarray(table[column]) for column in [*wanted.values(), *names]}
     lengths = {len(array) if array.ndim == 1 else -1 for array in arrays.values()}
     if len(lengths) > 1 or -1 in lengths:
@@ -598,9 +612,8 @@ def _read_columns(
 
 def _weights(values: np.ndarray, column: Any) -> np.ndarray:
     """Query weights: finite and >= 0 (a null is NaN here), else the first bad row."""
-    bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
-    if len(bad):
-        row = int(bad[0])
+    row = _first_bad_weight(values)
+    if row is not None:
         shown = "a missing value" if np.isnan(values[row]) else repr(plain(values[row]))
         raise ValueError(
             f"{caller_name()}: column {column!r} (weight) must hold finite weights >= 0; "
@@ -623,15 +636,17 @@ def _metric_names_of(available: list[Any], wanted: dict[str, Any], metrics: Any)
     return [column for column in available if column not in wanted.values()]
 
 
-def _check_columns(available: list[Any], wanted: dict[str, Any], run: str | None) -> None:
+def _check_columns(
+    available: list[Any], wanted: dict[str, Any], metrics: list[Any], run: str | None
+) -> None:
+    """Every named column is there, else a ValueError that lists the table's columns."""
     table = "the table" if run is None else f"the table of run {run!r}"
-    for parameter, column in wanted.items():
+    named = [(f"the {role!r} parameter", column) for role, column in wanted.items()]
+    named += [("a metric", column) for column in metrics]
+    for role, column in named:
         if column not in available:
             listed = ", ".join(repr(c) for c in available[:20])
             more = ", ..." if len(available) > 20 else ""
-            role = f"the {parameter!r} parameter" if parameter in ("query", "run", "weight") else (
-                "a metric"
-            )
             raise ValueError(
                 f"{caller_name()}: {table} has no column {column!r} ({role}); its columns "
                 f"are {listed}{more}."

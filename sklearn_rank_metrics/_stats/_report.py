@@ -23,7 +23,12 @@ from .._render._table import Cell, Table, Verbatim
 from ._compare import ComparisonResult, compare
 from ._comparison_table import means_table
 from ._model_values import score_mapping
-from ._per_query_values import PerQueryValues, accepts_per_query_values, frame_library_of
+from ._per_query_values import (
+    PerQueryValues,
+    accepts_per_query_values,
+    chosen_metrics,
+    frame_library_of,
+)
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
 REPORT_METRICS = ("ndcg@10", "map", "mrr", "p@10", "recall@10")
@@ -238,7 +243,7 @@ def _report_values(
                 "The 'baseline' comparison of ranking_report weights every query equally; "
                 "it cannot be combined with the query weights the PerQueryValues carries."
             )
-        names, indices = values.metric_indices(metrics)
+        names, indices = chosen_metrics(values, metrics)
         skipped, undefined = values.skipped, values.undefined
         summaries: Summaries = {
             run: {
@@ -347,8 +352,17 @@ def ranking_report(
 
     Parameters
     ----------
-    y_true : array-like
-        Relevance labels, as in every metric function (flat rows, or 2-D).
+    y_true : array-like, or PerQueryValues
+        Relevance labels, as in every metric function (flat rows, or 2-D). Or, passed
+        whole, a :class:`PerQueryValues`: per-query values computed elsewhere (on
+        Spark, on Dask, by ``evaluate(per_query=True)``), with their query weights;
+        ``metrics`` then picks among its metrics (default: all of them), and
+        ``y_score``, ``group``, ``sample_weight`` and the row-level settings
+        (``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``,
+        ``judged``, ``doc_id``) are refused, naming them. The numbers are those of the
+        rows the values came from, except ``n_undefined``, which is NaN (unknown)
+        where the policy replaced undefined queries by a number (``0.0``, ``1.0``):
+        the values do not say which queries those were.
     y_score : array-like, mapping of str to array-like, or DataFrame
         Scores of one model, or several models' scores on the same rows, reported
         side by side (grouped by metric): a mapping ``name -> scores`` or a pandas
