@@ -461,13 +461,14 @@ def _missing_value_message(
 @dataclass(frozen=True)
 class _Read:
     """One table's columns as NumPy arrays, by role (``query``, ``run``, ``weight``)
-    and by metric name, and the names of its metric columns."""
+    and by metric name, and the table's library."""
 
     roles: dict[str, np.ndarray]
     metrics: dict[str, np.ndarray]
-    available: list[Any]
     library: str | None
     run: str | None = None  # the run of a table given in a mapping
+    # the run column: its distinct names, and each row's position among them
+    run_column: tuple[list[Any], np.ndarray] | None = None
 
 
 def _narwhals() -> Any:
@@ -528,20 +529,22 @@ def _read_runs(
     ]
     if several:
         return reads, tuple(tables)
-    if columns["run"] is None:
+    run_column = reads[0].run_column
+    if run_column is None:  # no 'run' column: one unnamed run
         return reads, (None,)
-    return reads, _run_names(reads[0].roles["run"], runs)
+    return reads, _run_names(run_column[0], runs)
 
 
-def _run_names(values: np.ndarray, runs: Any) -> tuple[str, ...]:
-    names = np.unique(values).tolist()  # the run column was checked for missing names
+def _run_names(names: list[Any], runs: Any) -> tuple[str, ...]:
+    """The runs of the run column (its distinct values, none missing): those of
+    ``runs`` in that order, else all of them sorted by name."""
     bad = [name for name in names if not isinstance(name, str)]
     if bad:
         raise TypeError(
             f"{caller_name()}: the 'run' column must hold run names (str); got {bad[0]!r}."
         )
     if runs is None:
-        return tuple(names)
+        return tuple(sorted(names))
     chosen = tuple(runs)
     unknown = [name for name in chosen if name not in names]
     if unknown:
@@ -577,12 +580,18 @@ def _read_table(
     if lazy:
         frame = frame.select([*dict.fromkeys([*wanted.values(), *names])]).collect()
     library = str(frame.implementation.value)
-    roles = {role: _ids(frame.get_column(column), role, column) for role, column in wanted.items()}
+    roles = {
+        role: _ids(frame.get_column(column), role, column)
+        for role, column in wanted.items() if role != "run"
+    }
+    run_column = None
+    if "run" in wanted:
+        run_column = _factorized(frame.get_column(wanted["run"]), wanted["run"])
     if "weight" in roles:
         roles["weight"] = _weights(_numbers(frame.get_column(wanted["weight"]), wanted["weight"]),
                                    wanted["weight"])
     values = {name: _numbers(frame.get_column(name), name) for name in names}
-    return _Read(roles, values, available, library, run)
+    return _Read(roles, values, library, run, run_column)
 
 
 def _read_columns(
@@ -607,7 +616,11 @@ def _read_columns(
         roles["weight"] = _weights(_float_column(roles["weight"], wanted["weight"]),
                                    wanted["weight"])
     values = {name: _float_column(arrays[name], name) for name in names}
-    return _Read(roles, values, available, None, run)
+    run_column = None
+    if "run" in roles:
+        distinct, codes = np.unique(roles.pop("run"), return_inverse=True)
+        run_column = (distinct.tolist(), codes.reshape(-1))
+    return _Read(roles, values, None, run, run_column)
 
 
 def _weights(values: np.ndarray, column: Any) -> np.ndarray:
@@ -665,6 +678,19 @@ def _ids(series: Any, role: str, column: Any) -> np.ndarray:
         first = int(np.flatnonzero(series.is_null().to_numpy())[0])
         raise _missing_id_error(column, role, first)
     return np.asarray(series.to_numpy())
+
+
+def _factorized(series: Any, column: Any) -> tuple[list[Any], np.ndarray]:
+    """The distinct run names of a run column (hashed by the frame's library: a few
+    runs over many rows) and the position of each row's run among them."""
+    if series.null_count():
+        first = int(np.flatnonzero(series.is_null().to_numpy())[0])
+        raise _missing_id_error(column, "run", first)
+    names = series.unique().to_list()
+    codes = np.empty(len(series), dtype=np.intp)
+    for i, name in enumerate(names):  # one comparison per run, not per row
+        codes[np.asarray((series == name).to_numpy(), dtype=bool)] = i
+    return names, codes
 
 
 def _numbers(series: Any, column: Any) -> np.ndarray:
@@ -737,17 +763,17 @@ def _same_kind_ids(arrays: list[np.ndarray]) -> np.ndarray:
 
 def _run_codes(reads: list[_Read], run_names: tuple[str | None, ...]) -> np.ndarray:
     """The run of every row, as its position in ``run_names`` (-1: a run not asked for)."""
-    if len(reads) > 1 or "run" not in reads[0].roles:
+    run_column = reads[0].run_column
+    if len(reads) > 1 or run_column is None:
         return np.concatenate(
             [np.full(len(read.roles["query"]), i, dtype=np.intp) for i, read in enumerate(reads)]
         )
-    column = reads[0].roles["run"]
-    distinct, codes = np.unique(column, return_inverse=True)
+    distinct, codes = run_column
     position = np.array(
-        [run_names.index(name) if name in run_names else -1 for name in distinct.tolist()],
+        [run_names.index(name) if name in run_names else -1 for name in distinct],
         dtype=np.intp,
     )
-    return position[codes.reshape(-1)]
+    return position[codes]
 
 
 def _check_one_value_per_query(

@@ -411,9 +411,11 @@ def test_run_column_names_and_order():
     table = pl.DataFrame({"query": [1, 2, 1, 2, 1, 2], "run": ["b", "b", "a", "a", "c", "c"],
                           "mrr": [1.0, 0.5, 0.5, 0.5, 0.0, 1.0]})
     assert PerQueryValues.from_frame(table, run="run").runs == ("a", "b", "c")
-    chosen = PerQueryValues.from_frame(table, run="run", runs=["c", "a"])
-    assert chosen.runs == ("c", "a")
-    np.testing.assert_array_equal(chosen.values[:, 0], [[0.0, 1.0], [0.5, 0.5]])
+    columns = {name: table[name].to_numpy() for name in table.columns}
+    for source in (table, table.to_pandas(), table.to_arrow(), columns):
+        chosen = PerQueryValues.from_frame(source, run="run", runs=["c", "a"])
+        assert chosen.runs == ("c", "a")
+        np.testing.assert_array_equal(chosen.values[:, 0], [[0.0, 1.0], [0.5, 0.5]])
     with pytest.raises(ValueError, match="'runs' names 'd'"):
         PerQueryValues.from_frame(table, run="run", runs=["d"])
     with pytest.raises(TypeError, match=r"run names \(str\); got 1"):
@@ -438,3 +440,24 @@ def test_the_object_is_frozen_and_keeps_copies():
         PerQueryValues(np.array([1, 2]), np.zeros((1, 1, 3)), ("mrr",), (0.0,))
     with pytest.raises(ValueError, match="query 1 is there twice"):
         PerQueryValues(np.array([1, 1]), np.zeros((1, 1, 2)), ("mrr",), (0.0,))
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars", "pyarrow"])
+def test_text_query_ids_sort_as_evaluate_sorts_them(library):
+    y_true, scores, group, _ = make_rows(seed=14)
+    text = np.array([f"q{'x' * (i % 3)}{i}" for i in group], dtype=object)
+    runs = {"bm25": scores["bm25"], "random": scores["random"]}
+    per_run = {
+        name: evaluate(in_library(y_true, library), s, in_library(text, library),
+                       metrics=["mrr", "ndcg@5"], per_query=True)
+        for name, s in runs.items()
+    }
+    values = PerQueryValues.from_frame(per_run)
+    expected = compare(y_true, runs, text, metrics=["mrr", "ndcg@5"], n_resamples=200,
+                       random_state=2)
+    got = compare(values, n_resamples=200, random_state=2)
+    assert expected.to_text() == got.to_text()
+    assert as_numpy(got.per_query["query"]).tolist() == as_numpy(
+        expected.per_query["query"]).tolist()
+    np.testing.assert_array_equal(as_numpy(got.table["ci_low_bca"]),
+                                  as_numpy(expected.table["ci_low_bca"]))
