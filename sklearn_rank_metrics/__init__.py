@@ -50,6 +50,7 @@ from ._sampled._estimators import (
     sampled_ranks,
 )
 from ._stats._compare import ComparisonResult, compare
+from ._stats._per_query_values import PerQueryValues
 from ._stats._report import ranking_report
 from ._version import __version__ as __version__
 
@@ -60,6 +61,7 @@ __all__ = [
     "MetricAtKDisplay",
     "PerQueryDifferenceDisplay",
     "PerQueryMetricDisplay",
+    "PerQueryValues",
     "RankingData",
     "RankingEvaluator",
     "SampledRanks",

@@ -22,11 +22,18 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS, fill_doc
 from .._metrics._evaluate import metric_names
+from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
 from ._comparison_table import comparison_tables
-from ._model_values import greater_is_better, per_query_values, score_mapping
+from ._model_values import count_error, greater_is_better, per_query_values, score_mapping
+from ._per_query_values import (
+    PerQueryValues,
+    accepts_per_query_values,
+    chosen_metrics,
+    frame_library_of,
+)
 from ._resampling import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,
@@ -350,6 +357,52 @@ def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return p_values
 
 
+def _compare_values(
+    values: PerQueryValues,
+    *,
+    metrics: str | Sequence[str] | None,
+    baseline: str | None,
+    n_resamples: int,
+    confidence_level: float,
+    method: str | Sequence[str],
+    correction: str | None,
+    random_state: Any,
+) -> ComparisonResult:
+    """:func:`compare` of per-query values computed elsewhere (:class:`PerQueryValues`)."""
+    with renamed_as("compare"):
+        if values.runs == (None,) or len(values.runs) < 2:
+            raise ValueError(
+                "compare compares two runs at least; the PerQueryValues holds "
+                f"{'one unnamed run' if values.runs == (None,) else repr(values.runs)}. Build "
+                "it from a mapping {run name: table} or a table with a run column."
+            )
+        if values.weights is not None:
+            raise ValueError(
+                "compare counts every query once, but the PerQueryValues carries query "
+                "weights; they are not dropped silently. Pass dataclasses.replace(values, "
+                "weights=None) to count every query once, or use ranking_report, which "
+                "weights the queries."
+            )
+        models = [str(run) for run in values.runs]
+        pairs = _pairs(models, baseline)
+        methods = _methods(method)
+        names, indices = chosen_metrics(values, metrics)
+        for name in names:
+            if parse_metric(name).total:
+                raise count_error(name)
+        rng = as_generator(random_state)
+    return _comparison(
+        _Compared(models, names, values.query_ids, values.values[:, indices]),
+        pairs, methods, n_resamples, confidence_level, rng, correction, baseline,
+        frame_library_of(values),
+    )
+
+
+@accepts_per_query_values(
+    _compare_values,
+    ("scores", "group", "convention", "ties", "replace_undefined_by", "relevance_level",
+     "judged", "doc_id"),
+)
 @returns_frames_like_inputs(("y_true", "scores", "group"))
 @accepts_ranking_rows(several_models=True)
 @validate_params(
@@ -396,8 +449,16 @@ def compare(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_rows,) or (n_queries, n_docs)
-        Relevance labels, shared by all models.
+    y_true : array-like of shape (n_rows,) or (n_queries, n_docs), or PerQueryValues
+        Relevance labels, shared by all models. Or, passed whole, a
+        :class:`AlignedRuns` (the rows of several runs), or a :class:`PerQueryValues`:
+        per-query values computed elsewhere (on Spark, on Dask, by
+        ``evaluate(per_query=True)``), two runs at least, unweighted; ``metrics``
+        then picks among its metrics (default: all of them), and ``scores``,
+        ``group`` and the row-level settings (``convention``, ``ties``,
+        ``replace_undefined_by``, ``relevance_level``, ``judged``, ``doc_id``) are
+        refused, naming them: they were applied when the values were computed. The
+        numbers are those of the rows the values came from.
     scores : mapping of str to array-like, or DataFrame
         Each model's scores (same shape as ``y_true``); a DataFrame gives one model per
         column. At least two models.
@@ -452,6 +513,13 @@ def compare(
     and ``n_queries`` counts the queries kept; the means in the table are over
     those queries. Query weights (``sample_weight``, or metrics that weight queries
     such as micro-averaged hit rate) are not supported: every query counts once.
+
+    **Per-query values.** ``compare(PerQueryValues.from_frame(table, ...))``
+    compares runs evaluated where the rows are (``sklearn_rank_metrics.spark``,
+    ``sklearn_rank_metrics.dask``): only one value per query and run reaches this
+    machine. The runs are aligned by query id (a query one run lacks is refused
+    when the values are built), and a missing value is read by the policy the values
+    were computed with (see :class:`PerQueryValues`).
 
     **Bootstrap** (Efron & Tibshirani 1993). With :math:`B` resamples and
     :math:`\alpha = (1 - \text{confidence\_level}) / 2`, the percentile interval is
@@ -535,6 +603,38 @@ def compare(
         query_ids, values = per_query_values(
             y_true, scores, group, names, shared=settings, judged=judged, doc_id=doc_id
         )
+    return _comparison(
+        _Compared(models, names, query_ids, values), pairs, methods, n_resamples,
+        confidence_level, rng, correction, baseline, output_library(),
+    )
+
+
+@dataclass(frozen=True)
+class _Compared:
+    """The runs, the metrics and their per-query values, ready for the statistics."""
+
+    models: list[str]
+    names: list[str]
+    query_ids: np.ndarray
+    values: np.ndarray  # (n_models, n_metrics, n_queries), NaN where left out
+
+
+def _comparison(
+    compared: _Compared,
+    pairs: list[tuple[int, int]],
+    methods: tuple[str, ...],
+    n_resamples: int,
+    confidence_level: float,
+    rng: np.random.Generator,
+    correction: str | None,
+    baseline: str | None,
+    library: str | None,
+) -> ComparisonResult:
+    """The statistics of every pair and metric, as a :class:`ComparisonResult` whose
+    tables are of ``library``."""
+    models, names, query_ids, values = (
+        compared.models, compared.names, compared.query_ids, compared.values
+    )
     signs = np.array([1.0 if greater_is_better(name) else -1.0 for name in names])
     kept, means, results, stats_columns = _statistics(
         values, pairs, methods, n_resamples, confidence_level, rng, signs
@@ -549,7 +649,6 @@ def compare(
     }
     for j, name in enumerate(names):
         per_query[name] = np.where(kept[j], values[:, j], np.nan).reshape(-1)
-    library = output_library()
     return ComparisonResult(
         table=frame_of(dict(columns), library),
         means=frame_of(means_columns, library),

@@ -77,6 +77,16 @@ def check_shapes(y_true: Any, scores: dict[str, Any]) -> None:
             )
 
 
+def count_error(name: str, caller: str | None = None) -> ValueError:
+    """The error for a count (summed over queries, not averaged) given to compare."""
+    return ValueError(
+        f"The 'metrics' parameter of {caller or caller_name()} must name metrics averaged "
+        f"over queries; {name!r} is a count summed over queries (as trec_eval "
+        "reports num_rel, num_ret and num_rel_ret). Compare precision or recall "
+        "instead, or the per-query counts from evaluate(..., per_query=True)."
+    )
+
+
 def per_query_values(
     y_true: Any,
     scores: dict[str, Any],
@@ -123,12 +133,7 @@ def per_query_values(
                     f"{name!r}, which weights queries unequally, instead."
                 )
             if detail.total:
-                raise ValueError(
-                    f"The 'metrics' parameter of {caller} must name metrics averaged "
-                    f"over queries; {name!r} is a count summed over queries (as trec_eval "
-                    "reports num_rel, num_ret and num_rel_ret). Compare precision or recall "
-                    "instead, or the per-query counts from evaluate(..., per_query=True)."
-                )
+                raise count_error(name, caller)
             values[m, j] = detail.values
             if m == 0 and detail.kernel is not None:  # the labels decide: once per metric
                 policy_value = detail.values[0] if len(detail.values) else math.nan

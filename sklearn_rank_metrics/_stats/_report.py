@@ -13,14 +13,22 @@ from .._engine._caller import called_as, renamed_as
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
+from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
+from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Cell, Table, Verbatim
 from ._compare import ComparisonResult, compare
 from ._comparison_table import means_table
 from ._model_values import score_mapping
+from ._per_query_values import (
+    PerQueryValues,
+    accepts_per_query_values,
+    chosen_metrics,
+    frame_library_of,
+)
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
 REPORT_METRICS = ("ndcg@10", "map", "mrr", "p@10", "recall@10")
@@ -196,6 +204,98 @@ def summarize(detail: MetricDetail) -> dict[str, float | int]:
     }
 
 
+def _refuse_dict_and_frame(output_dict: bool, as_frame: bool) -> None:
+    if output_dict and as_frame:
+        raise ValueError(
+            "ranking_report returns a dict (output_dict=True) or a DataFrame (as_frame=True), "
+            "not both."
+        )
+
+
+def _returned(report: RankingReport, output_dict: bool, as_frame: bool) -> Any:
+    """What ranking_report returns: the table, the dict or the text of ``report``."""
+    if as_frame:
+        return report.to_frame()
+    return report.to_dict() if output_dict else report.to_text()
+
+
+def _report_values(
+    values: PerQueryValues,
+    *,
+    metrics: str | Sequence[str] | None,
+    digits: int,
+    output_dict: bool,
+    as_frame: bool,
+    baseline: str | None,
+    n_resamples: int,
+    random_state: Any,
+) -> Any:
+    """:func:`ranking_report` of per-query values computed elsewhere (:class:`PerQueryValues`)."""
+    with renamed_as("ranking_report"):
+        _refuse_dict_and_frame(output_dict, as_frame)
+        if baseline is not None and (values.runs == (None,) or len(values.runs) < 2):
+            raise ValueError(
+                "The 'baseline' parameter of ranking_report needs the PerQueryValues to hold "
+                "at least two named runs."
+            )
+        if baseline is not None and values.weights is not None:
+            raise ValueError(
+                "The 'baseline' comparison of ranking_report weights every query equally; "
+                "it cannot be combined with the query weights the PerQueryValues carries."
+            )
+        names, indices = chosen_metrics(values, metrics)
+        skipped, undefined = values.skipped, values.undefined
+        summaries: Summaries = {
+            run: {
+                name: _values_summary(
+                    name, values.values[r, j], values.weights, skipped[r, j], undefined[r, j]
+                )
+                for name, j in zip(names, indices, strict=True)
+            }
+            for r, run in enumerate(values.runs)
+        }
+    comparison = None
+    if baseline is not None:
+        comparison = compare(
+            values, metrics=names, baseline=baseline, n_resamples=n_resamples,
+            random_state=random_state,
+        )
+    report = RankingReport(
+        summaries, comparison, baseline, digits, frame_library=frame_library_of(values)
+    )
+    return _returned(report, output_dict, as_frame)
+
+
+def _values_summary(
+    name: str,
+    values: np.ndarray,
+    weights: np.ndarray | None,
+    skipped: np.ndarray,
+    undefined: np.ndarray,
+) -> dict[str, float | int]:
+    """:func:`summarize` of one run's values of one metric; ``n_undefined`` is NaN where
+    the policy replaced undefined queries by a number (which queries were is unknown)."""
+    spec = parse_metric(name)
+    if weights is None:  # every query weighs 1, as the engine's broadcast 1
+        weights = np.broadcast_to(np.float64(1.0), values.shape)
+    with renamed_as(spec.info.function.__name__):  # as evaluate's mean names it
+        mean = weighted_mean(values, weights, skipped, spec.total)
+    known = not np.isnan(undefined).any()
+    detail = MetricDetail(
+        values, weights, undefined > 0 if known else np.zeros(len(values), dtype=bool),
+        skipped, mean, False, spec.total,
+    )
+    summary = summarize(detail)
+    if not known:
+        summary["n_undefined"] = math.nan
+    return summary
+
+
+@accepts_per_query_values(
+    _report_values,
+    ("y_score", "group", "convention", "ties", "replace_undefined_by", "relevance_level",
+     "sample_weight", "judged", "doc_id"),
+)
 @returns_frames_like_inputs()
 @accepts_ranking_rows(several_models=True)
 @validate_params(
@@ -252,8 +352,17 @@ def ranking_report(
 
     Parameters
     ----------
-    y_true : array-like
-        Relevance labels, as in every metric function (flat rows, or 2-D).
+    y_true : array-like, or PerQueryValues
+        Relevance labels, as in every metric function (flat rows, or 2-D). Or, passed
+        whole, a :class:`PerQueryValues`: per-query values computed elsewhere (on
+        Spark, on Dask, by ``evaluate(per_query=True)``), with their query weights;
+        ``metrics`` then picks among its metrics (default: all of them), and
+        ``y_score``, ``group``, ``sample_weight`` and the row-level settings
+        (``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``,
+        ``judged``, ``doc_id``) are refused, naming them. The numbers are those of the
+        rows the values came from, except ``n_undefined``, which is NaN (unknown)
+        where the policy replaced undefined queries by a number (``0.0``, ``1.0``):
+        the values do not say which queries those were.
     y_score : array-like, mapping of str to array-like, or DataFrame
         Scores of one model, or several models' scores on the same rows, reported
         side by side (grouped by metric): a mapping ``name -> scores`` or a pandas
@@ -329,11 +438,7 @@ def ranking_report(
         replace_undefined_by=replace_undefined_by,
         relevance_level=relevance_level,
     )
-    if output_dict and as_frame:
-        raise ValueError(
-            "ranking_report returns a dict (output_dict=True) or a DataFrame (as_frame=True), "
-            "not both."
-        )
+    _refuse_dict_and_frame(output_dict, as_frame)
     models: dict[Any, Any]  # None: one model's scores given alone
     if isinstance(y_score, Mapping) or hasattr(y_score, "columns"):
         with renamed_as("ranking_report"):
@@ -386,9 +491,7 @@ def ranking_report(
     report = RankingReport(
         summaries, comparison, baseline, digits, frame_library=output_library()
     )
-    if as_frame:
-        return report.to_frame()
-    return report.to_dict() if output_dict else report.to_text()
+    return _returned(report, output_dict, as_frame)
 
 
 def _report_frame(summaries: dict[Any, dict[str, dict[str, Any]]], library: str | None) -> Any:
