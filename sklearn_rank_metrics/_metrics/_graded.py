@@ -317,6 +317,8 @@ def idcg_score(
         "ir_measures": Provider(
             ordering=lambda params: GDEVAL if params.get("gain") == "exponential" else None
         ),
+        # MLlib's ndcgAt: 1 / ln(i + 1) for a ground-truth row (the log base cancels)
+        "spark": Provider({"gain": "binary"}),
     },
     check=like_scikit_learn("ndcg_score"),
     graded=True,
