@@ -21,7 +21,7 @@ from .._engine._segments import query_blocks, sums_before_in_segment
 from ._err_ties import stopping_chances
 from ._tie_blocks import TiedBlocks, tied_blocks
 
-GAINS = ("linear", "exponential")
+GAINS = ("linear", "exponential", "binary")
 DISCOUNTS = ("log(rank+1)", "max(1,log(rank))", "none")
 
 
@@ -51,10 +51,17 @@ def check_labels_non_negative(ranked: RankedGroups) -> None:
 def gain_values(
     labels: np.ndarray, gain: str | Any, input_labels: np.ndarray | None = None
 ) -> np.ndarray:
-    """Gain of every label: ``y``, ``2**y - 1``, ``G[y]`` for an array ``G``, or ``f(y)``."""
+    """Gain of every label.
+
+    ``"linear"``: ``y``; ``"exponential"``: ``2**y - 1``; ``"binary"``: 1 for
+    ``y > 0``, else 0 (MLlib's ``ndcgAt``: a row is in the ground-truth set or
+    not); ``G[y]`` for an array ``G``; ``f(y)`` for a callable.
+    """
     if isinstance(gain, str):
         if gain == "linear":
             return labels
+        if gain == "binary":  # a scaled label keeps its sign
+            return (labels > 0).astype(np.float64)
         checked = labels if input_labels is None else input_labels
         if len(checked) and checked.max() >= 1024:
             raise ValueError(

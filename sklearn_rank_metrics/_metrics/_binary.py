@@ -154,6 +154,9 @@ def hit_rate_per_query(
         # a query without a relevant row scores 1 in the boosters' NDCG and MAP only
         BOOSTERS: Provider({"denominator": "min(k,n_relevant)", "replace_undefined_by": 1.0}),
         "torchmetrics": Provider({"denominator": "n_relevant_in_top_k"}, TORCHMETRICS_TARGETS),
+        # MLlib's meanAveragePrecisionAt(k) divides by min(k, |ground truth|), and its
+        # meanAveragePrecision (no k) by |ground truth|: the same denominator
+        "spark": Provider({"denominator": "min(k,n_relevant)"}),
     },
     ideal_is_one=True,
 )
@@ -319,6 +322,8 @@ def mean_reciprocal_rank_score(
         TREC_TOOLS: Provider({"denominator": "k"}),
         "xgboost": Provider({"denominator": "min(k,n_retrieved)"}),
         "torchmetrics": Provider({"denominator": "k"}, TORCHMETRICS_TARGETS),
+        # MLlib's precisionAt(k) divides by k, also when the list is shorter
+        "spark": Provider({"denominator": "k"}),
     },
 )
 def precision_at_k_score(

@@ -8,7 +8,39 @@ document id where the tool breaks ties that way (when document ids are given;
 otherwise tied rows keep their input order, which the TREC readers make trec_eval's).
 
 Each preset is one row of the README's "Matching other tools" tables, and the
-cross-check suite (``tests/test_conventions.py``) runs it against the tool itself.
+cross-check suite (``tests/crosscheck/``) runs it against the tool itself.
+
+``"spark"`` (``tests/crosscheck/test_crosscheck_spark.py``) reproduces MLlib's
+``RankingMetrics`` (``ndcgAt``, ``precisionAt``, ``recallAt``,
+``meanAveragePrecision``, ``meanAveragePrecisionAt``) and ``RankingEvaluator``,
+which read per query a list of predicted ids in rank order and a set of
+ground-truth ids. From flat rows, the list is the rows with a finite score by score
+descending, and the set the rows with ``y_true > 0``; a ground-truth row scored
+``-inf`` is a relevant item never predicted. What MLlib does and the preset copies
+or says:
+
+* one ground truth per call: NDCG's binary gain counts ``y_true > 0``, so for
+  another threshold the labels are ``y_true >= level`` (0 or 1). P@k, R@k and MAP
+  read ``relevance_level`` too, but a ``relevance_level`` given to ``evaluate``
+  beside a metric of binary gain is an error (:func:`check_binary_gain_level`):
+  it would give NDCG and MAP two ground truths;
+
+* a query whose ground truth is empty scores 0 in every measure and stays in the
+  mean; MLlib writes ``WARN RankingMetrics: Empty ground truth set, check input
+  data`` to the JVM log per query and call, and nothing reaches Python;
+* MLlib has no ties: it takes the list order. The preset orders tied rows by
+  document id ascending (compared as text: ``"d10"`` before ``"d9"``, integers
+  too), the order ``ORDER BY score DESC, doc_id`` gives for string ids, or keeps
+  their input order without document ids;
+* ``ndcgAt`` is binary (``gain="binary"``, ``1 / ln(i + 1)``: the base cancels),
+  its ideal over ``min(k, |ground truth|)`` rows (``ideal="all"``). Since Spark 3.4
+  Scala also takes a relevance array (gain ``2**rel - 1``, ideal in the array's
+  order); PySpark's ``RankingMetrics`` drops it and ``RankingEvaluator`` has no
+  such column, so from Python NDCG is the binary one;
+* a predicted list may repeat an id, which then counts twice (``([1, 1, 2], {1})``:
+  P@3 = 2/3, MAP 2.0); rows with unique document ids cannot say this;
+* the mean over queries is unweighted (``RDD.mean()``); here ``sample_weight``
+  still weights queries, and MLlib's number is the one without it.
 """
 
 from __future__ import annotations
@@ -22,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name
-from .._engine._doc_ids import DESCENDING
+from .._engine._doc_ids import ASCENDING, DESCENDING
 from .._engine._errors import RowValueError
 from .._engine._inputs import (
     as_float,
@@ -220,6 +252,23 @@ _BOOSTER_PARAMS = {
     "ideal": "all",
 }
 
+# what MLlib's RankingMetrics (and ml.evaluation.RankingEvaluator) decide, from lists
+# (predicted ids in rank order, ground-truth id set): relevance is binary (a row is in
+# the ground-truth set or not), a query with an empty set scores 0 and stays in the
+# plain mean (with a JVM log line per query), the list order is the only order (no
+# ties: from flat rows, the rows by score descending, tied rows by document id
+# ascending with doc_id, else in input order). ndcgAt divides by ln(i + 1), so NDCG
+# is any base's; the ideal is over min(k, |ground truth|) rows (ideal="all").
+_SPARK_PARAMS = {
+    "ties": "input",
+    "replace_undefined_by": 0.0,
+    "relevance_level": None,
+    "gain": "binary",
+    "discount": "log(rank+1)",
+    "log_base": 2,
+    "ideal": "all",
+}
+
 # the tools of the trec_eval family, and the boosters, as named in providers=
 TREC_TOOLS = ("trec_eval", "pytrec_eval", "ir_measures", "ranx")
 BOOSTERS = ("lightgbm", "xgboost")
@@ -303,6 +352,15 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
                 },
                 Ordering(single_precision=True),
             ),
+            Convention(
+                "spark",
+                "Spark MLlib RankingMetrics: binary gain (relevant = label > 0), "
+                "ties by document id ascending (else input order), empty query 0, P@k / k, "
+                "MAP@k / min(k, relevant)",
+                _SPARK_PARAMS,
+                Ordering(doc_id_order=ASCENDING),
+                negative_labels_gain_zero=True,
+            ),
         )
     }
 )
@@ -310,7 +368,7 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
 CONVENTION = [Options(*CONVENTIONS), NONE]
 
 DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ranx", \
-"sklearn", "lightgbm", "xgboost", "torchmetrics"} or None, default=None
+"sklearn", "lightgbm", "xgboost", "torchmetrics", "spark"} or None, default=None
         Reproduce another tool: sets every parameter that tool decides and the
         call does not give (ties, the undefined-query policy, gain, denominators,
         what counts as relevant) and reads the inputs as the tool does (scores as
@@ -318,9 +376,45 @@ DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ra
         an ordinary score for the boosters). ``"trec_eval"`` is trec_eval 10
         (scores in double precision, iprec cutoff ``round(X*R)``);
         ``"pytrec_eval"`` is trec_eval 9.0.x, which every pytrec_eval release
-        builds (float32 scores, ``floor(X*R+0.9)``). Explicit arguments win. Tied rows
-        keep their input order where the tool orders them by document id (the
-        TREC readers give trec_eval's order). README, "Matching other tools"."""
+        builds (float32 scores, ``floor(X*R+0.9)``). ``"spark"`` is Spark MLlib's
+        ``RankingMetrics`` and ``RankingEvaluator``: binary gain (a row is in the
+        ground truth when ``y_true > 0``; for another threshold pass the labels
+        ``y_true >= level``; PySpark drops MLlib's relevance array, so graded NDCG
+        is Scala-only), ``P@k / k``, ``MAP@k / min(k, relevant)``, a query without
+        relevant rows scores 0 and stays in the mean (MLlib only logs a JVM
+        warning); MLlib ranks the list it is given, so tied rows are ordered by
+        document id ascending; MLlib's mean is unweighted (``sample_weight`` still
+        applies) and its lists may repeat an id, which flat rows cannot. Explicit
+        arguments win. Without document ids, tied rows keep their input order
+        where the tool orders them by document id (the TREC readers give
+        trec_eval's order).
+        README, "Matching other tools"."""
+
+
+def check_binary_gain_level(
+    metric: str, kernel_params: Mapping[str, Any], chosen: Mapping[str, Any]
+) -> None:
+    """A ``relevance_level`` that a metric of ``gain="binary"`` cannot read is an error.
+
+    The binary gain counts ``y_true > 0`` relevant, and the DCG family has no
+    ``relevance_level`` (its other gains grade every label): given to ``evaluate``
+    (or any entry point of the shared settings), the level would make the binary
+    measures count ``y_true >= level`` and NDCG ``y_true > 0``, two ground truths in
+    one call, where MLlib (``convention="spark"``) has one. ``metric``: its name,
+    ``chosen``: the values it was given, ``kernel_params``: those its kernel reads.
+    """
+    level = chosen.get("relevance_level")
+    gain = kernel_params.get("gain")
+    if level is None or "relevance_level" in kernel_params:
+        return
+    if not (isinstance(gain, str) and gain == "binary"):
+        return
+    raise ValueError(
+        f"{caller_name()}: {metric} with gain='binary' counts a row relevant when y_true > 0 "
+        f"and does not read relevance_level={level!r}, which the other metrics read as y_true >= "
+        f"{level!r}. For one threshold in every metric (MLlib's ground truth at that "
+        f"level), pass the labels as y_true >= {level!r} (0 or 1) and no relevance_level."
+    )
 
 
 def check_convention(value: Any) -> Convention | None:

@@ -24,6 +24,7 @@ from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import (
     CONVENTIONS,
     Ordering,
+    check_binary_gain_level,
     check_rows_in_input_order,
     in_input_rows,
     prepare_inputs,
@@ -62,6 +63,7 @@ def metric_settings(
             policy = value
         elif name in kernel_params:
             kernel_params[name] = value
+    check_binary_gain_level(spec.info.name, kernel_params, chosen)
     if convention is None:
         return kernel_params, policy, None
     ordering = CONVENTIONS[convention].ordering_of(spec.info.function.__name__, kernel_params)
@@ -130,8 +132,8 @@ def evaluate(
     doc_id : array-like of shape (n_rows,), default=None
         Document id of every row (flat rows only). Used only by a ``convention``
         whose tool breaks ties by document id (trec_eval and ir_measures: byte order,
-        descending; ir_measures' ``RR@k``: ascending); without it, tied rows keep
-        their input order.
+        descending; ir_measures' ``RR@k`` and ``"spark"``: ascending); without it,
+        tied rows keep their input order.
     per_query : bool or "trec_eval", default=False
         Return the per-query values instead of the means; ``"trec_eval"``: as the
         text ``trec_eval -q`` prints, one line ``measure<TAB>query<TAB>value`` per

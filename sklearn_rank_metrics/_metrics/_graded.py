@@ -150,11 +150,13 @@ def dcg_score(
     ----------
     [[inputs]]
     [[k]]
-    gain : {"linear", "exponential"}, array-like or callable, default="linear"
+    gain : {"linear", "exponential", "binary"}, array-like or callable, default="linear"
         Gain of a row with label ``y``: ``y`` (scikit-learn, trec_eval),
-        ``2**y - 1`` (LightGBM, XGBoost), ``gain[y]`` for an array indexed by
-        integer label (LightGBM's ``label_gain``), or ``gain(y)`` for a vectorised
-        callable returning gains >= 0.
+        ``2**y - 1`` (LightGBM, XGBoost), ``1 if y > 0 else 0`` (``"binary"``:
+        Spark MLlib, whose ground truth is a set of relevant items; for another
+        threshold pass the labels ``y_true >= level``), ``gain[y]`` for an array
+        indexed by integer label (LightGBM's ``label_gain``), or ``gain(y)`` for a
+        vectorised callable returning gains >= 0.
     discount : {"log(rank+1)", "max(1,log(rank))", "none"}, default="log(rank+1)"
         Discount of rank ``i``: ``1 / log_b(i + 1)``; ``1 / max(1, log_b(i))``
         (Järvelin & Kekäläinen 2002: ranks below ``b`` undiscounted); or ``1``
@@ -246,7 +248,7 @@ def idcg_score(
     ----------
     [[inputs]]
     [[k]]
-    gain : {"linear", "exponential"}, array-like or callable, default="linear"
+    gain : {"linear", "exponential", "binary"}, array-like or callable, default="linear"
         As in :func:`dcg_score`.
     discount : {"log(rank+1)", "max(1,log(rank))", "none"}, default="log(rank+1)"
         As in :func:`dcg_score`.
@@ -315,6 +317,8 @@ def idcg_score(
         "ir_measures": Provider(
             ordering=lambda params: GDEVAL if params.get("gain") == "exponential" else None
         ),
+        # MLlib's ndcgAt: 1 / ln(i + 1) for a ground-truth row (the log base cancels)
+        "spark": Provider({"gain": "binary"}),
     },
     check=like_scikit_learn("ndcg_score"),
     graded=True,
@@ -344,10 +348,13 @@ def ndcg_score(
     ----------
     [[inputs]]
     [[k]]
-    gain : {"linear", "exponential"}, array-like or callable, default="linear"
+    gain : {"linear", "exponential", "binary"}, array-like or callable, default="linear"
         Gain of a row with label ``y``: ``y`` (scikit-learn, trec_eval),
-        ``2**y - 1`` (LightGBM, XGBoost, ranx's ``ndcg_burges``), ``gain[y]`` for
-        an array indexed by integer label, or ``gain(y)`` for a vectorised callable.
+        ``2**y - 1`` (LightGBM, XGBoost, ranx's ``ndcg_burges``), ``1 if y > 0
+        else 0`` (``"binary"``: Spark MLlib's ``ndcgAt``, whose ground truth is a
+        set; for another threshold pass the labels ``y_true >= level``),
+        ``gain[y]`` for an array indexed by integer label, or ``gain(y)`` for a
+        vectorised callable.
     discount : {"log(rank+1)", "max(1,log(rank))", "none"}, default="log(rank+1)"
         Discount of rank ``i``: ``1 / log2(i + 1)``; ``1 / max(1, log2(i))``
         (Järvelin & Kekäläinen 2002: rank 1 undiscounted, then ``1 / log2(i)``);

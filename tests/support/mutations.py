@@ -376,6 +376,18 @@ MUTATIONS: dict[str, Mutation] = {
             "np.exp2(labels)",
         ),
     ),
+    "binary_gain_counts_label_zero": _m(
+        'gain="binary" gives a row of label 0 gain 1 (y >= 0 instead of y > 0)',
+        Edit(
+            "_kernels._graded",
+            "gain_values",
+            "return (labels > 0).astype(np.float64)",
+            "return (labels >= 0).astype(np.float64)",
+        ),
+        # labels 0, 1 at ranks 1, 2: (1/log2(3)) / 1
+        example=_ex("ndcg", 1 / np.log2(3), srm.ndcg_score, [0, 1], [0.9, 0.8], gain="binary"),
+        probe=Probe(REFERENCE, "ndcg-binary"),
+    ),
     "ideal_dcg_retrieved_only": _m(
         "the ideal DCG ignores the unretrieved (-inf) rows",
         Edit(

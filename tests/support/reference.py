@@ -94,12 +94,15 @@ def is_relevant(label, relevance_level=None):
 
 
 def gain_of(label, gain="linear"):
-    """Gain of one label: linear, exponential (2**y - 1), array G[y] or callable."""
+    """Gain of one label: linear, exponential (2**y - 1), binary (1 if y > 0 else 0),
+    array G[y] or callable."""
     if isinstance(gain, str):
         if gain == "linear":
             return float(label)
         if gain == "exponential":
             return 2.0 ** float(label) - 1.0
+        if gain == "binary":
+            return 1.0 if label > 0 else 0.0
         raise ValueError(f"unknown gain {gain!r}")
     if callable(gain):
         return float(np.asarray(gain(np.array([float(label)])))[0])
@@ -587,6 +590,7 @@ CHECKED_VARIANTS: dict[str, dict[str, Checked]] = {
         "dcg-jarvelin": _c(discount="max(1,log(rank))"),
         "dcg-log10": _c(log_base=10),
         "dcg-jarvelin_ln": _c(discount="max(1,log(rank))", log_base=math.e),
+        "dcg-binary": _c(gain="binary"),
     },
     "cg": {"dcg-cg": _c()},
     "idcg": {
@@ -595,6 +599,7 @@ CHECKED_VARIANTS: dict[str, dict[str, Checked]] = {
         "idcg-gain_list": _c(gain=[0.0, 1.0, 3.0, 10.0]),
         "idcg-jarvelin_log10": _c(discount="max(1,log(rank))", log_base=10),
         "idcg-cg": _c(discount="none"),
+        "idcg-binary": _c(gain="binary"),
     },
     "ndcg": {
         "ndcg": _c(),
@@ -608,6 +613,13 @@ CHECKED_VARIANTS: dict[str, dict[str, Checked]] = {
         ),
         "ndcg-ideal_top_k-exponential": Checked(
             {"ideal": "top_k", "gain": "exponential"},
+            relevant_first_is_max=False,
+            partially_undefined=True,
+        ),
+        # MLlib's ndcgAt (convention="spark")
+        "ndcg-binary": _c(gain="binary"),
+        "ndcg-ideal_top_k-binary": Checked(
+            {"ideal": "top_k", "gain": "binary"},
             relevant_first_is_max=False,
             partially_undefined=True,
         ),
