@@ -24,7 +24,7 @@ from dask.delayed import Delayed
 from distributed import Client, LocalCluster
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
-from sklearn_rank_metrics._dask_partitions import (
+from sklearn_rank_metrics._partitions import (
     ROW_ORDER_COLUMN,
     PartitionPlan,
     add_row_order,
