@@ -23,7 +23,11 @@ from sklearn_rank_metrics import evaluate as evaluate_in_memory
 from sklearn_rank_metrics.spark import evaluate, evaluate_per_query
 from tests.metrics.test_dask import ALL_METRICS, make_frame
 
-pytestmark = pytest.mark.xdist_group("spark")
+pytestmark = [
+    pytest.mark.xdist_group("spark"),
+    # pyspark 4.3 warns at every pandas conversion that it does not fully support pandas 3
+    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+]
 
 RELATIVE = 1e-12
 
