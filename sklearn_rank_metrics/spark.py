@@ -167,8 +167,8 @@ def evaluate(
     with ``ties="input"``: 20-60 bytes per row for numeric ids), each bucket sorts
     its rows once, and :math:`6 \\times` (runs :math:`\\times` metrics) floats per
     bucket reach the driver. Already partitioned data (``partitioned_by_query``)
-    skips the shuffle; ``benchmarks/SPARK.md`` has measured times and an estimate
-    for a cluster.
+    skips the shuffle. ``benchmarks/bench_spark.py`` measures it (``SPARK_RESULTS.md``)
+    and estimates it for a cluster.
 
     Examples
     --------
