@@ -21,6 +21,8 @@ pytestmark = [
     pytest.mark.xdist_group("spark"),
     # pyspark 4.3 warns at every pandas conversion that it does not fully support pandas 3
     pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+    # and its toPandas passes pandas 3's deprecated copy keyword
+    pytest.mark.filterwarnings("ignore:The copy keyword is deprecated"),
 ]
 
 
