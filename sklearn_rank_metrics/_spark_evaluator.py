@@ -17,7 +17,15 @@ from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
 from ._engine._caller import called_as
 from ._metrics._registry import parse_metric
-from ._spark_frames import collect_means, prepared_call
+from ._spark_frames import (
+    IDS,
+    LABELS,
+    NUMBERS,
+    check_column,
+    check_frame,
+    collect_means,
+    prepared_call,
+)
 
 
 def _metric_name(value: Any) -> str:
@@ -220,6 +228,16 @@ class RankingMetricEvaluator(
         value = float(text)
         return math.nan if math.isnan(value) else value
 
+    def _columns(self) -> list[tuple[Param, tuple[type, ...]]]:
+        """The column params that are set, with the Spark types they take."""
+        columns = [
+            (self.labelCol, LABELS),
+            (self.predictionCol, NUMBERS),
+            (self.queryCol, IDS),
+            (self.weightCol, NUMBERS),
+        ]
+        return [(param, kinds) for param, kinds in columns if self.isDefined(param)]
+
     def _evaluate(self, dataset: Any) -> float:
         """``sklearn_rank_metrics.spark.evaluate(dataset, [metricName], ...)``."""
         name = self.getMetricName()
@@ -238,6 +256,9 @@ class RankingMetricEvaluator(
             "buckets": None,
         }
         with called_as("RankingMetricEvaluator"):
+            check_frame(dataset, "dataset")
+            for param, kinds in self._columns():  # errors name this class's params
+                check_column(dataset, param.name, self.getOrDefault(param), kinds)
             (scores,) = collect_means(prepared_call(dataset, [name], arguments))
         return float(scores[name])
 

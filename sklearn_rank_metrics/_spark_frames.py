@@ -87,10 +87,10 @@ def column(name: str) -> Any:
     return F.col("`" + name.replace("`", "``") + "`")
 
 
-def check_frame(df: Any) -> None:
+def check_frame(df: Any, parameter: str = "df") -> None:
     if not isinstance(df, DataFrame):
         raise TypeError(
-            f"The 'df' parameter of {caller_name()} must be a pyspark.sql.DataFrame; got "
+            f"The {parameter!r} parameter of {caller_name()} must be a pyspark.sql.DataFrame; got "
             f"{type(df).__name__}. For data in memory use sklearn_rank_metrics.evaluate, "
             "or make one with spark.createDataFrame."
         )

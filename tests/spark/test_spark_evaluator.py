@@ -68,6 +68,14 @@ def test_params_direction_copy_and_save_load(spark, tmp_path):
         RankingMetricEvaluator(metricName="num_rel")
     with pytest.raises(ValueError, match="'replaceUndefinedBy' .* got 'zero'"):
         RankingMetricEvaluator(replaceUndefinedBy="zero")
+    # the columns are checked before any job, named by the evaluator's params
+    df = spark.createDataFrame(ranking_rows(n_queries=3))
+    with pytest.raises(ValueError, match="'queryCol' parameter of RankingMetricEvaluator"):
+        RankingMetricEvaluator().evaluate(df)
+    with pytest.raises(ValueError, match="'weightCol' .* 'w', which .* 'f0', 'f1'"):
+        RankingMetricEvaluator(queryCol="qid", weightCol="w").evaluate(df)
+    with pytest.raises(TypeError, match="'dataset' parameter of RankingMetricEvaluator"):
+        RankingMetricEvaluator().evaluate(ranking_rows())
 
 
 def in_memory(frame: pd.DataFrame, name: str, **params) -> float:
