@@ -16,7 +16,6 @@ Needs the ``dask`` extra: ``pip install sklearn-rank-metrics[dask]`` (or
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,24 +30,23 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
         f"distributed pandas pyarrow) ({error})"
     ) from error
 
-from ._dask_partitions import (
-    STATISTICS,
+from ._engine._caller import caller_name, entry_point
+from ._engine._validation import BOOLEAN, Options, validate_params
+from ._metrics._base import SHARED_SETTINGS
+from ._metrics._evaluate import DEFAULT_METRICS
+from ._metrics._settings import Settings
+from ._partitions import (
     PartitionPlan,
     add_row_order,
+    checked_metric_names,
     group_range,
+    means,
+    needs_row_order,
     partition_sums,
     partition_table,
     quiet_sum,
     ranges_are_disjoint,
 )
-from ._engine._caller import caller_name, entry_point
-from ._engine._validation import BOOLEAN, Options, validate_params
-from ._engine._warnings import warn_at_caller
-from ._metrics._aggregate import mean_of_scaled_sum
-from ._metrics._base import SHARED_SETTINGS
-from ._metrics._evaluate import DEFAULT_METRICS, metric_names, metric_settings
-from ._metrics._registry import parse_metric
-from ._metrics._settings import Settings
 
 __all__ = ["evaluate", "evaluate_per_query"]
 
@@ -186,7 +184,7 @@ def evaluate(
     ...              group="qid")
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    names = _metric_names(metrics)
+    names = checked_metric_names(metrics)
     prepared, plan = _prepare(
         ddf,
         names,
@@ -208,8 +206,8 @@ def evaluate(
         chunk=quiet_sum, aggregate=quiet_sum, meta=meta.sum(), split_every=False
     )
     if not compute:
-        return dask.delayed(_means, pure=True)(totals, plan)
-    return _means(totals.compute(), plan)
+        return dask.delayed(means, pure=True)(totals, plan)
+    return means(totals.compute(), plan)
 
 
 @entry_point(name="evaluate")  # the name its messages have always used
@@ -267,7 +265,7 @@ def evaluate_per_query(
          1 0.50  0.0
          2 0.75  0.5
     """
-    names = _metric_names(metrics)
+    names = checked_metric_names(metrics)
     prepared, plan = _prepare(
         ddf,
         names,
@@ -289,14 +287,6 @@ def evaluate_per_query(
 # --------------------------------------------------------------------------- helpers
 
 
-def _metric_names(metrics: Any) -> list[str]:
-    """The metric names, checked here so that a bad name fails before any task runs."""
-    names = metric_names(metrics)
-    for name in names:
-        parse_metric(name)
-    return names
-
-
 def _check_column(ddf: Any, parameter: str, column: Any, *, index_allowed: bool) -> bool:
     """Whether ``column`` names the index (only for ``group``); error if it names nothing."""
     if column in ddf.columns:
@@ -309,13 +299,6 @@ def _check_column(ddf: Any, parameter: str, column: Any, *, index_allowed: bool)
     raise ValueError(
         f"The {parameter!r} parameter of evaluate names column {column!r}, which the Dask "
         f"DataFrame does not have. Its columns are {listed}{more}{index}."
-    )
-
-
-def _needs_row_order(names: list[str], shared: Settings) -> bool:
-    """Whether some metric orders tied rows by input order (``ties="input"``)."""
-    return any(
-        metric_settings(parse_metric(name), shared)[0].get("ties") == "input" for name in names
     )
 
 
@@ -349,7 +332,7 @@ def _prepare(
         prepared = ddf[value_columns]
     else:
         prepared = ddf[list(dict.fromkeys([group, *value_columns]))]
-    row_order = shuffle and _needs_row_order(names, shared)
+    row_order = shuffle and needs_row_order(names, shared)
     if row_order:
         prepared = prepared.map_partitions(add_row_order)
     if shuffle:
@@ -403,34 +386,6 @@ def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> boo
     parts = (ddf.index if on_index else ddf[group]).to_delayed()
     ranges = dask.compute(*[dask.delayed(group_range)(part) for part in parts])
     return ranges_are_disjoint(ranges)
-
-
-def _means(totals: pd.Series, plan: PartitionPlan) -> dict[str, float]:
-    """Each metric's weighted mean from the summed per-partition statistics."""
-    if float(totals["0:n_kept"]) + float(totals["0:n_skipped"]) == 0:
-        raise ValueError("y_true of evaluate is empty; at least one row is needed.")
-    result: dict[str, float] = {}
-    for index, name in enumerate(plan.metrics):
-        weighted_sum, weight, _, _, n_nan, scaled = (
-            float(totals[f"{index}:{statistic}"]) for statistic in STATISTICS
-        )
-        if n_nan > 0:
-            result[name] = math.nan
-        elif parse_metric(name).total:  # a count: the sum over queries
-            result[name] = weighted_sum
-        elif weight == 0:
-            metric_function = parse_metric(name).info.function.__name__
-            warn_at_caller(
-                f"{metric_function}: no query is left to average (all were skipped or have "
-                "weight 0); returning nan.",
-                UserWarning,
-            )
-            result[name] = math.nan
-        elif math.isinf(weighted_sum):  # the sum overflowed, the mean need not
-            result[name] = mean_of_scaled_sum(scaled, weight)
-        else:
-            result[name] = weighted_sum / weight
-    return result
 
 
 for _function in (evaluate, evaluate_per_query):

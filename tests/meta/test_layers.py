@@ -33,7 +33,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "_plot": frozenset({"_engine", "_metrics", "_stats"}),  # displays
 }
 LAYERS = tuple(ALLOWED)
-TOP = "top level"  # __init__, __main__, _cli, demo, dask, _dask_partitions, _version
+TOP = "top level"  # __init__, __main__, _cli, demo, dask, spark, _partitions, _spark_*, _version
 # declared before its folder exists (empty when every layer is there)
 NOT_YET_CREATED: frozenset[str] = frozenset()
 

@@ -24,15 +24,15 @@ from dask.delayed import Delayed
 from distributed import Client, LocalCluster
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
-from sklearn_rank_metrics._dask_partitions import (
+from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
+from sklearn_rank_metrics._metrics._settings import Settings
+from sklearn_rank_metrics._partitions import (
     ROW_ORDER_COLUMN,
     PartitionPlan,
     add_row_order,
     partition_table,
     ranges_are_disjoint,
 )
-from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
-from sklearn_rank_metrics._metrics._settings import Settings
 from sklearn_rank_metrics.dask import evaluate, evaluate_per_query
 
 # names with parameters and cutoffs chosen by hand, then every other registered metric

@@ -1,15 +1,22 @@
-"""What each Dask partition runs: the in-memory kernels on all of its queries at once.
+"""What each partition of a Dask or Spark DataFrame runs: the in-memory kernels on all
+of its queries at once, and the means formed from the partitions' sums.
 
-Everything here takes and returns plain pandas / NumPy objects and never imports Dask,
-so worker processes only unpickle these functions and a :class:`PartitionPlan`.
-A partition holds *whole* queries (the caller guarantees it, by a shuffle or a check),
-so :func:`~sklearn_rank_metrics._engine._ranked_groups.rank_groups` sees every row of each of its
-queries, and the per-query values are exactly those of the in-memory ``evaluate``.
+Everything here takes and returns plain pandas / NumPy objects and never imports Dask
+or Spark, so worker processes only unpickle these functions and a :class:`PartitionPlan`.
+A partition (a Spark bucket) holds *whole* queries (the caller guarantees it, by a
+shuffle or a check), so
+:func:`~sklearn_rank_metrics._engine._ranked_groups.rank_groups` sees every row of each
+of its queries, and the per-query values are exactly those of the in-memory ``evaluate``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import builtins
+import math
+import re
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +24,10 @@ import numpy as np
 import pandas as pd
 
 from ._engine._caller import called_as
-from ._metrics._aggregate import scaled_sum
-from ._metrics._evaluate import evaluate_details
+from ._engine._warnings import warn_at_caller
+from ._metrics._aggregate import mean_of_scaled_sum, scaled_sum
+from ._metrics._evaluate import evaluate_details, metric_names, metric_settings
+from ._metrics._registry import parse_metric
 from ._metrics._settings import Settings
 
 # One row of per-partition sums per metric: these columns, in this order.
@@ -52,6 +61,12 @@ class PartitionPlan:
         needed by ``ties="input"`` after a shuffle moved the rows).
     caller : str
         Name used in error messages.
+    doc_id : column label or None
+        The column of document ids (tie order of a ``convention`` whose tool orders
+        tied rows by document id).
+    part, frame_kind : str
+        What one call of these functions sees, for messages: one ``part``
+        ("partition", "bucket") of a ``frame_kind`` ("Dask DataFrame").
     """
 
     metrics: tuple[str, ...]
@@ -64,9 +79,27 @@ class PartitionPlan:
     group_on_index: bool
     row_order: bool
     caller: str
+    doc_id: Any = None
+    part: str = "partition"
+    frame_kind: str = "Dask DataFrame"
 
     def statistic_columns(self) -> list[str]:
         return [f"{index}:{name}" for index in range(len(self.metrics)) for name in STATISTICS]
+
+
+def checked_metric_names(metrics: Any) -> list[str]:
+    """The metric names, each parsed here so that a bad name fails before any task runs."""
+    names = metric_names(metrics)
+    for name in names:
+        parse_metric(name)
+    return names
+
+
+def needs_row_order(names: Sequence[str], shared: Settings) -> bool:
+    """Whether some metric orders tied rows by input order (``ties="input"``)."""
+    return any(
+        metric_settings(parse_metric(name), shared)[0].get("ties") == "input" for name in names
+    )
 
 
 def add_row_order(frame: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
@@ -137,12 +170,13 @@ def partition_details(
                 sample_weight=weights,
                 means=False,
                 judged=judged,
+                doc_id=None if plan.doc_id is None else frame[plan.doc_id],
             )
     except (TypeError, ValueError) as error:
         kind = TypeError if isinstance(error, TypeError) else ValueError
         raise kind(
-            f"{error} [Raised in one partition of the Dask DataFrame: row numbers and "
-            "query counts refer to that partition.]"
+            f"{error} [Raised in one {plan.part} of the {plan.frame_kind}: row numbers "
+            f"and query counts refer to that {plan.part}.]"
         ) from None
     results = [
         (detail.values, detail.weights, detail.skipped) for detail in details.metrics.values()
@@ -180,7 +214,7 @@ def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
 
 def quiet_sum(frame: pd.DataFrame) -> pd.Series:
     """``frame.sum()`` without NumPy's overflow warning: a ``weighted_sum`` that
-    overflows is replaced by the mean of ``scaled_sum`` (``dask._means``)."""
+    overflows is replaced by the mean of ``scaled_sum`` (:func:`means`)."""
     with np.errstate(over="ignore"):  # thread-local
         return frame.sum()
 
@@ -198,3 +232,93 @@ def partition_table(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
     for name, (values, _, _) in zip(plan.metrics, results, strict=True):
         columns[name] = pd.Series(values, dtype=np.float64)
     return pd.DataFrame(columns)
+
+
+def means(totals: Mapping[str, Any], plan: PartitionPlan) -> dict[str, float]:
+    """Each metric's weighted mean from the statistics summed over every partition.
+
+    ``totals`` maps each of ``plan.statistic_columns()`` to its sum (a pandas Series,
+    a dict, a Spark Row's ``asDict()``; a missing or None sum is 0: no partition).
+    """
+    total = {column: float(totals.get(column) or 0.0) for column in plan.statistic_columns()}
+    if total["0:n_kept"] + total["0:n_skipped"] == 0:
+        raise ValueError(f"y_true of {plan.caller} is empty; at least one row is needed.")
+    result: dict[str, float] = {}
+    for index, name in enumerate(plan.metrics):
+        weighted_sum, weight, _, _, n_nan, scaled = (
+            total[f"{index}:{statistic}"] for statistic in STATISTICS
+        )
+        if n_nan > 0:
+            result[name] = math.nan
+        elif parse_metric(name).total:  # a count: the sum over queries
+            result[name] = weighted_sum
+        elif weight == 0:
+            metric_function = parse_metric(name).info.function.__name__
+            warn_at_caller(
+                f"{metric_function}: no query is left to average (all were skipped or have "
+                "weight 0); returning nan.",
+                UserWarning,
+            )
+            result[name] = math.nan
+        elif math.isinf(weighted_sum):  # the sum overflowed, the mean need not
+            result[name] = mean_of_scaled_sum(scaled, weight)
+        else:
+            result[name] = weighted_sum / weight
+    return result
+
+
+# ---------------------------------------------------------------- warnings of workers
+
+_SEPARATOR = "\x1f"  # between a warning's category and its text
+_CATEGORY_MODULES = ("builtins", "sklearn.exceptions")
+
+
+@contextmanager
+def captured_warnings() -> Iterator[list[str]]:
+    """Record the warnings raised inside the block as ``"<category path>\x1f<text>"``.
+
+    For a worker, whose warnings would reach its own stderr only: the texts travel
+    back with the partition's sums and :func:`warn_once` emits them on the caller's side.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        texts: list[str] = []
+        yield texts
+    category_paths = (
+        f"{warning.category.__module__}.{warning.category.__qualname__}" for warning in caught
+    )
+    texts.extend(
+        f"{path}{_SEPARATOR}{warning.message}"
+        for path, warning in zip(category_paths, caught, strict=True)
+    )
+
+
+def _category(path: str) -> type[Warning]:
+    """The warning class named by ``path`` (builtins or scikit-learn's), else UserWarning."""
+    module, _, name = path.rpartition(".")
+    found: Any = None
+    if module == "builtins":
+        found = getattr(builtins, name, None)
+    elif module in _CATEGORY_MODULES:
+        from sklearn import exceptions
+
+        found = getattr(exceptions, name, None)
+    return found if isinstance(found, type) and issubclass(found, Warning) else UserWarning
+
+
+def warn_once(recorded: Sequence[str], plan: PartitionPlan) -> None:
+    """Emit each kind of warning recorded by :func:`captured_warnings` once.
+
+    Warnings whose texts differ only in their numbers (counts of one partition's
+    queries) are one kind: the first text is emitted, saying where its counts come from.
+    """
+    kinds: dict[tuple[str, str], tuple[str, int]] = {}
+    for entry in recorded:
+        path, _, text = entry.partition(_SEPARATOR)
+        key = (path, re.sub(r"\d+", "#", text))
+        first, count = kinds.get(key, (text, 0))
+        kinds[key] = (first, count + 1)
+    for (path, _), (text, count) in kinds.items():
+        where = f" [Raised in one {plan.part} of the {plan.frame_kind}"
+        where += f", and in {count - 1} more]" if count > 1 else "]"
+        warn_at_caller(text + where, _category(path))

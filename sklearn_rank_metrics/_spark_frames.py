@@ -1,0 +1,397 @@
+"""The Spark half of :mod:`sklearn_rank_metrics.spark`: checks on the driver, the plan of
+one call, and what each bucket of rows runs in a Python worker.
+
+The formulas are not here: every bucket runs :mod:`._partitions` (what each Dask
+partition runs), that is the in-memory kernels on whole queries. This module only
+moves rows so that each query's rows meet in one pandas frame, and moves back a few
+sums (or per-query values). It uses the DataFrame API only (no RDD, no
+``SparkContext``), so that Spark Connect is not excluded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from ._engine._caller import caller_name
+from ._metrics._settings import Settings
+from ._partitions import (
+    ROW_ORDER_COLUMN,
+    STATISTICS,
+    PartitionPlan,
+    captured_warnings,
+    checked_metric_names,
+    group_range,
+    means,
+    needs_row_order,
+    partition_details,
+    partition_sums,
+    ranges_are_disjoint,
+    warn_once,
+)
+
+BUCKET_COLUMN = "__sklearn_rank_metrics_bucket__"
+_ERROR = "__error__"  # "<TypeError or ValueError>\x1f<message>" of a bucket, or null
+_WARNINGS = "__warnings__"  # the warnings a bucket raised (see captured_warnings)
+_SEPARATOR = "\x1f"
+
+
+@dataclass(frozen=True)
+class SparkCall:
+    """One call, ready to run: the rows to read and what each bucket computes.
+
+    Attributes
+    ----------
+    frame : pyspark.sql.DataFrame
+        The needed columns (and the row key when ``ties="input"`` meets a shuffle).
+    plans : tuple of PartitionPlan
+        One per run (score column).
+    runs : tuple of str or None
+        The score columns when ``y_score`` named several, else None.
+    buckets : int or None
+        Hash buckets of query ids to shuffle into; None: the partitions hold whole
+        queries already and are read where they are.
+    group_type : pyspark.sql.types.DataType
+        The type of the query id column.
+    """
+
+    frame: DataFrame
+    plans: tuple[PartitionPlan, ...]
+    runs: tuple[str, ...] | None
+    buckets: int | None
+    group_type: T.DataType
+
+    def statistic_columns(self) -> list[str]:
+        """The sums' columns, run by run: ``s<run>_<metric>_<statistic>``."""
+        return [
+            f"s{run}_{index}_{number}"
+            for run in range(len(self.plans))
+            for index in range(len(self.plans[0].metrics))
+            for number in range(len(STATISTICS))
+        ]
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def column(name: str) -> Any:
+    """``F.col`` of a column named ``name`` exactly (dots and backticks included)."""
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def check_frame(df: Any, parameter: str = "df") -> None:
+    if not isinstance(df, DataFrame):
+        raise TypeError(
+            f"The {parameter!r} parameter of {caller_name()} must be a pyspark.sql.DataFrame; got "
+            f"{type(df).__name__}. For data in memory use sklearn_rank_metrics.evaluate, "
+            "or make one with spark.createDataFrame."
+        )
+
+
+def check_column(df: DataFrame, parameter: str, name: Any, kinds: tuple[type, ...]) -> None:
+    """Error naming ``parameter`` unless ``name`` is a column of ``df`` of one of ``kinds``."""
+    if not isinstance(name, str) or name not in df.columns:
+        listed = ", ".join(repr(existing) for existing in df.columns[:20])
+        more = ", ..." if len(df.columns) > 20 else ""
+        raise ValueError(
+            f"The {parameter!r} parameter of {caller_name()} names column {name!r}, which "
+            f"the Spark DataFrame does not have. Its columns are {listed}{more}."
+        )
+    data_type = df.schema[name].dataType
+    if not isinstance(data_type, kinds):
+        wanted = " or ".join(_TYPE_WORDS[kind] for kind in kinds)
+        raise TypeError(
+            f"The {parameter!r} parameter of {caller_name()} names column {name!r} of type "
+            f"{data_type.simpleString()}; it must hold {wanted}."
+        )
+
+
+_TYPE_WORDS: dict[type, str] = {
+    T.NumericType: "numbers",
+    T.BooleanType: "booleans",
+    T.AtomicType: "ids (numbers or strings)",
+}
+NUMBERS = (T.NumericType,)
+LABELS = (T.NumericType, T.BooleanType)
+IDS = (T.AtomicType,)
+
+
+def score_columns(y_score: Any) -> tuple[list[str], bool]:
+    """The score columns, and whether ``y_score`` named several (one run each)."""
+    if isinstance(y_score, str):
+        return [y_score], False
+    if not isinstance(y_score, (list, tuple)) or not y_score:
+        raise TypeError(
+            f"The 'y_score' parameter of {caller_name()} must be a column name or a "
+            f"non-empty list of column names (one run each); got {y_score!r}."
+        )
+    if len(set(y_score)) != len(y_score):
+        raise ValueError(
+            f"The 'y_score' parameter of {caller_name()} names a column more than once: "
+            f"{list(y_score)!r}."
+        )
+    return list(y_score), True
+
+
+def query_ranges_are_disjoint(df: DataFrame, group: str) -> bool:
+    """One pass over the query ids: are the partitions' id ranges disjoint?
+
+    The ranges come from ``mapInPandas``, the operator that reads the partitions
+    afterwards (an aggregation of ``spark_partition_id()`` can be folded on the
+    driver for local data, and then sees one partition). Three values per
+    partition reach the driver.
+    """
+    id_type = df.schema[group].dataType
+    schema = T.StructType(
+        [
+            T.StructField("n", T.LongType()),
+            T.StructField("low", id_type),
+            T.StructField("high", id_type),
+        ]
+    )
+
+    def id_range(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+        ids = [batch[group] for batch in batches]
+        n_rows, low, high = group_range(pd.concat(ids) if ids else pd.Series([], dtype=object))
+        yield pd.DataFrame({"n": [n_rows], "low": [low], "high": [high]})
+
+    ranges = df.select(column(group)).mapInPandas(id_range, schema).collect()
+    return ranges_are_disjoint([(row["n"], row["low"], row["high"]) for row in ranges])
+
+
+def prepare(
+    df: DataFrame,
+    plan: PartitionPlan,
+    *,
+    scores: list[str],
+    several: bool,
+    partitioned_by_query: bool | str,
+    buckets: int | None,
+) -> SparkCall:
+    """Keep the needed columns, add the row key if needed, and decide on the shuffle."""
+    values = [plan.y_true, *scores, plan.sample_weight, plan.doc_id]
+    if plan.judged not in (None, True):
+        values.append(plan.judged)
+    needed = list(dict.fromkeys(name for name in [plan.group, *values] if name is not None))
+    if partitioned_by_query == "auto":
+        shuffle = not query_ranges_are_disjoint(df, plan.group)
+    else:
+        shuffle = not partitioned_by_query
+    frame = df.select(*(column(name) for name in needed))
+    row_order = shuffle and needs_row_order(plan.metrics, plan.shared)
+    if row_order:  # before the exchange, which keeps no order
+        frame = frame.withColumn(ROW_ORDER_COLUMN, F.monotonically_increasing_id())
+    if shuffle and buckets is None:
+        buckets = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions") or 200)
+    plan = dataclasses.replace(
+        plan, row_order=row_order, part="bucket" if shuffle else "partition"
+    )
+    plans = tuple(dataclasses.replace(plan, y_score=score) for score in scores)
+    return SparkCall(
+        frame=frame,
+        plans=plans,
+        runs=tuple(scores) if several else None,
+        buckets=buckets if shuffle else None,
+        group_type=df.schema[plan.group].dataType,
+    )
+
+
+def prepared_call(df: Any, metrics: Any, arguments: dict[str, Any]) -> SparkCall:
+    """Check everything on the driver (no Spark job), then plan the call."""
+    check_frame(df)
+    names = checked_metric_names(metrics)
+    shared = Settings.from_arguments(
+        convention=arguments["convention"],
+        ties=arguments["ties"],
+        replace_undefined_by=arguments["replace_undefined_by"],
+        relevance_level=arguments["relevance_level"],
+    ).checked()
+    scores, several = score_columns(arguments["y_score"])
+    _check_columns(df, arguments, scores)
+    plan = PartitionPlan(
+        metrics=tuple(names),
+        shared=shared,
+        y_true=arguments["y_true"],
+        y_score=scores[0],
+        group=arguments["group"],
+        sample_weight=arguments["sample_weight"],
+        judged=arguments["judged"],
+        group_on_index=False,
+        row_order=False,
+        caller=caller_name(),
+        doc_id=arguments["doc_id"],
+        frame_kind="Spark DataFrame",
+    )
+    return prepare(
+        df,
+        plan,
+        scores=scores,
+        several=several,
+        partitioned_by_query=arguments["partitioned_by_query"],
+        buckets=arguments["buckets"],
+    )
+
+
+def _check_columns(df: DataFrame, arguments: dict[str, Any], scores: list[str]) -> None:
+    """Every column named exists and has a type the parameter takes."""
+    check_column(df, "group", arguments["group"], IDS)
+    check_column(df, "y_true", arguments["y_true"], LABELS)
+    for score in scores:
+        check_column(df, "y_score", score, NUMBERS)
+    if arguments["sample_weight"] is not None:
+        check_column(df, "sample_weight", arguments["sample_weight"], NUMBERS)
+    if arguments["judged"] not in (None, True):
+        check_column(df, "judged", arguments["judged"], LABELS)
+    if arguments["doc_id"] is not None:
+        check_column(df, "doc_id", arguments["doc_id"], IDS)
+
+
+def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame], schema: Any):
+    """``function`` on the rows of each bucket (after a shuffle) or each partition."""
+    if call.buckets is None:
+        columns = call.frame.columns
+
+        def whole_partition(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+            frames = list(batches)  # every Arrow batch of the partition: all its rows
+            rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+                {name: [] for name in columns}
+            )
+            yield function(rows)
+
+        return call.frame.mapInPandas(whole_partition, schema)
+    bucket = F.pmod(F.xxhash64(column(call.plans[0].group)), F.lit(call.buckets))
+    keyed = call.frame.withColumn(BUCKET_COLUMN, bucket)
+    return keyed.groupBy(BUCKET_COLUMN).applyInPandas(function, schema)
+
+
+def collect_means(call: SparkCall) -> list[dict[str, float]]:
+    """Each run's ``{metric: mean}``, from one row of sums over every bucket."""
+    statistics = call.statistic_columns()
+    schema = T.StructType(
+        [T.StructField(name, T.DoubleType()) for name in statistics]
+        + [
+            T.StructField(_WARNINGS, T.ArrayType(T.StringType())),
+            T.StructField(_ERROR, T.StringType()),
+        ]
+    )
+    plans = call.plans
+    sums = _each_part(call, lambda rows: bucket_sums(rows, plans, statistics), schema)
+    total = sums.agg(
+        *(F.sum(name).alias(name) for name in statistics),
+        F.flatten(F.collect_list(_WARNINGS)).alias(_WARNINGS),
+        F.min(_ERROR).alias(_ERROR),
+    ).collect()[0]  # an aggregation without groupBy: one row
+    warn_once(total[_WARNINGS] or [], plans[0])
+    if total[_ERROR] is not None:
+        kind, _, message = total[_ERROR].partition(_SEPARATOR)
+        raise (TypeError if kind == "TypeError" else ValueError)(message)
+    n_columns = len(plans[0].metrics) * len(STATISTICS)
+    results = []
+    for run, plan in enumerate(plans):
+        names = statistics[run * n_columns : (run + 1) * n_columns]
+        pairs = zip(plan.statistic_columns(), names, strict=True)
+        sums_of_run = {key: total[name] for key, name in pairs}
+        results.append(means(sums_of_run, plan))
+    return results
+
+
+def per_query_frame(call: SparkCall, names: Sequence[str]) -> DataFrame:
+    """One row per query (and run): ``query``, ``run``, ``weight``, one column per metric.
+
+    A value is null where the query was skipped (``replace_undefined_by="skip"``),
+    NaN where the ``nan`` policy made it NaN (the bucket returns a NaN as a null,
+    which Arrow makes of it, and a flag saying which nulls were skipped).
+    """
+    plan = call.plans[0]
+    fields = [T.StructField("query", call.group_type)]
+    if call.runs is not None:
+        fields.append(T.StructField("run", T.StringType()))
+    if plan.sample_weight is not None:
+        fields.append(T.StructField("weight", T.DoubleType()))
+    for index in range(len(names)):
+        fields += [
+            T.StructField(f"v{index}", T.DoubleType()),
+            T.StructField(f"k{index}", T.BooleanType()),
+        ]
+    plans, runs = call.plans, call.runs
+    out = [field.name for field in fields]
+    table = _each_part(
+        call, lambda rows: bucket_table(rows, plans, runs, out), T.StructType(fields)
+    )
+    nan, null = F.lit(float("nan")), F.lit(None).cast(T.DoubleType())
+    values = [
+        F.when(F.col(f"k{index}"), null)
+        .when(F.col(f"v{index}").isNull(), nan)
+        .otherwise(F.col(f"v{index}"))
+        .alias(name)
+        for index, name in enumerate(names)
+    ]
+    keys = [field.name for field in fields[: len(fields) - 2 * len(names)]]
+    return table.select(*keys, *values)
+
+
+# --------------------------------------------------------------------------- workers
+
+
+def bucket_sums(
+    rows: pd.DataFrame, plans: Sequence[PartitionPlan], statistics: list[str]
+) -> pd.DataFrame:
+    """One row: every run's :func:`partition_sums`, the warnings raised, and the
+    bucket's TypeError or ValueError (as text: the driver raises it again)."""
+    sums: list[float] = [0.0] * len(statistics)
+    error = None
+    with captured_warnings() as recorded:
+        try:
+            sums = [
+                float(value)
+                for plan in plans
+                for value in partition_sums(rows, plan).iloc[0].to_numpy()
+            ]
+        except (TypeError, ValueError) as raised:
+            error = f"{type(raised).__name__}{_SEPARATOR}{raised}"
+    pairs = zip(statistics, sums, strict=True)
+    row: dict[str, list[Any]] = {name: [value] for name, value in pairs}
+    row[_WARNINGS] = [list(recorded)]
+    row[_ERROR] = [error]
+    return pd.DataFrame(row)
+
+
+def bucket_table(
+    rows: pd.DataFrame,
+    plans: Sequence[PartitionPlan],
+    runs: tuple[str, ...] | None,
+    out: list[str],
+) -> pd.DataFrame:
+    """The per-query values of one bucket, run after run (see :func:`per_query_frame`)."""
+    tables = []
+    for plan in plans:
+        if not len(rows):
+            continue
+        query_ids, results = partition_details(rows, plan)
+        # object, not pandas 3's Arrow-backed str, which pyspark 4.3 cannot convert
+        columns: dict[str, Any] = {"query": pd.Series(query_ids, dtype=_id_dtype(query_ids))}
+        if runs is not None:
+            columns["run"] = np.full(len(query_ids), plan.y_score, dtype=object)
+        if plan.sample_weight is not None:
+            first = rows.groupby(plan.group, sort=False)[plan.sample_weight].first()
+            columns["weight"] = first.reindex(query_ids).to_numpy(dtype=float)
+        for index, (values, _, skipped) in enumerate(results):
+            columns[f"v{index}"] = values
+            columns[f"k{index}"] = skipped
+        tables.append(pd.DataFrame(columns).astype({"run": object} if runs else {}))
+    if not tables:
+        return pd.DataFrame({name: [] for name in out})
+    return pd.concat(tables, ignore_index=True)
+
+
+def _id_dtype(query_ids: np.ndarray) -> Any:
+    """object for text ids (so that pandas keeps them so), else their own dtype."""
+    return object if query_ids.dtype.kind in "OUS" else query_ids.dtype

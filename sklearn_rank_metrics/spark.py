@@ -1,0 +1,268 @@
+"""Ranking metrics on a Spark DataFrame, computed where the data lives.
+
+:func:`evaluate` returns the same ``{name: mean}`` mapping as the in-memory
+:func:`sklearn_rank_metrics.evaluate`, :func:`evaluate_per_query` a Spark DataFrame of
+per-query values, and :class:`RankingMetricEvaluator` is a
+``pyspark.ml.evaluation.Evaluator`` for ``CrossValidator``. No row is collected to the
+driver: the rows of each query meet in one bucket (a hash of the query id), each
+bucket runs the vectorised in-memory kernels on all of its queries at once in a Python
+worker, and returns a few sums per metric; the means are formed from those sums.
+
+Needs the ``spark`` extra: ``pip install sklearn-rank-metrics[spark]`` (pyspark 4, which
+needs Python >= 3.11 and a Java 17 or 21 runtime, pandas and pyarrow). The Python
+workers must import this package: set ``PYSPARK_PYTHON`` to the interpreter that has it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+try:  # the workers' frames are pandas, moved as Arrow batches
+    for _module in ("pyspark.sql", "pandas", "pyarrow"):
+        importlib.import_module(_module)
+except ImportError as error:  # pragma: no cover - exercised without the extra only
+    raise ImportError(
+        "sklearn_rank_metrics.spark needs pyspark>=4.0 (Python>=3.11), pandas and pyarrow: "
+        "pip install sklearn-rank-metrics[spark] (or pip install pyspark pandas pyarrow) "
+        f"({error})"
+    ) from error
+
+from pyspark.sql import DataFrame
+
+from ._engine._caller import entry_point
+from ._engine._validation import BOOLEAN, NONE, Interval, Options, validate_params
+from ._metrics._base import SHARED_SETTINGS
+from ._metrics._evaluate import DEFAULT_METRICS
+from ._spark_evaluator import RankingMetricEvaluator
+from ._spark_frames import collect_means, per_query_frame, prepared_call
+
+__all__ = ["RankingMetricEvaluator", "evaluate", "evaluate_per_query"]
+
+_CONSTRAINTS = {
+    **SHARED_SETTINGS,
+    "partitioned_by_query": [BOOLEAN, Options("auto")],
+    "buckets": [Interval(int, 1, None), NONE],
+}
+
+
+# the parameters evaluate and evaluate_per_query share, in their docstrings
+_SPARK_PARAMETERS = """\
+    df : pyspark.sql.DataFrame
+        One row per (query, document) pair, in any order and partitioning.
+    metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
+        Metric names as in :func:`sklearn_rank_metrics.evaluate` (``"ndcg@10"``,
+        ``"map(denominator=min(k,n_relevant))@10"``, ``"gauc"``, ...).
+    y_true : str, default="y_true"
+        Column of relevance labels (numbers or booleans).
+    y_score : str or list of str, default="y_score"
+        Column of model scores; a list names several runs (models), computed in one
+        pass over the rows: each run is ranked on its own column.
+    group : str, default="group"
+        Column of query ids (integers or strings).
+    sample_weight : str or None, default=None
+        Column of query weights: one per row, constant within each query.
+    judged : str, True or None, default=None
+        For the measures that read judgments (bpref, Judged@k, RBP's residual and
+        bound): the column of booleans saying whether each row was judged, or
+        ``True`` when every row was. With None those measures refuse to run.
+    doc_id : str or None, default=None
+        Column of document ids: the tie order of a ``convention`` whose tool orders
+        tied rows by document id (trec_eval), as in the in-memory ``evaluate``.
+    convention, ties, replace_undefined_by, relevance_level : default=None
+        As in :func:`sklearn_rank_metrics.evaluate`: applied to every metric that has
+        the parameter, unless its name sets it. ``ties="input"`` follows the row
+        order of ``df`` at the call, partition by partition, which the shuffle keeps
+        through an int64 row key (``monotonically_increasing_id``); a DataFrame whose
+        plan is not deterministic (a ``repartition`` without columns after a
+        shuffle, say) has no order to keep. ``replace_undefined_by="raise"`` raises
+        a ValueError naming an undefined query of one bucket (the in-memory version
+        names the smallest undefined id; here it may be another one).
+    partitioned_by_query : bool or "auto", default="auto"
+        Whether every query's rows already sit in one partition of ``df``. ``True``:
+        trusted, no shuffle (a query split over partitions would count as several
+        queries). ``False``: always shuffle by query. ``"auto"``: no shuffle when one
+        aggregation of the group column shows that the partitions' ``[min, max]``
+        id ranges do not overlap (``repartitionByRange`` on the query id, or data
+        written sorted by query); otherwise shuffle. The check runs when this
+        function is called.
+    buckets : int or None, default=None
+        Number of hash buckets of query ids the rows are shuffled into; None:
+        ``spark.sql.shuffle.partitions``. A bucket is one pandas frame in one Python
+        worker (about 200 bytes per row): aim at about a million rows per bucket.
+"""
+
+
+@entry_point
+@validate_params(_CONSTRAINTS)
+def evaluate(
+    df: Any,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    *,
+    y_true: str = "y_true",
+    y_score: str | Sequence[str] = "y_score",
+    group: str = "group",
+    sample_weight: str | None = None,
+    judged: str | bool | None = None,
+    doc_id: str | None = None,
+    convention: str | None = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    partitioned_by_query: bool | str = "auto",
+    buckets: int | None = None,
+) -> dict[str, Any]:
+    """Mean of several ranking metrics over the queries of a Spark DataFrame.
+
+    The result equals :func:`sklearn_rank_metrics.evaluate` on the same rows held in
+    memory (up to floating-point summation order, about 1e-15), for every metric
+    name and setting. One Spark job (two with the ``"auto"`` check); a single row of
+    sums reaches the driver.
+
+    Parameters
+    ----------
+    [[spark_parameters]]
+
+    Returns
+    -------
+    scores : dict
+        Each metric name, as given, mapped to a float; with several score columns,
+        each column name mapped to such a dict.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad columns and settings before any Spark job runs; bad rows (a NaN score,
+        a weight not constant within a query, ...) and ``replace_undefined_by="raise"``
+        with the in-memory message, which says that its row numbers and counts are
+        those of one bucket.
+
+    See Also
+    --------
+    evaluate_per_query : The per-query values as a Spark DataFrame.
+    sklearn_rank_metrics.evaluate : The in-memory version.
+    sklearn_rank_metrics.dask.evaluate : The same on a Dask DataFrame.
+
+    Notes
+    -----
+    Each bucket :math:`b` runs the in-memory kernels on all of its queries at once
+    and returns, per metric, over its queries :math:`q` not skipped by
+    ``replace_undefined_by="skip"``: :math:`S_b = \\sum_q w_q v_q`,
+    :math:`W_b = \\sum_q w_q`, the number of such queries, of skipped queries and of
+    NaN values; Spark adds them, and
+
+    .. math::
+
+        \\text{mean} = \\frac{\\sum_b S_b}{\\sum_b W_b}
+
+    is exactly the in-memory weighted mean. As there, a NaN value (the ``nan``
+    policy) makes the mean NaN, and with no weight left the mean is NaN with a
+    ``UserWarning``. Warnings raised in the workers (ERR's binary-labels warning,
+    say) are emitted once here, naming how many buckets raised them; a warning that
+    reads every row in memory (ERR's) reads one bucket's rows here.
+
+    Costs, for :math:`n` rows: the shuffle moves every row of the needed columns
+    once (query id, label, score, weight, judged, doc id, plus 8 bytes of row key
+    with ``ties="input"``: 20-60 bytes per row for numeric ids), each bucket sorts
+    its rows once, and :math:`6 \\times` (runs :math:`\\times` metrics) floats per
+    bucket reach the driver. Already partitioned data (``partitioned_by_query``)
+    skips the shuffle. ``benchmarks/bench_spark.py`` measures it (``SPARK_RESULTS.md``)
+    and estimates it for a cluster.
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_rank_metrics.spark import evaluate
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+    >>> df = spark.createDataFrame(
+    ...     [(1, 2, 0.9), (2, 0, 0.3), (1, 0, 0.8), (2, 1, 0.7), (1, 1, 0.1), (2, 0, 0.2)],
+    ...     ["qid", "label", "score"],
+    ... )  # doctest: +SKIP
+    >>> evaluate(df, ["mrr", "p@1", "recall@2"], y_true="label", y_score="score",
+    ...          group="qid")  # doctest: +SKIP
+    {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
+    """
+    call = prepared_call(df, metrics, locals())
+    results = collect_means(call)
+    if call.runs is None:
+        return results[0]
+    return dict(zip(call.runs, results, strict=True))
+
+
+@entry_point
+@validate_params(_CONSTRAINTS)
+def evaluate_per_query(
+    df: Any,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    *,
+    y_true: str = "y_true",
+    y_score: str | Sequence[str] = "y_score",
+    group: str = "group",
+    sample_weight: str | None = None,
+    judged: str | bool | None = None,
+    doc_id: str | None = None,
+    convention: str | None = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    partitioned_by_query: bool | str = "auto",
+    buckets: int | None = None,
+) -> DataFrame:
+    """Per-query values of several ranking metrics, as a lazy Spark DataFrame.
+
+    Parameters
+    ----------
+    [[spark_parameters]]
+
+    Returns
+    -------
+    table : pyspark.sql.DataFrame
+        One row per query (per query and run with several score columns), in no
+        particular order; columns:
+
+        - ``query``: the query id, of the group column's type;
+        - ``run`` (string, only when ``y_score`` is a list): the score column;
+        - ``weight`` (double, only with ``sample_weight``): the query's weight;
+        - one double column per metric name, as given (names with dots or
+          parentheses need backticks in ``F.col``): **null** where
+          ``replace_undefined_by="skip"`` skipped the query, **NaN** where the
+          ``nan`` policy made the value NaN. So ``F.avg`` of a column reproduces
+          the ``skip`` mean (it leaves nulls out) and is NaN under ``nan``, as the
+          in-memory mean is. (The in-memory and Dask tables hold NaN for both.)
+
+        After ``orderBy("query")`` and ``toPandas()`` it equals
+        ``sklearn_rank_metrics.evaluate(..., per_query=True)`` (with nulls as NaN).
+        Only the ``"auto"`` check runs now; the values are computed when the table
+        is, and an error in a bucket (a NaN score, ``"raise"``) then reaches you as
+        pyspark's ``PythonException`` whose message ends with the package's
+        message; :func:`evaluate` raises the package's ValueError or TypeError itself.
+
+    See Also
+    --------
+    evaluate : The means, combined from per-bucket sums.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics.spark import evaluate_per_query
+    >>> df = spark.createDataFrame(
+    ...     [(1, 0, 0.9), (1, 1, 0.1), (2, 1, 0.5), (2, 0, 0.5)],
+    ...     ["group", "y_true", "y_score"],
+    ... )  # doctest: +SKIP
+    >>> evaluate_per_query(df, ["mrr", "p@1"]).orderBy("query").show()  # doctest: +SKIP
+    +-----+----+---+
+    |query| mrr|p@1|
+    +-----+----+---+
+    |    1| 0.5|0.0|
+    |    2|0.75|0.5|
+    +-----+----+---+
+    """
+    call = prepared_call(df, metrics, locals())
+    return per_query_frame(call, call.plans[0].metrics)
+
+
+for _function in (evaluate, evaluate_per_query):
+    _function.__doc__ = (_function.__doc__ or "").replace(
+        "    [[spark_parameters]]\n", _SPARK_PARAMETERS
+    )
+del _function
