@@ -199,7 +199,17 @@ class RankingMetricEvaluator(
         return {name: value for name, value in kwargs.items() if value is not None}
 
     def setMetricName(self, value: str) -> RankingMetricEvaluator:
-        """Set ``metricName``; returns self."""
+        """Set ``metricName``; returns self.
+
+        Parameters
+        ----------
+        value : str
+            A metric name as :func:`sklearn_rank_metrics.evaluate` takes it.
+
+        Returns
+        -------
+        self : RankingMetricEvaluator
+        """
         return self._set(metricName=value)
 
     def getMetricName(self) -> str:
@@ -207,7 +217,17 @@ class RankingMetricEvaluator(
         return self.getOrDefault(self.metricName)
 
     def setQueryCol(self, value: str) -> RankingMetricEvaluator:
-        """Set ``queryCol``; returns self."""
+        """Set ``queryCol``; returns self.
+
+        Parameters
+        ----------
+        value : str
+            The column of query ids.
+
+        Returns
+        -------
+        self : RankingMetricEvaluator
+        """
         return self._set(queryCol=value)
 
     def getQueryCol(self) -> str:

@@ -15,6 +15,7 @@ workers must import this package: set ``PYSPARK_PYTHON`` to the interpreter that
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Sequence
 from typing import Any
@@ -37,8 +38,9 @@ from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS
 from ._spark_evaluator import RankingMetricEvaluator
 from ._spark_frames import collect_means, per_query_frame, prepared_call
+from ._stats._per_query_values import PerQueryValues
 
-__all__ = ["RankingMetricEvaluator", "evaluate", "evaluate_per_query"]
+__all__ = ["RankingMetricEvaluator", "evaluate", "evaluate_per_query", "per_query_values"]
 
 _CONSTRAINTS = {
     **SHARED_SETTINGS,
@@ -261,7 +263,75 @@ def evaluate_per_query(
     return per_query_frame(call, call.plans[0].metrics)
 
 
-for _function in (evaluate, evaluate_per_query):
+@entry_point
+@validate_params(_CONSTRAINTS)
+def per_query_values(
+    df: Any,
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    *,
+    y_true: str = "y_true",
+    y_score: str | Sequence[str] = "y_score",
+    group: str = "group",
+    sample_weight: str | None = None,
+    judged: str | bool | None = None,
+    doc_id: str | None = None,
+    convention: str | None = None,
+    ties: str | None = None,
+    replace_undefined_by: float | str | None = None,
+    relevance_level: float | None = None,
+    partitioned_by_query: bool | str = "auto",
+    buckets: int | None = None,
+) -> PerQueryValues:
+    """Per-query values computed on Spark, brought to the driver for paired statistics.
+
+    :func:`evaluate_per_query`'s table, collected with ``toArrow()`` (one row per
+    query and run: queries, never rows, reach the driver) and read by
+    :meth:`sklearn_rank_metrics.PerQueryValues.from_frame` with the policy and
+    convention it was computed with, so that a skipped query (null) is left out and a
+    ``nan``-policy value stays NaN. Pass the result whole to
+    :func:`sklearn_rank_metrics.compare` or :func:`sklearn_rank_metrics.ranking_report`:
+    their numbers equal those of the same calls on the rows in memory.
+
+    Parameters
+    ----------
+    [[spark_parameters]]
+
+    Returns
+    -------
+    values : sklearn_rank_metrics.PerQueryValues
+        Every query's value of every metric for every run (each score column of
+        ``y_score``; one unnamed run for a single column), with the query weights
+        when ``sample_weight`` is given. The tables of ``compare`` and
+        ``ranking_report(as_frame=True)`` on it are pandas DataFrames.
+
+    See Also
+    --------
+    evaluate_per_query : The same values as a lazy Spark DataFrame.
+    """
+    several = not isinstance(y_score, str)
+    table = evaluate_per_query(
+        df, metrics, y_true=y_true, y_score=y_score, group=group,
+        sample_weight=sample_weight, judged=judged, doc_id=doc_id, convention=convention,
+        ties=ties, replace_undefined_by=replace_undefined_by,
+        relevance_level=relevance_level, partitioned_by_query=partitioned_by_query,
+        buckets=buckets,
+    )
+    names = [name for name in table.columns if name not in ("query", "run", "weight")]
+    collected = PerQueryValues.from_frame(
+        table.toArrow(),
+        run="run" if several else None,
+        weight="weight" if sample_weight is not None else None,
+        metrics=names,
+        runs=list(y_score) if several else None,
+        replace_undefined_by=replace_undefined_by,
+        convention=convention,
+    )
+    # Arrow is only the way the queries travel: the tables of compare and
+    # ranking_report follow the package's rule for input that is not a frame (pandas)
+    return dataclasses.replace(collected, frame_library=None)
+
+
+for _function in (evaluate, evaluate_per_query, per_query_values):
     _function.__doc__ = (_function.__doc__ or "").replace(
         "    [[spark_parameters]]\n", _SPARK_PARAMETERS
     )

@@ -4,7 +4,8 @@ In the spirit of scikit-learn's ``sklearn/tests/test_docstring_parameters.py``, 
 numpydoc: a small parser below reads the numpydoc sections. Checked, for every public
 callable (the functions of ``__all__``, the ``__init__`` of every public class, with its
 parameters documented in the class docstring, its public methods defined in this
-package, and ``sklearn_rank_metrics.dask.evaluate`` / ``evaluate_per_query``):
+package, the public functions of ``sklearn_rank_metrics.dask`` and
+``sklearn_rank_metrics.spark``):
 
 - the "Parameters" section lists the signature's parameters (without ``self``/``cls``),
   in the signature's order; ``*args`` / ``**kwargs`` are documented as ``*args`` /
@@ -28,6 +29,7 @@ import pytest
 
 import sklearn_rank_metrics
 import sklearn_rank_metrics.dask
+import sklearn_rank_metrics.spark
 
 PACKAGE = "sklearn_rank_metrics"
 
@@ -171,9 +173,14 @@ def public_cases() -> list[Case]:
             cases.extend(class_cases(obj))
         else:
             cases.append(function_case(name, obj, module_level=True))
-    for name in sklearn_rank_metrics.dask.__all__:
-        function = getattr(sklearn_rank_metrics.dask, name)
-        cases.append(function_case(f"dask.{name}", function, module_level=True))
+    for module, prefix in ((sklearn_rank_metrics.dask, "dask."),
+                           (sklearn_rank_metrics.spark, "spark.")):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj):
+                cases.extend(class_cases(obj))
+            else:
+                cases.append(function_case(prefix + name, obj, module_level=True))
     return cases
 
 
@@ -228,8 +235,13 @@ def _public_docstrings() -> dict[str, str | None]:
     docs: dict[str, str | None] = {
         PACKAGE: sklearn_rank_metrics.__doc__,
         f"{PACKAGE}.dask": sklearn_rank_metrics.dask.__doc__,
+        f"{PACKAGE}.spark": sklearn_rank_metrics.spark.__doc__,
     }
-    for module, prefix in ((sklearn_rank_metrics, ""), (sklearn_rank_metrics.dask, "dask.")):
+    for module, prefix in (
+        (sklearn_rank_metrics, ""),
+        (sklearn_rank_metrics.dask, "dask."),
+        (sklearn_rank_metrics.spark, "spark."),
+    ):
         for name in module.__all__:
             obj: Any = getattr(module, name)
             docs[prefix + name] = obj.__doc__
