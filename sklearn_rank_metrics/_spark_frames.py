@@ -22,6 +22,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ._engine._caller import caller_name
+from ._io._frames import refuse_shared_columns
 from ._metrics._settings import Settings
 from ._partitions import (
     ROW_ORDER_COLUMN,
@@ -252,6 +253,11 @@ def _check_columns(df: DataFrame, arguments: dict[str, Any], scores: list[str]) 
         check_column(df, "judged", arguments["judged"], LABELS)
     if arguments["doc_id"] is not None:
         check_column(df, "doc_id", arguments["doc_id"], IDS)
+    named = [("group", arguments["group"]), ("y_true", arguments["y_true"])]
+    named += [("y_score", score) for score in scores]
+    named += [(parameter, arguments[parameter]) for parameter in ("sample_weight", "doc_id")
+              if arguments[parameter] is not None]
+    refuse_shared_columns(named, caller_name())
 
 
 def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame], schema: Any):

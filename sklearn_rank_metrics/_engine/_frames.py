@@ -157,3 +157,20 @@ def _arrow_table(columns: dict[str, np.ndarray]) -> Any:
         for values in columns.values()
     ]
     return pa.table(arrays, names=list(columns))
+
+
+def from_native(value: Any, owner: str) -> Any:
+    """``narwhals.from_native(value, pass_through=True)``, with narwhals' own errors
+    turned into the package's: a frame with duplicated column names is a ValueError
+    from ``owner`` (which column would be meant?), never narwhals' DuplicateError."""
+    import narwhals.stable.v2 as nw  # a dependency, imported when a frame is read
+    from narwhals.exceptions import DuplicateError
+
+    try:
+        return nw.from_native(value, pass_through=True)
+    except DuplicateError as error:
+        details = " ".join(str(error).split())
+        raise ValueError(
+            f"{owner}: the {type(value).__name__} has duplicated column names ({details}); "
+            "rename them so that one column is meant."
+        ) from None

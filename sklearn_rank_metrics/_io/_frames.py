@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._frames import from_native
 from .._engine._plain import plain
 
 # the parameters that hold numbers; the others (ids, judged flags) are read as typed
@@ -46,6 +47,12 @@ def check_columns(
     file, or the frame) and ``owner`` the function whose parameter it is.
     """
     for parameter, column in wanted:
+        if available.count(column) > 1:
+            raise ValueError(
+                f"{name} has {available.count(column)} columns named {column!r} (the "
+                f"{parameter!r} parameter of {owner}); rename them so that one column is "
+                "meant."
+            )
         if column not in available:
             listed = ", ".join(repr(c) for c in available[:20])
             more = ", ..." if len(available) > 20 else ""
@@ -105,7 +112,7 @@ def as_frame(value: Any, owner: str) -> Any:
         return None  # paths, arrays and containers: never a frame (and quick to tell)
     nw = _narwhals()
     try:
-        frame = nw.from_native(value, pass_through=True)
+        frame = from_native(value, owner)
     except ImportError as error:
         import narwhals
 
@@ -162,7 +169,7 @@ def collect_columns(value: Any, wanted: list[tuple[str, Any]], owner: str) -> _C
     nw = _narwhals()
     lazy = isinstance(frame, nw.LazyFrame)
     name = _frame_name(frame, lazy)
-    available = list(frame.collect_schema().names() if lazy else frame.columns)
+    available = list(frame.columns)  # collect_schema() would fold duplicated names
     check_columns(available, wanted, name, owner)
     if lazy:  # the named columns only, collected once
         frame = frame.select(list(dict.fromkeys(column for _, column in wanted))).collect()
@@ -329,7 +336,25 @@ def _wanted(columns: Mapping[str, Any], runs: dict[str, Any] | None, owner: str)
         )
         _column_name(column, parameter, owner, hint)
         wanted.append((parameter, column))
+    refuse_shared_columns(wanted, owner)
     return wanted
+
+
+def refuse_shared_columns(wanted: list[tuple[str, Any]], owner: str) -> None:
+    """One column named for two roles (labels and scores, two runs, query ids and
+    scores...) is refused: such a call is almost surely a slip, and scores it without
+    a word. To score the labels themselves (an oracle run), copy the column."""
+    roles: dict[Any, str] = {}
+    for parameter, column in wanted:
+        if column in roles:
+            first = roles[column]
+            what = "two runs of y_score" if first == parameter else f"both {first} and {parameter}"
+            raise ValueError(
+                f"{owner}: column {column!r} is named for {what}; each must read its own "
+                "column. To score a column against itself on purpose (an oracle run), "
+                "copy it under another name first."
+            )
+        roles[column] = parameter
 
 
 def read_columns(read: _Columns, wanted: Mapping[str, Any], owner: str) -> dict[str, np.ndarray]:

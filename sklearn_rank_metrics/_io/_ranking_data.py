@@ -28,6 +28,20 @@ def n_rows_of(column: Any) -> int:
     return int(shape[0]) if shape else len(column)
 
 
+def refuse_unpacking_weights(rows: Any) -> None:
+    """``*data`` keeps three fields; rows that carry query weights would lose them, and
+    every weighted mean would change without a word, so that unpacking is refused."""
+    if rows.sample_weight is None:
+        return
+    kind = type(rows).__name__
+    raise TypeError(
+        f"This {kind} carries query weights (sample_weight), which unpacking it "
+        f"(*data, or y_true, y_score, group = data) would drop. Pass it whole, "
+        "evaluate(data, ...), to use them, or the arrays without them on purpose: "
+        "evaluate(data.y_true, data.y_score, data.group, ...)."
+    )
+
+
 def source_name(path: Any) -> str:
     """The path as text, for messages."""
     return os.fspath(path)
@@ -125,6 +139,7 @@ class RankingData(RankingRows):
                 )
 
     def __iter__(self) -> Any:
+        refuse_unpacking_weights(self)
         return iter((self.y_true, self.y_score, self.group))
 
     def carried(self) -> dict[str, Any]:
@@ -340,6 +355,7 @@ class AlignedRuns(RankingRows):
     frame_library: str | None = field(default=None, repr=False)
 
     def __iter__(self) -> Any:
+        refuse_unpacking_weights(self)
         return iter((self.y_true, self.scores, self.group))
 
     def carried(self) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name, renamed_as
+from .._engine._frames import from_native
 from .._engine._inputs import missing_objects
 from .._engine._plain import plain
 from .._engine._ranking_rows import bind_call
@@ -413,7 +414,8 @@ def _first_bad_weight(weights: np.ndarray) -> int | None:
 
 
 def _check_missing(values: PerQueryValues) -> None:
-    """Infinite values, and missing ones where the policy gives every query a value."""
+    """Infinite values, values outside the metric's range, and missing ones where the
+    policy gives every query a value."""
     data = values.values
     infinite = np.argwhere(np.isinf(data))
     if len(infinite):
@@ -423,6 +425,7 @@ def _check_missing(values: PerQueryValues) -> None:
             f"{_shown(values.query_ids[q])}{_of_run(values.runs[r])}; a metric value is finite."
         )
     for j, (name, policy) in enumerate(zip(values.metrics, values.policies, strict=True)):
+        _check_range(values, j)
         kind = _policy_kind(policy)
         if kind in ("skip", "nan") and not parse_metric(name).info.always_defined:
             continue
@@ -430,6 +433,28 @@ def _check_missing(values: PerQueryValues) -> None:
         if len(missing):
             r, q = missing[0]
             raise ValueError(_missing_value_message(values, name, policy, r, q))
+
+
+def _check_range(values: PerQueryValues, j: int) -> None:
+    """Every value of metric ``j`` lies in the metric's range (a count is a whole number):
+    a value outside it was not computed by that metric, and no statistic is formed on it."""
+    name = values.metrics[j]
+    spec = parse_metric(name)
+    low, high = spec.info.value_range(spec.kernel_params)
+    data = values.values[:, j]
+    with np.errstate(invalid="ignore"):
+        bad = (data < low - 1e-12) | (data > high + 1e-12)
+        if spec.info.total:
+            bad |= data != np.round(data)
+    found = np.argwhere(bad)
+    if len(found):
+        r, q = found[0]
+        what = ("whole numbers in " if spec.info.total else "") + f"[{plain(low)}, {plain(high)}]"
+        raise ValueError(
+            f"{caller_name()}: {name!r} is {plain(data[r, q])!r} for query "
+            f"{_shown(values.query_ids[q])}{_of_run(values.runs[r])}, outside its range "
+            f"{what}: these are not values of {name!r} (a column of another metric?)."
+        )
 
 
 def _of_run(run: str | None) -> str:
@@ -485,7 +510,7 @@ def _is_table(value: Any) -> bool:
     if type(value).__module__.startswith("dask.") and hasattr(value, "columns"):
         return True
     nw = _narwhals()
-    frame = nw.from_native(value, pass_through=True)
+    frame = from_native(value, caller_name())
     return isinstance(frame, (nw.DataFrame, nw.LazyFrame))
 
 
@@ -566,7 +591,7 @@ def _read_table(
         # a table of queries fits the client; narwhals reads Dask through another package
         table = table.compute()
     nw = _narwhals()
-    frame = nw.from_native(table, pass_through=True)
+    frame = from_native(table, caller_name())
     if not isinstance(frame, (nw.DataFrame, nw.LazyFrame)):
         raise TypeError(
             f"The 'table' parameter of {caller_name()} must be a DataFrame (pandas, polars, "
@@ -574,7 +599,7 @@ def _read_table(
             f"columns, or a mapping {{run name: table}}; got {type(table).__name__}."
         )
     lazy = isinstance(frame, nw.LazyFrame)
-    available = list(frame.collect_schema().names() if lazy else frame.columns)
+    available = list(frame.columns)  # collect_schema() would fold duplicated names
     names = _metric_names_of(available, wanted, metrics)
     _check_columns(available, wanted, names, run)
     if lazy:
@@ -657,6 +682,11 @@ def _check_columns(
     named = [(f"the {role!r} parameter", column) for role, column in wanted.items()]
     named += [("a metric", column) for column in metrics]
     for role, column in named:
+        if available.count(column) > 1:
+            raise ValueError(
+                f"{caller_name()}: {table} has {available.count(column)} columns named "
+                f"{column!r} ({role}); rename them so that one column is meant."
+            )
         if column not in available:
             listed = ", ".join(repr(c) for c in available[:20])
             more = ", ..." if len(available) > 20 else ""

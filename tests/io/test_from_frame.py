@@ -534,3 +534,41 @@ def test_ranking_data_of_array_api_arrays_counts_rows_by_shape():
     assert ndcg_score(data) == 1.0
     with pytest.raises(ValueError, match="y_score has 2 rows but y_true has 3"):
         RankingData(xp.asarray(labels), xp.asarray(scores[:2]), xp.asarray(ids))
+
+
+def test_unpacking_rows_that_carry_weights_is_refused():
+    frame = pl.DataFrame({"q": [1, 1, 1, 2, 2, 2], "y": [2, 0, 1, 1, 0, 0],
+                          "a": [1.2, 3.4, 1.2, 0.9, 0.9, 0.5], "b": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+                          "w": [1.0, 1, 1, 3, 3, 3]})
+    weighted = RankingData.from_frame(frame, y_true="y", y_score="a", group="q", sample_weight="w")
+    runs = RankingData.from_frame(frame, y_true="y", y_score=["a", "b"], group="q",
+                                  sample_weight="w")
+    for rows in (weighted, runs):
+        with pytest.raises(TypeError, match=r"carries query weights .* Pass it whole"):
+            list(rows)
+    # whole, the weights count: query 1 (mrr 1/2, weight 1), query 2 (mrr 1, weight 3)
+    assert evaluate(weighted, metrics=["mrr"], ties="input")["mrr"] == pytest.approx(3.5 / 4)
+    # without weights, unpacking keeps working as before
+    y_true, y_score, group = RankingData.from_frame(frame, y_true="y", y_score="a", group="q")
+    assert evaluate(y_true, y_score, group, metrics=["mrr"], ties="input")["mrr"] == 0.75
+
+
+@pytest.mark.parametrize("columns", [
+    {"y_true": "y", "y_score": "y", "group": "q"},
+    {"y_true": "y", "y_score": "s", "group": "y"},
+    {"y_true": "y", "y_score": "s", "group": "s"},
+    {"y_true": "y", "y_score": ["s", "y"], "group": "q"},
+    {"y_true": "y", "y_score": {"a": "s", "b": "s"}, "group": "q"},
+    {"y_true": "y", "y_score": "s", "group": "q", "sample_weight": "s"},
+])
+def test_one_column_in_two_roles_is_refused(columns):
+    frame = pl.DataFrame({"q": [1, 1, 2], "y": [2, 0, 1], "s": [0.3, 0.9, 0.1]})
+    with pytest.raises(ValueError, match="is named for .*; each must read its own column"):
+        RankingData.from_frame(frame, **columns)
+
+
+def test_duplicated_column_names_of_a_duckdb_relation_are_refused():
+    frame = pl.DataFrame({"q": [1, 1, 1], "y": [2, 0, 1], "a": [1.2, 3.4, 0.3]})  # noqa: F841
+    relation = duckdb.sql("SELECT q, a AS y, a, y FROM frame")  # 'y' twice: scores, labels
+    with pytest.raises(ValueError, match="has 2 columns named 'y' \\(the 'y_true' parameter"):
+        RankingData.from_frame(relation, y_true="y", y_score="a", group="q")

@@ -233,6 +233,11 @@ def test_errors_before_any_job(spark):
         on_spark(df, convention="spurk")
     with pytest.raises(ValueError, match="y_true of evaluate is empty"):
         on_spark(df.limit(0), ["map"])
+    # one column in two roles: scored against itself, or queries keyed by the labels
+    for shared in ({"y_score": "label"}, {"y_score": ["score", "label"]},
+                   {"sample_weight": "score"}):
+        with pytest.raises(ValueError, match="evaluate: column '.*' is named for .* own column"):
+            on_spark(df, ["map"], **shared)
 
 
 def test_worker_warnings_come_back_once(spark):

@@ -9,6 +9,7 @@ through toArrow()), and from Dask's per-query table.
 import dataclasses
 import math
 import pickle
+import re
 
 import numpy as np
 import pandas as pd
@@ -461,3 +462,29 @@ def test_text_query_ids_sort_as_evaluate_sorts_them(library):
         expected.per_query["query"]).tolist()
     np.testing.assert_array_equal(as_numpy(got.table["ci_low_bca"]),
                                   as_numpy(expected.table["ci_low_bca"]))
+
+
+@pytest.mark.parametrize("metric, values, shown", [
+    ("mrr", [1.0, -0.2, 0.5], "-0.2"),          # a reciprocal rank is in [0, 1]
+    ("ndcg@10", [0.5, 1.7, 0.5], "1.7"),
+    ("num_rel", [3.0, 4.5, 1.0], "4.5"),         # a count is a whole number
+])
+def test_values_outside_the_metric_range_are_refused(metric, values, shown):
+    tables = {
+        "a": pd.DataFrame({"query": [1, 2, 3], metric: values}),
+        "b": pd.DataFrame({"query": [1, 2, 3], metric: [0.0, 1.0, 1.0]}),
+    }
+    with pytest.raises(ValueError, match=rf"{re.escape(repr(metric))} is {re.escape(shown)} "
+                                         r"for query \d+ \(run 'a'\), outside its range"):
+        PerQueryValues.from_frame(tables)
+
+
+def test_duplicated_metric_columns_are_refused():
+    table = pa.table([[1, 2], [1.0, 0.5], [0.5, 0.25]], names=["query", "mrr", "mrr"])
+    with pytest.raises(ValueError, match=r"from_frame: the Table has duplicated column names "
+                                         r"\(.*'mrr' 2 times\)"):
+        PerQueryValues.from_frame(table)
+    import duckdb
+    relation = duckdb.sql("SELECT * FROM (VALUES (1, 1.0, 0.5), (2, 0.5, 0.25)) t(query, mrr, x)")
+    with pytest.raises(ValueError, match="the table has 2 columns named 'mrr' \\(a metric\\)"):
+        PerQueryValues.from_frame(relation.project("query, mrr, x AS mrr"))
