@@ -27,10 +27,27 @@ from ._spark_frames import (
     prepared_call,
 )
 
+# pyspark.ml.evaluation.RankingEvaluator's metric names, and what they are here (with
+# convention="spark" for MLlib's exact settings)
+_MLLIB_NAMES = {
+    "meanAveragePrecision": "map",
+    "meanAveragePrecisionAtK": "map(denominator=min(k,n_relevant))@k",
+    "precisionAtK": "p@k",
+    "ndcgAtK": "ndcg@k",
+    "recallAtK": "recall@k",
+}
+
 
 def _metric_name(value: Any) -> str:
     """A metric name of the registry that is a mean (not a count), checked when set."""
     name = TypeConverters.toString(value)
+    if name in _MLLIB_NAMES:
+        raise ValueError(
+            f"The 'metricName' parameter of RankingMetricEvaluator takes this package's "
+            f"metric names; {name!r} is MLlib RankingEvaluator's name: use "
+            f"metricName={_MLLIB_NAMES[name]!r} (k a number, e.g. 10), with "
+            "convention='spark' for MLlib's own settings."
+        )
     spec = parse_metric(name)
     if spec.total:
         raise ValueError(

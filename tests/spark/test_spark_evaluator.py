@@ -4,6 +4,7 @@ query folds, each number checked against the in-memory evaluate on the same rows
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -66,6 +67,12 @@ def test_params_direction_copy_and_save_load(spark, tmp_path):
         RankingMetricEvaluator(metricName="ndgc@10")
     with pytest.raises(ValueError, match="'metricName' .* 'num_rel' is a count"):
         RankingMetricEvaluator(metricName="num_rel")
+    # MLlib RankingEvaluator's names point to ours (not to a near spelling)
+    for mllib, ours in (("meanAveragePrecision", "'map'"), ("precisionAtK", "'p@k'"),
+                        ("meanAveragePrecisionAtK", "'map(denominator=min(k,n_relevant))@k'")):
+        with pytest.raises(ValueError, match=f"MLlib RankingEvaluator's name: use "
+                                             f"metricName={re.escape(ours)}"):
+            RankingMetricEvaluator(metricName=mllib)
     with pytest.raises(ValueError, match="'replaceUndefinedBy' .* got 'zero'"):
         RankingMetricEvaluator(replaceUndefinedBy="zero")
     # the columns are checked before any job, named by the evaluator's params
