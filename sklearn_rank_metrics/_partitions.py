@@ -14,7 +14,6 @@ from __future__ import annotations
 import builtins
 import math
 import re
-import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ._engine._caller import called_as
-from ._engine._warnings import warn_at_caller
+from ._engine._warnings import recorded_warnings, warn_at_caller
 from ._metrics._aggregate import mean_of_scaled_sum, scaled_sum
 from ._metrics._evaluate import evaluate_details, metric_names, metric_settings
 from ._metrics._registry import parse_metric
@@ -275,21 +274,18 @@ _CATEGORY_MODULES = ("builtins", "sklearn.exceptions")
 
 @contextmanager
 def captured_warnings() -> Iterator[list[str]]:
-    """Record the warnings raised inside the block as ``"<category path>\x1f<text>"``.
+    """Record the package's warnings raised inside the block as
+    ``"<category path>\x1f<text>"`` (:func:`~._engine._warnings.recorded_warnings`).
 
     For a worker, whose warnings would reach its own stderr only: the texts travel
     back with the partition's sums and :func:`warn_once` emits them on the caller's side.
     """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        texts: list[str] = []
+    texts: list[str] = []
+    with recorded_warnings() as recorded:
         yield texts
-    category_paths = (
-        f"{warning.category.__module__}.{warning.category.__qualname__}" for warning in caught
-    )
     texts.extend(
-        f"{path}{_SEPARATOR}{warning.message}"
-        for path, warning in zip(category_paths, caught, strict=True)
+        f"{category.__module__}.{category.__qualname__}{_SEPARATOR}{message}"
+        for category, message in recorded
     )
 
 

@@ -5,10 +5,37 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import FrameType
 
 # the package's own source folder: warnings point at the first frame outside it
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+# where warn_at_caller puts its warnings instead of emitting them (recorded_warnings)
+_RECORDED: ContextVar[list[tuple[type[Warning], str]] | None] = ContextVar(
+    "recorded_warnings", default=None
+)
+
+
+@contextmanager
+def recorded_warnings() -> Iterator[list[tuple[type[Warning], str]]]:
+    """Record the package's warnings raised inside the block, as ``(category, text)``,
+    instead of emitting them.
+
+    For a worker process (Spark's Python workers), whose warnings would reach its own
+    stderr only: the texts travel back with the results and are emitted on the
+    caller's side. A context variable, not a ``warnings`` filter: no process-global
+    state changes, and other threads keep warning as usual.
+    """
+    recorded: list[tuple[type[Warning], str]] = []
+    token = _RECORDED.set(recorded)
+    try:
+        yield recorded
+    finally:
+        _RECORDED.reset(token)
 
 
 def warn_at_caller(message: str, category: type[Warning]) -> None:
@@ -20,8 +47,13 @@ def warn_at_caller(message: str, category: type[Warning]) -> None:
     points at the user's line on one path only; this walks the call stack up to the
     first frame whose file is not in the package (the user's call, or the library
     that called us, e.g. Dask computing a delayed result). The package's one helper
-    for warnings: every ``warnings.warn`` of the package goes through it.
+    for warnings: every ``warnings.warn`` of the package goes through it. Inside
+    :func:`recorded_warnings` the warning is recorded instead.
     """
+    recorded = _RECORDED.get()
+    if recorded is not None:
+        recorded.append((category, message))
+        return
     level = 2  # stacklevel 2 is the caller of this helper
     frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
