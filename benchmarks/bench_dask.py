@@ -294,6 +294,28 @@ def report(args, facts, results, load, started, runtime) -> str:
     return "\n".join(lines) + "\n"
 
 
+def run_dask_layouts(args, directory: Path, results: dict) -> None:
+    """Time ``run_dask`` ``args.repeat`` times on every layout of ``results`` (its keys),
+    on one ``LocalCluster`` of ``args.workers`` single-threaded worker processes."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=args.workers,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=args.memory_limit,
+            dashboard_address=None,
+            local_directory=str(directory / "worker-space"),
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        for layout in results:
+            runs = [run_dask(client, directory / layout) for _ in range(args.repeat)]
+            results[layout]["dask"] = median_run(runs, lambda run: run["seconds"])
+            print(f"{layout}, dask: {results[layout]['dask']}", flush=True)
+
+
 def main() -> None:
     parser = option_parser(
         __doc__,
@@ -320,8 +342,6 @@ def main() -> None:
         )
         if getattr(args, name) != parser.get_default(name)
     )
-    from distributed import Client, LocalCluster
-
     started = datetime.datetime.now(datetime.timezone.utc)
     clock = time.perf_counter()
     load_start = os.getloadavg()[0]
@@ -336,21 +356,7 @@ def main() -> None:
             runs = [run_in_memory(directory / layout) for _ in range(args.repeat)]
             results[layout] = {"in_memory": median_run(runs, in_memory_seconds)}
             print(f"{layout}, in memory: {results[layout]['in_memory']}", flush=True)
-        with (
-            LocalCluster(
-                n_workers=args.workers,
-                threads_per_worker=1,
-                processes=True,
-                memory_limit=args.memory_limit,
-                dashboard_address=None,
-                local_directory=str(directory / "worker-space"),
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            for layout in layouts:
-                runs = [run_dask(client, directory / layout) for _ in range(args.repeat)]
-                results[layout]["dask"] = median_run(runs, lambda run: run["seconds"])
-                print(f"{layout}, dask: {results[layout]['dask']}", flush=True)
+        run_dask_layouts(args, directory, results)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     load_end = os.getloadavg()[0]

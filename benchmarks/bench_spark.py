@@ -68,7 +68,7 @@ from bench_dask import (  # benchmarks/bench_dask.py: the same data and referenc
     in_memory_seconds,
     median_run,
     mib,
-    run_dask,
+    run_dask_layouts,
     run_in_memory,
     seconds_list,
     write_data,
@@ -310,26 +310,6 @@ def parse_arguments():
         if getattr(args, name) != parser.get_default(name)
     )
     return args
-
-
-def run_dask_layouts(args, directory: Path, results: dict) -> None:
-    from distributed import Client, LocalCluster
-
-    with (
-        LocalCluster(
-            n_workers=args.workers,
-            threads_per_worker=1,
-            processes=True,
-            memory_limit=args.memory_limit,
-            dashboard_address=None,
-            local_directory=str(directory / "worker-space"),
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        for layout in results:
-            runs = [run_dask(client, directory / layout) for _ in range(args.repeat)]
-            results[layout]["dask"] = median_run(runs, lambda run: run["seconds"])
-            print(f"{layout}, dask: {results[layout]['dask']}", flush=True)
 
 
 def run_spark_layouts(args, directory: Path, results: dict) -> float:
