@@ -174,3 +174,27 @@ def from_native(value: Any, owner: str) -> Any:
             f"{owner}: the {type(value).__name__} has duplicated column names ({details}); "
             "rename them so that one column is meant."
         ) from None
+
+
+def check_named_columns(available: list[Any], named: list[tuple[str, Any]], table: str) -> None:
+    """Each named column is in ``available`` exactly once, else a ValueError.
+
+    ``named`` holds ``(role, column)`` pairs, the role as the message shows it (``"the
+    'y_true' parameter of read_table"``, ``"a metric"``); ``table`` starts the message
+    (``"results.csv"``, ``"PerQueryValues.from_frame: the table"``). A missing column's
+    message lists the columns there are; a name that stands twice is refused (which
+    column would be meant?).
+    """
+    for role, column in named:
+        count = available.count(column)
+        if count > 1:
+            raise ValueError(
+                f"{table} has {count} columns named {column!r} ({role}); rename them so "
+                "that one column is meant."
+            )
+        if not count:
+            listed = ", ".join(repr(c) for c in available[:20])
+            more = ", ..." if len(available) > 20 else ""
+            raise ValueError(
+                f"{table} has no column {column!r} ({role}); its columns are {listed}{more}."
+            )

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._frames import from_native
+from .._engine._frames import check_named_columns, from_native
 from .._engine._plain import plain
 
 # the parameters that hold numbers; the others (ids, judged flags) are read as typed
@@ -46,20 +46,8 @@ def check_columns(
     ``wanted`` holds ``(parameter, column)`` pairs; ``name`` names the table (the
     file, or the frame) and ``owner`` the function whose parameter it is.
     """
-    for parameter, column in wanted:
-        if available.count(column) > 1:
-            raise ValueError(
-                f"{name} has {available.count(column)} columns named {column!r} (the "
-                f"{parameter!r} parameter of {owner}); rename them so that one column is "
-                "meant."
-            )
-        if column not in available:
-            listed = ", ".join(repr(c) for c in available[:20])
-            more = ", ..." if len(available) > 20 else ""
-            raise ValueError(
-                f"{name} has no column {column!r} (the {parameter!r} parameter of "
-                f"{owner}); its columns are {listed}{more}."
-            )
+    roles = [(f"the {parameter!r} parameter of {owner}", column) for parameter, column in wanted]
+    check_named_columns(available, roles, name)
 
 
 def bad_number_error(

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name, renamed_as
-from .._engine._frames import from_native
+from .._engine._frames import check_named_columns, from_native
 from .._engine._inputs import missing_objects
 from .._engine._plain import plain
 from .._engine._ranking_rows import bind_call
@@ -681,19 +681,7 @@ def _check_columns(
     table = "the table" if run is None else f"the table of run {run!r}"
     named = [(f"the {role!r} parameter", column) for role, column in wanted.items()]
     named += [("a metric", column) for column in metrics]
-    for role, column in named:
-        if available.count(column) > 1:
-            raise ValueError(
-                f"{caller_name()}: {table} has {available.count(column)} columns named "
-                f"{column!r} ({role}); rename them so that one column is meant."
-            )
-        if column not in available:
-            listed = ", ".join(repr(c) for c in available[:20])
-            more = ", ..." if len(available) > 20 else ""
-            raise ValueError(
-                f"{caller_name()}: {table} has no column {column!r} ({role}); its columns "
-                f"are {listed}{more}."
-            )
+    check_named_columns(available, named, f"{caller_name()}: {table}")
 
 
 def _missing_id_error(column: Any, role: str, row: int) -> ValueError:
