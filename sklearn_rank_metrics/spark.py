@@ -308,14 +308,8 @@ def per_query_values(
     --------
     evaluate_per_query : The same values as a lazy Spark DataFrame.
     """
+    table = evaluate_per_query(**locals())  # the same parameters, passed on whole
     several = not isinstance(y_score, str)
-    table = evaluate_per_query(
-        df, metrics, y_true=y_true, y_score=y_score, group=group,
-        sample_weight=sample_weight, judged=judged, doc_id=doc_id, convention=convention,
-        ties=ties, replace_undefined_by=replace_undefined_by,
-        relevance_level=relevance_level, partitioned_by_query=partitioned_by_query,
-        buckets=buckets,
-    )
     names = [name for name in table.columns if name not in ("query", "run", "weight")]
     collected = PerQueryValues.from_frame(
         table.toArrow(),
