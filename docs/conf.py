@@ -1,0 +1,49 @@
+"""Sphinx configuration of the sklearn_rank_metrics documentation.
+
+Build with ``python -m sphinx -W --keep-going -b html docs docs/_build/html``
+(warnings are errors; the gallery in ``docs/examples`` runs at build time).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import sklearn_rank_metrics
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS / "_ext"))
+
+project = "sklearn_rank_metrics"
+author = "The sklearn_rank_metrics developers"
+copyright = "2026, The sklearn_rank_metrics developers"  # noqa: A001
+release = sklearn_rank_metrics.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+]
+
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+nitpicky = False
+
+autosummary_generate = True
+numpydoc_show_class_members = False
+
+html_theme = "pydata_sphinx_theme"
+html_static_path = ["_static"]
+html_title = "sklearn_rank_metrics"
+
+# no intersphinx: the build runs offline (CI has no network)
+
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+}
