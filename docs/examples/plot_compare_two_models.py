@@ -137,4 +137,4 @@ print(f"better on {display.n_better} queries, worse on {display.n_worse}, "
 worst = np.argsort(display.differences)[:3]
 print("largest losses (query id: difference):",
       {int(q): round(float(d), 4) for q, d in zip(display.query_ids[worst],
-                                                   display.differences[worst])})
+                                                   display.differences[worst], strict=True)})

@@ -51,7 +51,7 @@ print(f"{len(np.unique(qid_test))} test queries; documents of grade 2 or more pe
 k_max = 20
 fig, axes = plt.subplots(1, 3, figsize=(13, 4), sharex=True)
 displays = {}
-for metric, ax in zip(["ndcg", "p", "recall"], axes):
+for metric, ax in zip(["ndcg", "p", "recall"], axes, strict=True):
     level = None if metric == "ndcg" else 2
     displays[metric] = MetricAtKDisplay.from_predictions(
         y_test, scores, qid_test, metric=metric, k_max=k_max, relevance_level=level,

@@ -121,7 +121,7 @@ for name in scores:
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
 bars = ["exact"] + estimators
 width = 0.2
-for ax, metric in zip(axes, ("hit_rate", "ndcg")):
+for ax, metric in zip(axes, ("hit_rate", "ndcg"), strict=True):
     for i, bar in enumerate(bars):
         x = np.arange(len(scores)) + (i - 1.5) * width
         if bar == "exact":
@@ -155,7 +155,7 @@ fig.tight_layout()
 
 full_ranks = [1, 10, 45, 200]
 distribution = sampled_rank_distribution(full_ranks, n_negatives=n_negatives, n_items=n_items)
-for full_rank, probability in zip(full_ranks, distribution):
+for full_rank, probability in zip(full_ranks, distribution, strict=True):
     print(f"full rank {full_rank:>3}: expected sampled rank "
           f"{np.dot(np.arange(1, n_negatives + 2), probability):.2f}, "
           f"P(sampled rank = 1) = {probability[0]:.3f}, "
@@ -163,7 +163,7 @@ for full_rank, probability in zip(full_ranks, distribution):
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4))
 sampled_rank = np.arange(1, n_negatives + 2)
-for full_rank, probability in zip(full_ranks, distribution):
+for full_rank, probability in zip(full_ranks, distribution, strict=True):
     left.plot(sampled_rank[:25], probability[:25], marker="o", markersize=3,
               label=f"full rank {full_rank}")
 left.set_xlabel("sampled rank")
@@ -182,7 +182,9 @@ fig.tight_layout()
 
 # %%
 # The fixed tables of the right panel give the same value to every user with the
-# same sampled rank, whatever the model. The default estimator's table depends on
+# same sampled rank, whatever the model; ``"bias_variance"`` even gives negative
+# values to some ranks, since a least-squares table is not a probability, and only
+# its mean over many users means anything. The default estimator's table depends on
 # the data (it is fitted to each model's ranks), which is why it is not offered by
 # ``sampled_metric_table`` and why it holds up for models whose ranks are far from
 # uniform. When a paper reports sampled metrics, report the corrected estimate

@@ -82,12 +82,13 @@ print("input, rows sorted by label:",
       {d: round(sorted_input[d]["ndcg@10"], 4) for d in decimals})
 
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-for ax, metric in zip(axes, metrics):
-    for mode, marker in zip(modes, "os^D"):
+for ax, metric in zip(axes, metrics, strict=True):
+    for mode, marker in zip(modes, "os^D", strict=True):
         ax.plot(decimals, [results[d][mode][metric] for d in decimals], marker=marker,
                 label=f'ties="{mode}"')
     ax.plot(decimals, [sorted_input[d][metric] for d in decimals], linestyle="--",
             color="grey", label='ties="input", rows sorted by label')
+    ax.set_xticks(decimals)
     ax.invert_xaxis()
     ax.set_xlabel("decimals kept in the scores")
     ax.set_ylabel(metric)

@@ -56,7 +56,10 @@ print(f"{len(np.unique(qid_train))} training queries ({train.sum()} rows), "
 # as 0 (scikit-learn's convention, ``replace_undefined_by=0.0``).
 
 signal = X_train[:, :3].sum(axis=1)
-splitters = {"GroupKFold": GroupKFold(n_splits=5), "KFold": KFold(n_splits=5, shuffle=True, random_state=0)}
+splitters = {
+    "GroupKFold": GroupKFold(n_splits=5),
+    "KFold": KFold(n_splits=5, shuffle=True, random_state=0),
+}
 for name, splitter in splitters.items():
     groups = qid_train if name == "GroupKFold" else None  # KFold takes no groups
     fit_rows, test_rows = next(splitter.split(X_train, y_train, groups))
@@ -151,7 +154,7 @@ for name, search in searches.items():
 #   construction.
 
 fig, ax = plt.subplots(figsize=(7, 4.5))
-for (name, search), marker in zip(searches.items(), ("o", "s")):
+for (name, search), marker in zip(searches.items(), ("o", "s"), strict=True):
     ax.errorbar(n_estimators, search.cv_results_["mean_test_score"],
                 yerr=search.cv_results_["std_test_score"], marker=marker, capsize=3,
                 label=f"CV over {name}")
