@@ -138,3 +138,5 @@ worst = np.argsort(display.differences)[:3]
 print("largest losses (query id: difference):",
       {int(q): round(float(d), 4) for q, d in zip(display.query_ids[worst],
                                                    display.differences[worst], strict=True)})
+
+# sphinx_gallery_thumbnail_number = 2

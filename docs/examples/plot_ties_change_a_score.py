@@ -143,13 +143,14 @@ for mode in modes:
 # :func:`~sklearn.metrics.dcg_score` average over tied orders like ``"average"``
 # (``ignore_ties=True`` keeps an arbitrary order); its
 # :func:`~sklearn.metrics.average_precision_score` treats a tied block as a
-# single threshold, which is the AP of no order at all. trec_eval (and so
-# pytrec_eval and ir_measures) breaks ties by document id, descending, after
+# single threshold, which is the AP of no order at all. trec_eval, pytrec_eval and,
+# for most measures, ir_measures break ties by document id, descending, after
 # reading the scores (as float32 in trec_eval 9, which pytrec_eval builds); LightGBM
 # and XGBoost keep the rows' input order (XGBoost after casting the scores to
 # float32); ranx leaves the order to an unstable sort, so it is unspecified;
 # torchmetrics averages NDCG over ties and keeps input order for its other
 # metrics. The same run can thus get different numbers from different tools, all
-# correct for their convention. The ``convention=`` argument reproduces each of
-# them; :doc:`/user_guide/ties` explains the modes and when they matter, and
+# correct for their convention. The ``convention=`` argument reproduces each tool's
+# choices (except ranx's order, which is not reproducible);
+# :doc:`/user_guide/ties` explains the modes and when they matter, and
 # :doc:`/reference/conventions` lists every tool's settings.

@@ -19,8 +19,9 @@ qrels file and two run files, reads them with
 # A synthetic test collection: 40 topics with 30 judged documents each (grades 0, 1
 # and 2). Two systems, "bm25" and "dense", return their top 20 documents per topic,
 # and each also returns a few documents nobody judged (``u0``, ``u1``, ...), as real
-# runs do. The "dense" system scores with less noise; on topics 30 to 39 it misses
-# and returns nothing judged-relevant at the top. It does not answer topic 39 at all.
+# runs do. The "dense" system scores with less noise, except on topics 30 to 39,
+# where it gets them backwards and ranks the relevant documents low. It does not
+# answer topic 39 at all.
 # The files are in the standard formats: ``topic iteration docno grade`` for the
 # qrels, ``topic Q0 docno rank score tag`` for a run.
 

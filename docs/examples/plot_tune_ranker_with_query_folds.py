@@ -9,7 +9,7 @@ example tunes LightGBM's :class:`~lightgbm.LGBMRanker` with
 :class:`~sklearn.model_selection.GroupKFold` and the NDCG@10 scorer of
 :func:`~sklearn_rank_metrics.make_ranking_scorer`, and shows what a plain
 :class:`~sklearn.model_selection.KFold` does instead: it cuts every query into pieces,
-scores the pieces, and its numbers no longer track the score on new queries.
+scores the pieces, and so estimates something else than the score on new queries.
 """
 
 # %%
@@ -168,8 +168,10 @@ fig.tight_layout()
 
 # %%
 # Metadata routing is a global scikit-learn setting; we restore its default so the
-# rest of the session is unchanged. Without routing, pass ``groups=qid`` for the folds
-# and ``group=qid`` for the ranker to ``search.fit``, and name a query-id column with
-# ``group_column=`` for the scorer (see the user guide on model selection).
+# rest of the session is unchanged. Without routing, make ``X`` a DataFrame with a
+# query-id column, name it with ``group_column=`` in both
+# :class:`~sklearn_rank_metrics.GroupedRanker` (which drops it before the ranker
+# sees ``X``) and :func:`~sklearn_rank_metrics.make_ranking_scorer`, and pass
+# ``groups=`` to ``search.fit`` for the folds.
 
 sklearn.set_config(enable_metadata_routing=False)
