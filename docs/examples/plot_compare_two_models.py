@@ -32,7 +32,9 @@ from sklearn_rank_metrics import (
     ranking_report,
 )
 
-X, y, qid = make_ranking(n_queries=300, docs_per_query=(5, 30), n_features=8, random_state=1)
+X, y, qid = make_ranking(
+    n_queries=300, docs_per_query=(5, 30), n_features=8, random_state=1
+)
 train, test = qid < 200, qid >= 200
 y_test, qid_test = y[test], qid[test]
 scores = {
@@ -49,12 +51,17 @@ print(ranking_report(y_test, scores, qid_test, metrics=metrics))
 # their own, the two means' 95% intervals (mean plus or minus 1.96 standard errors)
 # overlap:
 
-report = ranking_report(y_test, scores, qid_test, metrics=["ndcg@10"], output_dict=True)
+report = ranking_report(
+    y_test, scores, qid_test, metrics=["ndcg@10"], output_dict=True
+)
 intervals = {}
 for name, entry in report.items():
     mean, std_err = entry["ndcg@10"]["mean"], entry["ndcg@10"]["std_err"]
     intervals[name] = (mean - 1.96 * std_err, mean + 1.96 * std_err)
-    print(f"{name:<14} NDCG@10 in [{intervals[name][0]:.4f}, {intervals[name][1]:.4f}]")
+    print(
+        f"{name:<14} NDCG@10 in "
+        f"[{intervals[name][0]:.4f}, {intervals[name][1]:.4f}]"
+    )
 (low_a, high_a), (low_b, high_b) = intervals.values()
 print("the intervals overlap:", bool(low_a <= high_b and low_b <= high_a))
 
@@ -66,11 +73,21 @@ print("the intervals overlap:", bool(low_a <= high_b and low_b <= high_a))
 # NDCG@10, lying along the diagonal. ``compare`` keeps the per-query values in
 # ``result.per_query``.
 
-result = compare(y_test, scores, qid_test, metrics=metrics, baseline="boosted trees",
-                 random_state=0)
-per_query = result.per_query.pivot(index="query", columns="model", values="ndcg@10")
-print("correlation of the two models' per-query NDCG@10:",
-      round(float(per_query["ridge"].corr(per_query["boosted trees"])), 3))
+result = compare(
+    y_test,
+    scores,
+    qid_test,
+    metrics=metrics,
+    baseline="boosted trees",
+    random_state=0,
+)
+per_query = result.per_query.pivot(
+    index="query", columns="model", values="ndcg@10"
+)
+print(
+    "correlation of the two models' per-query NDCG@10:",
+    round(float(per_query["ridge"].corr(per_query["boosted trees"])), 3),
+)
 
 fig, ax = plt.subplots(figsize=(5, 5))
 ax.scatter(per_query["boosted trees"], per_query["ridge"], s=14, alpha=0.7)
@@ -97,9 +114,19 @@ print(result)
 # (queries resampled with replacement, both models together, so the pairing is kept;
 # percentile and BCa), the paired t-test and the randomisation-test p-values.
 
-columns = ["metric", "mean_difference", "ci_low_percentile", "ci_high_percentile",
-           "ci_low_bca", "ci_high_bca", "p_value_t", "p_value_permutation",
-           "wins", "ties", "losses"]
+columns = [
+    "metric",
+    "mean_difference",
+    "ci_low_percentile",
+    "ci_high_percentile",
+    "ci_low_bca",
+    "ci_high_bca",
+    "p_value_t",
+    "p_value_permutation",
+    "wins",
+    "ties",
+    "losses",
+]
 print(result.table[columns].round(4).to_string(index=False))
 
 # %%
@@ -129,14 +156,27 @@ print(result.table[columns].round(4).to_string(index=False))
 # where the better model still fails.
 
 display = PerQueryDifferenceDisplay.from_predictions(
-    y_test, scores["ridge"], scores["boosted trees"], qid_test, metric="ndcg@10",
-    name="ridge", baseline_name="boosted trees",
+    y_test,
+    scores["ridge"],
+    scores["boosted trees"],
+    qid_test,
+    metric="ndcg@10",
+    name="ridge",
+    baseline_name="boosted trees",
 )
-print(f"better on {display.n_better} queries, worse on {display.n_worse}, "
-      f"tied on {display.n_tied}")
+print(
+    f"better on {display.n_better} queries, worse on {display.n_worse}, "
+    f"tied on {display.n_tied}"
+)
 worst = np.argsort(display.differences)[:3]
-print("largest losses (query id: difference):",
-      {int(q): round(float(d), 4) for q, d in zip(display.query_ids[worst],
-                                                   display.differences[worst], strict=True)})
+print(
+    "largest losses (query id: difference):",
+    {
+        int(q): round(float(d), 4)
+        for q, d in zip(
+            display.query_ids[worst], display.differences[worst], strict=True
+        )
+    },
+)
 
 # sphinx_gallery_thumbnail_number = 2

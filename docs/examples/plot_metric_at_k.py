@@ -24,17 +24,24 @@ from sklearn.linear_model import Ridge
 
 from sklearn_rank_metrics import MetricAtKDisplay, evaluate, make_ranking
 
-X, y, qid = make_ranking(n_queries=300, docs_per_query=(5, 40), n_features=8, random_state=2)
+X, y, qid = make_ranking(
+    n_queries=300, docs_per_query=(5, 40), n_features=8, random_state=2
+)
 train, test = qid < 200, qid >= 200
 y_test, qid_test = y[test], qid[test]
 scores = {
     "all features": Ridge().fit(X[train], y[train]).predict(X[test]),
-    "first two features": Ridge().fit(X[train, :2], y[train]).predict(X[test, :2]),
+    "first two features": Ridge()
+    .fit(X[train, :2], y[train])
+    .predict(X[test, :2]),
 }
 relevant_per_query = np.bincount(qid_test - qid_test.min(), weights=y_test >= 2)
-print(f"{len(np.unique(qid_test))} test queries; documents of grade 2 or more per query: "
-      f"median {np.median(relevant_per_query):.0f}, "
-      f"min {relevant_per_query.min():.0f}, max {relevant_per_query.max():.0f}")
+print(
+    f"{len(np.unique(qid_test))} test queries; "
+    "documents of grade 2 or more per query: "
+    f"median {np.median(relevant_per_query):.0f}, "
+    f"min {relevant_per_query.min():.0f}, max {relevant_per_query.max():.0f}"
+)
 
 # %%
 # One display per metric
@@ -54,8 +61,14 @@ displays = {}
 for metric, ax in zip(["ndcg", "p", "recall"], axes, strict=True):
     level = None if metric == "ndcg" else 2
     displays[metric] = MetricAtKDisplay.from_predictions(
-        y_test, scores, qid_test, metric=metric, k_max=k_max, relevance_level=level,
-        random_state=0, ax=ax,
+        y_test,
+        scores,
+        qid_test,
+        metric=metric,
+        k_max=k_max,
+        relevance_level=level,
+        random_state=0,
+        ax=ax,
     )
 axes[0].set_title("NDCG@k: graded, discounted")
 axes[1].set_title("P@k: share of grade >= 2 in the top k")
@@ -69,15 +82,24 @@ fig.tight_layout()
 cutoffs = [1, 3, 5, 10, 20]
 for metric, display in displays.items():
     for name, values in display.values.items():
-        row = "  ".join(f"@{k}={values[display.k == k][0]:.3f}" for k in cutoffs)
+        row = "  ".join(
+            f"@{k}={values[display.k == k][0]:.3f}" for k in cutoffs
+        )
         print(f"{metric:<7}{name:<20}{row}")
 
 # %%
 # They are the means :func:`~sklearn_rank_metrics.evaluate` gives at each cutoff:
 
 print(evaluate(y_test, scores["all features"], qid_test, metrics=["ndcg@10"]))
-print(evaluate(y_test, scores["all features"], qid_test, metrics=["p@10", "recall@10"],
-               relevance_level=2))
+print(
+    evaluate(
+        y_test,
+        scores["all features"],
+        qid_test,
+        metrics=["p@10", "recall@10"],
+        relevance_level=2,
+    )
+)
 
 # %%
 # Reading the three panels

@@ -47,14 +47,20 @@ relevant[:, 0] = 1  # the held-out item
 other_items = rng.normal(size=(n_users, n_items))
 scores = {"hit or miss": other_items.copy(), "always close": other_items.copy()}
 knows_user = rng.random(n_users) < 0.5
-scores["hit or miss"][:, 0] = np.where(knows_user, 4.0, rng.normal(size=n_users))
+scores["hit or miss"][:, 0] = np.where(
+    knows_user, 4.0, rng.normal(size=n_users)
+)
 scores["always close"][:, 0] = rng.normal(2.0, 0.5, size=n_users)
 user = np.repeat(np.arange(n_users), n_items)
 
 exact = {}
 for name, score in scores.items():
-    exact[name] = evaluate(relevant.ravel(), score.ravel(), user,
-                           metrics=["hit_rate@10", "ndcg@10"])
+    exact[name] = evaluate(
+        relevant.ravel(),
+        score.ravel(),
+        user,
+        metrics=["hit_rate@10", "ndcg@10"],
+    )
     print(f"{name:<13} full catalogue: {exact[name]}")
 
 # %%
@@ -66,7 +72,9 @@ for name, score in scores.items():
 # takes these flat rows (one relevant row per user) and returns each user's sampled
 # rank, 1 to 101.
 
-negatives = np.argsort(rng.random((n_users, n_items - 1)), axis=1)[:, :n_negatives] + 1
+negatives = (
+    np.argsort(rng.random((n_users, n_items - 1)), axis=1)[:, :n_negatives] + 1
+)
 columns = np.hstack([np.zeros((n_users, 1), dtype=int), negatives])
 sampled_user = np.repeat(np.arange(n_users), n_negatives + 1)
 ranks = {}
@@ -76,8 +84,10 @@ for name, score in scores.items():
         np.take_along_axis(score, columns, axis=1).ravel(),
         sampled_user,
     )
-    print(f"{name:<13} sampled ranks: median {np.median(ranks[name].rank):.0f}, "
-          f"share at rank 1: {np.mean(ranks[name].rank == 1):.3f}")
+    print(
+        f"{name:<13} sampled ranks: median {np.median(ranks[name].rank):.0f}, "
+        f"share at rank 1: {np.mean(ranks[name].rank == 1):.3f}"
+    )
 
 # %%
 # Naive and corrected estimates
@@ -101,12 +111,19 @@ for name in scores:
     for metric in ("hit_rate", "ndcg"):
         for estimator in estimators:
             estimates[name, metric, estimator] = sampled_metric_estimate(
-                ranks[name], n_items=n_items, metric=metric, k=10, estimator=estimator,
+                ranks[name],
+                n_items=n_items,
+                metric=metric,
+                k=10,
+                estimator=estimator,
                 return_std_err=True,
             )
         truth = exact[name][f"{metric}@10"]
-        row = "  ".join(f"{e} {estimates[name, metric, e][0]:.3f} "
-                        f"+- {estimates[name, metric, e][1]:.3f}" for e in estimators)
+        row = "  ".join(
+            f"{e} {estimates[name, metric, e][0]:.3f} "
+            f"+- {estimates[name, metric, e][1]:.3f}"
+            for e in estimators
+        )
         print(f"{name:<13}{metric + '@10':<13}exact {truth:.3f}  {row}")
 
 # %%
@@ -132,7 +149,9 @@ for ax, metric in zip(axes, ("hit_rate", "ndcg"), strict=True):
             errors = [estimates[name, metric, bar][1] for name in scores]
         ax.bar(x, heights, width, yerr=errors, capsize=3, label=bar)
     ax.set_xticks(np.arange(len(scores)), list(scores))
-    ax.set_title(f"{metric}@10: full catalogue vs. estimates from 100 negatives")
+    ax.set_title(
+        f"{metric}@10: full catalogue vs. estimates from 100 negatives"
+    )
 axes[0].set_ylabel("value")
 axes[0].legend()
 fig.tight_layout()
@@ -154,25 +173,39 @@ fig.tight_layout()
 # counts only full ranks up to 10, which mostly land at sampled rank 1.
 
 full_ranks = [1, 10, 45, 200]
-distribution = sampled_rank_distribution(full_ranks, n_negatives=n_negatives, n_items=n_items)
+distribution = sampled_rank_distribution(
+    full_ranks, n_negatives=n_negatives, n_items=n_items
+)
 for full_rank, probability in zip(full_ranks, distribution, strict=True):
-    print(f"full rank {full_rank:>3}: expected sampled rank "
-          f"{np.dot(np.arange(1, n_negatives + 2), probability):.2f}, "
-          f"P(sampled rank = 1) = {probability[0]:.3f}, "
-          f"P(sampled rank <= 10) = {probability[:10].sum():.3f}")
+    print(
+        f"full rank {full_rank:>3}: expected sampled rank "
+        f"{np.dot(np.arange(1, n_negatives + 2), probability):.2f}, "
+        f"P(sampled rank = 1) = {probability[0]:.3f}, "
+        f"P(sampled rank <= 10) = {probability[:10].sum():.3f}"
+    )
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4))
 sampled_rank = np.arange(1, n_negatives + 2)
 for full_rank, probability in zip(full_ranks, distribution, strict=True):
-    left.plot(sampled_rank[:25], probability[:25], marker="o", markersize=3,
-              label=f"full rank {full_rank}")
+    left.plot(
+        sampled_rank[:25],
+        probability[:25],
+        marker="o",
+        markersize=3,
+        label=f"full rank {full_rank}",
+    )
 left.set_xlabel("sampled rank")
 left.set_ylabel("probability")
 left.set_title("P(sampled rank | full rank), 100 of 2,000 items")
 left.legend()
 for estimator in ("naive", "rank_estimate", "bias_variance"):
-    table = sampled_metric_table(n_negatives=n_negatives, n_items=n_items,
-                                 metric="hit_rate", k=10, estimator=estimator)
+    table = sampled_metric_table(
+        n_negatives=n_negatives,
+        n_items=n_items,
+        metric="hit_rate",
+        k=10,
+        estimator=estimator,
+    )
     right.step(sampled_rank[:25], table[:25], where="mid", label=estimator)
 right.set_xlabel("sampled rank")
 right.set_ylabel("value given to the user")

@@ -32,7 +32,9 @@ from sklearn.tree import DecisionTreeRegressor
 
 from sklearn_rank_metrics import evaluate, make_ranking
 
-X, y, qid = make_ranking(n_queries=300, docs_per_query=(10, 40), n_features=8, random_state=3)
+X, y, qid = make_ranking(
+    n_queries=300, docs_per_query=(10, 40), n_features=8, random_state=3
+)
 train, test = qid < 200, qid >= 200
 y_test, qid_test = y[test], qid[test]
 score = Ridge().fit(X[train], y[train]).predict(X[test])
@@ -43,15 +45,22 @@ metrics = ["ndcg@10", "map"]
 
 
 def tied_share(score, group):
-    """Share of rows whose score equals another row's score in the same query."""
-    _, inverse, counts = np.unique(np.column_stack([group, score]), axis=0,
-                                   return_inverse=True, return_counts=True)
+    """Share of rows whose score equals another's in the same query."""
+    _, inverse, counts = np.unique(
+        np.column_stack([group, score]),
+        axis=0,
+        return_inverse=True,
+        return_counts=True,
+    )
     return float(np.mean(counts[inverse.ravel()] > 1))
 
 
 def by_mode(y_true, score, group):
     """Mean NDCG@10 and MAP under every ties mode: {mode: {metric: value}}."""
-    return {mode: evaluate(y_true, score, group, metrics=metrics, ties=mode) for mode in modes}
+    return {
+        mode: evaluate(y_true, score, group, metrics=metrics, ties=mode)
+        for mode in modes
+    }
 
 
 decimals = [4, 3, 2, 1, 0]
@@ -59,8 +68,13 @@ results = {}
 for d in decimals:
     rounded = np.round(score, d)
     results[d] = by_mode(y_test, rounded, qid_test)
-    values = "  ".join(f"{mode} {results[d][mode]['ndcg@10']:.4f}" for mode in modes)
-    print(f"{d} decimals: {tied_share(rounded, qid_test):6.1%} of rows tied;  NDCG@10 {values}")
+    values = "  ".join(
+        f"{mode} {results[d][mode]['ndcg@10']:.4f}" for mode in modes
+    )
+    print(
+        f"{d} decimals: {tied_share(rounded, qid_test):6.1%} of rows tied;  "
+        f"NDCG@10 {values}"
+    )
 
 # %%
 # The figure plots these values, NDCG@10 on the left, MAP on the right. With four
@@ -76,18 +90,37 @@ for d in decimals:
 # the tie order quietly becomes the answer.
 
 order = np.lexsort((-y_test, qid_test))  # by query, then label descending
-sorted_input = {d: evaluate(y_test[order], np.round(score, d)[order], qid_test[order],
-                            metrics=metrics, ties="input") for d in decimals}
-print("input, rows sorted by label:",
-      {d: round(sorted_input[d]["ndcg@10"], 4) for d in decimals})
+sorted_input = {
+    d: evaluate(
+        y_test[order],
+        np.round(score, d)[order],
+        qid_test[order],
+        metrics=metrics,
+        ties="input",
+    )
+    for d in decimals
+}
+print(
+    "input, rows sorted by label:",
+    {d: round(sorted_input[d]["ndcg@10"], 4) for d in decimals},
+)
 
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
 for ax, metric in zip(axes, metrics, strict=True):
     for mode, marker in zip(modes, "os^D", strict=True):
-        ax.plot(decimals, [results[d][mode][metric] for d in decimals], marker=marker,
-                label=f'ties="{mode}"')
-    ax.plot(decimals, [sorted_input[d][metric] for d in decimals], linestyle="--",
-            color="grey", label='ties="input", rows sorted by label')
+        ax.plot(
+            decimals,
+            [results[d][mode][metric] for d in decimals],
+            marker=marker,
+            label=f'ties="{mode}"',
+        )
+    ax.plot(
+        decimals,
+        [sorted_input[d][metric] for d in decimals],
+        linestyle="--",
+        color="grey",
+        label='ties="input", rows sorted by label',
+    )
     ax.set_xticks(decimals)
     ax.invert_xaxis()
     ax.set_xlabel("decimals kept in the scores")
@@ -108,10 +141,15 @@ fig.tight_layout()
 # ridge score: distinct in float64, partly tied in float32.
 
 shifted = 1_000 + score * 1e-3
-for name, values in (("float64", shifted), ("float32", shifted.astype(np.float32))):
+for name, values in (
+    ("float64", shifted),
+    ("float32", shifted.astype(np.float32)),
+):
     result = by_mode(y_test, values, qid_test)
-    print(f"{name}: {tied_share(values, qid_test):6.1%} of rows tied;  NDCG@10 "
-          + "  ".join(f"{mode} {result[mode]['ndcg@10']:.4f}" for mode in modes))
+    print(
+        f"{name}: {tied_share(values, qid_test):6.1%} of rows tied;  NDCG@10 "
+        + "  ".join(f"{mode} {result[mode]['ndcg@10']:.4f}" for mode in modes)
+    )
 
 # %%
 # Tree-model scores
@@ -121,13 +159,20 @@ for name, values in (("float64", shifted), ("float32", shifted.astype(np.float32
 # documents fall into a few tied blocks. Boosted ensembles of small trees give more
 # values, but few trees of few leaves still tie often.
 
-tree = DecisionTreeRegressor(max_leaf_nodes=8, random_state=0).fit(X[train], y[train])
+tree = DecisionTreeRegressor(max_leaf_nodes=8, random_state=0).fit(
+    X[train], y[train]
+)
 tree_score = tree.predict(X[test])
 tree_result = by_mode(y_test, tree_score, qid_test)
-print(f"{len(np.unique(tree_score))} distinct scores; "
-      f"{tied_share(tree_score, qid_test):.1%} of rows tied")
+print(
+    f"{len(np.unique(tree_score))} distinct scores; "
+    f"{tied_share(tree_score, qid_test):.1%} of rows tied"
+)
 for mode in modes:
-    print(f'ties="{mode}":'.ljust(22), {m: round(v, 4) for m, v in tree_result[mode].items()})
+    print(
+        f'ties="{mode}":'.ljust(22),
+        {m: round(v, 4) for m, v in tree_result[mode].items()},
+    )
 
 # %%
 # The gap between the optimistic and pessimistic lines above is the range of values

@@ -47,16 +47,24 @@ folder = Path(tempfile.mkdtemp())
 qrels_lines, run_lines = [], {"bm25": [], "dense": []}
 for topic in range(40):
     grades = rng.choice([0, 0, 0, 1, 2], size=30)
-    qrels_lines += [f"{topic} 0 d{doc} {grade}" for doc, grade in enumerate(grades)]
+    qrels_lines += [
+        f"{topic} 0 d{doc} {grade}" for doc, grade in enumerate(grades)
+    ]
     for system, noise in (("bm25", 1.5), ("dense", 0.8)):
         if system == "dense" and topic == 39:
             continue  # no answer for this topic
         signal = -grades if (system == "dense" and topic >= 30) else grades
-        scores = np.concatenate([signal + rng.normal(0, noise, 30), rng.normal(0, 1, 5)])
-        docnos = [f"d{doc}" for doc in range(30)] + [f"u{doc}" for doc in range(5)]
+        scores = np.concatenate(
+            [signal + rng.normal(0, noise, 30), rng.normal(0, 1, 5)]
+        )
+        docnos = [f"d{doc}" for doc in range(30)] + [
+            f"u{doc}" for doc in range(5)
+        ]
         top = np.argsort(-scores)[:20]
-        run_lines[system] += [f"{topic} Q0 {docnos[i]} {rank} {scores[i]:.4f} {system}"
-                              for rank, i in enumerate(top, start=1)]
+        run_lines[system] += [
+            f"{topic} Q0 {docnos[i]} {rank} {scores[i]:.4f} {system}"
+            for rank, i in enumerate(top, start=1)
+        ]
 
 (folder / "qrels.txt").write_text("\n".join(qrels_lines) + "\n")
 for system, lines in run_lines.items():
@@ -76,10 +84,16 @@ print((folder / "dense.run").read_text().splitlines()[:3])
 # answer scores 0, rather than disappearing from its mean.
 
 qrels = read_trec_qrels(folder / "qrels.txt")
-runs = {system: read_trec_run(folder / f"{system}.run") for system in ("bm25", "dense")}
+runs = {
+    system: read_trec_run(folder / f"{system}.run")
+    for system in ("bm25", "dense")
+}
 print(f"qrels: {len(qrels)} topics, {sum(map(len, qrels.values()))} judgements")
 for system, run in runs.items():
-    print(f"{system}: {len(run)} topics answered, {sum(map(len, run.values()))} lines")
+    print(
+        f"{system}: {len(run)} topics answered, "
+        f"{sum(map(len, run.values()))} lines"
+    )
 aligned = align_trec_runs(qrels, runs)
 print(aligned)
 
@@ -108,8 +122,14 @@ print(ranking_report(aligned, metrics=measures, convention="trec_eval"))
 # against one baseline they would). ``result.to_markdown()`` and
 # ``result.to_latex()`` give the same table for a paper.
 
-result = compare(aligned, metrics=measures, baseline="bm25", convention="trec_eval",
-                 correction="holm", random_state=0)
+result = compare(
+    aligned,
+    metrics=measures,
+    baseline="bm25",
+    convention="trec_eval",
+    correction="holm",
+    random_state=0,
+)
 print(result)
 
 # %%
@@ -129,19 +149,30 @@ print(result)
 # rather than the ``AlignedRuns`` itself; ``doc_id=`` keeps trec_eval's tie order.
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-PerQueryMetricDisplay.from_predictions(aligned, metric="map", kind="ecdf",
-                                       convention="trec_eval", ax=left)
+PerQueryMetricDisplay.from_predictions(
+    aligned, metric="map", kind="ecdf", convention="trec_eval", ax=left
+)
 left.set_title("AP per topic, both runs")
 difference = PerQueryDifferenceDisplay.from_predictions(
-    aligned.y_true, aligned.scores["dense"], aligned.scores["bm25"], aligned.group,
-    metric="map", name="dense", baseline_name="bm25", convention="trec_eval",
-    doc_id=aligned.doc_id, ax=right,
+    aligned.y_true,
+    aligned.scores["dense"],
+    aligned.scores["bm25"],
+    aligned.group,
+    metric="map",
+    name="dense",
+    baseline_name="bm25",
+    convention="trec_eval",
+    doc_id=aligned.doc_id,
+    ax=right,
 )
 right.set_title("AP difference per topic, dense - bm25")
 fig.tight_layout()
 losers = difference.query_ids[difference.differences < 0]
-print(f"dense better on {difference.n_better} topics, worse on {difference.n_worse}: "
-      f"topics {sorted(losers.tolist(), key=int)}")
+print(
+    f"dense better on {difference.n_better} topics, "
+    f"worse on {difference.n_worse}: "
+    f"topics {sorted(losers.tolist(), key=int)}"
+)
 
 # %%
 # The same from the command line, with the report's layout or trec_eval's own

@@ -37,11 +37,15 @@ from sklearn_rank_metrics import (
     ranking_report,
 )
 
-X, y, qid = make_ranking(n_queries=500, docs_per_query=(10, 40), n_features=10, random_state=0)
+X, y, qid = make_ranking(
+    n_queries=500, docs_per_query=(10, 40), n_features=10, random_state=0
+)
 train, test = qid < 150, qid >= 150
 X_train, y_train, qid_train = X[train], y[train], qid[train]
-print(f"{len(np.unique(qid_train))} training queries ({train.sum()} rows), "
-      f"{len(np.unique(qid[test]))} held-out queries ({test.sum()} rows)")
+print(
+    f"{len(np.unique(qid_train))} training queries ({train.sum()} rows), "
+    f"{len(np.unique(qid[test]))} held-out queries ({test.sum()} rows)"
+)
 
 # %%
 # What the two kinds of folds hold
@@ -61,14 +65,24 @@ splitters = {
     "KFold": KFold(n_splits=5, shuffle=True, random_state=0),
 }
 for name, splitter in splitters.items():
-    groups = qid_train if name == "GroupKFold" else None  # KFold takes no groups
+    groups = (
+        qid_train if name == "GroupKFold" else None
+    )  # KFold takes no groups
     fit_rows, test_rows = next(splitter.split(X_train, y_train, groups))
     shared = np.intersect1d(qid_train[fit_rows], qid_train[test_rows])
     rows_per_query = len(test_rows) / len(np.unique(qid_train[test_rows]))
-    print(f"{name}: {len(shared)} test queries also have rows in training; "
-          f"{rows_per_query:.1f} test rows per query")
-    print(ranking_report(y_train[test_rows], signal[test_rows], qid_train[test_rows],
-                         metrics=["ndcg@10"]))
+    print(
+        f"{name}: {len(shared)} test queries also have rows in training; "
+        f"{rows_per_query:.1f} test rows per query"
+    )
+    print(
+        ranking_report(
+            y_train[test_rows],
+            signal[test_rows],
+            qid_train[test_rows],
+            metrics=["ndcg@10"],
+        )
+    )
 
 # %%
 # With ``KFold`` the fold's "queries" are fragments of about a fifth of a query
@@ -92,17 +106,29 @@ for name, splitter in splitters.items():
 
 sklearn.set_config(enable_metadata_routing=True)
 
-ranker = GroupedRanker(LGBMRanker(learning_rate=0.1, num_leaves=15, min_child_samples=10,
-                                  n_jobs=1, verbose=-1))
+ranker = GroupedRanker(
+    LGBMRanker(
+        learning_rate=0.1,
+        num_leaves=15,
+        min_child_samples=10,
+        n_jobs=1,
+        verbose=-1,
+    )
+)
 grid = {"ranker__n_estimators": [5, 10, 20, 40, 80, 160]}
-scorer = make_ranking_scorer("ndcg@10")  # mean NDCG@10 over the queries of a fold
+scorer = make_ranking_scorer(
+    "ndcg@10"
+)  # mean NDCG@10 over the queries of a fold
 
 searches = {}
 for name, splitter in splitters.items():
     search = GridSearchCV(ranker, grid, cv=splitter, scoring=scorer)
     search.fit(X_train, y_train, groups=qid_train)
     searches[name] = search
-    print(f"{name:<10} best {search.best_params_}, CV NDCG@10 {search.best_score_:.4f}")
+    print(
+        f"{name:<10} best {search.best_params_}, "
+        f"CV NDCG@10 {search.best_score_:.4f}"
+    )
 
 # %%
 # The score on new queries
@@ -117,17 +143,23 @@ held_out = []
 for n in n_estimators:
     model = clone(ranker).set_params(ranker__n_estimators=n)
     model.fit(X_train, y_train, group=qid_train)
-    held_out.append(ndcg_score(y[test], model.predict(X[test]), qid[test], k=10))
+    held_out.append(
+        ndcg_score(y[test], model.predict(X[test]), qid[test], k=10)
+    )
 held_out = np.array(held_out)
 
 print("n_estimators       ", n_estimators)
 for name, search in searches.items():
-    print(f"CV ({name:<10})    ", search.cv_results_["mean_test_score"].round(4))
+    print(
+        f"CV ({name:<10})    ", search.cv_results_["mean_test_score"].round(4)
+    )
 print("held-out queries   ", held_out.round(4))
 for name, search in searches.items():
     pick = search.best_params_["ranker__n_estimators"]
-    print(f"{name} picks n_estimators={pick}: held-out NDCG@10 "
-          f"{held_out[n_estimators == pick][0]:.4f}")
+    print(
+        f"{name} picks n_estimators={pick}: held-out NDCG@10 "
+        f"{held_out[n_estimators == pick][0]:.4f}"
+    )
 
 # %%
 # The figure draws the three rows of numbers above; the error bars are the standard
@@ -155,10 +187,17 @@ for name, search in searches.items():
 
 fig, ax = plt.subplots(figsize=(7, 4.5))
 for (name, search), marker in zip(searches.items(), ("o", "s"), strict=True):
-    ax.errorbar(n_estimators, search.cv_results_["mean_test_score"],
-                yerr=search.cv_results_["std_test_score"], marker=marker, capsize=3,
-                label=f"CV over {name}")
-ax.plot(n_estimators, held_out, marker="^", color="black", label="held-out queries")
+    ax.errorbar(
+        n_estimators,
+        search.cv_results_["mean_test_score"],
+        yerr=search.cv_results_["std_test_score"],
+        marker=marker,
+        capsize=3,
+        label=f"CV over {name}",
+    )
+ax.plot(
+    n_estimators, held_out, marker="^", color="black", label="held-out queries"
+)
 ax.set_xscale("log")
 ax.set_xlabel("n_estimators (boosting rounds)")
 ax.set_ylabel("NDCG@10")
