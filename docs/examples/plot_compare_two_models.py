@@ -2,7 +2,7 @@
 Comparing two models with paired tests
 ======================================
 
-Two rankers are scored on the same test queries and one mean NDCG@10 is higher. Is
+Two rankers are scored on the same test queries and one mean ``NDCG@10`` is higher. Is
 the difference real, or would other queries reverse it? Because both models answer
 the *same* queries, the right question is about the per-query *differences*:
 :func:`~sklearn_rank_metrics.compare` gives their mean with bootstrap confidence
@@ -70,7 +70,7 @@ print("the intervals overlap:", bool(low_a <= high_b and low_b <= high_a))
 # spread of query *difficulty*: some queries are easy for every model, some hard.
 # That spread is shared by the two models, and it cancels in the per-query
 # difference. The scatter below shows it: one point per query, the two models'
-# NDCG@10, lying along the diagonal. ``compare`` keeps the per-query values in
+# NDCG\@10, lying along the diagonal. ``compare`` keeps the per-query values in
 # ``result.per_query``.
 
 result = compare(
@@ -132,10 +132,10 @@ print(result.table[columns].round(4).to_string(index=False))
 # %%
 # How to read it:
 #
-# - For NDCG@10 and MAP the bootstrap intervals of the mean difference exclude 0 and
+# - For NDCG\@10 and MAP the bootstrap intervals of the mean difference exclude 0 and
 #   both tests give small p-values: ridge ranks these queries better, though the
 #   two means' own intervals overlap. The paired view removes the shared difficulty.
-# - MRR@10 depends only on the first relevant document, which both models put first
+# - MRR\@10 depends only on the first relevant document, which both models put first
 #   on almost every query: the win/tie/loss counts show how few queries differ at
 #   all. The mean difference then rests on those few queries. The randomisation test
 #   counts sign patterns of exactly those differences, while the t-test assumes a

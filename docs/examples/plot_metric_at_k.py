@@ -2,7 +2,7 @@
 Metrics at k: NDCG@k, P@k and R@k across cutoffs
 =================================================
 
-A single cutoff (NDCG@10) answers one question: how good is the top 10. Users of a
+A single cutoff (``NDCG@10``) answers one question: how good is the top 10. Users of a
 search page see the top 3, a re-ranker reads the top 100, and two models can swap
 places between those. :class:`~sklearn_rank_metrics.MetricAtKDisplay` draws a metric
 at every cutoff k = 1..k_max for several models, with a bootstrap band over queries.

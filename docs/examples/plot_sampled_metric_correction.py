@@ -3,8 +3,8 @@ Sampled metrics, and how to correct them
 ========================================
 
 Recommender papers often rank each user's held-out item against a sample of *m*
-negatives (say 100) instead of the whole catalogue of *n* items, and report HR@10 or
-NDCG@10 of that short list. Krichene and Rendle (KDD 2020) showed that the result is
+negatives (say 100) instead of the whole catalogue of *n* items, and report ``HR@10`` or
+``NDCG@10`` of that short list. Krichene and Rendle (KDD 2020) showed that the result is
 biased, by an amount that depends on the model, so it can even put two models in
 the wrong order. This example builds exactly such a case, measures the true
 full-catalogue metric, and compares it with the naive sampled metric and with the
@@ -93,7 +93,7 @@ for name, score in scores.items():
 # Naive and corrected estimates
 # -----------------------------
 #
-# ``estimator="naive"`` is HR@10 and NDCG@10 of the 101-item list, what papers
+# ``estimator="naive"`` is HR\@10 and NDCG\@10 of the 101-item list, what papers
 # report. The corrections estimate the full-catalogue metric from the same ranks:
 #
 # - ``"bias_variance"``: Krichene and Rendle's fixed table, built to have little
@@ -107,6 +107,10 @@ for name, score in scores.items():
 
 estimators = ["naive", "bias_variance", "rank_distribution"]
 estimates = {}
+print(
+    f"{'model':<13}{'metric':<13}{'exact':<8}"
+    + "".join(f"{e:<16}" for e in estimators)
+)
 for name in scores:
     for metric in ("hit_rate", "ndcg"):
         for estimator in estimators:
@@ -119,19 +123,18 @@ for name in scores:
                 return_std_err=True,
             )
         truth = exact[name][f"{metric}@10"]
-        row = "  ".join(
-            f"{e} {estimates[name, metric, e][0]:.3f} "
-            f"+- {estimates[name, metric, e][1]:.3f}"
+        row = "".join(
+            "{:.3f} +- {:.3f}  ".format(*estimates[name, metric, e])
             for e in estimators
         )
-        print(f"{name:<13}{metric + '@10':<13}exact {truth:.3f}  {row}")
+        print(f"{name:<13}{metric + '@10':<13}{truth:<8.3f}{row}".rstrip())
 
 # %%
 # The figure puts the numbers side by side. The naive sampled metric does not just
 # inflate both models: it inflates "always close" far more and reverses their
 # order. The default correction recovers the exact values within a few standard
 # errors and the right order. The fixed ``"bias_variance"`` table does well on
-# "always close", but on the bimodal "hit or miss" its NDCG@10 is far below the
+# "always close", but on the bimodal "hit or miss" its NDCG\@10 is far below the
 # truth: the table was built for ranks spread uniformly, and this model's ranks
 # are anything but.
 
@@ -163,13 +166,13 @@ fig.tight_layout()
 # With 100 negatives out of 1,999 other items, each sampled negative stands for
 # about 20 items of the catalogue. An item at full rank 45 has about 44 items
 # above it, of which on average 100 * 44 / 1,999, about 2, are drawn: its sampled
-# rank is about 3, a hit for naive HR@10, though it is far from the catalogue's
+# rank is about 3, a hit for naive HR\@10, though it is far from the catalogue's
 # top 10. :func:`~sklearn_rank_metrics.sampled_rank_distribution` gives the whole
 # distribution of the sampled rank for a given full rank (left), and
 # :func:`~sklearn_rank_metrics.sampled_metric_table` the value each estimator gives
-# a user at each sampled rank (right). The naive HR@10 counts every sampled rank
+# a user at each sampled rank (right). The naive HR\@10 counts every sampled rank
 # up to 10 as a hit, and the printout shows what lands there: every item up to full
-# rank 45, and nearly half of those at full rank 200. The full-catalogue HR@10
+# rank 45, and nearly half of those at full rank 200. The full-catalogue HR\@10
 # counts only full ranks up to 10, which mostly land at sampled rank 1.
 
 full_ranks = [1, 10, 45, 200]

@@ -6,7 +6,7 @@ When two documents of a query get exactly the same score, the ranking does not s
 which comes first, yet NDCG and MAP need an order. Ties are more common than one
 might think: scores rounded when a run file is written, scores cast to float32, and
 tree models, which give every document in a leaf the same value. This example
-measures how much the tie order moves NDCG@10 and MAP, with the four ``ties`` modes
+measures how much the tie order moves ``NDCG@10`` and MAP, with the four ``ties`` modes
 of the package's metrics:
 
 - ``"average"`` (the default): the exact expected value over all orders of the tied
@@ -63,21 +63,23 @@ def by_mode(y_true, score, group):
     }
 
 
+def report(label, score):
+    """Print a row: share of tied rows, NDCG@10 per mode; return by_mode."""
+    result = by_mode(y_test, score, qid_test)
+    cells = "".join(f"{result[mode]['ndcg@10']:<13.4f}" for mode in modes)
+    print(f"{label:<12}{tied_share(score, qid_test):>6.1%}  {cells}".rstrip())
+    return result
+
+
+header = f"{'NDCG@10':<12}{'tied':>6}  " + "  ".join(f"{m:<11}" for m in modes)
 decimals = [4, 3, 2, 1, 0]
 results = {}
+print(header)
 for d in decimals:
-    rounded = np.round(score, d)
-    results[d] = by_mode(y_test, rounded, qid_test)
-    values = "  ".join(
-        f"{mode} {results[d][mode]['ndcg@10']:.4f}" for mode in modes
-    )
-    print(
-        f"{d} decimals: {tied_share(rounded, qid_test):6.1%} of rows tied;  "
-        f"NDCG@10 {values}"
-    )
+    results[d] = report(f"{d} decimals", np.round(score, d))
 
 # %%
-# The figure plots these values, NDCG@10 on the left, MAP on the right. With four
+# The figure plots these values, NDCG\@10 on the left, MAP on the right. With four
 # decimals nothing is tied and the modes agree. As the rounding coarsens, the
 # optimistic and pessimistic values move apart: their gap is how much of the score
 # the tie order alone decides. ``"average"`` stays between them, the value every tie
@@ -141,15 +143,12 @@ fig.tight_layout()
 # ridge score: distinct in float64, partly tied in float32.
 
 shifted = 1_000 + score * 1e-3
+print(header)
 for name, values in (
     ("float64", shifted),
     ("float32", shifted.astype(np.float32)),
 ):
-    result = by_mode(y_test, values, qid_test)
-    print(
-        f"{name}: {tied_share(values, qid_test):6.1%} of rows tied;  NDCG@10 "
-        + "  ".join(f"{mode} {result[mode]['ndcg@10']:.4f}" for mode in modes)
-    )
+    report(name, values)
 
 # %%
 # Tree-model scores

@@ -2,11 +2,11 @@
 Tuning a ranker with query folds
 ================================
 
-A ranking model is judged query by query: NDCG@10 is computed on the documents of one
+A ranking model is judged query by query: ``NDCG@10`` is computed on the documents of one
 query and averaged over queries. Cross-validation has to respect that unit. This
 example tunes LightGBM's :class:`~lightgbm.LGBMRanker` with
 :class:`~sklearn.model_selection.GridSearchCV` over
-:class:`~sklearn.model_selection.GroupKFold` and the NDCG@10 scorer of
+:class:`~sklearn.model_selection.GroupKFold` and the ``NDCG@10`` scorer of
 :func:`~sklearn_rank_metrics.make_ranking_scorer`, and shows what a plain
 :class:`~sklearn.model_selection.KFold` does instead: it cuts every query into pieces,
 scores the pieces, and so estimates something else than the score on new queries.
@@ -72,8 +72,8 @@ for name, splitter in splitters.items():
     shared = np.intersect1d(qid_train[fit_rows], qid_train[test_rows])
     rows_per_query = len(test_rows) / len(np.unique(qid_train[test_rows]))
     print(
-        f"{name}: {len(shared)} test queries also have rows in training; "
-        f"{rows_per_query:.1f} test rows per query"
+        f"{name}: test queries also in training: {len(shared)}; "
+        f"test rows per query: {rows_per_query:.1f}"
     )
     print(
         ranking_report(
@@ -87,7 +87,7 @@ for name, splitter in splitters.items():
 # %%
 # With ``KFold`` the fold's "queries" are fragments of about a fifth of a query
 # (the rows-per-query figures above): many hold no relevant document at all (the
-# ``undefined`` column) and score 0, and the others are short lists where NDCG@10
+# ``undefined`` column) and score 0, and the others are short lists where NDCG\@10
 # covers every row. Either way it is not the task the model will face: ranking a
 # whole query it has never seen.
 #
@@ -166,7 +166,7 @@ for name, search in searches.items():
 # deviation of the five fold scores.
 #
 # - The ``KFold`` curve lies below the held-out one at every candidate, and is
-#   flatter: it is the mean NDCG@10 of query fragments, a part of which have no
+#   flatter: it is the mean NDCG\@10 of query fragments, a part of which have no
 #   relevant document and score 0, scored by models trained on the other fragments
 #   of the same queries. It estimates another quantity than the score on new queries.
 # - The ``GroupKFold`` curve estimates the right quantity, with the noise of 150
