@@ -27,8 +27,8 @@ def console_examples(text: str) -> list[tuple[str, list[str]]]:
     """``(command, expected output lines)`` of every ``$`` line of the console blocks."""
     examples: list[tuple[str, list[str]]] = []
     for block in CONSOLE.findall(text):
-        for line in block.rstrip("\n").split("\n"):
-            line = line[3:]
+        for indented in block.rstrip("\n").split("\n"):
+            line = indented[3:]
             if line.startswith("$ "):
                 examples.append((line[2:], []))
             else:
