@@ -10,9 +10,22 @@ from __future__ import annotations
 import pytest
 import sklearn
 
+# pages whose printed numbers depend on how GroupKFold assigns queries to folds
+FOLD_DEPENDENT_PAGES = {"model_selection.rst"}
+
+
+def _sklearn_version() -> tuple[int, int]:
+    major, minor = sklearn.__version__.split(".")[:2]
+    return int(major), int(minor)
+
 
 @pytest.fixture(autouse=True)
-def _page_in_a_temporary_directory(tmp_path, monkeypatch):
+def _page_in_a_temporary_directory(request, tmp_path, monkeypatch):
+    if request.node.name in FOLD_DEPENDENT_PAGES and _sklearn_version() < (1, 9):
+        pytest.skip(
+            "The page's numbers come from scikit-learn >= 1.9, whose GroupKFold breaks "
+            "ties between equal-sized queries stably; older versions build other folds."
+        )
     monkeypatch.chdir(tmp_path)
     with sklearn.config_context():
         yield
