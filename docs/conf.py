@@ -60,3 +60,14 @@ sphinx_gallery_conf = {
     "filename_pattern": r"/plot_",
     "download_all_examples": False,
 }
+
+
+def _skip_namedtuple_fields(app, what, name, obj, skip, options):
+    """A NamedTuple's field accessors ("Alias for field number 0"): its Attributes
+    section documents them already."""
+    doc = getattr(obj, "__doc__", None) or ""
+    return True if doc.startswith("Alias for field number") else None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_namedtuple_fields)
