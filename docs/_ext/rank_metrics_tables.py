@@ -33,7 +33,7 @@ from sklearn_rank_metrics._metrics._conventions import (
     Ordering,
 )
 from sklearn_rank_metrics._metrics._declaration import NON_KERNEL_PARAMETERS, MetricInfo
-from sklearn_rank_metrics._metrics._registry import ALIASES, METRICS, parse_metric
+from sklearn_rank_metrics._metrics._registry import ALIASES, METRICS, MetricSpec, parse_metric
 
 Row = list[str]
 Table = tuple[Row, list[Row]]
@@ -143,9 +143,10 @@ def metric_reads(info: MetricInfo) -> str:
     return "; ".join(parts)
 
 
-def metric_aggregate(name: str, info: MetricInfo) -> str:
+def metric_aggregate(info: MetricInfo) -> str:
     """How the per-query values are summarised, and the direction."""
-    summary = "sum over queries" if parse_metric(name).total else "mean over queries"
+    total = MetricSpec(info, dict(info.fixed_params)).total
+    summary = "sum over queries" if total else "mean over queries"
     direction = "higher is better" if info.greater_is_better else "lower is better"
     return f"{summary}; {direction}"
 
@@ -171,7 +172,7 @@ def catalogue_table(metrics: Mapping[str, MetricInfo] = METRICS) -> Table:
                 summary_line(info.function),
                 metric_parameters(info),
                 value_range(info),
-                metric_aggregate(name, info),
+                metric_aggregate(info),
                 metric_reads(info),
                 f"``{name}@k``" if info.takes_k else "none",
             ]
