@@ -29,6 +29,8 @@ extensions = [
     # docs/_ext: the metric catalogue, alias and convention tables, built from the
     # package's declarations at build time
     "rank_metrics_tables",
+    # "ndcg@10" in running text stays text, not an e-mail link
+    "metric_names_not_emails",
 ]
 
 templates_path = ["_templates"]
