@@ -53,6 +53,8 @@ html_theme_options = {
     "show_toc_level": 2,
     "navigation_with_keys": False,
 }
+# the generated reference tables are wide: no section navigation beside them
+html_sidebars = {"reference/*": []}
 
 # no intersphinx: the build runs offline (CI has no network)
 

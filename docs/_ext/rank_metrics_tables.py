@@ -23,6 +23,7 @@ import dataclasses
 import inspect
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import sklearn_rank_metrics
@@ -34,6 +35,9 @@ from sklearn_rank_metrics._metrics._conventions import (
 )
 from sklearn_rank_metrics._metrics._declaration import NON_KERNEL_PARAMETERS, MetricInfo
 from sklearn_rank_metrics._metrics._registry import ALIASES, METRICS, MetricSpec, parse_metric
+
+# the modules whose declarations the tables read
+_DECLARATIONS = Path(inspect.getfile(Convention)).parent
 
 Row = list[str]
 Table = tuple[Row, list[Row]]
@@ -242,7 +246,7 @@ def convention_table(names: Sequence[str] | None = None) -> Table:
     """One column per convention, one row per parameter or reading it sets."""
     conventions = _selected(names)
     header = ["Setting", *(f"``{convention.name}``" for convention in conventions)]
-    rows = [["reproduces", *(convention.description for convention in conventions)]]
+    rows = []
     for name in _parameter_names(conventions):
         rows.append(
             [
@@ -265,6 +269,37 @@ def convention_table(names: Sequence[str] | None = None) -> Table:
             [
                 SETTING_LABELS.get(name, name),
                 *(literal(getattr(convention, name)) for convention in conventions),
+            ]
+        )
+    return header, rows
+
+
+def _non_default(instance: Any) -> list[str]:
+    """``label: value`` of the fields of a dataclass instance that differ from their default."""
+    return [
+        f"{SETTING_LABELS.get(field.name, field.name)}: {literal(getattr(instance, field.name))}"
+        for field in dataclasses.fields(instance)
+        if field.name in SETTING_LABELS and getattr(instance, field.name) != field.default
+    ]
+
+
+def convention_summary(names: Sequence[str] | None = None) -> Table:
+    """One row per convention: what it reproduces, the parameters it sets, its reading.
+
+    The reading lists what differs from a call without a convention (the fields'
+    defaults).
+    """
+    header = ["Convention", "Reproduces", "Parameters it sets", "How it reads the rows"]
+    rows = []
+    for convention in _selected(names):
+        params = ", ".join(f"``{name}={value!r}``" for name, value in convention.params.items())
+        reading = _non_default(convention.ordering) + _non_default(convention)
+        rows.append(
+            [
+                f"``{convention.name}``",
+                convention.description,
+                params or "none",
+                "\n\n".join(reading) if reading else "as without a convention",
             ]
         )
     return header, rows
@@ -343,14 +378,38 @@ def provider_table(names: Sequence[str] | None = None) -> Table:
 
 
 def list_table(table: Table, *, widths: str = "auto") -> list[str]:
-    """A table as the lines of an rst ``list-table``."""
+    """A table as the lines of an rst ``list-table``.
+
+    A blank line (``"\\n\\n"``) in a cell starts a new paragraph; other white space
+    is collapsed.
+    """
     header, rows = table
     lines = [".. list-table::", "   :header-rows: 1", f"   :widths: {widths}", ""]
     for row in [header, *rows]:
         for index, cell in enumerate(row):
-            text = " ".join(str(cell).split()) or " "
-            lines.append(f"   {'*' if index == 0 else ' '} - {text}")
+            paragraphs = [" ".join(part.split()) for part in str(cell).split("\n\n")]
+            paragraphs = [part for part in paragraphs if part] or [" "]
+            lines.append(f"   {'*' if index == 0 else ' '} - {paragraphs[0]}")
+            for paragraph in paragraphs[1:]:
+                lines.extend(["", f"       {paragraph}"])
     return lines
+
+
+def catalogue_display(table: Table) -> Table:
+    """The catalogue in four columns that fit a page: the facts of a row as paragraphs."""
+    header, rows = table
+    shown = []
+    for row in rows:
+        cell = dict(zip(header, row, strict=True))
+        name = cell["Name"]
+        if cell["Cutoff"] != "none":
+            name += f"\n\n{cell['Cutoff']}"
+        description = (
+            f"{cell['Description']}\n\n*Range* {cell['Range']}; {cell['Summary']}."
+            f"\n\n*Reads* {cell['Reads']}."
+        )
+        shown.append([name, cell["Function"], description, cell["Parameters (defaults)"]])
+    return ["Name", "Function", "Description", "Parameters (defaults)"], shown
 
 
 def _names_option(argument: str | None) -> list[str] | None:
@@ -374,6 +433,10 @@ def setup(app: Any) -> dict[str, Any]:
         def run(self) -> list[Any]:
             from docutils import nodes
 
+            # the tables change with the package's declarations: rebuild the page
+            # when a metric module or this extension changes
+            for path in (Path(__file__), *_DECLARATIONS.glob("*.py")):
+                self.env.note_dependency(str(path))
             container = nodes.container()
             lines: list[str] = []
             for block in self.tables():
@@ -388,7 +451,7 @@ def setup(app: Any) -> dict[str, Any]:
         """``.. metric-catalogue::``: every registry metric."""
 
         def tables(self) -> list[list[str]]:
-            return [list_table(catalogue_table())]
+            return [list_table(catalogue_display(catalogue_table()), widths="14 24 38 24")]
 
     class AliasTable(_TableDirective):
         """``.. alias-table::`` (``:tool: trec_eval`` for one tool's names)."""
@@ -411,15 +474,25 @@ def setup(app: Any) -> dict[str, Any]:
             return blocks
 
     class ConventionTable(_TableDirective):
-        """``.. convention-table::`` (``:conventions: trec_eval, ranx`` for some)."""
+        """``.. convention-table::``: one row per convention.
 
-        option_spec = {"conventions": directives.unchanged, "per-metric": directives.flag}
+        ``:conventions: trec_eval, ranx`` for some; ``:side-by-side:`` for one column
+        per convention; ``:per-metric:`` for what the metrics declare per tool.
+        """
+
+        option_spec = {
+            "conventions": directives.unchanged,
+            "per-metric": directives.flag,
+            "side-by-side": directives.flag,
+        }
 
         def tables(self) -> list[list[str]]:
             names = _names_option(self.options.get("conventions"))
             if "per-metric" in self.options:
                 return [list_table(provider_table(names))]
-            return [list_table(convention_table(names))]
+            if "side-by-side" in self.options:
+                return [list_table(convention_table(names))]
+            return [list_table(convention_summary(names), widths="14 34 26 26")]
 
     app.add_directive("metric-catalogue", MetricCatalogue)
     app.add_directive("alias-table", AliasTable)

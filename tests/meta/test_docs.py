@@ -245,6 +245,22 @@ def test_the_convention_table_has_a_column_per_convention():
     assert {f"``{name}``" for name in every_parameter} <= set(settings)
 
 
+def test_the_convention_summary_says_what_each_tool_changes():
+    header, rows = _cells(tables.convention_summary())
+    assert [row[0] for row in rows] == [f"``{name}``" for name in CONVENTIONS]
+    reading = {row[0]: row[3] for row in rows}
+    # trec_eval 10 reads scores as double, trec_eval 9 (pytrec_eval) and XGBoost as float
+    assert "scores read as float32" not in reading["``trec_eval``"]
+    assert "scores read as float32: ``True``" in reading["``pytrec_eval``"]
+    assert "scores read as float32: ``True``" in reading["``xgboost``"]
+    # trec_eval breaks ties by docno descending, MLlib takes the list (doc id) order
+    assert "tied rows ordered by document id: ``'descending'``" in reading["``trec_eval``"]
+    assert "tied rows ordered by document id: ``'ascending'``" in reading["``spark``"]
+    parameters = {row[0]: row[2] for row in rows}
+    assert "``ties='average'``" in parameters["``sklearn``"]
+    assert "``gain='exponential'``" in parameters["``lightgbm``"]
+
+
 def test_every_setting_has_a_label():
     fields = [field.name for field in dataclasses.fields(Ordering)]
     fields += [
