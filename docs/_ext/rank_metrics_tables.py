@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import sklearn_rank_metrics
+from sklearn_rank_metrics._metrics import _aliases
+from sklearn_rank_metrics._metrics._aliases import Alias
 from sklearn_rank_metrics._metrics._conventions import (
     CONVENTIONS,
     PROVIDERS,
@@ -199,11 +201,24 @@ def alias_table(tool: str | None = None) -> Table:
                 f"``{parse_metric(alias.example)}``",
                 alias.cutoff,
                 ", ".join(f"``{key}={value}``" for key, value in alias.params) or "none",
-                ", ".join(f"``{theirs}`` → ``{ours}``" for theirs, ours in alias.tool_params)
-                or "none",
+                tool_parameters(alias),
             ]
         )
     return header, rows
+
+
+def tool_parameters(alias: Alias) -> str:
+    """The tool's parameter names and ours, their values translated, and a retargeting."""
+    parts = []
+    for theirs, ours in alias.tool_params:
+        text = f"``{theirs}`` → ``{ours}``"
+        values = _aliases._VALUES.get((theirs, ours))
+        if values:
+            text += " (" + ", ".join(f"``{a!r}`` → ``{b!r}``" for a, b in values.items()) + ")"
+        parts.append(text)
+    for theirs, target in alias.retarget:
+        parts.append(f"given ``{theirs}``, the name reads as ``{target}``")
+    return "; ".join(parts) or "none"
 
 
 def pattern_table(tool: str | None = None) -> Table:
@@ -412,6 +427,28 @@ def catalogue_display(table: Table) -> Table:
     return ["Name", "Function", "Description", "Parameters (defaults)"], shown
 
 
+def alias_display(table: Table) -> Table:
+    """The alias table in four columns that fit a page: cutoff, fixes and parameters as notes."""
+    header, rows = table
+    shown = []
+    for row in rows:
+        cell = dict(zip(header, row, strict=True))
+        notes = [f"cutoff: {cell['Cutoff']}"]
+        if cell["Fixes"] != "none":
+            notes.append(f"fixes {cell['Fixes']}")
+        if cell["Tool parameters"] != "none":
+            notes.append(f"parameters: {cell['Tool parameters']}")
+        shown.append(
+            [
+                cell["Tool"],
+                f"{cell['Name']}\n\n{cell['Example']}",
+                cell["Reads as"],
+                "\n\n".join(notes),
+            ]
+        )
+    return ["Tool", "Name and example", "Reads as", "Notes"], shown
+
+
 def _names_option(argument: str | None) -> list[str] | None:
     if argument is None:
         return None
@@ -460,7 +497,7 @@ def setup(app: Any) -> dict[str, Any]:
 
         def tables(self) -> list[list[str]]:
             tool = self.options.get("tool")
-            blocks = [list_table(alias_table(tool))]
+            blocks = [list_table(alias_display(alias_table(tool)), widths="14 26 28 32")]
             patterns = pattern_table(tool)
             if patterns[1]:
                 blocks.append(

@@ -205,12 +205,23 @@ def test_the_alias_table_lists_every_alias_once():
         ("``ndcg_burges@10``", "``ndcg(gain=exponential)@10``"),
         ("``Rprec(rel=2)``", "``rprec(relevance_level=2)``"),
         ("``mapk@10``", "``map(denominator=min(k,n_relevant))@10``"),
+        # ir_measures' NumRet(rel=2) counts retrieved rows of grade >= 2: num_rel_ret
+        ("``NumRet(rel=2)``", "``num_rel_ret(relevance_level=2)``"),
     ],
 )
 def test_the_alias_table_reads_each_example_as_the_tool_means_it(example, reads_as):
     table = tables.alias_table()
     rows = dict(zip(_column(table, "Example"), _column(table, "Reads as"), strict=True))
     assert rows[example] == reads_as
+
+
+def test_the_alias_table_translates_the_tools_parameters():
+    table = tables.alias_table("ir_measures")
+    rows = dict(zip(_column(table, "Name"), _column(table, "Tool parameters"), strict=True))
+    # ir_measures' nDCG(dcg='exp-log2') is the exponential gain 2**y - 1
+    assert "``'exp-log2'`` → ``'exponential'``" in rows["``nDCG``"]
+    assert "given ``rel``, the name reads as ``num_rel_ret``" in rows["``NumRet``"]
+    assert rows["``AP``"] == "``rel`` → ``relevance_level``"
 
 
 def test_the_alias_table_filters_by_tool():
