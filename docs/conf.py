@@ -18,7 +18,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 
 project = "sklearn_rank_metrics"
 author = "The sklearn_rank_metrics developers"
-copyright = "2026, The sklearn_rank_metrics developers"  # noqa: A001
+copyright = "2026, The sklearn_rank_metrics developers"
 release = sklearn_rank_metrics.__version__
 version = release
 
@@ -28,18 +28,35 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    # docs/_ext: the metric catalogue, alias and convention tables, built from the
+    # package's declarations at build time
+    "rank_metrics_tables",
+    # "ndcg@10" in running text stays text, not an e-mail link
+    "metric_names_not_emails",
 ]
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "examples"]  # examples: gallery sources
+# examples/ is sphinx-gallery's source: its pages are built into auto_examples/
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "examples"]
 nitpicky = False
 
 autosummary_generate = True
+# the numpydoc Parameters sections give every type; signatures stay short
+autodoc_typehints = "none"
+autodoc_member_order = "bysource"
 numpydoc_show_class_members = False
+toc_object_entries_show_parents = "hide"
 
 html_theme = "pydata_sphinx_theme"
 html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_title = "sklearn_rank_metrics"
+html_theme_options = {
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+}
+# the generated reference tables are wide: no section navigation beside them
+html_sidebars = {"reference/*": []}
 
 # no intersphinx: the build runs offline (CI has no network)
 
@@ -68,3 +85,14 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "min_reported_time": 0,
 }
+
+
+def _skip_namedtuple_fields(app, what, name, obj, skip, options):
+    """A NamedTuple's field accessors ("Alias for field number 0"): its Attributes
+    section documents them already."""
+    doc = getattr(obj, "__doc__", None) or ""
+    return True if doc.startswith("Alias for field number") else None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_namedtuple_fields)

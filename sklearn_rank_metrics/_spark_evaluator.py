@@ -81,7 +81,7 @@ class RankingMetricEvaluator(
 ):
     """Evaluator of one ranking metric over the queries of a Spark DataFrame.
 
-    For ``CrossValidator`` and ``TrainValidationSplit``: :meth:`evaluate` returns
+    For ``CrossValidator`` and ``TrainValidationSplit``: :meth:`!evaluate` returns
     :func:`sklearn_rank_metrics.spark.evaluate`'s mean of ``metricName`` over the
     queries of ``queryCol``, the same number as the in-memory
     :func:`sklearn_rank_metrics.evaluate` on those rows.

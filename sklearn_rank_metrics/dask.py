@@ -159,7 +159,7 @@ def evaluate(
     - *already partitioned*: one read of the needed columns; each partition sorts
       its rows once, O((n/P) log(n/P)), and sends :math:`5 \\times` (number of
       metrics) floats to the reduction.
-    - *the ``"auto"`` check*: one extra read of the group column only (three values
+    - *the* ``"auto"`` *check*: one extra read of the group column only (three values
       per partition reach the client).
     - *the shuffle*: every row of the needed columns (query id, label, score, weight,
       plus an int64 row key when a metric uses ``ties="input"``) crosses the network

@@ -269,7 +269,7 @@ def sampled_metric_table(
     trade_off: float = 0.1,
     sampling: str = "hypergeometric",
 ) -> np.ndarray:
-    """The estimator as a lookup table: its value at each sampled rank ``1 .. m+1``.
+    """The estimator as a lookup table: its value at each sampled rank ``1..m+1``.
 
     Every estimator of :func:`sampled_metric_estimate` maps a user's sampled rank
     ``r~`` to a number ``T[r~]``; the estimate of the mean metric is the mean of
