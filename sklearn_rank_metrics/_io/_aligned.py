@@ -176,7 +176,7 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
     AlignedRuns(n_rows=4, n_queries=2, answered={bm25: 1, dense: 2})
     >>> aligned.doc_id.tolist(), aligned.scores["bm25"].tolist()
     (['d5', 'd2', 'd1', 'd3'], [1.0, -inf, 2.0, -inf])
-    >>> evaluate(*aligned.run("bm25"), metrics="map")  # q2 not answered: 0
+    >>> evaluate(aligned.run("bm25"), metrics="map")  # q2 not answered: 0
     {'map': 0.5}
     """
     named = run_names(runs, "align_trec_runs")
@@ -226,7 +226,7 @@ def align_recommendations(
     ...      "knn": {"ann": ["phone"], "bob": ["bike", "car"]}}, relevant)
     >>> aligned  # ann: tv, phone; bob: tv, car, bike
     AlignedRuns(n_rows=5, n_queries=2, answered={pop: 2, knn: 2})
-    >>> evaluate(*aligned.run("knn"), metrics=["mrr", "hit_rate@1"])  # ranks 1 and 2
+    >>> evaluate(aligned.run("knn"), metrics=["mrr", "hit_rate@1"])  # ranks 1 and 2
     {'mrr': 0.75, 'hit_rate@1': 0.5}
     """
     named = run_names(recommended, "align_recommendations")

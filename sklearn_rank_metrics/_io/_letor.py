@@ -351,7 +351,7 @@ def read_letor(
     >>> data = read_letor(letor, scores=[0.9, 0.1, 0.2, 0.8])
     >>> data.y_true.tolist(), data.group.tolist(), data.doc_id.tolist()
     ([2.0, 0.0, 1.0, 0.0], [1, 1, 2, 2], ['a', 'b', 'c', 'd'])
-    >>> round(ndcg_score(*data), 4)  # query 1 perfect, query 2: 1 / log2(3)
+    >>> round(ndcg_score(data), 4)  # query 1 perfect, query 2: 1 / log2(3)
     0.8155
     """
     check_path(path, "path", "read_letor")

@@ -595,7 +595,7 @@ def read_trec(
                 source='the qrels dict + the run dict')
     >>> data.doc_id.tolist(), data.y_true.tolist(), data.y_score.tolist()
     (['d4', 'd3', 'd2', 'd1', 'd9'], [0.0, 1.0, 0.0, 1.0, 1.0], [0.5, -inf, 0.5, 0.75, -inf])
-    >>> mean_average_precision_score(*data, ties="input")  # q1: (1/1 + 0) / 2; q2: 0
+    >>> mean_average_precision_score(data, ties="input")  # q1: (1/1 + 0) / 2; q2: 0
     0.25
     >>> mean_average_precision_score(*read_trec(qrels, run, answered_only=True),
     ...                              ties="input")  # q1 only

@@ -15,7 +15,7 @@ so an alias and its canonical name give the same :class:`~._registry.MetricSpec`
 
 A name translates to the *measure* only: how a tool breaks ties, scores queries
 without relevant rows or casts scores is its convention, chosen separately
-(README, "Matching other tools"). Interpolated precision names its recall level
+(user guide, "Matching other tools"). Interpolated precision names its recall level
 with a decimal point (trec_eval's ``iprec_at_recall_0.50``, ir_measures'
 ``IPrec@0.5``), which the cutoff syntax cannot hold; :data:`_INTERPOLATED` reads
 those into ``iprec(recall=0.5)``.

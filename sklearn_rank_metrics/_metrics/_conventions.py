@@ -7,7 +7,7 @@ weights in single precision, negative labels as gain 0, and tied rows ordered by
 document id where the tool breaks ties that way (when document ids are given;
 otherwise tied rows keep their input order, which the TREC readers make trec_eval's).
 
-Each preset is one row of the README's "Matching other tools" tables, and the
+Each preset is one row of the documentation's generated convention table, and the
 cross-check suite (``tests/crosscheck/``) runs it against the tool itself.
 
 ``"spark"`` (``tests/crosscheck/test_crosscheck_spark.py``) reproduces MLlib's
@@ -224,7 +224,7 @@ def warn_tool_nan(
     )
 
 
-# what trec_eval decides (README "Matching other tools")
+# what trec_eval decides (user guide, "Matching other tools")
 _TREC_EVAL_PARAMS = {
     "ties": "input",
     "replace_undefined_by": 0.0,
@@ -388,7 +388,7 @@ DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ra
         arguments win. Without document ids, tied rows keep their input order
         where the tool orders them by document id (the TREC readers give
         trec_eval's order).
-        README, "Matching other tools"."""
+        See the user guide, "Matching other tools", and the generated convention table."""
 
 
 def check_binary_gain_level(
