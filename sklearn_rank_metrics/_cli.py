@@ -24,7 +24,7 @@ from ._engine._caller import called_as, renamed_as
 from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
-from ._metrics._registry import parse_metric
+from ._metrics._registry import METRICS, parse_metric
 from ._render import _csv, _json
 from ._render._escape import text as escape_text
 from ._render._trec_eval import trec_eval_lines
@@ -59,6 +59,11 @@ class _BadInput(Exception):
 
 
 OUTPUT_FORMATS = ("text", "json", "csv", "markdown", "latex", "trec_eval")
+
+
+def _metric_names_for_help() -> str:
+    """Every registry name, ``name[@k]`` where it takes a cutoff: read, not hand-kept."""
+    return ", ".join(f"{name}[@k]" if info.takes_k else name for name, info in METRICS.items())
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -146,10 +151,8 @@ def _build_parser() -> argparse.ArgumentParser:
     options = evaluate.add_argument_group("metrics and output")
     options.add_argument(
         "--metrics", nargs="+", default=list(REPORT_METRICS), metavar="NAME",
-        help="metric names as in evaluate(): ndcg, ndcg@k, dcg@k, cg@k, idcg@k, err@k, map, "
-        "map@k, mrr, mrr@k, p@k, recall@k, rprec, f1@k, fbeta@k, hit_rate@k, gauc, bpref, "
-        "judged@k, rbp@k, num_rel, num_ret, num_rel_ret, with parameters as "
-        "'name(param=value)@k', or as trec_eval, ir_measures and ranx name them (P_10, "
+        help=f"metric names as in evaluate(): {_metric_names_for_help()}, with parameters "
+        "as 'name(param=value)@k', or as trec_eval, ir_measures and ranx name them (P_10, "
         "nDCG@10, precision@10) (default: %(default)s)",
     )
     options.add_argument(

@@ -285,6 +285,15 @@ def test_help_lists_every_option():
     assert "evaluate" in top.stdout and "demo" in top.stdout and "Exit status" in top.stdout
 
 
+def test_metrics_help_names_every_registry_metric():
+    from sklearn_rank_metrics._metrics._registry import METRICS
+
+    help_text = " ".join(run_cli("evaluate", "--help").stdout.split())
+    listed = help_text.split("metric names as in evaluate():", 1)[1].split("with parameters", 1)[0]
+    names = {item.strip().removesuffix("[@k]") for item in listed.split(",") if item.strip()}
+    assert names == set(METRICS)
+
+
 def test_progress_shows_elapsed_time_only_for_slow_steps():
     stream = io.StringIO()
     with _progress("reading big.txt", stream=stream, delay=0.05, interval=0.05, force=True):
