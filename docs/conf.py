@@ -28,6 +28,8 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    # reads the benchmarks' Markdown reports, included as they are written
+    "myst_parser",
     # docs/_ext: the metric catalogue, alias and convention tables, built from the
     # package's declarations at build time
     "rank_metrics_tables",
@@ -36,6 +38,8 @@ extensions = [
 ]
 
 templates_path = ["_templates"]
+# pages are reStructuredText; Markdown only comes in through include directives
+source_suffix = {".rst": "restructuredtext"}
 # examples/ is sphinx-gallery's source: its pages are built into auto_examples/
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "examples"]
 nitpicky = False
