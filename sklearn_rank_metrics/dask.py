@@ -10,8 +10,9 @@ All rows of a query must sit in one partition. When that is not known, the rows 
 shuffled by query id (hash partitioning) first; see the Notes of :func:`evaluate` for
 what that and the check that may avoid it cost.
 
-Needs the ``dask`` extra: ``pip install sklearn-rank-metrics[dask]`` (or
-``pip install "dask[dataframe]" distributed pandas pyarrow``).
+Needs the ``dask`` extra: ``python -m pip install ".[dask]"`` from a clone of the
+repository, or ``python -m pip install "sklearn-rank-metrics[dask]"`` from a package
+index (or ``python -m pip install "dask[dataframe]" distributed pandas pyarrow``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         "sklearn_rank_metrics.dask needs Dask (dask[dataframe], distributed) and pandas: "
-        "pip install sklearn-rank-metrics[dask] (or pip install \"dask[dataframe]\" "
+        "pip install \"sklearn-rank-metrics[dask]\" (or pip install \"dask[dataframe]\" "
         f"distributed pandas pyarrow) ({error})"
     ) from error
 

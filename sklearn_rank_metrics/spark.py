@@ -8,8 +8,10 @@ driver: the rows of each query meet in one bucket (a hash of the query id), each
 bucket runs the vectorised in-memory kernels on all of its queries at once in a Python
 worker, and returns a few sums per metric; the means are formed from those sums.
 
-Needs the ``spark`` extra: ``pip install sklearn-rank-metrics[spark]`` (pyspark 4, which
-needs Python >= 3.11 and a Java 17 or 21 runtime, pandas and pyarrow). The Python
+Needs the ``spark`` extra: ``python -m pip install ".[spark]"`` from a clone of the
+repository, or ``python -m pip install "sklearn-rank-metrics[spark]"`` from a package
+index (pyspark 4, which needs Python >= 3.11 and a Java 17 or 21 runtime, pandas and
+pyarrow). The Python
 workers must import this package: set ``PYSPARK_PYTHON`` to the interpreter that has it.
 """
 
@@ -26,7 +28,7 @@ try:  # the workers' frames are pandas, moved as Arrow batches
 except ImportError as error:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         "sklearn_rank_metrics.spark needs pyspark>=4.0 (Python>=3.11), pandas and pyarrow: "
-        "pip install sklearn-rank-metrics[spark] (or pip install pyspark pandas pyarrow) "
+        "pip install \"sklearn-rank-metrics[spark]\" (or pip install pyspark pandas pyarrow) "
         f"({error})"
     ) from error
 
