@@ -58,6 +58,13 @@ html_title = "sklearn_rank_metrics"
 html_theme_options = {
     "show_toc_level": 2,
     "navigation_with_keys": False,
+    # the generated reference tables are wide: no "On this page" column beside them
+    # (conventions.rst, the one with sections, lists them at its top instead)
+    # (names, not a pattern: two patterns matching one page are a warning)
+    "secondary_sidebar_items": {
+        "**": ["page-toc", "edit-this-page", "sourcelink"],
+        **{f"reference/{page.stem}": [] for page in (DOCS / "reference").glob("*.rst")},
+    },
 }
 # the generated reference tables are wide: no section navigation beside them
 html_sidebars = {"reference/*": []}
