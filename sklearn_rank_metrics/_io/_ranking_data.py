@@ -143,7 +143,24 @@ class RankingData(RankingRows):
         return iter((self.y_true, self.y_score, self.group))
 
     def carried(self) -> dict[str, Any]:
-        """What the rows carry, by the parameter name of the entry points."""
+        """What the rows carry, by the parameter name of the entry points.
+
+        Returns
+        -------
+        fields : dict of str to ndarray or None
+            ``y_true``, ``y_score``, ``group``, ``judged``, ``doc_id`` and
+            ``sample_weight``, in that order: the attributes of those names (None
+            where the rows carry none): the keyword arguments of :func:`evaluate`.
+
+        Examples
+        --------
+        >>> from sklearn_rank_metrics import RankingData, evaluate
+        >>> data = RankingData([1.0, 0.0, 1.0], [0.9, 0.8, 0.1], ["q1", "q1", "q2"])
+        >>> list(data.carried())
+        ['y_true', 'y_score', 'group', 'judged', 'doc_id', 'sample_weight']
+        >>> evaluate(**data.carried(), metrics=["ndcg"]) == evaluate(data, metrics=["ndcg"])
+        True
+        """
         return carried_fields(self, "y_score")
 
     @overload
@@ -339,6 +356,26 @@ class AlignedRuns(RankingRows):
     frame_library : str or None
         The library of the frame the rows were read from (see
         :attr:`RankingData.frame_library`); None otherwise. Not shown in the repr.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import align_trec_runs, evaluate
+    >>> qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
+    >>> runs = {"bm25": {"q1": {"d1": 2.0, "d2": 1.0}},
+    ...         "dense": {"q1": {"d2": 3.0, "d1": 1.0}, "q2": {"d3": 1.0}}}
+    >>> aligned = align_trec_runs(qrels, runs)
+    >>> aligned.n_queries, aligned.n_answered
+    (2, {'bm25': 1, 'dense': 2})
+    >>> aligned.group.tolist(), aligned.doc_id.tolist(), aligned.y_true.tolist()
+    (['q1', 'q1', 'q2'], ['d2', 'd1', 'd3'], [0.0, 1.0, 1.0])
+    >>> aligned.scores["bm25"].tolist()  # bm25 did not answer q2
+    [1.0, 2.0, -inf]
+
+    Every run is averaged over the same two queries (bm25: 1 on q1, 0 on q2; dense:
+    1/2 on q1, 1 on q2):
+
+    >>> {name: evaluate(aligned.run(name), metrics="mrr")["mrr"] for name in aligned.scores}
+    {'bm25': 0.5, 'dense': 0.75}
     """
 
     y_true: np.ndarray
@@ -359,7 +396,16 @@ class AlignedRuns(RankingRows):
         return iter((self.y_true, self.scores, self.group))
 
     def carried(self) -> dict[str, Any]:
-        """What the rows carry, by the parameter name of the entry points."""
+        """What the rows carry, by the parameter name of the entry points.
+
+        Returns
+        -------
+        fields : dict of str to ndarray, dict or None
+            ``y_true``, ``scores`` (the dict of runs), ``group``, ``judged``,
+            ``doc_id`` and ``sample_weight``, in that order: the attributes of those
+            names (None where the rows carry none), the keyword arguments of
+            :func:`compare`.
+        """
         return carried_fields(self, "scores")
 
     def run(self, name: str) -> RankingData:
