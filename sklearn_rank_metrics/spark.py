@@ -309,6 +309,28 @@ def per_query_values(
     See Also
     --------
     evaluate_per_query : The same values as a lazy Spark DataFrame.
+
+    Examples
+    --------
+    Two runs as two score columns; ``"bad"`` ranks the relevant row second in
+    queries 1 and 2 and first in query 3:
+
+    >>> from sklearn_rank_metrics import compare
+    >>> from sklearn_rank_metrics.spark import per_query_values
+    >>> df = spark.createDataFrame(
+    ...     [(1, 1, 0.9, 0.2), (1, 0, 0.3, 0.8), (2, 1, 0.7, 0.1), (2, 0, 0.2, 0.6),
+    ...      (3, 1, 0.8, 0.4), (3, 0, 0.5, 0.3)],
+    ...     ["group", "y_true", "good", "bad"],
+    ... )  # doctest: +SKIP
+    >>> values = per_query_values(
+    ...     df, ["mrr", "p@1"], y_score=["good", "bad"]
+    ... )  # doctest: +SKIP
+    >>> values  # doctest: +SKIP
+    PerQueryValues(3 queries, runs=('good', 'bad'), metrics=('mrr', 'p@1'), weighted=False)
+    >>> compare(values, n_resamples=1000, random_state=0).means  # doctest: +SKIP
+      model       mrr       p@1
+    0  good  1.000000  1.000000
+    1   bad  0.666667  0.333333
     """
     table = evaluate_per_query(**locals())  # the same parameters, passed on whole
     several = not isinstance(y_score, str)
