@@ -145,7 +145,8 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_p = \\sum_q w_q v_q`,
     :math:`W_p = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values. A tree reduction adds them, and
+    NaN values, and :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when :math:`\\sum_p S_p`
+    overflows, as in memory): six sums. A tree reduction adds them, and
 
     .. math::
 
@@ -158,7 +159,7 @@ def evaluate(
     Costs, for :math:`n` rows in :math:`P` partitions:
 
     - *already partitioned*: one read of the needed columns; each partition sorts
-      its rows once, O((n/P) log(n/P)), and sends :math:`5 \\times` (number of
+      its rows once, O((n/P) log(n/P)), and sends :math:`6 \\times` (number of
       metrics) floats to the reduction.
     - *the* ``"auto"`` *check*: one extra read of the group column only (three values
       per partition reach the client).

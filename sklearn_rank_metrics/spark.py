@@ -154,7 +154,8 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_b = \\sum_q w_q v_q`,
     :math:`W_b = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values; Spark adds them, and
+    NaN values, and :math:`S_b \\cdot 2^{-512}` (the mean is formed from it when :math:`\\sum_b S_b`
+    overflows, as in memory): six sums; Spark adds them, and
 
     .. math::
 
@@ -169,8 +170,9 @@ def evaluate(
     Costs, for :math:`n` rows: the shuffle moves every row of the needed columns
     once (query id, label, score, weight, judged, doc id, plus 8 bytes of row key
     with ``ties="input"``: 20-60 bytes per row for numeric ids), each bucket sorts
-    its rows once, and :math:`6 \\times` (runs :math:`\\times` metrics) floats per
-    bucket reach the driver. Already partitioned data (``partitioned_by_query``)
+    its rows once and returns :math:`6 \\times` (runs :math:`\\times` metrics)
+    floats (and its warnings), and Spark's aggregation adds them: one row of that many
+    sums reaches the driver. Already partitioned data (``partitioned_by_query``)
     skips the shuffle. ``benchmarks/bench_spark.py`` measures it (``SPARK_RESULTS.md``)
     and estimates it for a cluster.
 
