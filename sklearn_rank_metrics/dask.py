@@ -145,8 +145,8 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_p = \\sum_q w_q v_q`,
     :math:`W_p = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values, and :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when :math:`\\sum_p S_p`
-    overflows, as in memory): six sums. A tree reduction adds them, and
+    NaN values, and :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when
+    :math:`\\sum_p S_p` overflows, as in memory): six sums. A tree reduction adds them, and
 
     .. math::
 

@@ -154,8 +154,8 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_b = \\sum_q w_q v_q`,
     :math:`W_b = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values, and :math:`S_b \\cdot 2^{-512}` (the mean is formed from it when :math:`\\sum_b S_b`
-    overflows, as in memory): six sums; Spark adds them, and
+    NaN values, and :math:`S_b \\cdot 2^{-512}` (the mean is formed from it when
+    :math:`\\sum_b S_b` overflows, as in memory): six sums; Spark adds them, and
 
     .. math::
 
