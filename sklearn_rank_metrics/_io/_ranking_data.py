@@ -359,23 +359,27 @@ class AlignedRuns(RankingRows):
 
     Examples
     --------
-    >>> from sklearn_rank_metrics import align_trec_runs, evaluate
-    >>> qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
-    >>> runs = {"bm25": {"q1": {"d1": 2.0, "d2": 1.0}},
-    ...         "dense": {"q1": {"d2": 3.0, "d1": 1.0}, "q2": {"d3": 1.0}}}
-    >>> aligned = align_trec_runs(qrels, runs)
-    >>> aligned.n_queries, aligned.n_answered
-    (2, {'bm25': 1, 'dense': 2})
-    >>> aligned.group.tolist(), aligned.doc_id.tolist(), aligned.y_true.tolist()
-    (['q1', 'q1', 'q2'], ['d2', 'd1', 'd3'], [0.0, 1.0, 1.0])
-    >>> aligned.scores["bm25"].tolist()  # bm25 did not answer q2
-    [1.0, 2.0, -inf]
+    Run ``x`` answers topic ``t1`` only; ``y`` answers both and returns ``e``,
+    which nobody judged:
 
-    Every run is averaged over the same two queries (bm25: 1 on q1, 0 on q2; dense:
-    1/2 on q1, 1 on q2):
+    >>> from sklearn_rank_metrics import align_trec_runs, evaluate
+    >>> aligned = align_trec_runs(
+    ...     {"t1": {"a": 2, "b": 0}, "t2": {"c": 1, "d": 1}},
+    ...     {"x": {"t1": {"a": 0.9, "b": 0.1}},
+    ...      "y": {"t1": {"b": 0.8, "a": 0.4}, "t2": {"d": 0.7, "e": 0.6}}},
+    ... )
+    >>> aligned.n_queries, aligned.n_answered
+    (2, {'x': 1, 'y': 2})
+    >>> aligned.doc_id.tolist(), aligned.y_true.tolist(), aligned.judged.tolist()
+    (['b', 'a', 'e', 'd', 'c'], [0.0, 2.0, 0.0, 1.0, 1.0], [True, True, False, True, True])
+    >>> aligned.scores["x"].tolist()
+    [0.1, 0.9, -inf, -inf, -inf]
+
+    Both runs are averaged over both topics (x: 1 on t1, 0 on t2; y: 1/2 on t1,
+    1 on t2):
 
     >>> {name: evaluate(aligned.run(name), metrics="mrr")["mrr"] for name in aligned.scores}
-    {'bm25': 0.5, 'dense': 0.75}
+    {'x': 0.5, 'y': 0.75}
     """
 
     y_true: np.ndarray
