@@ -58,6 +58,13 @@ html_title = "sklearn_rank_metrics"
 html_theme_options = {
     "show_toc_level": 2,
     "navigation_with_keys": False,
+    # the generated reference tables are wide: no "On this page" column beside them
+    # (conventions.rst, the one with sections, lists them at its top instead)
+    # (names, not a pattern: two patterns matching one page are a warning)
+    "secondary_sidebar_items": {
+        "**": ["page-toc", "edit-this-page", "sourcelink"],
+        **{f"reference/{page.stem}": [] for page in (DOCS / "reference").glob("*.rst")},
+    },
 }
 # the generated reference tables are wide: no section navigation beside them
 html_sidebars = {"reference/*": []}
@@ -98,5 +105,41 @@ def _skip_namedtuple_fields(app, what, name, obj, skip, options):
     return True if doc.startswith("Alias for field number") else None
 
 
+def _top_level_parts(text):
+    """``text`` split at the commas outside brackets and quotes."""
+    parts, depth, quote, start = [], 0, None, 0
+    for index, char in enumerate(text):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _hide_private_parameters(app, what, name, obj, options, signature, return_annotation):
+    """Drop the parameters whose name starts with "_" from a rendered signature (a
+    dataclass's private fields, such as RankingData's ``_row_location``): the class
+    still takes them, the documentation does not offer them."""
+    if not signature or not signature.startswith("(") or "_" not in signature:
+        return None
+    kept = [
+        part
+        for part in _top_level_parts(signature[1:-1])
+        if not part.lstrip("*").startswith("_")
+    ]
+    while kept and kept[-1] in ("*", "/"):  # a marker left with nothing after it
+        kept.pop()
+    return f"({', '.join(kept)})", return_annotation
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_namedtuple_fields)
+    app.connect("autodoc-process-signature", _hide_private_parameters)

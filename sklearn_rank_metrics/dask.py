@@ -10,8 +10,9 @@ All rows of a query must sit in one partition. When that is not known, the rows 
 shuffled by query id (hash partitioning) first; see the Notes of :func:`evaluate` for
 what that and the check that may avoid it cost.
 
-Needs the ``dask`` extra: ``pip install sklearn-rank-metrics[dask]`` (or
-``pip install "dask[dataframe]" distributed pandas pyarrow``).
+Needs the ``dask`` extra: ``python -m pip install ".[dask]"`` from a clone of the
+repository, or ``python -m pip install "sklearn-rank-metrics[dask]"`` from a package
+index (or ``python -m pip install "dask[dataframe]" distributed pandas pyarrow``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         "sklearn_rank_metrics.dask needs Dask (dask[dataframe], distributed) and pandas: "
-        "pip install sklearn-rank-metrics[dask] (or pip install \"dask[dataframe]\" "
+        "pip install \"sklearn-rank-metrics[dask]\" (or pip install \"dask[dataframe]\" "
         f"distributed pandas pyarrow) ({error})"
     ) from error
 
@@ -144,7 +145,8 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_p = \\sum_q w_q v_q`,
     :math:`W_p = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values. A tree reduction adds them, and
+    NaN values, and :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when
+    :math:`\\sum_p S_p` overflows, as in memory): six sums. A tree reduction adds them, and
 
     .. math::
 
@@ -157,7 +159,7 @@ def evaluate(
     Costs, for :math:`n` rows in :math:`P` partitions:
 
     - *already partitioned*: one read of the needed columns; each partition sorts
-      its rows once, O((n/P) log(n/P)), and sends :math:`5 \\times` (number of
+      its rows once, O((n/P) log(n/P)), and sends :math:`6 \\times` (number of
       metrics) floats to the reduction.
     - *the* ``"auto"`` *check*: one extra read of the group column only (three values
       per partition reach the client).

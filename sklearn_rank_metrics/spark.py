@@ -8,8 +8,10 @@ driver: the rows of each query meet in one bucket (a hash of the query id), each
 bucket runs the vectorised in-memory kernels on all of its queries at once in a Python
 worker, and returns a few sums per metric; the means are formed from those sums.
 
-Needs the ``spark`` extra: ``pip install sklearn-rank-metrics[spark]`` (pyspark 4, which
-needs Python >= 3.11 and a Java 17 or 21 runtime, pandas and pyarrow). The Python
+Needs the ``spark`` extra: ``python -m pip install ".[spark]"`` from a clone of the
+repository, or ``python -m pip install "sklearn-rank-metrics[spark]"`` from a package
+index (pyspark 4, which needs Python >= 3.11 and a Java 17 or 21 runtime, pandas and
+pyarrow). The Python
 workers must import this package: set ``PYSPARK_PYTHON`` to the interpreter that has it.
 """
 
@@ -26,7 +28,7 @@ try:  # the workers' frames are pandas, moved as Arrow batches
 except ImportError as error:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         "sklearn_rank_metrics.spark needs pyspark>=4.0 (Python>=3.11), pandas and pyarrow: "
-        "pip install sklearn-rank-metrics[spark] (or pip install pyspark pandas pyarrow) "
+        "pip install \"sklearn-rank-metrics[spark]\" (or pip install pyspark pandas pyarrow) "
         f"({error})"
     ) from error
 
@@ -152,7 +154,8 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_b = \\sum_q w_q v_q`,
     :math:`W_b = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values; Spark adds them, and
+    NaN values, and :math:`S_b \\cdot 2^{-512}` (the mean is formed from it when
+    :math:`\\sum_b S_b` overflows, as in memory): six sums; Spark adds them, and
 
     .. math::
 
@@ -167,8 +170,9 @@ def evaluate(
     Costs, for :math:`n` rows: the shuffle moves every row of the needed columns
     once (query id, label, score, weight, judged, doc id, plus 8 bytes of row key
     with ``ties="input"``: 20-60 bytes per row for numeric ids), each bucket sorts
-    its rows once, and :math:`6 \\times` (runs :math:`\\times` metrics) floats per
-    bucket reach the driver. Already partitioned data (``partitioned_by_query``)
+    its rows once and returns :math:`6 \\times` (runs :math:`\\times` metrics)
+    floats (and its warnings), and Spark's aggregation adds them: one row of that many
+    sums reaches the driver. Already partitioned data (``partitioned_by_query``)
     skips the shuffle. ``benchmarks/bench_spark.py`` measures it (``SPARK_RESULTS.md``)
     and estimates it for a cluster.
 
@@ -307,6 +311,28 @@ def per_query_values(
     See Also
     --------
     evaluate_per_query : The same values as a lazy Spark DataFrame.
+
+    Examples
+    --------
+    Two runs as two score columns; ``"bad"`` ranks the relevant row second in
+    queries 1 and 2 and first in query 3:
+
+    >>> from sklearn_rank_metrics import compare
+    >>> from sklearn_rank_metrics.spark import per_query_values
+    >>> df = spark.createDataFrame(
+    ...     [(1, 1, 0.9, 0.2), (1, 0, 0.3, 0.8), (2, 1, 0.7, 0.1), (2, 0, 0.2, 0.6),
+    ...      (3, 1, 0.8, 0.4), (3, 0, 0.5, 0.3)],
+    ...     ["group", "y_true", "good", "bad"],
+    ... )  # doctest: +SKIP
+    >>> values = per_query_values(
+    ...     df, ["mrr", "p@1"], y_score=["good", "bad"]
+    ... )  # doctest: +SKIP
+    >>> values  # doctest: +SKIP
+    PerQueryValues(3 queries, runs=('good', 'bad'), metrics=('mrr', 'p@1'), weighted=False)
+    >>> compare(values, n_resamples=1000, random_state=0).means  # doctest: +SKIP
+      model       mrr       p@1
+    0  good  1.000000  1.000000
+    1   bad  0.666667  0.333333
     """
     table = evaluate_per_query(**locals())  # the same parameters, passed on whole
     several = not isinstance(y_score, str)

@@ -22,6 +22,7 @@ import ast
 import dataclasses
 import inspect
 import math
+import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -60,13 +61,35 @@ PATTERN_EXAMPLES: tuple[tuple[str, str], ...] = (
 # without an entry is shown by its own name; a test checks that every one has one)
 SETTING_LABELS: Mapping[str, str] = {
     "single_precision": "scores read as float32",
-    "doc_id_order": "tied rows ordered by document id",
+    "doc_id_order": "tied rows ordered by",
     "nonpositive_scores": "a row scored <= 0 is",
     "negative_labels_judged": "a negative label counts as judged",
     "minus_infinity_is_a_score": "``-inf`` is an ordinary score",
     "single_precision_weights": "query weights read as float32",
     "negative_labels_gain_zero": "a negative label has gain 0",
 }
+
+
+# what a setting's None means (from the docstring of Ordering), and how a text value
+# reads after its label (a test checks that every optional field has an entry)
+NONE_MEANS: Mapping[str, str] = {
+    "doc_id_order": "input order",
+    "nonpositive_scores": "an ordinary row",
+}
+VALUE_TEXT: Mapping[str, Callable[[str], str]] = {
+    "doc_id_order": lambda order: f"document id, {order}",
+    "nonpositive_scores": lambda meaning: meaning.replace("_", " "),
+}
+
+
+def setting_value(name: str, value: Any) -> str:
+    """The value of a reading setting (a field of Ordering or a flag of Convention) as
+    prose: ``None`` as what it means, a text value in words, a bool as a literal."""
+    if value is None:
+        return NONE_MEANS.get(name, "not set")
+    if isinstance(value, str) and name in VALUE_TEXT:
+        return VALUE_TEXT[name](value)
+    return literal(value)
 
 
 def literal(value: Any) -> str:
@@ -257,8 +280,29 @@ def _selected(names: Sequence[str] | None) -> list[Convention]:
     return [CONVENTIONS[name] for name in names]
 
 
+def _reading_rows(conventions: Sequence[Convention]) -> list[tuple[str, list[Any]]]:
+    """(setting name, its value under each convention) for every reading setting."""
+    rows = [
+        (name, [getattr(convention.ordering, name) for convention in conventions])
+        for name in _ordering_fields()
+    ]
+    rows += [
+        (name, [getattr(convention, name) for convention in conventions]) for name in _flag_fields()
+    ]
+    return rows
+
+
+def _uniform(values: list[Any], conventions: Sequence[Convention]) -> bool:
+    """One value under every convention shown (more than one): a row that tells nothing."""
+    return len(conventions) > 1 and all(value == values[0] for value in values)
+
+
 def convention_table(names: Sequence[str] | None = None) -> Table:
-    """One column per convention, one row per parameter or reading it sets."""
+    """One column per convention, one row per parameter or reading it sets.
+
+    A reading that is the same under every convention shown is left out (see
+    :func:`uniform_readings`).
+    """
     conventions = _selected(names)
     header = ["Setting", *(f"``{convention.name}``" for convention in conventions)]
     rows = []
@@ -272,27 +316,49 @@ def convention_table(names: Sequence[str] | None = None) -> Table:
                 ),
             ]
         )
-    for name in _ordering_fields():
-        rows.append(
-            [
-                SETTING_LABELS.get(name, name),
-                *(literal(getattr(convention.ordering, name)) for convention in conventions),
-            ]
-        )
-    for name in _flag_fields():
-        rows.append(
-            [
-                SETTING_LABELS.get(name, name),
-                *(literal(getattr(convention, name)) for convention in conventions),
-            ]
-        )
+    for name, values in _reading_rows(conventions):
+        if not _uniform(values, conventions):
+            rows.append([SETTING_LABELS.get(name, name), *(setting_value(name, v) for v in values)])
     return header, rows
+
+
+def _metric_overrides(name: str, default: Any) -> list[str]:
+    """The tools for which some metric declares ``name`` other than ``default``."""
+    tools: list[str] = []
+    for providers in PROVIDERS.values():
+        for tool, provider in providers.items():
+            for ordering in _possible_orderings(provider.ordering):
+                if getattr(ordering, name, default) != default and tool not in tools:
+                    tools.append(tool)
+    return tools
+
+
+def uniform_readings(names: Sequence[str] | None = None) -> str:
+    """The sentence under the side-by-side table: the readings it leaves out, because
+    every convention shown reads the rows the same way there ("" when none)."""
+    conventions = _selected(names)
+    parts = []
+    for name, values in _reading_rows(conventions):
+        if not _uniform(values, conventions):
+            continue
+        text = f"{SETTING_LABELS.get(name, name)} {setting_value(name, values[0])}"
+        tools = _metric_overrides(name, values[0])
+        if tools:
+            text += (
+                f" (some metrics declare otherwise for {', '.join(tools)}: see "
+                '"What a metric declares for a tool")'
+            )
+        parts.append(text)
+    if not parts:
+        return ""
+    return "The same under every convention, so not shown: " + "; ".join(parts) + "."
 
 
 def _non_default(instance: Any) -> list[str]:
     """``label: value`` of the fields of a dataclass instance that differ from their default."""
     return [
-        f"{SETTING_LABELS.get(field.name, field.name)}: {literal(getattr(instance, field.name))}"
+        f"{SETTING_LABELS.get(field.name, field.name)}: "
+        f"{setting_value(field.name, getattr(instance, field.name))}"
         for field in dataclasses.fields(instance)
         if field.name in SETTING_LABELS and getattr(instance, field.name) != field.default
     ]
@@ -320,51 +386,123 @@ def convention_summary(names: Sequence[str] | None = None) -> Table:
     return header, rows
 
 
-def _describe_ordering(ordering: Ordering) -> str:
+def describe_ordering(ordering: Ordering | None) -> str:
+    """Every field of an Ordering in words (a provider's Ordering replaces the
+    convention's whole); None, the convention's own."""
+    if ordering is None:
+        return "the convention's reading"
     return "; ".join(
-        f"{SETTING_LABELS.get(field.name, field.name)}: {literal(getattr(ordering, field.name))}"
+        f"{SETTING_LABELS.get(field.name, field.name)}: "
+        f"{setting_value(field.name, getattr(ordering, field.name))}"
         for field in dataclasses.fields(Ordering)
     )
 
 
-def rule_text(rule: Callable) -> str | None:
-    """The expression of an ``ordering(params)`` lambda, its constants spelt out.
+# A rule ``lambda params: A if <test> else B`` is shown as "A when <test>, else B":
+# the test is read from the source (the forms below), A and B by calling the rule with
+# parameters that pass and fail the test, so the readings shown are the rule's own.
+_MISSING = object()
+PARAMETER_WORDS: Mapping[str, str] = {"k": "a cutoff ``k``"}
 
-    None when the source cannot be read as one lambda.
-    """
+
+def _returned_expression(source: str) -> ast.expr | None:
+    """What a rule returns: the body of its lambda, or of a one-return function."""
     try:
-        source = inspect.getsource(rule).strip().rstrip(",")
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        tree = None
+    if tree is not None and tree.body and isinstance(tree.body[0], ast.FunctionDef):
+        last = tree.body[0].body[-1]
+        return last.value if isinstance(last, ast.Return) else None
+    # a lambda inside a call or a literal: parse from "lambda", dropping the closing
+    # brackets and commas of what surrounds it
+    text = source[source.find("lambda") :].rstrip()
+    while text:
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            text = text[:-1].rstrip()
+            continue
+        return node.body if isinstance(node, ast.Lambda) else None
+    return None
+
+
+def _rule_test(rule: Callable) -> ast.expr | None:
+    """The test of the conditional expression an ``ordering(params)`` rule returns."""
+    try:
+        source = inspect.getsource(rule)
     except (OSError, TypeError):
         return None
-    source = source.split("=", 1)[1] if source.startswith("ordering=") else source
-    try:
-        tree = ast.parse(source, mode="eval")
-    except SyntaxError:
+    returned = _returned_expression(source)
+    return returned.test if isinstance(returned, ast.IfExp) else None
+
+
+def _parameter_read(node: ast.expr) -> str | None:
+    """``params.get("name")`` or ``params["name"]``: the parameter's name."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+    ):
+        return str(node.args[0].value)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value)
+    return None
+
+
+def rule_condition(rule: Callable) -> tuple[str, dict, dict] | None:
+    """The test of a rule in words, parameters that pass it and parameters that fail it.
+
+    None when the rule is not one of the forms ``params.get(name) is [not] None`` or
+    ``params.get(name) == value`` / ``!=``.
+    """
+    test = _rule_test(rule)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
         return None
-    lambdas = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)]
-    if len(lambdas) != 1:
+    name = _parameter_read(test.left)
+    other = test.comparators[0]
+    if name is None or not isinstance(other, ast.Constant):
         return None
-    body = lambdas[0].body
-    text = f"``{ast.unparse(body)}``"
-    constants = []
-    for node in ast.walk(body):
-        value = rule.__globals__.get(node.id) if isinstance(node, ast.Name) else None
-        if isinstance(value, Ordering):
-            constants.append(f"``{node.id}``: {_describe_ordering(value)}")
-        elif isinstance(value, str):
-            constants.append(f"``{node.id}`` = {literal(value)}")
-    return text + (" (" + "; ".join(constants) + ")" if constants else "")
+    operator, value = test.ops[0], other.value
+    given = {name: _MISSING if value is None else value}
+    absent = {name: None}  # params.get(name) and params[name] alike
+    words = PARAMETER_WORDS.get(name, f"``{name}``")
+    if isinstance(operator, (ast.IsNot, ast.NotEq)) and value is None:
+        return f"when {words} is given", given, absent
+    if isinstance(operator, (ast.Is, ast.Eq)) and value is None:
+        return f"when {words} is not given", absent, given
+    if isinstance(operator, ast.Eq):
+        return f"when ``{name}={value!r}``", given, absent
+    if isinstance(operator, ast.NotEq):
+        return f"unless ``{name}={value!r}``", absent, given
+    return None
+
+
+def _possible_orderings(rule: Any) -> list[Ordering]:
+    """The Orderings a provider's rule can give (for the note under the side-by-side table)."""
+    if isinstance(rule, Ordering):
+        return [rule]
+    if not callable(rule):
+        return []
+    condition = rule_condition(rule)
+    if condition is None:
+        return []
+    return [ordering for ordering in (rule(condition[1]), rule(condition[2])) if ordering]
 
 
 def _ordering_cell(rule: Any) -> str:
-    if rule is None:
-        return "the convention's"
-    if isinstance(rule, Ordering):
-        return _describe_ordering(rule)
-    text = rule_text(rule)
-    if text is None:
-        return "depends on the metric's parameters"
-    return f"by the metric's parameters ``params`` (None: the convention's): {text}"
+    if rule is None or isinstance(rule, Ordering):
+        return describe_ordering(rule)
+    condition = rule_condition(rule)
+    if condition is None:
+        return "depends on the metric's parameters (see the function's page)"
+    text, passing, failing = condition
+    return (
+        f"{text[0].upper()}{text[1:]}: {describe_ordering(rule(passing))}.\n\n"
+        f"Otherwise: {describe_ordering(rule(failing))}."
+    )
 
 
 def provider_table(names: Sequence[str] | None = None) -> Table:
@@ -385,7 +523,7 @@ def provider_table(names: Sequence[str] | None = None) -> Table:
                 [
                     cell,
                     f"``{tool}``",
-                    params or "the convention's",
+                    params or "the convention's parameters",
                     _ordering_cell(provider.ordering),
                 ]
             )
@@ -528,7 +666,8 @@ def setup(app: Any) -> dict[str, Any]:
             if "per-metric" in self.options:
                 return [list_table(provider_table(names))]
             if "side-by-side" in self.options:
-                return [list_table(convention_table(names))]
+                note = uniform_readings(names)
+                return [list_table(convention_table(names)), *([[note]] if note else [])]
             return [list_table(convention_summary(names), widths="14 34 26 26")]
 
     app.add_directive("metric-catalogue", MetricCatalogue)

@@ -143,7 +143,24 @@ class RankingData(RankingRows):
         return iter((self.y_true, self.y_score, self.group))
 
     def carried(self) -> dict[str, Any]:
-        """What the rows carry, by the parameter name of the entry points."""
+        """What the rows carry, by the parameter name of the entry points.
+
+        Returns
+        -------
+        fields : dict of str to ndarray or None
+            ``y_true``, ``y_score``, ``group``, ``judged``, ``doc_id`` and
+            ``sample_weight``, in that order: the attributes of those names (None
+            where the rows carry none): the keyword arguments of :func:`evaluate`.
+
+        Examples
+        --------
+        >>> from sklearn_rank_metrics import RankingData, evaluate
+        >>> data = RankingData([1.0, 0.0, 1.0], [0.9, 0.8, 0.1], ["q1", "q1", "q2"])
+        >>> list(data.carried())
+        ['y_true', 'y_score', 'group', 'judged', 'doc_id', 'sample_weight']
+        >>> evaluate(**data.carried(), metrics=["ndcg"]) == evaluate(data, metrics=["ndcg"])
+        True
+        """
         return carried_fields(self, "y_score")
 
     @overload
@@ -339,6 +356,30 @@ class AlignedRuns(RankingRows):
     frame_library : str or None
         The library of the frame the rows were read from (see
         :attr:`RankingData.frame_library`); None otherwise. Not shown in the repr.
+
+    Examples
+    --------
+    Run ``x`` answers topic ``t1`` only; ``y`` answers both and returns ``e``,
+    which nobody judged:
+
+    >>> from sklearn_rank_metrics import align_trec_runs, evaluate
+    >>> aligned = align_trec_runs(
+    ...     {"t1": {"a": 2, "b": 0}, "t2": {"c": 1, "d": 1}},
+    ...     {"x": {"t1": {"a": 0.9, "b": 0.1}},
+    ...      "y": {"t1": {"b": 0.8, "a": 0.4}, "t2": {"d": 0.7, "e": 0.6}}},
+    ... )
+    >>> aligned.n_queries, aligned.n_answered
+    (2, {'x': 1, 'y': 2})
+    >>> aligned.doc_id.tolist(), aligned.y_true.tolist(), aligned.judged.tolist()
+    (['b', 'a', 'e', 'd', 'c'], [0.0, 2.0, 0.0, 1.0, 1.0], [True, True, False, True, True])
+    >>> aligned.scores["x"].tolist()
+    [0.1, 0.9, -inf, -inf, -inf]
+
+    Both runs are averaged over both topics (x: 1 on t1, 0 on t2; y: 1/2 on t1,
+    1 on t2):
+
+    >>> {name: evaluate(aligned.run(name), metrics="mrr")["mrr"] for name in aligned.scores}
+    {'x': 0.5, 'y': 0.75}
     """
 
     y_true: np.ndarray
@@ -359,7 +400,16 @@ class AlignedRuns(RankingRows):
         return iter((self.y_true, self.scores, self.group))
 
     def carried(self) -> dict[str, Any]:
-        """What the rows carry, by the parameter name of the entry points."""
+        """What the rows carry, by the parameter name of the entry points.
+
+        Returns
+        -------
+        fields : dict of str to ndarray, dict or None
+            ``y_true``, ``scores`` (the dict of runs), ``group``, ``judged``,
+            ``doc_id`` and ``sample_weight``, in that order: the attributes of those
+            names (None where the rows carry none), the keyword arguments of
+            :func:`compare`.
+        """
         return carried_fields(self, "scores")
 
     def run(self, name: str) -> RankingData:

@@ -85,7 +85,8 @@ def _line_problem(fields: list[str], kind: str) -> str | None:
     if not FLOAT_RE.fullmatch(text) or not abs(float(text)) <= _FLOAT32_MAX:
         return (
             f"the score must be {what} (at most {_FLOAT32_MAX:.4g} in absolute value, "
-            f"as trec_eval reads scores in single precision); got {text!r}"
+            "the float32 limit: trec_eval 9 and pytrec_eval read scores in single "
+            f"precision); got {text!r}"
         )
     return None
 
@@ -453,9 +454,12 @@ def read_trec_run(path_or_dict: Any) -> dict[str, dict[str, float]]:
     Raises
     ------
     ValueError
-        A line without exactly 6 fields, a score that is not a finite number (at most
-        about 3.4e38 in absolute value: trec_eval reads scores in single precision),
-        or a document listed twice in one query; the message names the file and line.
+        A line without exactly 6 fields, a score that is not a finite number or is
+        larger than about 3.4e38 in absolute value (float32's limit: trec_eval 9 and
+        pytrec_eval read scores in single precision, so such a score would be infinite
+        there; trec_eval 10 reads double precision, but the reader applies one rule
+        to every convention), or a document listed twice in one query; the message
+        names the file and line.
 
     Examples
     --------

@@ -388,7 +388,8 @@ DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ra
         arguments win. Without document ids, tied rows keep their input order
         where the tool orders them by document id (the TREC readers give
         trec_eval's order).
-        See the user guide, "Matching other tools", and the generated convention table."""
+        See the user guide, :ref:`Matching other tools <matching_other_tools>`, and
+        the generated :ref:`convention table <convention-table>`."""
 
 
 def check_binary_gain_level(

@@ -45,6 +45,21 @@ class SampledRanks(NamedTuple):
         so ``1 <= rank <= n_negatives + 1``.
     n_negatives : ndarray of shape (n_groups,), dtype int64
         Number of negatives (rows other than the positive) in the group.
+
+    Examples
+    --------
+    User ``a``'s positive (0.5) has one of its two negatives above it; user ``b``'s
+    (0.8) ties one of its two negatives, which ``ties="pessimistic"`` counts above:
+
+    >>> from sklearn_rank_metrics import sampled_ranks
+    >>> y_true = [1, 0, 0, 1, 0, 0]
+    >>> y_score = [0.5, 0.9, 0.1, 0.8, 0.2, 0.8]
+    >>> user = ["a", "a", "a", "b", "b", "b"]
+    >>> query_ids, rank, n_negatives = sampled_ranks(y_true, y_score, user)
+    >>> query_ids.tolist(), rank.tolist(), n_negatives.tolist()
+    (['a', 'b'], [2, 2], [2, 2])
+    >>> sampled_ranks(y_true, y_score, user, ties="optimistic").rank.tolist()
+    [2, 1]
     """
 
     query_ids: np.ndarray

@@ -97,6 +97,34 @@ class ComparisonResult:
         The settings used.
     baseline : str or None
         The model every other one was compared with, or None (every pair).
+
+    Examples
+    --------
+    ``"good"`` ranks the relevant row first in each of three queries, ``"bad"``
+    third:
+
+    >>> from sklearn_rank_metrics import compare
+    >>> y_true = [1, 0, 0, 0, 1, 0, 1, 0, 0]
+    >>> qid = [1, 1, 1, 2, 2, 2, 3, 3, 3]
+    >>> scores = {"good": [3, 2, 1, 1, 3, 2, 3, 1, 2], "bad": [1, 2, 3, 3, 1, 2, 1, 3, 2]}
+    >>> result = compare(y_true, scores, qid, metrics=["mrr", "p@1"], n_resamples=1000,
+    ...                  random_state=0)
+    >>> result
+    ComparisonResult(2 comparisons, confidence_level=0.95, n_resamples=1000,
+                     methods=('percentile', 'bca'), correction=None)
+    >>> [round(float(value), 4) for value in result.means["mrr"]]  # 1 and 1/3
+    [1.0, 0.3333]
+    >>> table = result.table
+    >>> [(str(metric), int(wins), int(ties), int(losses)) for metric, wins, ties, losses
+    ...  in zip(table["metric"], table["wins"], table["ties"], table["losses"])]
+    [('mrr', 3, 0, 0), ('p@1', 3, 0, 0)]
+    >>> float(table["p_value_permutation"][0])  # 2 of the 2**3 sign patterns
+    0.25
+    >>> for line in result.to_text().splitlines()[4:7]:  # the means, as printed
+    ...     print(line)
+       run      mrr     p@1
+    a  good  1.0000  1.0000
+    b  bad   0.3333  0.0000
     """
 
     table: Any

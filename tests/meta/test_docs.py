@@ -265,8 +265,8 @@ def test_the_convention_summary_says_what_each_tool_changes():
     assert "scores read as float32: ``True``" in reading["``pytrec_eval``"]
     assert "scores read as float32: ``True``" in reading["``xgboost``"]
     # trec_eval breaks ties by docno descending, MLlib takes the list (doc id) order
-    assert "tied rows ordered by document id: ``'descending'``" in reading["``trec_eval``"]
-    assert "tied rows ordered by document id: ``'ascending'``" in reading["``spark``"]
+    assert "tied rows ordered by: document id, descending" in reading["``trec_eval``"]
+    assert "tied rows ordered by: document id, ascending" in reading["``spark``"]
     parameters = {row[0]: row[2] for row in rows}
     assert "``ties='average'``" in parameters["``sklearn``"]
     assert "``gain='exponential'``" in parameters["``lightgbm``"]
@@ -291,12 +291,95 @@ def test_the_per_metric_table_shows_what_a_metric_declares_for_a_tool():
         ":func:`~sklearn_rank_metrics.mean_average_precision_score`"
     ]
     ir_measures = dict((row[0], row[3]) for row in tables.provider_table(["ir_measures"])[1])
-    # ir_measures' nDCG exp-log2 comes from gdeval: a rule on the parameters, spelt out
-    assert "params.get('gain') == 'exponential'" in ir_measures[
-        ":func:`~sklearn_rank_metrics.ndcg_score`"
-    ]
+    # ir_measures' nDCG exp-log2 comes from gdeval (double precision, ties by docno
+    # descending): a rule on the parameters, spelt out in words
+    gdeval, otherwise = ir_measures[":func:`~sklearn_rank_metrics.ndcg_score`"].split("\n\n")
+    assert gdeval.startswith("When ``gain='exponential'``: scores read as float32: ``False``")
+    assert "tied rows ordered by: document id, descending" in gdeval
+    assert otherwise == "Otherwise: the convention's reading."
+    # RR@k comes from the msmarco provider (double precision, ties by docno ascending)
+    msmarco = ir_measures[":func:`~sklearn_rank_metrics.mean_reciprocal_rank_score`"]
+    assert msmarco.startswith("When a cutoff ``k`` is given: scores read as float32: ``False``")
+    assert "tied rows ordered by: document id, ascending" in msmarco
     with pytest.raises(ValueError, match="unknown conventions"):
         tables.convention_table(["trec-eval"])
+
+
+def _convention_cells() -> list[str]:
+    """Every cell of the three convention tables (the reference page's)."""
+    cells = []
+    for table in (tables.convention_summary(), tables.convention_table(), tables.provider_table()):
+        header, rows = table
+        cells.extend([*header, *(cell for row in rows for cell in row)])
+    return cells
+
+
+def test_the_convention_tables_read_as_prose_not_python():
+    cells = _convention_cells()
+    assert not [cell for cell in cells if "params" in cell or "lambda" in cell]
+    # a reading's None is said in words ("input order"); None stays only as the value
+    # of a parameter a convention sets (relevance_level=None: any positive label)
+    readings = [row[3] for row in tables.convention_summary()[1]]
+    readings += [row[3] for row in tables.provider_table()[1]]
+    _, side_by_side = tables.convention_table()
+    readings += [cell for row in side_by_side if not row[0].startswith("``") for cell in row]
+    readings += [cell for row in tables.provider_table()[1] for cell in row]
+    assert not [cell for cell in readings if "None" in cell]
+    parameters = [row for row in side_by_side if row[0].startswith("``")]
+    assert [row[0] for row in parameters if "``None``" in row] == ["``relevance_level``"]
+    summary = [cell for row in tables.convention_summary()[1] for cell in row]
+    assert not [cell for cell in summary if "None" in cell.replace("relevance_level=None", "")]
+    # the cells where None was meant: torchmetrics' targets, ranx's input order
+    torchmetrics = {row[0]: row[3] for row in tables.provider_table(["torchmetrics"])[1]}
+    assert "tied rows ordered by: input order" in torchmetrics[
+        ":func:`~sklearn_rank_metrics.recall_at_k_score`"
+    ]
+    assert "a row scored <= 0 is: not returned" in torchmetrics[
+        ":func:`~sklearn_rank_metrics.recall_at_k_score`"
+    ]
+
+
+def test_every_optional_setting_says_what_none_means():
+    optional = [
+        field.name for field in dataclasses.fields(Ordering) if "None" in str(field.type)
+    ]
+    assert optional and sorted(optional) == sorted(tables.NONE_MEANS)
+
+
+def test_the_side_by_side_table_leaves_out_a_reading_no_convention_changes():
+    _, rows = tables.convention_table()
+    labels = [row[0] for row in rows]
+    # no convention reads a row scored <= 0 specially; torchmetrics' metrics do
+    assert tables.SETTING_LABELS["nonpositive_scores"] not in labels
+    assert tables.SETTING_LABELS["single_precision"] in labels
+    note = tables.uniform_readings()
+    assert "a row scored <= 0 is an ordinary row" in note
+    assert "torchmetrics" in note
+    # one convention alone: every reading is shown, no note
+    _, alone = tables.convention_table(["ranx"])
+    assert tables.SETTING_LABELS["nonpositive_scores"] in [row[0] for row in alone]
+    assert tables.uniform_readings(["ranx"]) == ""
+
+
+def _rule_gain(params):
+    return Ordering(doc_id_order="descending") if params.get("gain") != "binary" else None
+
+
+_RULES = {"k": lambda params: Ordering() if params["k"] is None else None}
+
+
+def test_a_rule_on_the_parameters_is_shown_in_words():
+    cell = tables._ordering_cell(_rule_gain)
+    first, second = cell.split("\n\n")
+    assert first.startswith("Unless ``gain='binary'``: ")
+    assert "document id, descending" in first
+    assert second == "Otherwise: the convention's reading."
+    # a lambda inside a literal, and params["k"]
+    assert tables._ordering_cell(_RULES["k"]).startswith(
+        "When a cutoff ``k`` is not given: scores read as float32: ``False``"
+    )
+    unreadable = tables._ordering_cell(lambda params: Ordering() if params else None)
+    assert unreadable == "depends on the metric's parameters (see the function's page)"
 
 
 def test_list_table_keeps_one_cell_per_column():

@@ -533,7 +533,7 @@ def test_importing_the_package_does_not_import_dask_and_missing_dask_is_explaine
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert "pip install sklearn-rank-metrics[dask]" in result.stdout
+    assert 'pip install "sklearn-rank-metrics[dask]"' in result.stdout
     # the plain packages too, for a user who installed from a checkout
     assert 'pip install "dask[dataframe]" distributed pandas pyarrow' in result.stdout
 

@@ -268,5 +268,5 @@ def test_importing_the_package_does_not_import_pyspark_and_missing_pyspark_is_ex
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert "pip install sklearn-rank-metrics[spark]" in result.stdout
+    assert 'pip install "sklearn-rank-metrics[spark]"' in result.stdout
     assert "pyspark>=4.0" in result.stdout
