@@ -252,6 +252,14 @@ _BOOSTER_PARAMS = {
     "ideal": "all",
 }
 
+# LightGBM's MAP (map_metric.hpp) counts a row relevant when its label, stored as a
+# float32 (label_t), is > 0.5f. A float64 label rounds to a float32 above 0.5 exactly
+# when it is above the midpoint 0.5 + 2**-25 (the midpoint itself rounds to even, 0.5),
+# so y_true >= this level is LightGBM's rule on the caller's float64 labels. Its NDCG
+# refuses labels that are not integers, so the level changes no number LightGBM gives.
+LIGHTGBM_RELEVANCE_LEVEL = float(np.nextafter(0.5 + 2.0**-25, 1.0))
+_LIGHTGBM_PARAMS = {**_BOOSTER_PARAMS, "relevance_level": LIGHTGBM_RELEVANCE_LEVEL}
+
 # what MLlib's RankingMetrics (and ml.evaluation.RankingEvaluator) decide, from lists
 # (predicted ids in rank order, ground-truth id set): relevance is binary (a row is in
 # the ground-truth set or not), a query with an empty set scores 0 and stays in the
@@ -324,8 +332,8 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
             Convention(
                 "lightgbm",
                 "LightGBM: gain 2^y - 1, ties in input order, empty query 1, MAP / min(k, rel), "
-                "-inf a score",
-                _BOOSTER_PARAMS,
+                "relevant = label > 0.5 (float32), -inf a score",
+                _LIGHTGBM_PARAMS,
                 minus_infinity_is_a_score=True,
                 single_precision_weights=True,
             ),
