@@ -5,7 +5,8 @@ parameters written in a metric's name always win) and prepares the inputs the wa
 the tool reads them: scores cast to single precision, ``-inf`` as an ordinary score,
 weights in single precision, negative labels as gain 0, and tied rows ordered by
 document id where the tool breaks ties that way (when document ids are given;
-otherwise tied rows keep their input order, which the TREC readers make trec_eval's).
+otherwise tied rows keep their input order, which the TREC readers make trec_eval's,
+and a call whose tied rows could score otherwise warns: :func:`warn_unordered_ties`).
 
 Each preset is one row of the documentation's generated convention table, and the
 cross-check suite (``tests/crosscheck/``) runs it against the tool itself.
