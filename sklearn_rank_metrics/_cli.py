@@ -562,6 +562,8 @@ def _compare_runs(
             baseline=args.baseline,
             correction=args.correction,
             judged=getattr(data, "judged", None),
+            # the tie order of a convention that orders ties by document id
+            doc_id=getattr(data, "doc_id", None),
             n_resamples=args.resamples,
             random_state=args.seed,
             **settings,

@@ -14,6 +14,15 @@ from types import FrameType
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
+class TieOrderWarning(UserWarning):
+    """Tied scores were ordered otherwise than the reproduced tool orders them.
+
+    A ``convention=`` whose tool breaks ties by document id (trec_eval, MLlib ...)
+    met tied scores in a call that gave no document ids: the tied rows kept their
+    input order, so the number may differ from the tool's.
+    """
+
+
 # where warn_at_caller puts its warnings instead of emitting them (recorded_warnings)
 _RECORDED: ContextVar[list[tuple[type[Warning], str]] | None] = ContextVar(
     "recorded_warnings", default=None

@@ -16,7 +16,7 @@ from .._engine._ranked_groups import TIES_MODES, RankedGroups
 from .._engine._shared_sort import ranked_groups
 from .._engine._validation import NONE, Interval, Options
 from ._aggregate import PerQuery, aggregate
-from ._conventions import CONVENTION, DOC_CONVENTION
+from ._conventions import CONVENTION, DOC_CONVENTION, warn_unordered_ties_in_call
 
 # a cutoff beyond any query is the whole ranking; the bound keeps k inside int64
 # arithmetic (an error naming 'k', not an OverflowError deep in NumPy)
@@ -142,5 +142,7 @@ def score(
         sample_weight=sample_weight,
         judged=judged,
     )
+    # a convention's tie order by document id without ids (tie_order_without_ids)
+    warn_unordered_ties_in_call(ranked, params)
     values = per_query(ranked, **params)
     return aggregate(values, ranked, replace_undefined_by)

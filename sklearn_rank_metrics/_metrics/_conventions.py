@@ -5,7 +5,8 @@ parameters written in a metric's name always win) and prepares the inputs the wa
 the tool reads them: scores cast to single precision, ``-inf`` as an ordinary score,
 weights in single precision, negative labels as gain 0, and tied rows ordered by
 document id where the tool breaks ties that way (when document ids are given;
-otherwise tied rows keep their input order, which the TREC readers make trec_eval's).
+otherwise tied rows keep their input order, which the TREC readers make trec_eval's,
+and a call whose tied rows could score otherwise warns: :func:`warn_unordered_ties`).
 
 Each preset is one row of the documentation's generated convention table, and the
 cross-check suite (``tests/crosscheck/``) runs it against the tool itself.
@@ -46,7 +47,7 @@ or says:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -54,7 +55,12 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name
-from .._engine._doc_ids import ASCENDING, DESCENDING
+from .._engine._doc_ids import (
+    ASCENDING,
+    DESCENDING,
+    tool_without_ids,
+    warn_ties_without_ids,
+)
 from .._engine._errors import RowValueError
 from .._engine._inputs import (
     as_float,
@@ -68,6 +74,7 @@ from .._engine._inputs import (
     scores_as_float,
     to_numpy,
 )
+from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import NONE, Options, check_parameter
 
 
@@ -252,6 +259,14 @@ _BOOSTER_PARAMS = {
     "ideal": "all",
 }
 
+# LightGBM's MAP (map_metric.hpp) counts a row relevant when its label, stored as a
+# float32 (label_t), is > 0.5f. A float64 label rounds to a float32 above 0.5 exactly
+# when it is above the midpoint 0.5 + 2**-25 (the midpoint itself rounds to even, 0.5),
+# so y_true >= this level is LightGBM's rule on the caller's float64 labels. Its NDCG
+# refuses labels that are not integers, so the level changes no number LightGBM gives.
+LIGHTGBM_RELEVANCE_LEVEL = float(np.nextafter(0.5 + 2.0**-25, 1.0))
+_LIGHTGBM_PARAMS = {**_BOOSTER_PARAMS, "relevance_level": LIGHTGBM_RELEVANCE_LEVEL}
+
 # what MLlib's RankingMetrics (and ml.evaluation.RankingEvaluator) decide, from lists
 # (predicted ids in rank order, ground-truth id set): relevance is binary (a row is in
 # the ground-truth set or not), a query with an empty set scores 0 and stays in the
@@ -324,8 +339,8 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
             Convention(
                 "lightgbm",
                 "LightGBM: gain 2^y - 1, ties in input order, empty query 1, MAP / min(k, rel), "
-                "-inf a score",
-                _BOOSTER_PARAMS,
+                "relevant = label > 0.5 (float32), -inf a score",
+                _LIGHTGBM_PARAMS,
                 minus_infinity_is_a_score=True,
                 single_precision_weights=True,
             ),
@@ -591,3 +606,52 @@ def in_input_rows(error: RowValueError, order: np.ndarray) -> RowValueError:
     row = int(order[error.row])
     message = re.sub(rf"\brow {error.row}\b", f"row {row}", str(error), count=1)
     return RowValueError(message, row)
+
+
+def reads_tie_order(kernel_params: Mapping[str, Any]) -> bool:
+    """Whether a metric with these kernel parameters can depend on the order of tied rows.
+
+    Only ``ties="input"`` keeps that order (the other modes average over it or fix
+    it by label), and a count over every returned row (trec_eval's ``num_ret``,
+    ``num_rel_ret`` without a cutoff, ``num_rel``) is the same in any order.
+    """
+    if kernel_params.get("ties", "input") != "input":
+        return False
+    if "count" in kernel_params:  # retrieval_count_score
+        return kernel_params["count"] != "relevant" and kernel_params.get("k") is not None
+    return True
+
+
+def warn_unordered_ties(
+    convention: str | None,
+    doc_id: Any,
+    rankings: Iterable[tuple[Ordering | None, Mapping[str, Any], RankedGroups]],
+) -> None:
+    """Warn once when a tool's tie order by document id met tied scores and no ids.
+
+    ``rankings``: per metric, its input ordering, its kernel parameters and the rows
+    ranked for it. Each ranking is looked at once, from the engine's tied rows (no
+    sort), and only for a metric that reads the order of tied rows.
+    """
+    if convention is None or doc_id is not None:
+        return
+    seen: set[int] = set()
+    for ordering, kernel_params, ranked in rankings:
+        if ordering is None or ordering.doc_id_order is None or id(ranked) in seen:
+            continue
+        if not reads_tie_order(kernel_params):
+            continue
+        seen.add(id(ranked))
+        if warn_ties_without_ids(ranked, convention):
+            return
+
+
+def warn_unordered_ties_in_call(ranked: RankedGroups, kernel_params: Mapping[str, Any]) -> None:
+    """:func:`warn_unordered_ties` for the one metric of a metric function's call.
+
+    The call sets the tool (``tie_order_without_ids``) when its convention orders
+    ties by document id and no ids came; the rows are ranked in :func:`._base.score`.
+    """
+    tool = tool_without_ids()
+    if tool is not None and reads_tie_order(kernel_params):
+        warn_ties_without_ids(ranked, tool)

@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .._engine._caller import called_as, caller_name
-from .._engine._doc_ids import doc_id_orders, take_rows
+from .._engine._doc_ids import doc_id_orders, take_rows, tie_order_without_ids
 from .._engine._errors import RowValueError
 from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups
@@ -408,8 +408,10 @@ def _under_convention(
         arguments["judged"] = judged
     if doc_id is not None and ordering.doc_id_order is not None:
         result = _in_doc_id_order(declaration, arguments, doc_id, ordering.doc_id_order)
-    else:
-        result = _scored(declaration, arguments)
+    else:  # tied rows keep their input order: warned where they are known (score)
+        unordered = convention.name if ordering.doc_id_order is not None else None
+        with tie_order_without_ids(unordered):
+            result = _scored(declaration, arguments)
     if isinstance(result, float) and math.isnan(result):
         warn_tool_nan(arguments.get("replace_undefined_by"))
     return result

@@ -29,6 +29,7 @@ from ._conventions import (
     in_input_rows,
     prepare_inputs,
     warn_tool_nan,
+    warn_unordered_ties,
 )
 from ._registry import METRICS, MetricSpec, parse_metric
 from ._settings import Settings
@@ -336,6 +337,14 @@ def _ranked_metrics(
             spec, kernel_params, policy, ranked_by_ordering[ordering], input_rows[ordering]
         )
     rankings.query_ids = next(iter(ranked_by_ordering.values())).query_ids
+    warn_unordered_ties(
+        convention,
+        doc_id,
+        (
+            (ordering, kernel_params, plan.ranked)
+            for (kernel_params, _, ordering), plan in zip(settings, rankings.values(), strict=True)
+        ),
+    )
     return rankings
 
 

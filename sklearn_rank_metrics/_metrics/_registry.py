@@ -118,11 +118,25 @@ def _split_top_level(text: str) -> list[str]:
     return [part.strip() for part in parts if part.strip()]
 
 
+# spaces around the punctuation of a formula value: "min(k, n_relevant)"
+_FORMULA_SPACES = re.compile(r"\s*([(),+*/])\s*")
+
+
+def _unspaced(text: str) -> str:
+    """An unquoted value without the spaces around its formula punctuation, stripped.
+
+    ``"min(k, n_relevant)"`` is ``"min(k,n_relevant)"`` and ``"log(rank + 1)"`` is
+    ``"log(rank+1)"``: the canonical name prints them without spaces.
+    """
+    return _FORMULA_SPACES.sub(r"\1", text.strip())
+
+
 def _parse_value(text: str) -> Any:
-    """A parameter value from its text; quoted text stays a string."""
+    """A parameter value from its text; quoted text stays a string, exactly."""
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         return text[1:-1]
+    text = _unspaced(text)
     if text.lower() == "nan":
         return math.nan
     if text in ("True", "False"):
@@ -217,12 +231,31 @@ def _unknown(text: str) -> ValueError:
         if _parses(name)
     ]
     hint = f" Did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    several = several_names(text)
+    if several is not None:
+        hint = f" It holds {len(several)} metric names separated by commas; " + (
+            f"separate them by spaces: --metrics {' '.join(several)}."
+            if caller_name().startswith("rank-metrics")  # the command line
+            else f"give each name on its own: {several!r}."
+        )
     return ValueError(
         f"Unknown metric {text!r} for {caller_name()}.{hint} Known names: {known_names()}; "
         "write them as name, name@k or name(param=value,...)@k, e.g. 'ndcg@10', or as "
         "trec_eval, ir_measures, ranx or recommender work name them ('P_10', 'nDCG@10', "
         "'precision@10', 'hits@10', 'HR@10', 'mapk@10')."
     )
+
+
+def several_names(text: str) -> list[str] | None:
+    """The names of ``"map,ndcg_cut_10"`` when it is a comma-separated list of names.
+
+    Commas inside parentheses (``ndcg(gain=linear,ties=input)``) separate parameters,
+    not names; None unless there are two parts at least and each one parses.
+    """
+    parts = _split_top_level(text)
+    if len(parts) < 2 or not all(_parses(part) for part in parts):
+        return None
+    return parts
 
 
 def _named_params(
@@ -241,7 +274,8 @@ def _named_params(
         if not equals or key not in allowed:
             raise ValueError(
                 f"Unknown parameter {item!r} in metric {text!r} of {caller_name()}; "
-                f"{info.name} takes: {', '.join(sorted(allowed))}."
+                f"{_cutoff_hint(info, key, value, written)}{info.name} takes: "
+                f"{', '.join(sorted(allowed))}."
             )
         if key in params and key not in info.fixed_params:
             raise ValueError(
@@ -256,8 +290,18 @@ def _named_params(
         try:
             check_parameter(info.function.__name__, key, params[key], constraints[key])
         except (TypeError, ValueError):
-            params[key] = value.strip()
+            params[key] = _unspaced(value)
     return params
+
+
+def _cutoff_hint(info: MetricInfo, key: str, value: str, written: str | None) -> str:
+    """For ``k=10`` written as a parameter, the name with its cutoff after ``@``."""
+    if key != "k" or not info.takes_k or written is None:
+        return ""
+    items = _split_top_level(written[1:-1])
+    others = [item for item in items if item.partition("=")[0].strip() != "k"]
+    name = info.name + (f"({','.join(others)})" if others else "")
+    return f"the cutoff goes after @: {name + '@' + value.strip()!r}. "
 
 
 def _cutoff(info: MetricInfo, written: str, text: str) -> int:
@@ -287,3 +331,18 @@ def peer_names(name: str, tool: str) -> tuple[str, ...]:
     name for it. The benchmarks and cross-check tests read their peers' names here.
     """
     return tuple(alias.base for alias in ALIASES if alias.target == name and alias.tool == tool)
+
+
+def name_without_cutoff(text: str) -> str | None:
+    """Our name, without cutoff, for another tool's name that needs one (``"P"``: ``"p"``).
+
+    For a context that takes names without a cutoff (the metric@k display), where
+    the alias's own message (``'P_10'``) would propose a name it refuses. None when
+    ``text`` is no such name.
+    """
+    alias = _BY_BASE.get(text.strip().lower())
+    if alias is None or alias.cutoff != "required" or not _parses(alias.example):
+        return None
+    spec = parse_metric(alias.example)
+    params = {name: value for name, value in spec.params.items() if name != "k"}
+    return str(MetricSpec(spec.info, MappingProxyType(params)))

@@ -16,7 +16,7 @@ import numpy as np
 from .._engine._caller import caller_name, renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, check_parameter
-from .._metrics._registry import parse_metric
+from .._metrics._registry import MetricSpec, name_without_cutoff, parse_metric
 from .._stats._model_values import per_query_values
 from .._stats._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
 from ._base import (
@@ -230,7 +230,7 @@ class MetricAtKDisplay:
                 replace_undefined_by=replace_undefined_by,
                 relevance_level=relevance_level,
             )
-            base = parse_metric(_without_cutoff(metric))
+            base = _parsed_without_cutoff(metric, door)
             if base.params.get("k") is not None:  # another tool's name with a cutoff (P_10)
                 raise ValueError(
                     f"The 'metric' parameter of {door} names the metric without a "
@@ -323,3 +323,21 @@ def _without_cutoff(metric: Any) -> str:
         )
     return metric
 
+
+
+def _parsed_without_cutoff(metric: Any, door: str) -> MetricSpec:
+    """The display's metric, named without a cutoff, parsed.
+
+    Another tool's name that needs a cutoff (trec_eval's ``P``) is refused naming
+    ours without one (``'p'``): the name with a cutoff that the alias's own message
+    proposes (``'P_10'``) is refused here too.
+    """
+    text = _without_cutoff(metric)
+    ours = name_without_cutoff(text)
+    if ours is not None and ours != text:
+        raise ValueError(
+            f"The 'metric' parameter of {door} names the metric without a cutoff (the "
+            f"display varies k): {text!r} needs a cutoff, and without one it is {ours!r}. "
+            f"Pass metric={ours!r}."
+        )
+    return parse_metric(text)

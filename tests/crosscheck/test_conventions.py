@@ -26,6 +26,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics import evaluate
+from sklearn_rank_metrics._engine._warnings import TieOrderWarning
 from tests.support.qrels_data import dataset
 
 RTOL = 1e-9
@@ -116,7 +117,8 @@ def test_pytrec_eval_preset_needs_no_other_setting(dataset_name):
     expected = np.mean([tool[q]["map"] for q in qrels])
     assert evaluate(y, score, group, metrics="map")["map"] != approx(expected, rel=1e-6)
     # doc ids matter: input order of the shuffled rows is not trec_eval's order
-    plain = evaluate(y, score, group, metrics="map", convention="pytrec_eval")["map"]
+    with pytest.warns(TieOrderWarning, match="convention='pytrec_eval' orders tied scores"):
+        plain = evaluate(y, score, group, metrics="map", convention="pytrec_eval")["map"]
     assert plain != approx(expected, rel=1e-6)
     with_ids = evaluate(y, score, group, metrics="map", convention="pytrec_eval", doc_id=doc)
     assert with_ids["map"] == approx(expected, rel=RTOL, abs=ATOL)
@@ -139,7 +141,9 @@ def test_pytrec_eval_preset_in_the_metric_functions_on_rows_in_docno_order():
         (srm.precision_at_k_score, {"k": 5}, "P_5"),
         (srm.mean_reciprocal_rank_score, {}, "recip_rank"),
     ]:
-        got = function(y, score, group, convention="pytrec_eval", **kwargs)
+        # right, but the function cannot know it: it warns, naming RankingData
+        with pytest.warns(TieOrderWarning, match=r"RankingData of read_trec whole"):
+            got = function(y, score, group, convention="pytrec_eval", **kwargs)
         close(got, np.mean([tool[q][measure] for q in qrels]), measure)
 
 
@@ -591,13 +595,16 @@ def test_dask_takes_the_preset():
     y, s, qid = small_tied()
     frame = pd.DataFrame({"y_true": y, "y_score": s + 2.0**-30, "group": qid})
     names = ["ndcg@5", "mrr", "p@3"]
-    expected = evaluate(
-        frame.y_true, frame.y_score, frame.group, metrics=names, convention="pytrec_eval"
-    )
+    with pytest.warns(TieOrderWarning):  # float32 ties them, and no doc ids
+        expected = evaluate(
+            frame.y_true, frame.y_score, frame.group, metrics=names, convention="pytrec_eval"
+        )
     assert expected != approx(evaluate(frame.y_true, frame.y_score, frame.group, metrics=names))
-    got = srm_dask.evaluate(
-        dd.from_pandas(frame, npartitions=3), names, convention="pytrec_eval", compute=True
-    )
+    # the partitions warn too (a UserWarning, TieOrderWarning's base, from a worker)
+    with pytest.warns(UserWarning, match="orders tied scores by document id"):
+        got = srm_dask.evaluate(
+            dd.from_pandas(frame, npartitions=3), names, convention="pytrec_eval", compute=True
+        )
     assert got == approx(expected, rel=1e-12)
 
 
