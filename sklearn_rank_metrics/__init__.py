@@ -5,6 +5,7 @@ form), sorts the rows once by (query, score descending) and computes one value p
 query with vectorised NumPy; the functions return the mean over queries.
 """
 
+from ._engine._warnings import TieOrderWarning
 from ._io import (
     AlignedRuns,
     RankingData,
@@ -65,6 +66,7 @@ __all__ = [
     "RankingData",
     "RankingEvaluator",
     "SampledRanks",
+    "TieOrderWarning",
     "align_recommendations",
     "align_trec_runs",
     "bpref_score",

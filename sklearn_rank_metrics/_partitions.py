@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._engine import _warnings
 from ._engine._caller import called_as
 from ._engine._warnings import recorded_warnings, warn_at_caller
 from ._metrics._aggregate import mean_of_scaled_sum, scaled_sum
@@ -290,11 +291,13 @@ def captured_warnings() -> Iterator[list[str]]:
 
 
 def _category(path: str) -> type[Warning]:
-    """The warning class named by ``path`` (builtins or scikit-learn's), else UserWarning."""
+    """The warning class named by ``path`` (builtins, ours or scikit-learn's), else UserWarning."""
     module, _, name = path.rpartition(".")
     found: Any = None
     if module == "builtins":
         found = getattr(builtins, name, None)
+    elif module == _warnings.__name__:
+        found = getattr(_warnings, name, None)
     elif module in _CATEGORY_MODULES:
         from sklearn import exceptions
 

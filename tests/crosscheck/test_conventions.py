@@ -600,8 +600,8 @@ def test_dask_takes_the_preset():
             frame.y_true, frame.y_score, frame.group, metrics=names, convention="pytrec_eval"
         )
     assert expected != approx(evaluate(frame.y_true, frame.y_score, frame.group, metrics=names))
-    # the partitions warn too (a UserWarning, TieOrderWarning's base, from a worker)
-    with pytest.warns(UserWarning, match="orders tied scores by document id"):
+    # the partitions warn too: the worker's TieOrderWarning, re-emitted on the caller's side
+    with pytest.warns(TieOrderWarning, match="orders tied scores by document id"):
         got = srm_dask.evaluate(
             dd.from_pandas(frame, npartitions=3), names, convention="pytrec_eval", compute=True
         )
