@@ -47,6 +47,26 @@ def segment_rows(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return rows
 
 
+_MARK_CHUNK = 1 << 15
+
+
+def zero_segments(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Set ``values[lo[s]:hi[s]]`` to 0 for every segment ``s``, in place.
+
+    The segments are disjoint and in order (``hi[s] <= lo[s + 1]``), as the relevant
+    rows of consecutive tied blocks are. Marks their bounds in one byte per value and
+    takes the running sum, instead of listing every covered index (8 bytes each, twice).
+    """
+    marks = np.zeros(len(values) + 1, dtype=np.int8)
+    for bounds, mark in ((lo, 1), (hi, -1)):  # all starts first: an end may meet a start
+        for start in range(0, len(lo), _MARK_CHUNK):  # cache-sized index temporaries
+            stop = min(start + _MARK_CHUNK, len(lo))
+            filled = lo[start:stop] < hi[start:stop]
+            marks[bounds[start:stop][filled]] += mark
+    np.cumsum(marks, out=marks)  # 1 inside a segment, else 0
+    values[marks[:-1].view(np.bool_)] = 0
+
+
 def sums_before_in_segment(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """For every element, the sum of the elements before it in its segment (0 for the first).
 
