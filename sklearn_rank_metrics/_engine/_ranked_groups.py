@@ -523,7 +523,8 @@ def rank_groups(
     contiguous = codes is None or _non_decreasing(codes)
     if rows_per_query is None and n_queries == len(labels_flat):
         offsets = np.arange(n_queries + 1)  # one row per query: no count needed
-        rows_per_query = np.ones(n_queries, dtype=np.intp)
+        # every query holds one row: one read-only broadcast value, not an array
+        rows_per_query = np.broadcast_to(np.intp(1), (n_queries,))
     else:
         if rows_per_query is None:
             rows_per_query = np.bincount(present(codes, "codes"), minlength=n_queries)
@@ -533,8 +534,10 @@ def rank_groups(
         codes, scores_flat, offsets, contiguous
     )
     unretrieved = scores_flat == -np.inf
-    n_retrieved = rows_per_query  # a new array of this call's own: no copy needed
+    n_retrieved = rows_per_query  # a new array of this call's own (or a broadcast 1)
     if unretrieved.any():
+        if not n_retrieved.flags.writeable:
+            n_retrieved = np.ones(n_queries, dtype=np.intp)
         unretrieved_rows = np.flatnonzero(unretrieved)
         if codes is None:
             query_of_unretrieved = np.searchsorted(offsets, unretrieved_rows, side="right") - 1

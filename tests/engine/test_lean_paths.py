@@ -82,3 +82,16 @@ def test_evaluate_equals_each_metric_alone_bit_for_bit(seed):
     for name in METRICS:
         alone = srm.evaluate(y_true, y_score, group, metrics=[name], per_query=True)
         assert np.asarray(together[name]).tobytes() == np.asarray(alone[name]).tobytes(), name
+
+
+@pytest.mark.parametrize("unretrieved", [False, True])
+def test_one_row_queries_count_their_retrieved_rows(unretrieved):
+    rng = np.random.default_rng(3)
+    n = 50
+    y_score = rng.random(n)
+    if unretrieved:
+        y_score[::7] = -np.inf
+    ranked = rank_groups(rng.integers(0, 2, n), y_score, rng.permutation(n))
+    assert ranked.one_row_per_query
+    expected = np.isfinite(y_score)[ranked.order].astype(np.intp)  # one row per query
+    assert ranked.n_retrieved.tolist() == expected.tolist()
