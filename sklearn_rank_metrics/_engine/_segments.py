@@ -47,6 +47,18 @@ def segment_rows(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return rows
 
 
+def segment_of_sorted(items: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The segment of every item of ascending ``items`` (indices into the flat array),
+    the segments starting at ascending ``starts`` (``starts[0] <= items[0]``).
+
+    ``np.searchsorted(starts, items, side="right") - 1``, found the other way round:
+    where each segment starts among the items (one search per segment, not one per
+    item), then each segment's index repeated over its items.
+    """
+    first_item = np.searchsorted(items, starts)
+    return np.repeat(np.arange(len(starts)), np.diff(first_item, append=len(items)))
+
+
 _MARK_CHUNK = 1 << 15
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._engine._present import present
 from .._engine._ranked_groups import RankedGroups
-from .._engine._segments import segment_positions
+from .._engine._segments import segment_of_sorted, segment_positions
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,7 @@ def _tied_runs(
         run_start = np.flatnonzero(~continues)
         first_row = tied_rows[run_start] - 1
         size = np.diff(run_start, append=len(tied_rows)) + 1
-        query = np.searchsorted(ranked.offsets, first_row, side="right") - 1
+        query = segment_of_sorted(first_row, ranked.offsets[:-1])
         return first_row, size, first_row - ranked.offsets[query], query
 
     return ranked.cached(("tied_runs", ties), compute)

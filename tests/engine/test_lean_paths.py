@@ -95,3 +95,17 @@ def test_one_row_queries_count_their_retrieved_rows(unretrieved):
     assert ranked.one_row_per_query
     expected = np.isfinite(y_score)[ranked.order].astype(np.intp)  # one row per query
     assert ranked.n_retrieved.tolist() == expected.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(sizes=st.lists(st.integers(0, 6), min_size=1, max_size=30), data=st.data())
+def test_segment_of_sorted_equals_searchsorted(sizes, data):
+    from sklearn_rank_metrics._engine._segments import segment_of_sorted
+
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)
+    n = int(np.sum(sizes))
+    if n == 0:
+        return
+    items = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1)))), dtype=np.intp)
+    expected = np.searchsorted(starts, items, side="right") - 1  # the former code
+    assert segment_of_sorted(items, starts).tolist() == expected.tolist()
