@@ -66,9 +66,15 @@ def zero_segments(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
     """Set ``values[lo[s]:hi[s]]`` to 0 for every segment ``s``, in place.
 
     The segments are disjoint and in order (``hi[s] <= lo[s + 1]``), as the relevant
-    rows of consecutive tied blocks are. Marks their bounds in one byte per value and
-    takes the running sum, instead of listing every covered index (8 bytes each, twice).
+    rows of consecutive tied blocks are. When they cover more than an eighth of the
+    values, marks their bounds in one byte per value and takes the running sum,
+    instead of listing every covered index (8 bytes each, twice); otherwise lists
+    them, which costs less than a pass over every value.
     """
+    lengths = hi - lo
+    if int(lengths.sum()) * 8 <= len(values):  # few rows covered: list them
+        values[segment_rows(lo, lengths)] = 0
+        return
     marks = np.zeros(len(values) + 1, dtype=np.int8)
     for bounds, mark in ((lo, 1), (hi, -1)):  # all starts first: an end may meet a start
         for start in range(0, len(lo), _MARK_CHUNK):  # cache-sized index temporaries
