@@ -59,30 +59,21 @@ def segment_of_sorted(items: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.repeat(np.arange(len(starts)), np.diff(first_item, append=len(items)))
 
 
-_MARK_CHUNK = 1 << 15
+_ZERO_CHUNK = 1 << 14
 
 
 def zero_segments(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
     """Set ``values[lo[s]:hi[s]]`` to 0 for every segment ``s``, in place.
 
-    The segments are disjoint and in order (``hi[s] <= lo[s + 1]``), as the relevant
-    rows of consecutive tied blocks are. When they cover more than an eighth of the
-    values, marks their bounds in one byte per value and takes the running sum,
-    instead of listing every covered index (8 bytes each, twice); otherwise lists
-    them, which costs less than a pass over every value.
+    The covered indices are listed :data:`_ZERO_CHUNK` segments at a time, so the
+    index arrays stay cache-sized (and small beside ``values``) however many rows the
+    segments cover; a fixed number of steps for the segment count, never one per
+    segment.
     """
     lengths = hi - lo
-    if int(lengths.sum()) * 8 <= len(values):  # few rows covered: list them
-        values[segment_rows(lo, lengths)] = 0
-        return
-    marks = np.zeros(len(values) + 1, dtype=np.int8)
-    for bounds, mark in ((lo, 1), (hi, -1)):  # all starts first: an end may meet a start
-        for start in range(0, len(lo), _MARK_CHUNK):  # cache-sized index temporaries
-            stop = min(start + _MARK_CHUNK, len(lo))
-            filled = lo[start:stop] < hi[start:stop]
-            marks[bounds[start:stop][filled]] += mark
-    np.cumsum(marks, out=marks)  # 1 inside a segment, else 0
-    values[marks[:-1].view(np.bool_)] = 0
+    for start in range(0, len(lo), _ZERO_CHUNK):
+        stop = start + _ZERO_CHUNK
+        values[segment_rows(lo[start:stop], lengths[start:stop])] = 0
 
 
 def sums_before_in_segment(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
