@@ -1,6 +1,7 @@
 """The speed and memory targets of the engine, every shape, in one run.
 
-For each shape (rows, contiguous or shuffled query ids, tie-free or about 30 % tied
+For each shape (rows, contiguous or shuffled query ids, tie-free float64 scores,
+float64 scores rounded to 3 decimals (the issue's tied shape), about 30 % tied
 float64 scores or float32 scores, integer or float labels) it times, in interleaved
 rounds, one ``np.argsort`` of the scores, ``ndcg_score(k=10)`` (ties="input" and
 "average") and the ten-metric ``evaluate``, and reports medians as multiples of the
@@ -11,9 +12,12 @@ process per (shape, call), in bytes per row. Each target is checked and marked.
     python benchmarks/bench_targets.py                 # 1M and 10M rows; writes TARGETS-<level>.md
     python benchmarks/bench_targets.py --rows 1000000  # one size only
     python benchmarks/bench_targets.py --quick         # 100k rows, prints only
+    python benchmarks/bench_targets.py --scores "float64 3 decimals" --no-one-row
 
 The file name carries NumPy's SIMD dispatch level (``machine.dispatch_level``); run
-with ``NPY_DISABLE_CPU_FEATURES`` to measure a lower level on the same machine. The
+with ``NPY_DISABLE_CPU_FEATURES`` to measure a lower level on the same machine
+(``NPY_DISABLE_CPU_FEATURES="AVX512_ICL X86_V4"`` for AVX2 on an AVX-512 CPU); the
+command written in the file carries that variable. The
 peers' own metrics (XGBoost, LightGBM) are timed by ``bench_peers.py``.
 """
 
@@ -47,7 +51,7 @@ BYTES_PER_ROW = 64.0
 class Shape:
     rows: int
     ids: str  # "shuffled", "contiguous" or "one-row"
-    scores: str  # "float64", "float64 30% tied" or "float32"
+    scores: str  # "float64", "float64 30% tied", "float64 3 decimals" or "float32"
     labels: str  # "int" or "float"
 
     @property
@@ -72,6 +76,10 @@ def make_data(shape: Shape, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.n
         # of their query; each query has its own values, as when a model scores equal
         # features alike (120 values in all would make the argsort itself 3x faster)
         y_score = rng.random(n_queries)[group % n_queries] + rng.integers(0, 120, n) / 120.0
+    elif shape.scores == "float64 3 decimals":
+        # the issue's shape: model scores rounded to 3 decimals (1,000 values in all),
+        # so about 5 % of the rows tie an earlier row of their query
+        y_score = np.round(rng.random(n), 3)
     else:
         y_score = rng.random(n)
         if shape.scores == "float32":
@@ -172,17 +180,43 @@ def _small_input_seconds(y_true: np.ndarray, y_score: np.ndarray) -> dict[str, f
     }
 
 
-def shapes_of(rows: int) -> list[Shape]:
+SCORE_KINDS = ("float64", "float64 3 decimals", "float64 30% tied", "float32")
+
+
+def shapes_of(rows: int, score_kinds: list[str]) -> list[Shape]:
     return [
         Shape(rows, ids, scores, labels)
         for ids in ("shuffled", "contiguous")
-        for scores in ("float64", "float64 30% tied", "float32")
+        for scores in score_kinds
         for labels in ("int", "float")
     ]
 
 
+def command_line() -> str:
+    """The command that produced this run, with the dispatch limit if one is set."""
+    limit = os.environ.get("NPY_DISABLE_CPU_FEATURES")
+    prefix = f'NPY_DISABLE_CPU_FEATURES="{limit}" ' if limit else ""
+    return f"{prefix}python benchmarks/bench_targets.py {' '.join(sys.argv[1:])}".rstrip()
+
+
 def mark(value: float, limit: float) -> str:
     return f"{value:.2f}× {'✓' if value <= limit else '✗'}"
+
+
+def one_row_lines(rows: int, rounds: int) -> list[str]:
+    """The one-row-per-query shape: its ratios and memory, as one paragraph."""
+    one_row = Shape(rows, "one-row", "float64", "float")
+    result = time_shape(one_row, max(rounds - 2, 1))
+    peaks = [memory(one_row, "ndcg@10 average"), memory(one_row, "evaluate")]
+    single = mark(result["ndcg@10 average"], ONE_ROW_SINGLE)
+    return [
+        "",
+        f"One-row queries ({one_row.rows:,} rows, shuffled ids): argsort "
+        f"{result['argsort s'] * 1e3:.0f} ms; ndcg@10 {single} "
+        f"(≤ {ONE_ROW_SINGLE}); evaluate {mark(result['evaluate'], ONE_ROW_EVALUATE)} "
+        f"(≤ {ONE_ROW_EVALUATE}); memory ndcg {peaks[0]:.0f} B/row, evaluate {peaks[1]:.0f} "
+        f"B/row (≤ {BYTES_PER_ROW:g}).",
+    ]
 
 
 def main() -> None:
@@ -191,6 +225,11 @@ def main() -> None:
     parser.add_argument("--one-row", type=int, default=10_000_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--scores", nargs="*", choices=SCORE_KINDS, default=list(SCORE_KINDS),
+        help="score kinds to time (default: all)",
+    )
+    parser.add_argument("--no-one-row", action="store_true", help="skip the one-row shape")
     parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--memory-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -206,8 +245,7 @@ def main() -> None:
         f"Medians of {args.rounds} interleaved rounds (CPU time), as multiples of one "
         "`np.argsort` of the same scores in the same round; queries of about "
         f"{ROWS_PER_QUERY} rows. Memory: peak `tracemalloc` bytes per row in a fresh "
-        "process. ✓ meets the target, ✗ misses it. Command: `python "
-        f"benchmarks/bench_targets.py {' '.join(sys.argv[1:])}`.",
+        f"process. ✓ meets the target, ✗ misses it. Command: `{command_line()}`.",
         "",
         "| shape | argsort | one pass over the inputs "
         f"| ndcg@10 (≤ {SINGLE_SHUFFLED} shuffled, ≤ {SINGLE_CONTIGUOUS} contiguous) "
@@ -216,7 +254,7 @@ def main() -> None:
         "|---|---|---|---|---|---|---|",
     ]
     for rows in args.rows:
-        for shape in shapes_of(rows):
+        for shape in shapes_of(rows, args.scores):
             result = time_shape(shape, args.rounds)
             limit = SINGLE_SHUFFLED if shape.ids == "shuffled" else SINGLE_CONTIGUOUS
             single = max(result["ndcg@10 input"], result["ndcg@10 average"])
@@ -230,17 +268,8 @@ def main() -> None:
                 + " |"
             )
             print(lines[-1], flush=True)
-    one_row = Shape(args.one_row, "one-row", "float64", "float")
-    result = time_shape(one_row, max(args.rounds - 2, 1))
-    peaks = [memory(one_row, "ndcg@10 average"), memory(one_row, "evaluate")]
-    single = mark(result["ndcg@10 average"], ONE_ROW_SINGLE)
+    lines += [] if args.no_one_row else one_row_lines(args.one_row, args.rounds)
     lines += [
-        "",
-        f"One-row queries ({one_row.rows:,} rows, shuffled ids): argsort "
-        f"{result['argsort s'] * 1e3:.0f} ms; ndcg@10 {single} "
-        f"(≤ {ONE_ROW_SINGLE}); evaluate {mark(result['evaluate'], ONE_ROW_EVALUATE)} "
-        f"(≤ {ONE_ROW_EVALUATE}); memory ndcg {peaks[0]:.0f} B/row, evaluate {peaks[1]:.0f} "
-        f"B/row (≤ {BYTES_PER_ROW:g}).",
         *small_inputs(),
         "",
         f"Run time {time.time() - started:.0f} s.",

@@ -436,6 +436,18 @@ class RankedGroups:
         permutation[tied] = tied[np.lexsort(keys)]
         return permutation
 
+    def cache_keys(self) -> list[Any]:
+        """The keys of the intermediates cached so far."""
+        return list(self._cache)
+
+    def forget_cached(self, kept_keys: set, keep: frozenset = frozenset()) -> None:
+        """Drop the intermediates cached since ``kept_keys`` were, except those whose
+        name (a key, or a tuple key's first item) is in ``keep``."""
+        for key in list(self._cache):
+            name = key[0] if isinstance(key, tuple) else key
+            if key not in kept_keys and name not in keep:
+                del self._cache[key]
+
     def cached(self, key: Any, compute: Any) -> Any:
         """Memoise an intermediate result shared by several metrics (e.g. in ``evaluate``)."""
         if key not in self._cache:
@@ -451,6 +463,19 @@ def _run_starts(tied_rows: np.ndarray, n_rows: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- inputs
+
+_CHECK_CHUNK = 1 << 16
+
+
+def _non_decreasing(codes: np.ndarray) -> bool:
+    """Whether ``codes`` never decrease: checked chunk by chunk, stopping at the first
+    decrease (scattered ids are told apart in one chunk, not a pass over every row)."""
+    for start in range(0, len(codes) - 1, _CHECK_CHUNK):
+        stop = min(start + _CHECK_CHUNK + 1, len(codes))
+        if not np.all(codes[start + 1 : stop] >= codes[start : stop - 1]):
+            return False
+    return True
+
 
 
 def rank_groups(
@@ -495,10 +520,11 @@ def rank_groups(
     scores_flat = y_score_array.reshape(-1)
     n_queries = len(query_ids)
 
-    contiguous = codes is None or bool(np.all(codes[1:] >= codes[:-1]))
+    contiguous = codes is None or _non_decreasing(codes)
     if rows_per_query is None and n_queries == len(labels_flat):
         offsets = np.arange(n_queries + 1)  # one row per query: no count needed
-        rows_per_query = np.ones(n_queries, dtype=np.intp)
+        # every query holds one row: one read-only broadcast value, not an array
+        rows_per_query = np.broadcast_to(np.intp(1), (n_queries,))
     else:
         if rows_per_query is None:
             rows_per_query = np.bincount(present(codes, "codes"), minlength=n_queries)
@@ -508,8 +534,10 @@ def rank_groups(
         codes, scores_flat, offsets, contiguous
     )
     unretrieved = scores_flat == -np.inf
-    n_retrieved = rows_per_query  # a new array of this call's own: no copy needed
+    n_retrieved = rows_per_query  # a new array of this call's own (or a broadcast 1)
     if unretrieved.any():
+        if not n_retrieved.flags.writeable:
+            n_retrieved = np.ones(n_queries, dtype=np.intp)
         unretrieved_rows = np.flatnonzero(unretrieved)
         if codes is None:
             query_of_unretrieved = np.searchsorted(offsets, unretrieved_rows, side="right") - 1

@@ -47,6 +47,35 @@ def segment_rows(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return rows
 
 
+def segment_of_sorted(items: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The segment of every item of ascending ``items`` (indices into the flat array),
+    the segments starting at ascending ``starts`` (``starts[0] <= items[0]``).
+
+    ``np.searchsorted(starts, items, side="right") - 1``, found the other way round:
+    where each segment starts among the items (one search per segment, not one per
+    item), then each segment's index repeated over its items.
+    """
+    first_item = np.searchsorted(items, starts)
+    return np.repeat(np.arange(len(starts)), np.diff(first_item, append=len(items)))
+
+
+_ZERO_CHUNK = 1 << 14
+
+
+def zero_segments(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Set ``values[lo[s]:hi[s]]`` to 0 for every segment ``s``, in place.
+
+    The covered indices are listed :data:`_ZERO_CHUNK` segments at a time, so the
+    index arrays stay cache-sized (and small beside ``values``) however many rows the
+    segments cover; a fixed number of steps for the segment count, never one per
+    segment.
+    """
+    lengths = hi - lo
+    for start in range(0, len(lo), _ZERO_CHUNK):
+        stop = start + _ZERO_CHUNK
+        values[segment_rows(lo[start:stop], lengths[start:stop])] = 0
+
+
 def sums_before_in_segment(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """For every element, the sum of the elements before it in its segment (0 for the first).
 

@@ -68,23 +68,26 @@ def _packed_keys(
     """
     n_rows = len(scores)
     keys = np.empty(n_rows, dtype=np.uint64)
-    negated = keys.view(np.float64)
     flip = np.empty(min(n_rows, _CHUNK_ROWS), dtype=np.int64)
-    flip_bits = flip.view(np.uint64)
     score_field = ~np.uint64((1 << position_bits) - 1)
     for start in range(0, n_rows, _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, n_rows)
         chunk = keys[start:stop]
-        chunk_flip = flip[: stop - start]
-        np.subtract(0.0, scores[start:stop], out=negated[start:stop])
-        np.right_shift(chunk.view(np.int64), 63, out=chunk_flip)  # all ones if negative
-        chunk_flip_bits = flip_bits[: stop - start]
-        chunk_flip_bits |= _SIGN_BIT
-        chunk ^= chunk_flip_bits
+        _ordered_bits(scores[start:stop], chunk, flip[: stop - start])
         if positions is not None:
             chunk &= score_field
             chunk |= positions[start:stop]
     return keys
+
+
+def _ordered_bits(scores: np.ndarray, out: np.ndarray, flip: np.ndarray) -> None:
+    """Write into ``out`` (``uint64``) the order-preserving bit pattern of ``0.0 - scores``
+    (see :func:`_packed_keys`); ``flip`` is an ``int64`` work array of the same length."""
+    np.subtract(0.0, scores, out=out.view(np.float64))
+    np.right_shift(out.view(np.int64), 63, out=flip)  # all ones if negative
+    flip_bits = flip.view(np.uint64)
+    flip_bits |= _SIGN_BIT
+    out ^= flip_bits
 
 
 def positions_in_queries(rows_per_query: np.ndarray) -> np.ndarray:
@@ -221,15 +224,8 @@ def _sort_packed_keys_at_once(
     row_bits = _bit_width(n_rows)
     query_bits = _bit_width(n_queries)
     score_bits = 64 - row_bits - query_bits
-    keys = _packed_keys(scores, None, 0)  # the ordered bit pattern of -score
-    finite = np.isfinite(scores)
-    all_finite = bool(finite.all())
-    finite_keys = keys if all_finite else keys[finite]
-    if len(finite_keys):
-        low, high = int(finite_keys.min()), int(finite_keys.max())
-    else:
-        low = high = 0
-    del finite_keys
+    keys, finite, low, high = _finite_key_range(scores)
+    all_finite = finite is None
     # finite fields take 1 .. 2**score_bits - 2: 0 and the top are the infinities'
     shift = max((high - low).bit_length() - (score_bits - 1), 0)
     if (high - low) >> shift > (1 << score_bits) - 3:
@@ -238,10 +234,13 @@ def _sort_packed_keys_at_once(
     top_field = np.uint64((1 << score_bits) - 1)
     query_shift = np.uint64(64 - query_bits)
     row_shift = np.uint64(row_bits)
+    flip = np.empty(min(n_rows, _CHUNK_ROWS), dtype=np.int64)
     for start in range(0, n_rows, _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, n_rows)
         chunk = keys[start:stop]
-        if not all_finite:
+        if finite is None:  # every score finite
+            _ordered_bits(scores[start:stop], chunk, flip[: stop - start])
+        else:
             chunk_finite = finite[start:stop]
             positive_infinity = ~chunk_finite & (scores[start:stop] > 0)
             chunk[~chunk_finite] = low_key  # placeholders, set below
@@ -260,6 +259,30 @@ def _sort_packed_keys_at_once(
     keys &= np.uint64((1 << row_bits) - 1)
     order = keys.view(np.intp)
     return order, _tied_rows(candidates, scores, order), True
+
+
+def _finite_key_range(
+    scores: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray | None, int, int]:
+    """The smallest and largest ordered bit pattern of ``-score`` over the finite scores.
+
+    Returns ``(keys, finite, low, high)``. When every score is finite (then so are the
+    extremes: no NaN here) the extremes' patterns are those of the largest and smallest
+    scores, ``keys`` is an empty ``uint64`` array for the caller to fill in one pass, and
+    ``finite`` is None. Otherwise ``keys`` holds every row's pattern and ``finite``
+    says which rows are finite (``low = high = 0`` when none is).
+    """
+    n_rows = len(scores)
+    extremes = np.array([scores.max(), scores.min()]) if n_rows else np.zeros(0)
+    if np.isfinite(extremes).all():
+        low_high = _packed_keys(extremes, None, 0) if n_rows else np.zeros(2, dtype=np.uint64)
+        return np.empty(n_rows, dtype=np.uint64), None, int(low_high[0]), int(low_high[1])
+    keys = _packed_keys(scores, None, 0)  # the ordered bit pattern of -score
+    finite = np.isfinite(scores)
+    finite_keys = keys[finite]
+    if not len(finite_keys):
+        return keys, finite, 0, 0
+    return keys, finite, int(finite_keys.min()), int(finite_keys.max())
 
 
 def _equal_prefix_rows(keys: np.ndarray, field_bits: int, offsets: np.ndarray) -> np.ndarray:

@@ -16,10 +16,11 @@ import numpy as np
 
 from .._engine._present import present
 from .._engine._ranked_groups import RankedGroups
-from .._engine._segments import segment_positions, segment_rows, segment_sums
+from .._engine._segments import segment_positions, segment_sums, zero_segments
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
 from ._relevance import (
     BlockCounts,
+    RelevantRows,
     block_counts,
     block_relevance,
     expected_hits,
@@ -29,7 +30,7 @@ from ._relevance import (
     running_count,
     sorted_relevance,
 )
-from ._tie_blocks import tied_blocks
+from ._tie_blocks import TiedBlocks, tied_blocks
 
 
 def _precision_terms(counts: BlockCounts, rank: np.ndarray) -> np.ndarray:
@@ -80,35 +81,18 @@ def average_precision(
     if not ranked.arrangement(ties).singletons and denominator == "n_relevant_in_top_k":
         return _average_precision_of_tied_top_k(ranked, ties, k, relevance_level)
     relevant = relevant_rows(ranked, ties, k, relevance_level)
-    terms = np.arange(1.0, len(relevant.position) + 1.0)
-    terms -= relevant.first[relevant.query]  # j = hits@i at the relevant row
-    rank_plus_one = relevant.rank(np.float64)
-    rank_plus_one += 1.0
-    terms /= rank_plus_one
-    del rank_plus_one
+    terms = _precision_at_relevant_rows(relevant)
     if ranked.arrangement(ties).singletons:
         precision_sum = segment_sums(terms, relevant.count)
     else:
         blocks = tied_blocks(ranked, ties, k)
         lo, hi = relevant_in_tied_blocks(ranked, ties, k, relevance_level)
-        terms[segment_rows(lo, hi - lo)] = 0.0  # the fixed order's terms inside blocks
+        zero_segments(terms, lo, hi)  # the fixed order's terms inside blocks
         precision_sum = segment_sums(terms, relevant.count)
+        del terms  # one float per relevant row: not held beside the per-block arrays
         # per block: (r/m) (c + 1) + t (r/m)(r - 1)/(m - 1), over s + 1 + t
         r, c, _ = block_relevance(ranked, ties, k, relevance_level)
-        share = r / blocks.size
-        slope = share * (r - 1.0) / (blocks.size - 1.0)
-        intercept = share * (c + 1.0)
-        owner, t = blocks.owner, blocks.offset
-        expected = slope[owner]
-        expected *= t
-        expected += intercept[owner]
-        rank_plus_one = (blocks.start_rank + 1.0)[owner]
-        rank_plus_one += t
-        expected /= rank_plus_one
-        del rank_plus_one
-        precision_sum += np.bincount(
-            blocks.query[owner], weights=expected, minlength=ranked.n_queries
-        )
+        _add_tied_precision(precision_sum, blocks, r, c)
     if denominator == "n_relevant_in_top_k":
         limit = relevant.count.astype(np.float64)
     else:
@@ -117,6 +101,83 @@ def average_precision(
         if denominator == "min(k,n_relevant)" and k is not None:
             limit = np.minimum(limit, k)
     return safe_divide(precision_sum, limit)
+
+
+# positions of tied blocks handled at a time by _add_tied_precision (cache-sized)
+_TIED_CHUNK_POSITIONS = 1 << 15
+
+
+def _precision_at_relevant_rows(relevant: RelevantRows) -> np.ndarray:
+    """``hits@i / i`` at every relevant row: ``j / (rank + 1)`` for the ``j``-th relevant
+    row (1-based) of its query at 0-based ``rank``.
+
+    Computed chunk by chunk (the ``j`` and the ranks of a chunk only), so no other
+    array over the relevant rows is held beside the result.
+    """
+    n_relevant_rows = len(relevant.position)
+    terms = np.empty(n_relevant_rows)
+    for start in range(0, n_relevant_rows, _TIED_CHUNK_POSITIONS):
+        stop = min(start + _TIED_CHUNK_POSITIONS, n_relevant_rows)
+        chunk = terms[start:stop]
+        chunk[:] = np.arange(start + 1.0, stop + 1.0)
+        query = relevant.query[start:stop]
+        chunk -= relevant.first[query]  # j = hits@i at the relevant row
+        rank_plus_one = relevant.compact_start[query]
+        if relevant.one_row_per_query:
+            rank_plus_one = np.zeros(stop - start, dtype=np.intp)
+        else:
+            np.subtract(relevant.position[start:stop], rank_plus_one, out=rank_plus_one)
+        chunk /= rank_plus_one + 1.0
+    return terms
+
+
+def _add_tied_precision(
+    precision_sum: np.ndarray, blocks: TiedBlocks, r: np.ndarray, c: np.ndarray
+) -> None:
+    """Add, in place, each query's expected precision terms at its tied positions.
+
+    At offset ``t`` of block ``b`` (``m`` rows, ``r`` relevant, ``c`` relevant rows
+    before it, first at 0-based rank ``s``) the term is ``(slope t + intercept) / (s +
+    1 + t)`` with ``slope = (r/m)(r - 1)/(m - 1)`` and ``intercept = (r/m)(c + 1)``; a
+    query's terms are summed in position order (``np.bincount``) and added to its
+    ``precision_sum`` once. Blocks and positions are taken chunk by chunk, each chunk
+    whole queries of about :data:`_TIED_CHUNK_POSITIONS` positions, so no array over
+    every tied position or block is held, and each query's sum is the same, bit for
+    bit, as that of one ``np.bincount`` over all positions.
+    """
+    inside = blocks.inside
+    for first, stop in _whole_query_chunks(blocks.query, inside, _TIED_CHUNK_POSITIONS):
+        size, chunk_r = blocks.size[first:stop], r[first:stop]
+        share = chunk_r / size
+        slope = share * (chunk_r - 1.0) / (size - 1.0)
+        intercept = share * (c[first:stop] + 1.0)
+        count = inside[first:stop]
+        owner = np.repeat(np.arange(stop - first), count)
+        t = segment_positions(count)
+        expected = slope[owner]
+        expected *= t
+        expected += intercept[owner]
+        rank_plus_one = (blocks.start_rank[first:stop] + 1.0)[owner]
+        rank_plus_one += t
+        expected /= rank_plus_one
+        del rank_plus_one
+        low, high = int(blocks.query[first]), int(blocks.query[stop - 1]) + 1
+        query = blocks.query[first:stop][owner]
+        query -= low
+        precision_sum[low:high] += np.bincount(query, weights=expected, minlength=high - low)
+
+
+def _whole_query_chunks(query: np.ndarray, count: np.ndarray, target: int) -> list[tuple[int, int]]:
+    """``(first, stop)`` block ranges of about ``target`` counted items, never splitting
+    a query's blocks (``query`` is non-decreasing); a fixed number of them for the
+    item count, never one per query."""
+    if not len(query):
+        return []
+    ends = np.cumsum(count)
+    cuts = np.searchsorted(ends, np.arange(target, int(ends[-1]), target))
+    cuts = np.searchsorted(query, query[np.minimum(cuts, len(query) - 1)])  # query starts
+    cuts = np.unique(np.concatenate(([0], cuts, [len(query)])))
+    return list(zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True))
 
 
 def _average_precision_over_retrieved(
@@ -314,8 +375,9 @@ def roc_auc(
         # every block lies wholly among the rows: its positives are position[lo:hi]
         blocks = tied_blocks(ranked, ties, None, every_row=True)
         lo, hi = relevant_in_tied_blocks(ranked, ties, None, relevance_level, every_row=True)
-        rank[segment_rows(lo, hi - lo)] = 0.0
+        zero_segments(rank, lo, hi)
         negatives_above = segment_sums(rank, positive.count)
+        del rank  # one float per relevant row: not held beside the per-block arrays
         mid_rank = blocks.size - 1.0
         mid_rank *= 0.5
         mid_rank += blocks.start_rank

@@ -40,6 +40,9 @@ def _rank_order_key(ranked: RankedGroups, ties: str) -> str:
     return ties if ranked.arrangement(ties).permutation is not None else "sorted"
 
 
+_RANK_CHUNK = 1 << 15
+
+
 @dataclass(frozen=True)
 class RelevantRows:
     """The relevant rows among the rows each query ranks, in rank order.
@@ -59,12 +62,23 @@ class RelevantRows:
     one_row_per_query: bool = False  # then every rank is 0
 
     def rank(self, dtype: type = np.intp) -> np.ndarray:
-        """0-based rank of every relevant row in its query (built on each call)."""
+        """0-based rank of every relevant row in its query (built on each call).
+
+        Written straight into an array of ``dtype``, chunk by chunk: no second array
+        of ranks in ``intp`` is held beside it.
+        """
         if self.one_row_per_query:
             return np.zeros(len(self.position), dtype=dtype)
-        rank = self.compact_start[self.query]
-        np.subtract(self.position, rank, out=rank)
-        return rank.astype(dtype, copy=False)
+        rank: np.ndarray = np.empty(len(self.position), dtype=dtype)
+        for start in range(0, len(rank), _RANK_CHUNK):
+            stop = min(start + _RANK_CHUNK, len(rank))
+            np.subtract(
+                self.position[start:stop],
+                self.compact_start[self.query[start:stop]],
+                out=rank[start:stop],
+                casting="unsafe",  # integers below 2**53: exact in float64
+            )
+        return rank
 
 
 def relevant_rows(
@@ -186,17 +200,24 @@ def block_relevance(
     relevant rows of the query at the ranks before the block, which are within the
     cutoff and the same in every order of the blocks; the third item the relevant
     rows the fixed sorted order puts at the block's positions within the cutoff
-    (all as float, cached).
+    (as float but ``r``; cached within a cutoff, rebuilt on each use without one).
     """
 
     def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         blocks = tied_blocks(ranked, ties, k)
         first = relevant_rows(ranked, ties, k, relevance_level).first
         lo, hi = relevant_in_tied_blocks(ranked, ties, k, relevance_level)
-        in_block = blocks.sum(sorted_relevance(ranked, ties, relevance_level)[blocks.rows])
+        if blocks.every_row:  # every block lies wholly inside: its hits are all of it
+            in_block = hi - lo
+        else:
+            in_block = blocks.sum(sorted_relevance(ranked, ties, relevance_level)[blocks.rows])
         before = (lo - first[blocks.query]).astype(np.float64)
         return in_block, before, (hi - lo).astype(np.float64)
 
+    if cutoff_scope(ranked, k, False) == EVERY_ROW:
+        # O(blocks) from cached counts, and three arrays per block: rebuilt on each
+        # use rather than held beside the per-row arrays of every later metric
+        return compute()
     return ranked.cached(("block_relevance", ties, k, relevance_level), compute)
 
 

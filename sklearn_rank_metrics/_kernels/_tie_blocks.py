@@ -17,12 +17,13 @@ the compact positions ``compact_start[q] + s + t`` for ``t < T``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .._engine._present import present
 from .._engine._ranked_groups import RankedGroups
-from .._engine._segments import segment_positions
+from .._engine._segments import segment_of_sorted, segment_positions
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,17 @@ class TiedBlocks:
         ``T``, positions of the block within the cutoff: ``min(m, depth - s)``.
     query : ndarray of shape (n_blocks,)
         Query index of each block.
+    first_row : ndarray of shape (n_blocks,)
+        The sorted row of each block's first row.
+    block_position : ndarray of shape (n_blocks,)
+        Compact cutoff index of each block's first position.
+    every_row : bool
+        Whether the compact rows are all rows (every block lies wholly inside).
+
+    Built on first use (and kept), one entry per row of the blocks or per position
+    within the cutoff, so a kernel that needs per-block values only (AUC, RR, hit)
+    never pays for them:
+
     rows : ndarray of shape (n_block_rows,)
         The sorted rows of every block, block by block.
     row_start : ndarray of shape (n_blocks,)
@@ -49,30 +61,64 @@ class TiedBlocks:
         Block of each of those positions.
     offset : ndarray of shape (n_positions,)
         ``t``, 0-based offset of each of those positions in its block.
-    block_position : ndarray of shape (n_blocks,)
-        Compact cutoff index of each block's first position.
     """
 
     size: np.ndarray
     start_rank: np.ndarray
     inside: np.ndarray
     query: np.ndarray
-    rows: np.ndarray
-    row_start: np.ndarray
-    position: np.ndarray
-    owner: np.ndarray
-    offset: np.ndarray
+    first_row: np.ndarray
     block_position: np.ndarray
+    every_row: bool
 
     def __len__(self) -> int:
         return len(self.size)
+
+    @cached_property
+    def _int_size(self) -> np.ndarray:
+        return self.size.astype(np.intp)
+
+    @cached_property
+    def _offset_in_block(self) -> np.ndarray:
+        return segment_positions(self._int_size)
+
+    @cached_property
+    def _owner_of_row(self) -> np.ndarray:
+        return np.repeat(np.arange(len(self.size)), self._int_size)
+
+    @cached_property
+    def rows(self) -> np.ndarray:
+        return self._offset_in_block + self.first_row[self._owner_of_row]
+
+    @cached_property
+    def row_start(self) -> np.ndarray:
+        row_start = np.cumsum(self._int_size)
+        row_start -= self._int_size
+        return row_start
+
+    @cached_property
+    def offset(self) -> np.ndarray:
+        if self.every_row:  # every position is inside, at its own row
+            return self._offset_in_block
+        return segment_positions(self.inside)
+
+    @cached_property
+    def owner(self) -> np.ndarray:
+        if self.every_row:
+            return self._owner_of_row
+        return np.repeat(np.arange(len(self.size)), self.inside)
+
+    @cached_property
+    def position(self) -> np.ndarray:
+        if self.every_row:
+            return self.rows
+        return self.offset + self.block_position[self.owner]
 
     def sum(self, values_at_rows: np.ndarray) -> np.ndarray:
         """Sum over each block of values given at :attr:`rows`."""
         if not len(self.size):
             return np.zeros(0)
         return np.add.reduceat(values_at_rows, self.row_start)
-
 
 
 def tied_blocks(
@@ -104,29 +150,14 @@ def tied_blocks(
             )
             block_depth = block_depth[within]
         inside = np.minimum(size, block_depth - start_rank)
-        offset_in_block = segment_positions(size)
-        owner_of_row = np.repeat(np.arange(len(size)), size)
-        rows = offset_in_block + first_row[owner_of_row]
-        row_start = np.cumsum(size)
-        row_start -= size
-        block_position = compact_start[query] + start_rank
-        if scope == EVERY_ROW:  # every position is inside, at its own row
-            offset, owner, position = offset_in_block, owner_of_row, rows
-        else:
-            offset = segment_positions(inside)
-            owner = np.repeat(np.arange(len(size)), inside)
-            position = offset + block_position[owner]
         return TiedBlocks(
             size=size.astype(np.float64),
             start_rank=start_rank,
             inside=inside,
             query=query,
-            rows=rows,
-            row_start=row_start,
-            position=position,
-            owner=owner,
-            offset=offset,
-            block_position=block_position,
+            first_row=first_row,
+            block_position=compact_start[query] + start_rank,
+            every_row=scope == EVERY_ROW,
         )
 
     return ranked.cached(("tied_blocks", ties, scope), compute)
@@ -162,7 +193,7 @@ def _tied_runs(
         run_start = np.flatnonzero(~continues)
         first_row = tied_rows[run_start] - 1
         size = np.diff(run_start, append=len(tied_rows)) + 1
-        query = np.searchsorted(ranked.offsets, first_row, side="right") - 1
+        query = segment_of_sorted(first_row, ranked.offsets[:-1])
         return first_row, size, first_row - ranked.offsets[query], query
 
     return ranked.cached(("tied_runs", ties), compute)

@@ -172,12 +172,45 @@ def evaluate(
     rankings = _ranked_metrics(inputs, metrics, settings, doc_id=doc_id)
     if not per_query:
         # one metric at a time, its per-query arrays dropped once its mean is known
-        return {name: _metric_detail(plan, means=True).mean for name, plan in rankings.items()}
+        return _each_metric(rankings, lambda plan: _metric_detail(plan, means=True).mean)
     if per_query == "trec_eval":
-        details = {name: _metric_detail(plan, means=True) for name, plan in rankings.items()}
+        details = _each_metric(rankings, lambda plan: _metric_detail(plan, means=True))
         return trec_eval_lines(rankings.query_ids, details)
-    tables = {name: _metric_detail(plan, means=True).values for name, plan in rankings.items()}
+    tables = _each_metric(rankings, lambda plan: _metric_detail(plan, means=True).values)
     return frame_of({"query": rankings.query_ids, **tables}, output_library())
+
+
+# the intermediates every cutoff reads (the tie runs, the labels and relevance in rank
+# order, per-query counts): kept for the whole call; the others are per cutoff
+_SHARED_BY_EVERY_CUTOFF = frozenset({
+    "arrangement", "tied_runs", "sorted_relevance", "n_relevant", "n_rows_per_query",
+    "label_level_counts", "first_negative_label", "tie_first_rows",
+})
+
+
+def _each_metric(rankings: Rankings, compute: Callable[[MetricPlan], Any]) -> dict[str, Any]:
+    """``compute`` of every metric, in the order given, computed cutoff by cutoff.
+
+    The metrics without a cutoff come first (their per-query counts, such as the
+    relevant rows, are kept and read by every cutoff), then those of each ``k`` in
+    turn. Metrics of the same cutoff share their intermediates;
+    once the last of them is done, what they cached for that cutoff alone is dropped,
+    so the memory of one cutoff's intermediates is never held beside another's. Every
+    intermediate is a function of the sorted rows, so the values do not depend on the
+    order in which the metrics are computed.
+    """
+    by_cutoff: dict[Any, list[str]] = {None: []}
+    for name, plan in rankings.items():
+        by_cutoff.setdefault(plan.kernel_params.get("k"), []).append(name)
+    results: dict[str, Any] = {}
+    for names in by_cutoff.values():  # every row first: its counts serve every cutoff
+        caches = {id(rankings[name].ranked): rankings[name].ranked for name in names}
+        before = {key: set(ranked.cache_keys()) for key, ranked in caches.items()}
+        for name in names:
+            results[name] = compute(rankings[name])
+        for key, ranked in caches.items():
+            ranked.forget_cached(before[key], keep=_SHARED_BY_EVERY_CUTOFF)
+    return {name: results[name] for name in rankings}
 
 
 @dataclass(frozen=True)
