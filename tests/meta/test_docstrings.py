@@ -155,6 +155,9 @@ def method_cases(cls: type) -> list[Case]:
 
 
 def class_cases(cls: type) -> list[Case]:
+    if issubclass(cls, Warning):
+        # a warning category takes the message; users filter it, never construct it
+        return []
     fields = dataclass_fields(cls)
     if fields is not None:
         init = Case(cls.__name__, cls.__doc__, fields, "Parameters or Attributes", False)
