@@ -59,7 +59,7 @@ def _import_pandas(reader: str, what: str) -> Any:
     except ImportError:
         raise ImportError(
             f"{reader} needs pandas for {what}: pip install "
-            "sklearn-rank-metrics[pandas] (or pip install pandas)"
+            "\"sklearn-rank-metrics[pandas]\" (or pip install pandas)"
         ) from None
     return pd
 
@@ -110,7 +110,7 @@ def _parquet_frame(path: Any, wanted: dict[str, Any], pd: Any, name: str) -> tup
     except ImportError:
         raise ImportError(
             "read_table needs pyarrow for Parquet files: pip install "
-            "sklearn-rank-metrics[parquet] (or pip install pandas pyarrow)"
+            "\"sklearn-rank-metrics[parquet]\" (or pip install pandas pyarrow)"
         ) from None
     try:
         schema = pq.read_schema(path)

@@ -23,7 +23,7 @@ def import_pyplot(caller: str) -> Any:
     except ImportError:
         raise ImportError(
             f"{caller} requires matplotlib. Install it with "
-            "`pip install sklearn-rank-metrics[plot]` (or `pip install matplotlib`)."
+            "`pip install \"sklearn-rank-metrics[plot]\"` (or `pip install matplotlib`)."
         ) from None
     return plt
 

@@ -507,7 +507,7 @@ def _report_frame(summaries: dict[Any, dict[str, dict[str, Any]]], library: str 
     if isinstance(frame, dict):  # no frame library in the inputs, and pandas missing
         raise ImportError(
             "ranking_report(as_frame=True) needs pandas: pip install "
-            "sklearn-rank-metrics[pandas] (or pip install pandas), or polars or pyarrow "
+            "\"sklearn-rank-metrics[pandas]\" (or pip install pandas), or polars or pyarrow "
             "inputs for a table of that library"
         )
     return frame

@@ -779,7 +779,7 @@ def test_table_optional_dependencies(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(
         ImportError,
-        match=re.escape("pip install sklearn-rank-metrics[pandas] (or pip install pandas)"),
+        match=re.escape("pip install \"sklearn-rank-metrics[pandas]\" (or pip install pandas)"),
     ):
         read_table(path, **COLUMNS)
 
