@@ -319,7 +319,7 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch):
     y_true, group, scores = make_data(n_queries=5)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    with pytest.raises(ImportError, match=r"pip install sklearn-rank-metrics\[plot\]"):
+    with pytest.raises(ImportError, match=r"pip install \"sklearn-rank-metrics\[plot\]\""):
         MetricAtKDisplay.from_predictions(y_true, scores, group, k_max=2, n_resamples=10)
 
 
