@@ -150,6 +150,29 @@ def _unweighted(kind: str) -> ValueError:
     )
 
 
+def _one_run_please(
+    scores: Mapping[str, Any], kind: str, accepted: Mapping[str, Any] | frozenset[str]
+) -> str:
+    """The refusal of several runs by a function that ranks by one (or one against a baseline)."""
+    names = list(scores) or ["name"]
+    model, baseline = names[-1], names[0]
+    runs = ", ".join(map(repr, scores))
+    if "y_score_baseline" in accepted:
+        return (
+            f"{caller_name()} compares one run with a baseline, but the {kind} holds "
+            f"several runs ({runs}) and names neither: pick the run with .run(name) and the "
+            f"baseline's scores with y_score_baseline=, e.g. {caller_name()}("
+            f"aligned.run({model!r}), y_score_baseline=aligned.scores[{baseline!r}], "
+            f"name={model!r}, baseline_name={baseline!r}, ...)."
+        )
+    return (
+        f"{caller_name()} ranks by one set of scores, but the {kind} holds several "
+        f"runs ({runs}); pick one with .run(name), e.g. {caller_name()}("
+        f"aligned.run({baseline!r}), ...), or compare them with compare(aligned, ...) or "
+        "ranking_report(aligned, ...)."
+    )
+
+
 def _fill_scores(
     arguments: dict[str, Any],
     carried: Mapping[str, Any],
@@ -162,13 +185,7 @@ def _fill_scores(
     given = arguments.get(score_parameter)
     if "scores" in carried:  # several runs (AlignedRuns)
         if not several_models:
-            first = next(iter(carried["scores"]), "name")
-            raise TypeError(
-                f"{caller_name()} ranks by one set of scores, but the {kind} holds several "
-                f"runs ({', '.join(map(repr, carried['scores']))}); pick one with "
-                f".run(name), e.g. {caller_name()}(aligned.run({first!r}), ...), or "
-                "compare them with compare(aligned, ...) or ranking_report(aligned, ...)."
-            )
+            raise TypeError(_one_run_please(carried["scores"], kind, accepted))
         if given is not None:
             raise _refuse_twice(
                 kind, score_parameter,
