@@ -16,7 +16,7 @@ import numpy as np
 
 from .._engine._present import present
 from .._engine._ranked_groups import RankedGroups
-from .._engine._segments import segment_positions, segment_sums, zero_segments
+from .._engine._segments import query_blocks, segment_positions, segment_sums, zero_segments
 from ._combinatorics import comb_ratio, hypergeometric_pmf, safe_divide
 from ._relevance import (
     BlockCounts,
@@ -116,18 +116,15 @@ def _precision_at_relevant_rows(relevant: RelevantRows) -> np.ndarray:
     """
     n_relevant_rows = len(relevant.position)
     terms = np.empty(n_relevant_rows)
+    rank_plus_one = np.empty(min(_TIED_CHUNK_POSITIONS, n_relevant_rows))
     for start in range(0, n_relevant_rows, _TIED_CHUNK_POSITIONS):
         stop = min(start + _TIED_CHUNK_POSITIONS, n_relevant_rows)
         chunk = terms[start:stop]
         chunk[:] = np.arange(start + 1.0, stop + 1.0)
-        query = relevant.query[start:stop]
-        chunk -= relevant.first[query]  # j = hits@i at the relevant row
-        rank_plus_one = relevant.compact_start[query]
-        if relevant.one_row_per_query:
-            rank_plus_one = np.zeros(stop - start, dtype=np.intp)
-        else:
-            np.subtract(relevant.position[start:stop], rank_plus_one, out=rank_plus_one)
-        chunk /= rank_plus_one + 1.0
+        chunk -= relevant.first[relevant.query[start:stop]]  # j = hits@i at the row
+        ranks = relevant.rank_into(rank_plus_one[: stop - start], start)
+        ranks += 1.0
+        chunk /= ranks
     return terms
 
 
@@ -173,11 +170,13 @@ def _whole_query_chunks(query: np.ndarray, count: np.ndarray, target: int) -> li
     item count, never one per query."""
     if not len(query):
         return []
-    ends = np.cumsum(count)
-    cuts = np.searchsorted(ends, np.arange(target, int(ends[-1]), target))
-    cuts = np.searchsorted(query, query[np.minimum(cuts, len(query) - 1)])  # query starts
-    cuts = np.unique(np.concatenate(([0], cuts, [len(query)])))
-    return list(zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True))
+    # each query's first block, and the items before it: query_blocks' offsets
+    bounds = np.append(np.flatnonzero(np.diff(query, prepend=query[0] - 1)), len(query))
+    items_before = np.concatenate(([0], np.cumsum(count)))[bounds]
+    return [
+        (int(bounds[first]), int(bounds[stop]))
+        for first, stop in query_blocks(items_before, target)
+    ]
 
 
 def _average_precision_over_retrieved(

@@ -72,13 +72,23 @@ class RelevantRows:
         rank: np.ndarray = np.empty(len(self.position), dtype=dtype)
         for start in range(0, len(rank), _RANK_CHUNK):
             stop = min(start + _RANK_CHUNK, len(rank))
-            np.subtract(
-                self.position[start:stop],
-                self.compact_start[self.query[start:stop]],
-                out=rank[start:stop],
-                casting="unsafe",  # integers below 2**53: exact in float64
-            )
+            self.rank_into(rank[start:stop], start)
         return rank
+
+    def rank_into(self, out: np.ndarray, start: int) -> np.ndarray:
+        """Write the 0-based ranks of relevant rows ``start .. start + len(out) - 1``
+        into ``out`` (any numeric dtype) and return it."""
+        if self.one_row_per_query:
+            out[...] = 0
+            return out
+        stop = start + len(out)
+        np.subtract(
+            self.position[start:stop],
+            self.compact_start[self.query[start:stop]],
+            out=out,
+            casting="unsafe",  # integers below 2**53: exact in float64
+        )
+        return out
 
 
 def relevant_rows(

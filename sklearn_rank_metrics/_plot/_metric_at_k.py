@@ -324,7 +324,6 @@ def _without_cutoff(metric: Any) -> str:
     return metric
 
 
-
 def _parsed_without_cutoff(metric: Any, door: str) -> MetricSpec:
     """The display's metric, named without a cutoff, parsed.
 
