@@ -17,8 +17,15 @@ process per (shape, call), in bytes per row. Each target is checked and marked.
 The file name carries NumPy's SIMD dispatch level (``machine.dispatch_level``); run
 with ``NPY_DISABLE_CPU_FEATURES`` to measure a lower level on the same machine
 (``NPY_DISABLE_CPU_FEATURES="AVX512_ICL X86_V4"`` for AVX2 on an AVX-512 CPU); the
-command written in the file carries that variable. The
-peers' own metrics (XGBoost, LightGBM) are timed by ``bench_peers.py``.
+command written in the file carries that variable.
+
+The last table holds the target "faster than XGBoost's and LightGBM's own metrics":
+for the 1M-row shapes with integer labels, ``ndcg@10`` and ``evaluate`` (ours: the ten
+metrics of ``bench_peers.py``; each booster: the subset it has) from the same flat
+arrays, the boosters' calls including what they need (rows grouped by query, the
+``DMatrix``/``Dataset``) as in ``bench_peers.py``, whose adapters it uses. Wall time,
+as the boosters run on every core (``OMP_WAIT_POLICY=PASSIVE``) and ours on one
+(``--no-boosters``: skip it; it needs the ``bench`` extra).
 """
 
 from __future__ import annotations
@@ -203,6 +210,47 @@ def mark(value: float, limit: float) -> str:
     return f"{value:.2f}× {'✓' if value <= limit else '✗'}"
 
 
+def booster_lines(rows: int, score_kinds: list[str], rounds: int) -> list[str]:
+    """Ours against XGBoost's and LightGBM's own metrics, wall time, as one table."""
+    from peers.data import Data
+    from peers.impls import IMPL_BY_KEY
+
+    impls = [IMPL_BY_KEY[key] for key in ("ours", "xgboost", "lightgbm")]
+    lines = [
+        "",
+        f"Ours against the boosters' own metrics ({rows:,} rows, int labels; wall time, median "
+        f"of {rounds} interleaved rounds; ours on one thread, XGBoost and LightGBM on every "
+        "core; their calls group the rows by query and build their DMatrix/Dataset, as in "
+        "`bench_peers.py`; ours / the faster booster must be below 1):",
+        "",
+        "| shape | ndcg@10: ours, XGBoost, LightGBM | ours / faster | evaluate: ours (10 "
+        "metrics), XGBoost (5), LightGBM (4) | ours / faster |",
+        "|---|---|---|---|---|",
+    ]
+    for ids in ("shuffled", "contiguous"):
+        for scores in score_kinds:
+            shape = Shape(rows, ids, scores, "int")
+            y_true, y_score, group = make_data(shape)
+            data = Data(None, rows, len(np.unique(group)), y_true, y_score, group)  # type: ignore[arg-type]
+            cells = [shape.name]
+            for metric in ("ndcg@10", "evaluate"):
+                todo = {impl.key: impl.prepare(metric, data) for impl in impls}
+                seconds: dict[str, list[float]] = {key: [] for key in todo}
+                for round_index in range(rounds):
+                    keys = list(todo)[round_index % 3:] + list(todo)[: round_index % 3]
+                    for key in keys:
+                        start = time.perf_counter()
+                        todo[key]()
+                        seconds[key].append(time.perf_counter() - start)
+                median = {key: float(np.median(values)) for key, values in seconds.items()}
+                faster = min(median["xgboost"], median["lightgbm"])
+                cells.append(", ".join(f"{median[key] * 1e3:.0f} ms" for key in todo))
+                cells.append(mark(median["ours"] / faster, 1.0))
+            lines.append("| " + " | ".join(cells) + " |")
+            print(lines[-1], flush=True)
+    return lines
+
+
 def one_row_lines(rows: int, rounds: int) -> list[str]:
     """The one-row-per-query shape: its ratios and memory, as one paragraph."""
     one_row = Shape(rows, "one-row", "float64", "float")
@@ -230,6 +278,9 @@ def main() -> None:
         help="score kinds to time (default: all)",
     )
     parser.add_argument("--no-one-row", action="store_true", help="skip the one-row shape")
+    parser.add_argument(
+        "--no-boosters", action="store_true", help="skip the table of the boosters' own metrics"
+    )
     parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--memory-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -269,6 +320,8 @@ def main() -> None:
             )
             print(lines[-1], flush=True)
     lines += [] if args.no_one_row else one_row_lines(args.one_row, args.rounds)
+    if not args.no_boosters:
+        lines += booster_lines(min(args.rows), args.scores, args.rounds)
     lines += [
         *small_inputs(),
         "",
