@@ -322,6 +322,13 @@ class RankedGroups:
             return np.array(values)
         return np.add.reduceat(values, self.offsets[:-1]) if len(values) else values
 
+    def query_any(self, flags: np.ndarray) -> np.ndarray:
+        """Whether any of the per-row boolean ``flags`` (in sorted order) is set in each
+        query (a bool per query; the ``flags`` themselves for one-row queries)."""
+        if self.one_row_per_query or not len(flags):
+            return flags
+        return np.logical_or.reduceat(flags, self.offsets[:-1])
+
     def per_row(self, per_query_values: np.ndarray) -> np.ndarray:
         """Broadcast one value per query to the query's rows (a new array)."""
         if self.one_row_per_query:

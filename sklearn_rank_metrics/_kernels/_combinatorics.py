@@ -70,10 +70,20 @@ def hypergeometric_pmf(
     )
 
 
-def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``numerator / denominator`` with 0 where the denominator is not positive."""
+def safe_divide(
+    numerator: np.ndarray, denominator: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``numerator / denominator`` with 0 where the denominator is not positive.
+
+    ``out``: a float64 array of the result's shape to write into (it may be the
+    ``numerator`` itself); a new array otherwise.
+    """
     numerator = np.asarray(numerator, dtype=np.float64)
     positive = denominator > 0
     if positive.all():
-        return numerator / denominator
-    return np.divide(numerator, denominator, out=np.zeros(numerator.shape), where=positive)
+        return np.divide(numerator, denominator, out=out)
+    if out is None:
+        return np.divide(numerator, denominator, out=np.zeros(numerator.shape), where=positive)
+    np.divide(numerator, denominator, out=out, where=positive)
+    out[~positive] = 0.0
+    return out

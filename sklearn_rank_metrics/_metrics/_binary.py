@@ -99,8 +99,14 @@ def fbeta_per_query(
     hits = relevance.expected_hits(ranked, ties, k, relevance_level)
     n_rel = relevance.n_relevant(ranked, relevance_level)
     scale = beta**2
-    denominator_values = scale * n_rel + _precision_denominator(ranked, k, denominator)
-    values = safe_divide((1 + scale) * hits, denominator_values)
+    # in place, so that one-row queries hold two per-query arrays here, not four
+    denominator_values = n_rel * scale
+    if denominator == "k" and k is not None:
+        denominator_values += float(k)
+    else:
+        denominator_values += ranked.depth(k)
+    numerator = hits * (1 + scale)
+    values = safe_divide(numerator, denominator_values, out=numerator)
     return PerQuery(values, _undefined(ranked, relevance_level))
 
 

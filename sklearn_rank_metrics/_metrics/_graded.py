@@ -40,8 +40,9 @@ GDEVAL = Ordering(doc_id_order=DESCENDING)
 
 
 def _no_positive_gain(ranked: RankedGroups, gain: Any) -> np.ndarray:
-    gains = gain_values(ranked.labels, gain, ranked.input_labels)
-    return ranked.query_sum((gains > 0).astype(np.float64)) == 0
+    """Whether each query has no row with a positive gain (one bool per query)."""
+    positive = gain_values(ranked.labels, gain, ranked.input_labels) > 0
+    return ~ranked.query_any(positive)
 
 
 def _check_finite(sums: np.ndarray, ranked: RankedGroups) -> None:

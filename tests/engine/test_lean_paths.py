@@ -109,3 +109,31 @@ def test_segment_of_sorted_equals_searchsorted(sizes, data):
     items = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1)))), dtype=np.intp)
     expected = np.searchsorted(starts, items, side="right") - 1  # the former code
     assert segment_of_sorted(items, starts).tolist() == expected.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(sizes=st.lists(st.integers(1, 5), min_size=1, max_size=30), data=st.data())
+def test_query_any_is_any_over_each_querys_rows(sizes, data):
+    # one bool per query, equal to Python's any() over the query's sorted rows
+    n = int(np.sum(sizes))
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    ranked = rank_groups(np.zeros(n), np.arange(n, 0, -1.0), group)
+    flags = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    bounds = zip(ranked.offsets[:-1], ranked.offsets[1:], strict=True)
+    expected = [any(flags[start:stop]) for start, stop in bounds]
+    assert ranked.query_any(flags).tolist() == expected
+
+
+@pytest.mark.parametrize("denominator", [[2.0, 4.0, 5.0], [2.0, 0.0, -1.0]])
+def test_safe_divide_into_its_numerator_gives_the_new_array_result(denominator):
+    # writing into the numerator (f-beta does, to hold fewer arrays) changes nothing:
+    # 0 where the denominator is not positive, the quotient elsewhere
+    from sklearn_rank_metrics._kernels._combinatorics import safe_divide
+
+    numerator = np.array([1.0, 3.0, 7.0])
+    den = np.array(denominator)
+    expected = [n / d if d > 0 else 0.0 for n, d in zip(numerator, den, strict=True)]
+    fresh = safe_divide(numerator, den)
+    assert fresh.tolist() == expected and numerator.tolist() == [1.0, 3.0, 7.0]
+    in_place = safe_divide(numerator, den, out=numerator)
+    assert in_place is numerator and in_place.tolist() == expected

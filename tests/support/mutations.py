@@ -659,8 +659,8 @@ MUTATIONS: dict[str, Mutation] = {
         Edit(
             "_metrics._binary",
             "fbeta_per_query",
-            "safe_divide((1 + scale) * hits, denominator_values)",
-            "safe_divide(scale * hits, denominator_values)",
+            "numerator = hits * (1 + scale)",
+            "numerator = hits * scale",
         ),
     ),
     # -- fall-out -------------------------------------------------------------------------
