@@ -5,7 +5,9 @@ For shuffled query ids the engine sorts ``query | score | row`` keys at once
 query's keys ("per_query"). This forces each path in turn (the private
 ``_sorting._STRATEGY`` switch the tests use) and reports, for every case, the median
 of interleaved rounds as a multiple of one ``np.argsort`` of the same scores timed in
-the same rounds, after the machine (CPU, NumPy and its SIMD dispatch).
+the same rounds, after the machine (CPU, NumPy and its SIMD dispatch), and the path
+the engine's rule takes here (for large scattered inputs, the one it measured faster:
+``_sorting._one_sort_is_faster``).
 
     python benchmarks/bench_sort_paths.py [--rows 1000000] [--rounds 5]
 """
@@ -58,9 +60,12 @@ def main() -> None:
           f"np.argsort {base * 1e3:.1f} ms; medians of {args.rounds} interleaved rounds\n")
     print("| case | per_query | one_sort | chosen by the rule |")
     print("|---|---|---|---|")
+    longest = int(np.bincount(shuffled).max())
     for name in cases:
-        contiguous_case = "contiguous" in name
-        chosen = "per_query" if contiguous_case else "one_sort"
+        # the engine's own rule, with this machine's measurement of the two paths
+        chosen = _sorting._choose_strategy(
+            n_rows, n_queries, _sorting._bit_width(longest), contiguous="contiguous" in name
+        )
         ratios = [float(np.median(times[(s, name)])) / base for s in ("per_query", "one_sort")]
         print(f"| {name} | {ratios[0]:.2f}x | {ratios[1]:.2f}x | {chosen} |")
 

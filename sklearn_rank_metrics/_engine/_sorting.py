@@ -13,8 +13,10 @@ score descending, then by input position: tied rows stay in input order. The row
 order is read back from the position field.
 
 When the query ids are scattered, one sort of ``query | score | row`` keys for all
-rows replaces grouping them and the per-query sorts (:func:`_sort_packed_keys_at_once`,
-chosen by :func:`_choose_strategy` from the input's shape). Otherwise each query's
+rows can replace grouping them and the per-query sorts (:func:`_sort_packed_keys_at_once`,
+chosen by :func:`_choose_strategy` from the input's shape and, for large inputs, from
+how fast this machine's NumPy sorts one long array: see :func:`_one_sort_is_faster`).
+Otherwise each query's
 keys are sorted on their own, as the rows of padded 2-D blocks
 (:func:`_sort_segments`): short sorts run in cache and need no query field in the
 key (``benchmarks/bench_sort_paths.py`` times both paths). On that path, rows of a
@@ -34,6 +36,8 @@ leave 32 bits for the score (over 2**32 rows) makes the sort use argsort instead
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -152,12 +156,26 @@ def sort_by_query_then_score(
     if strategy == "argsort":
         order = _argsort_then_radix(codes, scores, offsets)
         return order, _scan_sorted_scores(scores, order, offsets), False
+    return _sort_per_query(codes, scores, offsets, rows_per_query, position_bits, contiguous)
+
+
+def _sort_per_query(
+    codes: np.ndarray | None,
+    scores: np.ndarray,
+    offsets: np.ndarray,
+    rows_per_query: np.ndarray,
+    position_bits: int,
+    contiguous: bool,
+) -> tuple[np.ndarray, np.ndarray | None, bool]:
+    """The per-query path of :func:`sort_by_query_then_score`: rows grouped by query
+    (scattered ids only), then each query's ``score | position`` keys sorted."""
+    n_rows = len(scores)
     if position_bits == 0:  # one row per query: nothing to sort, nothing tied
         if contiguous:
             return np.arange(n_rows, dtype=np.intp), None, True
         # the codes are a permutation of 0 .. n_rows - 1: its inverse, one scatter
         order = np.empty(n_rows, dtype=np.intp)
-        order[codes] = offsets[:-1]  # 0 .. n_rows - 1, as each query starts at its row
+        order[present(codes, "codes")] = offsets[:-1]  # each query starts at its row
         return order, None, True
     grouped = None if contiguous else _group_rows_stably(present(codes, "codes"), n_rows)
     grouped_scores = scores if grouped is None else scores[grouped]
@@ -179,6 +197,11 @@ def sort_by_query_then_score(
 _STRATEGY = "auto"
 # the one-sort path needs this many bits left for the score beside query and row
 _MIN_SCORE_BITS_ONE_SORT = 16
+# scattered inputs of this many rows or more take the path measured faster here
+_MEASURE_FROM_ROWS = 1 << 19
+_MEASURE_ROWS = 1 << 15
+# the measurement, once per process (None: not taken yet)
+_ONE_SORT_FASTER: bool | None = None
 
 
 def _choose_strategy(n_rows: int, n_queries: int, position_bits: int, contiguous: bool) -> str:
@@ -192,7 +215,11 @@ def _choose_strategy(n_rows: int, n_queries: int, position_bits: int, contiguous
       are sorted on their own, in cache), or too many rows and queries for one key.
     * ``"argsort"``: a query too large to leave 32 bits for the score.
 
-    The rule reads only the input's shape, never the CPU.
+    The rule reads the input's shape, and for scattered ids of at least
+    :data:`_MEASURE_FROM_ROWS` rows, which sort is faster on this machine
+    (:func:`_one_sort_is_faster`): NumPy's long sorts differ several-fold between
+    CPUs and SIMD levels, its short per-query sorts much less. Either path gives the
+    same order and tied rows, so the choice changes the time, never a result.
     """
     if _STRATEGY != "auto":
         return _STRATEGY
@@ -202,8 +229,44 @@ def _choose_strategy(n_rows: int, n_queries: int, position_bits: int, contiguous
         return "per_query"
     spare = 64 - _bit_width(n_rows) - _bit_width(n_queries)
     if not contiguous and spare >= _MIN_SCORE_BITS_ONE_SORT:
+        if n_rows >= _MEASURE_FROM_ROWS and not _one_sort_is_faster():
+            return "per_query"
         return "one_sort"
     return "per_query"
+
+
+def _one_sort_is_faster() -> bool:
+    """Whether one sort of all keys beats grouping plus per-query sorts on this machine.
+
+    Measured once per process, on first need: both paths sort the same synthetic
+    input (:data:`_MEASURE_ROWS` rows with scattered ids, queries of about 100 rows,
+    from a generator of its own), three times each, interleaved, and the best times
+    are compared (about 1 to 6 ms in all). ``benchmarks/bench_sort_paths.py`` shows
+    the measured gap: on an AMD Zen 4 whose NumPy dispatches to AVX-512, one sort
+    takes about twice as long as the per-query path (x86-simd-sort's AVX-512
+    partitions are slow there); with AVX2 sorts it takes half as long.
+    """
+    global _ONE_SORT_FASTER
+    if _ONE_SORT_FASTER is None:
+        rng = np.random.default_rng(0)
+        n_queries = _MEASURE_ROWS // 100
+        codes = rng.integers(0, n_queries, _MEASURE_ROWS)
+        scores = rng.random(_MEASURE_ROWS)
+        offsets = np.zeros(n_queries + 1, dtype=np.intp)
+        np.cumsum(np.bincount(codes, minlength=n_queries), out=offsets[1:])
+        rows_per_query = np.diff(offsets)
+        position_bits = _bit_width(int(rows_per_query.max()))
+        best = {"one_sort": np.inf, "per_query": np.inf}
+        for _ in range(3):
+            start = time.perf_counter()
+            _sort_packed_keys_at_once(codes, scores, offsets)
+            middle = time.perf_counter()
+            _sort_per_query(codes, scores, offsets, rows_per_query, position_bits, False)
+            stop = time.perf_counter()
+            best["one_sort"] = min(best["one_sort"], middle - start)
+            best["per_query"] = min(best["per_query"], stop - middle)
+        _ONE_SORT_FASTER = bool(best["one_sort"] <= best["per_query"])
+    return _ONE_SORT_FASTER
 
 
 def _sort_packed_keys_at_once(

@@ -215,6 +215,7 @@ def test_chunk_boundaries_anywhere(layout, monkeypatch):
 
 def test_the_rule_picks_a_path_from_the_shape_of_the_input(monkeypatch):
     monkeypatch.setattr(_sorting, "_STRATEGY", "auto")
+    monkeypatch.setattr(_sorting, "_ONE_SORT_FASTER", True)  # as measured with AVX2 sorts
     choose = _sorting._choose_strategy
     # 1M rows in 10k queries of about 100: scattered ids take one sort, contiguous
     # ones the per-query sorts; one-row queries need no sort
@@ -240,3 +241,43 @@ def test_narrow_and_wide_score_ranges_with_infinities(layout):
     scores[rng.random(n_rows) < 0.05] = -np.inf
     scores[rng.random(n_rows) < 0.02] = np.inf
     _check(*_arrange(layout, codes, scores, rng))
+
+
+def test_large_scattered_inputs_take_the_path_measured_faster(monkeypatch):
+    monkeypatch.setattr(_sorting, "_STRATEGY", "auto")
+    choose = _sorting._choose_strategy
+    # where one long sort was measured slower (AVX-512 sorts on a Zen 4), large
+    # scattered inputs group first; smaller ones, and contiguous ids, are unaffected
+    monkeypatch.setattr(_sorting, "_ONE_SORT_FASTER", False)
+    assert choose(10**6, 10**4, 7, contiguous=False) == "per_query"
+    assert choose(_sorting._MEASURE_FROM_ROWS - 1, 10**3, 7, contiguous=False) == "one_sort"
+    assert choose(10**6, 10**4, 7, contiguous=True) == "per_query"
+    monkeypatch.setattr(_sorting, "_ONE_SORT_FASTER", True)
+    assert choose(10**6, 10**4, 7, contiguous=False) == "one_sort"
+
+
+def test_the_measurement_is_taken_once_and_leaves_numpy_s_random_state(monkeypatch):
+    monkeypatch.setattr(_sorting, "_ONE_SORT_FASTER", None)
+    state = np.random.get_state()  # noqa: NPY002 (the global state must not move)
+    measured = _sorting._one_sort_is_faster()
+    assert isinstance(measured, bool) and _sorting._ONE_SORT_FASTER is measured
+    after = np.random.get_state()  # noqa: NPY002
+    assert state[0] == after[0] and np.array_equal(state[1], after[1]) and state[2:] == after[2:]
+    # taken once: a later call reads the stored answer, even one set by hand
+    monkeypatch.setattr(_sorting, "_ONE_SORT_FASTER", not measured)
+    assert _sorting._one_sort_is_faster() is (not measured)
+
+
+@pytest.mark.parametrize("one_sort_faster", [False, True])
+def test_a_large_scattered_input_sorts_the_same_whichever_path_is_measured_faster(
+    monkeypatch, one_sort_faster
+):
+    # the measured choice changes the time, never the order or the tied rows
+    monkeypatch.setattr(_sorting, "_STRATEGY", "auto")
+    monkeypatch.setattr(_sorting, "_MEASURE_FROM_ROWS", 1000)
+    monkeypatch.setattr(_sorting, "_ONE_SORT_FASTER", one_sort_faster)
+    rng = np.random.default_rng(12)
+    codes = rng.integers(0, 40, 5000)
+    codes = np.unique(codes, return_inverse=True)[1]
+    scores = np.round(rng.normal(size=5000), 1)
+    _check(codes, scores)
