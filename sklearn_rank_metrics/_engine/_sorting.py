@@ -198,7 +198,7 @@ _STRATEGY = "auto"
 # the one-sort path needs this many bits left for the score beside query and row
 _MIN_SCORE_BITS_ONE_SORT = 16
 # scattered inputs of this many rows or more take the path measured faster here
-_MEASURE_FROM_ROWS = 1 << 19
+_MEASURE_FROM_ROWS = 1 << 17
 _MEASURE_ROWS = 1 << 15
 # the measurement, once per process (None: not taken yet)
 _ONE_SORT_FASTER: bool | None = None
