@@ -37,6 +37,7 @@ leave 32 bits for the score (over 2**32 rows) makes the sort use argsort instead
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -200,8 +201,9 @@ _MIN_SCORE_BITS_ONE_SORT = 16
 # scattered inputs of this many rows or more take the path measured faster here
 _MEASURE_FROM_ROWS = 1 << 17
 _MEASURE_ROWS = 1 << 15
-# the measurement, once per process (None: not taken yet)
+# the measurement, once per process (None: not taken yet), taken under the lock
 _ONE_SORT_FASTER: bool | None = None
+_MEASUREMENT_LOCK = threading.Lock()
 
 
 def _choose_strategy(n_rows: int, n_queries: int, position_bits: int, contiguous: bool) -> str:
@@ -219,7 +221,9 @@ def _choose_strategy(n_rows: int, n_queries: int, position_bits: int, contiguous
     :data:`_MEASURE_FROM_ROWS` rows, which sort is faster on this machine
     (:func:`_one_sort_is_faster`): NumPy's long sorts differ several-fold between
     CPUs and SIMD levels, its short per-query sorts much less. Either path gives the
-    same order and tied rows, so the choice changes the time, never a result.
+    same order and tied rows, so the choice changes the time and the memory (the
+    per-query path holds the grouping permutation and the grouped scores, 16 bytes
+    per row more), never a result.
     """
     if _STRATEGY != "auto":
         return _STRATEGY
@@ -238,35 +242,46 @@ def _choose_strategy(n_rows: int, n_queries: int, position_bits: int, contiguous
 def _one_sort_is_faster() -> bool:
     """Whether one sort of all keys beats grouping plus per-query sorts on this machine.
 
-    Measured once per process, on first need: both paths sort the same synthetic
-    input (:data:`_MEASURE_ROWS` rows with scattered ids, queries of about 100 rows,
-    from a generator of its own), three times each, interleaved, and the best times
-    are compared (about 1 to 6 ms in all). ``benchmarks/bench_sort_paths.py`` shows
-    the measured gap: on an AMD Zen 4 whose NumPy dispatches to AVX-512, one sort
-    takes about twice as long as the per-query path (x86-simd-sort's AVX-512
-    partitions are slow there); with AVX2 sorts it takes half as long.
+    Measured once per process, on first need (one thread measures, others wait):
+    both paths sort the same synthetic input (:data:`_MEASURE_ROWS` rows with
+    scattered ids, queries of about 100 rows, from a generator of its own), three
+    times each, interleaved, and the best times are compared (5 to 8 ms in all on an
+    idle 2-core machine). ``benchmarks/bench_sort_paths.py`` shows the measured gap:
+    on an AMD Zen 4 whose NumPy dispatches to AVX-512, one sort takes 1.2 to 1.9
+    times as long as the per-query path from 2**15 to 2**20 rows (x86-simd-sort's
+    AVX-512 partitions are slow there); with AVX2 sorts, 0.5 to 0.7 times. One
+    query size decides for all: with queries of a few rows, where per-query sorts
+    gain least, the path chosen can be up to about 10 % slower than the other.
     """
     global _ONE_SORT_FASTER
-    if _ONE_SORT_FASTER is None:
-        rng = np.random.default_rng(0)
-        n_queries = _MEASURE_ROWS // 100
-        codes = rng.integers(0, n_queries, _MEASURE_ROWS)
-        scores = rng.random(_MEASURE_ROWS)
-        offsets = np.zeros(n_queries + 1, dtype=np.intp)
-        np.cumsum(np.bincount(codes, minlength=n_queries), out=offsets[1:])
-        rows_per_query = np.diff(offsets)
-        position_bits = _bit_width(int(rows_per_query.max()))
-        best = {"one_sort": np.inf, "per_query": np.inf}
-        for _ in range(3):
-            start = time.perf_counter()
-            _sort_packed_keys_at_once(codes, scores, offsets)
-            middle = time.perf_counter()
-            _sort_per_query(codes, scores, offsets, rows_per_query, position_bits, False)
-            stop = time.perf_counter()
-            best["one_sort"] = min(best["one_sort"], middle - start)
-            best["per_query"] = min(best["per_query"], stop - middle)
-        _ONE_SORT_FASTER = bool(best["one_sort"] <= best["per_query"])
-    return _ONE_SORT_FASTER
+    with _MEASUREMENT_LOCK:
+        if _ONE_SORT_FASTER is None:
+            best = _best_path_times()
+            _ONE_SORT_FASTER = bool(best["one_sort"] <= best["per_query"])
+        return _ONE_SORT_FASTER
+
+
+def _best_path_times() -> dict[str, float]:
+    """Best of three seconds of each path on the synthetic input of
+    :func:`_one_sort_is_faster` (scattered ids: the per-query path groups them)."""
+    rng = np.random.default_rng(0)
+    n_queries = _MEASURE_ROWS // 100
+    codes = rng.integers(0, n_queries, _MEASURE_ROWS)
+    scores = rng.random(_MEASURE_ROWS)
+    offsets = np.zeros(n_queries + 1, dtype=np.intp)
+    np.cumsum(np.bincount(codes, minlength=n_queries), out=offsets[1:])
+    rows_per_query = np.diff(offsets)
+    position_bits = _bit_width(int(rows_per_query.max()))
+    best = {"one_sort": np.inf, "per_query": np.inf}
+    for _ in range(3):
+        start = time.perf_counter()
+        _sort_packed_keys_at_once(codes, scores, offsets)
+        middle = time.perf_counter()
+        _sort_per_query(codes, scores, offsets, rows_per_query, position_bits, False)
+        stop = time.perf_counter()
+        best["one_sort"] = min(best["one_sort"], middle - start)
+        best["per_query"] = min(best["per_query"], stop - middle)
+    return best
 
 
 def _sort_packed_keys_at_once(

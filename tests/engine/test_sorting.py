@@ -281,3 +281,40 @@ def test_a_large_scattered_input_sorts_the_same_whichever_path_is_measured_faste
     codes = np.unique(codes, return_inverse=True)[1]
     scores = np.round(rng.normal(size=5000), 1)
     _check(codes, scores)
+
+
+def test_the_measurement_times_both_paths_on_the_same_scattered_input(monkeypatch):
+    # the per-query path must be timed with its grouping pass (contiguous=False, on
+    # ids that are not sorted), and both paths must sort the same input the same way
+    calls = {}
+    one_sort, per_query = _sorting._sort_packed_keys_at_once, _sorting._sort_per_query
+
+    def spy_one_sort(codes, scores, offsets):
+        calls.setdefault("one_sort", []).append((codes, one_sort(codes, scores, offsets)))
+        return calls["one_sort"][-1][1]
+
+    def spy_per_query(codes, scores, offsets, rows_per_query, position_bits, contiguous):
+        assert contiguous is False and not np.all(codes[1:] >= codes[:-1])
+        result = per_query(codes, scores, offsets, rows_per_query, position_bits, contiguous)
+        calls.setdefault("per_query", []).append((codes, result))
+        return result
+
+    monkeypatch.setattr(_sorting, "_sort_packed_keys_at_once", spy_one_sort)
+    monkeypatch.setattr(_sorting, "_sort_per_query", spy_per_query)
+    best = _sorting._best_path_times()
+    assert set(best) == {"one_sort", "per_query"} and min(best.values()) > 0
+    assert len(calls["one_sort"]) == len(calls["per_query"]) == 3
+    (codes_a, (order_a, tied_a, _)), (codes_b, (order_b, tied_b, _)) = (
+        calls["one_sort"][0], calls["per_query"][0]
+    )
+    assert codes_a is codes_b and len(codes_a) == _sorting._MEASURE_ROWS
+    np.testing.assert_array_equal(order_a, order_b)
+    assert (tied_a is None) == (tied_b is None)
+
+
+def test_the_measurement_starts_exactly_at_its_row_count(monkeypatch):
+    monkeypatch.setattr(_sorting, "_STRATEGY", "auto")
+    monkeypatch.setattr(_sorting, "_ONE_SORT_FASTER", False)
+    threshold = _sorting._MEASURE_FROM_ROWS
+    assert _sorting._choose_strategy(threshold, 1000, 9, contiguous=False) == "per_query"
+    assert _sorting._choose_strategy(threshold - 1, 1000, 9, contiguous=False) == "one_sort"
