@@ -547,7 +547,8 @@ def recall_at_k_score(
     "fbeta",
     fbeta_per_query,
     constraints={
-        "beta": [Interval(float, 0, None, closed="neither")],
+        # beta**2 must be a finite float: (0, 1e150) keeps beta**2 * n_rel finite too
+        "beta": [Interval(float, 0, 1e150, closed="neither")],
         "denominator": [Options(*PRECISION_DENOMINATORS)],
     },
     aliases=[
@@ -576,7 +577,7 @@ def fbeta_at_k_score(
     ----------
     [[inputs]]
     [[k]]
-    beta : float > 0, default=1.0
+    beta : float in (0, 1e150), default=1.0
         Weight of recall: ``beta > 1`` favours recall. ``beta=1`` is F1@k (ranx ``f1``).
     [[relevance_level]]
     denominator : {"k", "min(k,n_retrieved)"}, default="k"

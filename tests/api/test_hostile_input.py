@@ -258,6 +258,13 @@ def test_overflow_is_an_error_or_a_stable_value():
         dcg_score(y, s, g, log_base=np.inf)
     with pytest.raises(ValueError, match="'beta' parameter of fbeta_at_k_score"):
         fbeta_at_k_score(y, s, g, k=2, beta=np.inf)
+    # a finite beta whose square overflows was a bare OverflowError: refused, naming beta
+    for beta in (1e200, 1e160):
+        with pytest.raises(ValueError, match=r"'beta' parameter of fbeta_at_k_score.*1e\+150"):
+            fbeta_at_k_score(y, s, g, k=2, beta=beta)
+    # a beta near the largest accepted weighs recall alone: one query of two relevant
+    # rows, one of them in the top 1: P@1 = 1, R@1 = 1/2, F = (1 + b^2) / (2 b^2 + 1)
+    assert fbeta_at_k_score([1, 1, 0, 0], s, one, k=1, beta=1e149) == 0.5
     # weights near the largest float, and denormal ones: the weighted mean by hand
     # (query 1: RR 1; query 2: RR 1/2)
     y2 = [1, 0, 0, 1]
