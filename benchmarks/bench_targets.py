@@ -237,8 +237,10 @@ def booster_lines(rows: int, score_kinds: list[str], rounds: int) -> list[str]:
         "`bench_peers.py`; each ratio is ours / theirs for the same metrics, and must be "
         "below 1: ours at our defaults (ties averaged over their orders, as scikit-learn's "
         "ndcg_score does), then ours with the booster's convention, which gives its "
-        "numbers). XGBoost's set: " + ", ".join(subsets["xgboost"]) + "; LightGBM's: "
-        + ", ".join(subsets["lightgbm"]) + ".",
+        "numbers). XGBoost's set: " + ", ".join(subsets["xgboost"]) + " (two DMatrix and "
+        "evaluations: XGBoost refuses map on graded labels, so map and p@10 read binary "
+        "ones); LightGBM's: " + ", ".join(subsets["lightgbm"]) + ". The boosters' rows are "
+        "grouped by a stable radix sort of the query ids (`peers.data.rows_by_query`).",
         "",
         "| shape | ndcg@10: ours, XGBoost, LightGBM | ours / faster | XGBoost's set: ours, "
         "ours with its convention, XGBoost | ours / XGBoost | LightGBM's set: ours, ours "
