@@ -15,9 +15,8 @@ order is read back from the position field.
 When the query ids are scattered, one sort of ``query | score | row`` keys for all
 rows can replace grouping them and the per-query sorts (:func:`_sort_packed_keys_at_once`,
 chosen by :func:`_choose_strategy` from the input's shape and, for large inputs, from
-how fast this machine's NumPy sorts one long array: see :func:`_one_sort_is_faster`).
-Otherwise each query's
-keys are sorted on their own, as the rows of padded 2-D blocks
+how fast this machine's NumPy sorts one long array: :func:`_one_sort_is_faster`).
+Otherwise each query's keys are sorted on their own, as the rows of padded 2-D blocks
 (:func:`_sort_segments`): short sorts run in cache and need no query field in the
 key (``benchmarks/bench_sort_paths.py`` times both paths). On that path, rows of a
 query that are not contiguous (scattered ids whose key would be too narrow for one
