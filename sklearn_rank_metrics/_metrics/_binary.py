@@ -101,10 +101,7 @@ def fbeta_per_query(
     scale = beta**2
     # in place, so that one-row queries hold two per-query arrays here, not four
     denominator_values = n_rel * scale
-    if denominator == "k" and k is not None:
-        denominator_values += float(k)
-    else:
-        denominator_values += ranked.depth(k)
+    denominator_values += _precision_denominator(ranked, k, denominator)
     numerator = hits * (1 + scale)
     values = safe_divide(numerator, denominator_values, out=numerator)
     return PerQuery(values, _undefined(ranked, relevance_level))
