@@ -25,6 +25,7 @@ from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import METRICS, parse_metric
+from ._metrics._settings import Settings
 from ._render import _csv, _json
 from ._render._escape import text as escape_text
 from ._render._trec_eval import trec_eval_lines
@@ -297,6 +298,12 @@ class LoadedRuns:
     n_dropped_queries: dict[str, int] | None = None
     run_ids: dict[str, str | None] = field(default_factory=dict)
 
+    @property
+    def convention(self) -> str | None:
+        """The convention the rows were read under (TREC files: ``"trec_eval"``)."""
+        rows = self.data if self.data is not None else next(iter(self.runs.values()))
+        return getattr(rows, "convention", None)
+
 
 # the run options of each source
 _RUN_OPTIONS = (("y_score", "table"), ("predictions", "letor"), ("run", "qrels"))
@@ -470,15 +477,16 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
     given_names = list(args.metrics)
     with renamed_as("rank-metrics evaluate"):
         args.metrics = [str(parse_metric(name)) for name in args.metrics]
-    if args.convention is None:  # TREC files are read as trec_eval reads them
-        args.convention = "trec_eval" if args.qrels else "none"
+    policy = _policy(args.replace_undefined_by)
+    loaded = _load_runs(args)
+    if args.convention is None:  # the rows' own, as evaluate(data): TREC files trec_eval's
+        args.convention = loaded.convention or "none"
     settings = {
-        "convention": None if args.convention == "none" else args.convention,
+        "convention": args.convention,
         "ties": args.ties,
-        "replace_undefined_by": _policy(args.replace_undefined_by),
+        "replace_undefined_by": policy,
         "relevance_level": args.relevance_level,
     }
-    loaded = _load_runs(args)
     evaluated = _evaluate_runs(args.metrics, loaded, settings)
     if args.per_query and args.per_query != "-":
         _write_per_query(args.per_query, evaluated.details)
@@ -491,7 +499,7 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
         report = RankingReport(
             evaluated.summaries, comparison, args.baseline, args.digits, name_one_model=False
         )
-        _print_report(out, args, report, loaded, evaluated.query_counts)
+        _print_report(out, args, report, loaded, evaluated.query_counts, settings)
     if args.per_query == "-":  # standard output, after the report
         out.write("\n")
         _write_per_query(out, evaluated.details)
@@ -613,6 +621,7 @@ def _print_report(
     report: RankingReport,
     loaded: LoadedRuns,
     query_counts: dict[str, int],
+    settings: dict[str, Any],
 ) -> None:
     """The report in ``--format`` (every format but trec_eval)."""
     if args.format == "json":
@@ -626,7 +635,7 @@ def _print_report(
         render = report.to_markdown if args.format == "markdown" else report.to_latex
         out.write(render(caption=caption, alpha=args.alpha, digits=args.digits) + "\n")
     else:
-        header = _text_header(args.convention, loaded, query_counts)
+        header = _text_header(settings, loaded, query_counts)
         out.write("\n".join(header) + "\n\n")
         out.write(report.to_text(alpha=args.alpha, digits=args.digits) + "\n")
 
@@ -650,7 +659,9 @@ def _json_report(
     return _json.render(document)
 
 
-def _text_header(convention: str, loaded: LoadedRuns, query_counts: dict[str, int]) -> list[str]:
+def _text_header(
+    settings: dict[str, Any], loaded: LoadedRuns, query_counts: dict[str, int]
+) -> list[str]:
     """The lines above the text report: the source, its queries, the convention, and
     the queries dropped from each run. File and run names are shown through
     :func:`._render._escape.text` (control characters as escapes): a name cannot
@@ -672,8 +683,9 @@ def _text_header(convention: str, loaded: LoadedRuns, query_counts: dict[str, in
         lines = [f"{source}: " + ", ".join(
             f"{escape_text(name)}: {count} queries" for name, count in query_counts.items()
         )]
-    if convention != "none":
-        lines.append(f"convention: {CONVENTIONS[convention].description}")
+    described = Settings.from_arguments(**settings).described()
+    if described is not None:
+        lines.append(described)
     for name, count in (loaded.n_dropped_queries or {}).items():
         if count:
             lines.append(

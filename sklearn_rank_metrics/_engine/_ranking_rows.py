@@ -26,9 +26,10 @@ class RankingRows:
 
     :meth:`carried` returns what the object holds, by parameter name: ``y_true``,
     ``group``, ``judged`` (None: every row was judged), ``doc_id``,
-    ``sample_weight`` (None: every query counts once), and either
-    ``y_score`` (one ranking; None when the source has no scores) or ``scores``
-    (several runs, ``{name: scores}``).
+    ``sample_weight`` (None: every query counts once), ``convention`` (the tool
+    whose numbers the source means, ``"trec_eval"`` for TREC files; None: the
+    package's defaults), and either ``y_score`` (one ranking; None when the source
+    has no scores) or ``scores`` (several runs, ``{name: scores}``).
     """
 
     __slots__ = ()
@@ -93,8 +94,9 @@ def expand_rows(
     -------
     arguments : dict
         ``y_true``, the scores, ``group``, ``judged`` (``True`` when the object says
-        every row was judged), ``doc_id`` and ``sample_weight`` filled from the
-        object, for the parameters the entry point has. An object that carries
+        every row was judged), ``doc_id``, ``sample_weight`` and ``convention`` (when
+        the call names none) filled from the object, for the parameters the entry
+        point has. An object that carries
         weights is refused by an entry point without ``sample_weight``.
     doc_id : array or None
         The object's document ids when the entry point has no ``doc_id`` parameter
@@ -118,6 +120,7 @@ def expand_rows(
         )
     arguments["group"] = carried["group"]
 
+    _fill_convention(arguments, carried.get("convention"), accepted)
     extra_doc_id = None
     for name in ("judged", "doc_id", "sample_weight"):
         value = carried.get(name)
@@ -138,6 +141,23 @@ def expand_rows(
         if value is not None:
             arguments[name] = value
     return arguments, extra_doc_id
+
+
+def _fill_convention(
+    arguments: dict[str, Any], carried: str | None, accepted: Mapping[str, Any] | frozenset[str]
+) -> None:
+    """The convention the rows were read under, unless the call names one.
+
+    TREC files mean trec_eval's numbers: the rows carry ``"trec_eval"``, and every
+    entry point with a ``convention`` parameter applies it when the call gives none
+    (the command line does the same). A convention the call gives wins
+    (``convention="none"``: the package's defaults), and so do the settings it gives
+    (``ties=``, ...) on top of the carried convention, as on top of any convention.
+    An entry point without the parameter computes no metric of the rows (sampled
+    ranks have their own tie rule; :class:`RankingEvaluator` checks its own).
+    """
+    if carried is not None and "convention" in accepted and arguments.get("convention") is None:
+        arguments["convention"] = carried
 
 
 def _unweighted(kind: str) -> ValueError:

@@ -133,6 +133,8 @@ def _union(
         {name: data.n_dropped_queries for name, data in datasets.items()},
         source,
         judged,
+        # the readers read every run of one call alike (trec_eval for TREC runs)
+        convention=next(iter(datasets.values())).convention,
     )
 
 
@@ -162,8 +164,11 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
     Returns
     -------
     aligned : AlignedRuns
-        Unpacks as ``y_true, scores, group`` for :func:`compare` and
-        :func:`ranking_report`; ``aligned.run(name)`` gives one run's rows.
+        Pass it whole to :func:`compare` and :func:`ranking_report`;
+        ``aligned.run(name)`` gives one run's rows. It carries
+        ``convention="trec_eval"``, as :func:`read_trec`'s rows do: every entry point
+        given it whole computes trec_eval's numbers unless the call names another
+        convention (``"none"``: the package's defaults).
 
     Examples
     --------
@@ -173,7 +178,7 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
     ...         "dense": {"q1": {"d2": 3.0, "d1": 1.0}, "q2": {"d3": 1.0}}}
     >>> aligned = align_trec_runs(qrels, runs)
     >>> aligned
-    AlignedRuns(n_rows=4, n_queries=2, answered={bm25: 1, dense: 2})
+    AlignedRuns(n_rows=4, n_queries=2, answered={bm25: 1, dense: 2}, convention='trec_eval')
     >>> aligned.doc_id.tolist(), aligned.scores["bm25"].tolist()
     (['d5', 'd2', 'd1', 'd3'], [1.0, -inf, 2.0, -inf])
     >>> evaluate(aligned.run("bm25"), metrics="map")  # q2 not answered: 0

@@ -326,6 +326,12 @@ def read_letor(
         ``y_true`` (labels), ``y_score`` (None without ``scores`` and ``model``),
         ``group`` (int64 query ids), ``X`` (CSR features), ``doc_id`` (the
         ``#docid = X`` comments when every line has one, else None), ``source``.
+        No ``convention``: LETOR and SVMlight files are read by tools that disagree
+        (LightGBM and XGBoost score a query without relevant rows 1, RankLib and
+        scikit-learn 0; the boosters keep tied rows in input order, scikit-learn
+        averages them) and hold no scores of any tool, so the package's defaults
+        apply until a call names the tool whose numbers it wants
+        (``convention="lightgbm"``, ...).
 
     Raises
     ------

@@ -58,9 +58,37 @@ FLOAT_RE = re.compile(FLOAT_PATTERN)
 def carried_fields(rows: Any, scores: str) -> dict[str, Any]:
     """What flat rows carry, by the parameter name of the entry points: the labels,
     the scores (``y_score`` of one ranking, ``scores`` of several runs), the query ids,
-    the judged flags, the document ids and the weights."""
-    fields = ("y_true", scores, "group", "judged", "doc_id", "sample_weight")
+    the judged flags, the document ids, the weights and the convention they were read
+    under."""
+    fields = ("y_true", scores, "group", "judged", "doc_id", "sample_weight", "convention")
     return {name: getattr(rows, name) for name in fields}
+
+
+def check_convention_name(rows: Any) -> None:
+    """A carried convention is a tool's name (str) or None; the metrics check the name."""
+    convention = rows.convention
+    if convention is not None and not isinstance(convention, str):
+        raise TypeError(
+            f"{type(rows).__name__}: convention must be a tool's name (str, e.g. "
+            f"'trec_eval') or None; got {type(convention).__name__}."
+        )
+
+
+def refuse_unpacking_convention(rows: Any) -> None:
+    """``*data`` keeps three arrays; rows read under a tool's convention would lose it,
+    and the metrics would give the package's numbers instead of the tool's without a
+    word, so that unpacking is refused, showing both spellings."""
+    if rows.convention is None:
+        return
+    kind = type(rows).__name__
+    raise TypeError(
+        f"This {kind} was read under convention={rows.convention!r} (its metrics give "
+        f"{rows.convention}'s numbers), which unpacking it (*data, or y_true, y_score, "
+        f"group = data) would drop. Pass it whole, evaluate(data, ...), for "
+        f"{rows.convention}'s numbers, or the arrays on purpose: evaluate(data.y_true, "
+        "data.y_score, data.group, judged=data.judged, ...) for the package's defaults "
+        f"(or evaluate(data, convention='none', ...))."
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,6 +141,16 @@ class RankingData(RankingRows):
         ``"polars"``, ``"pyarrow"``: :meth:`from_frame`, :func:`read_table` of a
         frame; for a lazy frame, the library it was collected to); None for files
         and arrays. Not shown in the repr.
+    convention : str or None
+        The convention of the tool that defines the numbers of the source:
+        ``"trec_eval"`` for rows read from TREC files (:func:`read_trec`,
+        :func:`align_trec_runs`), so that every entry point given the rows whole
+        computes what ``trec_eval`` (and ``rank-metrics evaluate --qrels``) prints;
+        None for the other readers (LETOR and SVMlight files, tables, frames and
+        recommendation lists come from no single tool), and the package's defaults
+        apply. A call's own ``convention=`` wins (``convention="none"``: the
+        package's defaults), and so does any setting it gives (``ties=``, ...), on
+        top of the convention. Unpacking (``*data``) is refused when it is set.
     """
 
     y_true: np.ndarray
@@ -128,8 +166,10 @@ class RankingData(RankingRows):
     _row_location: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
     sample_weight: np.ndarray | None = None
     frame_library: str | None = field(default=None, repr=False)
+    convention: str | None = None
 
     def __post_init__(self) -> None:
+        check_convention_name(self)
         n_rows = n_rows_of(self.y_true)
         for name in ("y_score", "group", "doc_id", "judged", "sample_weight"):
             value = getattr(self, name)
@@ -140,6 +180,7 @@ class RankingData(RankingRows):
 
     def __iter__(self) -> Any:
         refuse_unpacking_weights(self)
+        refuse_unpacking_convention(self)
         return iter((self.y_true, self.y_score, self.group))
 
     def carried(self) -> dict[str, Any]:
@@ -148,16 +189,17 @@ class RankingData(RankingRows):
         Returns
         -------
         fields : dict of str to ndarray or None
-            ``y_true``, ``y_score``, ``group``, ``judged``, ``doc_id`` and
-            ``sample_weight``, in that order: the attributes of those names (None
-            where the rows carry none): the keyword arguments of :func:`evaluate`.
+            ``y_true``, ``y_score``, ``group``, ``judged``, ``doc_id``,
+            ``sample_weight`` and ``convention``, in that order: the attributes of
+            those names (None where the rows carry none): the keyword arguments of
+            :func:`evaluate`.
 
         Examples
         --------
         >>> from sklearn_rank_metrics import RankingData, evaluate
         >>> data = RankingData([1.0, 0.0, 1.0], [0.9, 0.8, 0.1], ["q1", "q1", "q2"])
         >>> list(data.carried())
-        ['y_true', 'y_score', 'group', 'judged', 'doc_id', 'sample_weight']
+        ['y_true', 'y_score', 'group', 'judged', 'doc_id', 'sample_weight', 'convention']
         >>> evaluate(**data.carried(), metrics=["ndcg"]) == evaluate(data, metrics=["ndcg"])
         True
         """
@@ -296,6 +338,8 @@ class RankingData(RankingRows):
             parts.append(f"n_dropped_queries={self.n_dropped_queries}")
         if self.source is not None:
             parts.append(f"source={self.source!r}")
+        if self.convention is not None:
+            parts.append(f"convention={self.convention!r}")
         return f"RankingData({', '.join(parts)})"
 
 
@@ -356,6 +400,9 @@ class AlignedRuns(RankingRows):
     frame_library : str or None
         The library of the frame the rows were read from (see
         :attr:`RankingData.frame_library`); None otherwise. Not shown in the repr.
+    convention : str or None
+        ``"trec_eval"`` for :func:`align_trec_runs`, None for the other readers: see
+        :attr:`RankingData.convention`; :meth:`run` passes it on.
 
     Examples
     --------
@@ -394,9 +441,14 @@ class AlignedRuns(RankingRows):
     run_ids: dict[str, str | None] = field(default_factory=dict)
     sample_weight: np.ndarray | None = None
     frame_library: str | None = field(default=None, repr=False)
+    convention: str | None = None
+
+    def __post_init__(self) -> None:
+        check_convention_name(self)
 
     def __iter__(self) -> Any:
         refuse_unpacking_weights(self)
+        refuse_unpacking_convention(self)
         return iter((self.y_true, self.scores, self.group))
 
     def carried(self) -> dict[str, Any]:
@@ -406,9 +458,9 @@ class AlignedRuns(RankingRows):
         -------
         fields : dict of str to ndarray, dict or None
             ``y_true``, ``scores`` (the dict of runs), ``group``, ``judged``,
-            ``doc_id`` and ``sample_weight``, in that order: the attributes of those
-            names (None where the rows carry none), the keyword arguments of
-            :func:`compare`.
+            ``doc_id``, ``sample_weight`` and ``convention``, in that order: the
+            attributes of those names (None where the rows carry none), the keyword
+            arguments of :func:`compare`.
         """
         return carried_fields(self, "scores")
 
@@ -436,13 +488,15 @@ class AlignedRuns(RankingRows):
             judged=self.judged,
             sample_weight=self.sample_weight,
             frame_library=self.frame_library,
+            convention=self.convention,
         )
 
     def __repr__(self) -> str:
         answered = ", ".join(f"{name}: {count}" for name, count in self.n_answered.items())
+        convention = "" if self.convention is None else f", convention={self.convention!r}"
         return (
             f"AlignedRuns(n_rows={len(self.y_true)}, n_queries={self.n_queries}, "
-            f"answered={{{answered}}})"
+            f"answered={{{answered}}}{convention})"
         )
 
 

@@ -450,7 +450,11 @@ def read_recommendations(
         in order of first appearance, then users only in ``recommended``, which have
         no relevant item); a user's unrecommended relevant items follow its
         recommended ones, in item-id order (first-appearance order for ids of mixed
-        types, which do not sort).
+        types, which do not sort). No ``convention``: ranked lists have no tied
+        scores for a tool to break, and where recommender tools differ otherwise
+        (MAP@k's denominator) the metric's name says which (``map@k`` or
+        ``mapk@k``), not the file; a long table's tied scores are averaged unless a
+        call names a convention.
 
     Raises
     ------

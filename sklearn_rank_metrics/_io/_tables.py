@@ -384,7 +384,8 @@ def read_table(
         library (None for files). CSV/TSV ids are read as text and become int64
         when every id of the column is an integer written canonically (``-?[1-9][0-9]*``
         or ``0``, at most 18 digits); otherwise they stay text, so ``"007"`` stays
-        ``"007"``.
+        ``"007"``. No ``convention`` (a table comes from no one tool): the
+        package's defaults apply unless a call names one.
 
     Raises
     ------

@@ -518,6 +518,9 @@ def join_trec_sources(
         source=source,
         judged=rows.judged,
         n_answered_queries=rows.n_answered_queries,
+        # TREC files mean trec_eval's numbers, through every entry point (the command
+        # line's default convention with --qrels is the same)
+        convention="trec_eval",
     )
     return TrecJoin(data, run_table.tag, rows.n_qrels_queries, source)
 
@@ -578,9 +581,16 @@ def read_trec(
         ``y_true`` (labels), ``y_score``, ``group`` (query ids, str), ``doc_id``
         (docnos, str), ``judged``, ``n_dropped_queries``, ``n_answered_queries``
         (queries the run returned a document for; the repr shows it when some query
-        of the rows was not answered) and ``source``. Rows are sorted by query, then
-        docno descending: trec_eval breaks score ties by docno descending, so
-        ``ties="input"`` in the metrics reproduces trec_eval's ranking exactly.
+        of the rows was not answered), ``source`` and ``convention="trec_eval"``:
+        passed whole, the rows give trec_eval's numbers in every entry point (the
+        metric functions, :func:`evaluate`, :func:`ranking_report`, :func:`compare`,
+        the displays), the numbers ``rank-metrics evaluate --qrels`` prints, when the
+        call names no convention; ``convention=`` names another (``"none"``: the
+        package's defaults, ties averaged), and a setting the call gives (``ties=``,
+        ...) wins over trec_eval's. Unpacking the rows (``*data``) is refused, as it
+        would drop that convention. Rows are sorted by query, then docno descending:
+        trec_eval breaks score ties by docno descending, so ``ties="input"`` on the
+        arrays reproduces trec_eval's ranking too.
 
     Raises
     ------
@@ -596,14 +606,24 @@ def read_trec(
     >>> data = read_trec(qrels, run)
     >>> data
     RankingData(n_rows=5, n_queries=2, n_answered_queries=1, n_dropped_queries=1,
-                source='the qrels dict + the run dict')
+                source='the qrels dict + the run dict', convention='trec_eval')
     >>> data.doc_id.tolist(), data.y_true.tolist(), data.y_score.tolist()
     (['d4', 'd3', 'd2', 'd1', 'd9'], [0.0, 1.0, 0.0, 1.0, 1.0], [0.5, -inf, 0.5, 0.75, -inf])
-    >>> mean_average_precision_score(data, ties="input")  # q1: (1/1 + 0) / 2; q2: 0
+    >>> mean_average_precision_score(data)  # trec_eval: q1 (1/1 + 0) / 2; q2 0
     0.25
-    >>> mean_average_precision_score(*read_trec(qrels, run, answered_only=True),
-    ...                              ties="input")  # q1 only
+    >>> mean_average_precision_score(read_trec(qrels, run, answered_only=True))  # q1 only
     0.5
+
+    The tie of d2 and d4 (both 0.5) is broken as trec_eval breaks it (docno
+    descending: d4, a non-relevant document, first); the package's default averages
+    over both orders:
+
+    >>> from sklearn_rank_metrics import mean_reciprocal_rank_score
+    >>> qrels, run = {"q1": {"d2": 1}}, {"q1": {"d2": 0.5, "d4": 0.5}}
+    >>> mean_reciprocal_rank_score(read_trec(qrels, run))  # trec_eval: d4, d2
+    0.5
+    >>> mean_reciprocal_rank_score(read_trec(qrels, run), convention="none")  # (1 + 1/2) / 2
+    0.75
     """
     return join_trec_sources(
         qrels, run, answered_only=answered_only, single_precision=single_precision

@@ -380,10 +380,18 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
     }
 )
 
-CONVENTION = [Options(*CONVENTIONS), NONE]
+# "none": the package's own defaults, said on purpose: it wins over the convention a
+# RankingData carries (TREC files carry "trec_eval"), where None means "not given"
+NO_CONVENTION = "none"
+CONVENTION = [Options(*CONVENTIONS, NO_CONVENTION), NONE]
+
+
+def preset_name(convention: str | None) -> str | None:
+    """The preset a checked ``convention`` names: None for None and ``"none"``."""
+    return None if convention == NO_CONVENTION else convention
 
 DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ranx", \
-"sklearn", "lightgbm", "xgboost", "torchmetrics", "spark"} or None, default=None
+"sklearn", "lightgbm", "xgboost", "torchmetrics", "spark", "none"} or None, default=None
         Reproduce another tool: sets every parameter that tool decides and the
         call does not give (ties, the undefined-query policy, gain, denominators,
         what counts as relevant) and reads the inputs as the tool does (scores as
@@ -402,7 +410,9 @@ DOC_CONVENTION = """convention : {"trec_eval", "pytrec_eval", "ir_measures", "ra
         applies) and its lists may repeat an id, which flat rows cannot. Explicit
         arguments win. Without document ids, tied rows keep their input order
         where the tool orders them by document id (the TREC readers give
-        trec_eval's order).
+        trec_eval's order). None: the convention a :class:`RankingData` passed
+        whole was read under (``"trec_eval"`` for TREC files), else the package's
+        defaults; ``"none"``: the package's defaults, whatever the rows carry.
         See the user guide, :ref:`Matching other tools <matching_other_tools>`, and
         the generated :ref:`convention table <convention-table>`."""
 
@@ -434,9 +444,10 @@ def check_binary_gain_level(
 
 
 def check_convention(value: Any) -> Convention | None:
-    """The preset named ``value`` (None for None), or the caller's error."""
+    """The preset named ``value`` (None for None and ``"none"``), or the caller's error."""
     check_parameter(caller_name(), "convention", value, CONVENTION)
-    return None if value is None else CONVENTIONS[value]
+    name = preset_name(value)
+    return None if name is None else CONVENTIONS[name]
 
 
 def _numeric(values: Any, name: str) -> np.ndarray | None:

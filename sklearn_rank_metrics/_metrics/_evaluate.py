@@ -28,6 +28,7 @@ from ._conventions import (
     check_rows_in_input_order,
     in_input_rows,
     prepare_inputs,
+    preset_name,
     warn_tool_nan,
     warn_unordered_ties,
 )
@@ -52,7 +53,7 @@ def metric_settings(
     kernel_params = spec.kernel_params
     defaults = spec.info.defaults
     policy = spec.params.get("replace_undefined_by", defaults["replace_undefined_by"])
-    convention = settings.convention
+    convention = preset_name(settings.convention)
     chosen = {**spec.params, **settings.given(named={"convention", *spec.params})}
     if convention is not None:
         preset = CONVENTIONS[convention]
@@ -343,7 +344,7 @@ def _ranked_metrics(
     names = _metric_names(metrics)
     specs = [parse_metric(name) for name in names]
     settings = [metric_settings(spec, shared) for spec in specs]
-    convention = shared.convention
+    convention = preset_name(shared.convention)
     if convention is not None or doc_id is not None:
         # the inputs become arrays (and rows move) below: pandas indexes must agree first
         indexed = dict(zip(INPUT_NAMES, inputs, strict=True))

@@ -17,6 +17,7 @@ from typing import Any
 from .._engine._caller import caller_name
 from .._engine._validation import check_parameter
 from ._base import SHARED_SETTINGS
+from ._conventions import CONVENTIONS, preset_name
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,24 @@ class Settings:
     def as_dict(self) -> dict[str, Any]:
         """``{name: value}`` for all four, as the entry points built it by hand."""
         return dict(self.items())
+
+    def described(self) -> str | None:
+        """The convention that applies and the settings given on top of it, as the
+        reports and the command line's header show them; None without a convention.
+
+        >>> Settings("trec_eval", ties="average").described()  # doctest: +ELLIPSIS
+        "convention: trec_eval 10: float64 scores, ... (given: ties='average')"
+        """
+        name = preset_name(self.convention)
+        if name is None:
+            return None
+        given = ", ".join(
+            f"{setting}={value!r}" for setting, value in self.items()
+            if value is not None and setting != "convention"
+        )
+        return f"convention: {CONVENTIONS[name].description}" + (
+            f" (given: {given})" if given else ""
+        )
 
     def given(
         self, accepted: Collection[str] | None = None, named: Collection[str] = ()

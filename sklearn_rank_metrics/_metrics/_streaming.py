@@ -9,8 +9,9 @@ never the rows.
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,7 +20,7 @@ import numpy as np
 from .._engine._caller import caller_name, entry_point, renamed_as
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._inputs import to_numpy
-from .._engine._ranking_rows import accepts_ranking_rows
+from .._engine._ranking_rows import RankingRows, accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
 from .._render._trec_eval import MeasureValues, trec_eval_lines
 from ._aggregate import PerQuery, weighted_mean
@@ -33,6 +34,34 @@ from ._registry import parse_metric
 from ._settings import Settings
 
 _PER_QUERY = [BOOLEAN, Options("trec_eval")]  # as evaluate's per_query
+
+
+def _refuse_unnamed_convention(update: Callable[..., Any]) -> Callable[..., Any]:
+    """Refuse rows read under a convention the evaluator did not name.
+
+    The evaluator's settings come at construction, before any rows; rows that carry a
+    convention (TREC files: ``"trec_eval"``) given to an evaluator built without one
+    could mean the tool's numbers (as ``evaluate(data)`` gives them) or the package's:
+    the batch is refused with both spellings. An evaluator built with a convention
+    (``"none"`` included) applies its own.
+    """
+
+    @functools.wraps(update)
+    def checked(self: RankingEvaluator, *args: Any, **kwargs: Any) -> Any:
+        rows = args[0] if args else kwargs.get("y_true")
+        carried = rows.carried()["convention"] if isinstance(rows, RankingRows) else None
+        if carried is not None and self.settings.convention is None:
+            raise ValueError(
+                f"{caller_name()} got a {type(rows).__name__} read under "
+                f"convention={carried!r}, but the evaluator was built without a convention, "
+                "so the batch could be evaluated two ways. Build it with "
+                f"RankingEvaluator(..., convention={carried!r}) for {carried}'s numbers (as "
+                "evaluate(data) gives them), or with convention='none' for the package's "
+                "defaults."
+            )
+        return update(self, *args, **kwargs)
+
+    return checked
 
 
 class RankingEvaluator:
@@ -130,6 +159,7 @@ class RankingEvaluator:
         return self.settings.as_dict()
 
     @entry_point(name="RankingEvaluator.update")
+    @_refuse_unnamed_convention
     @returns_frames_like_inputs()
     @accepts_ranking_rows
     def update(
@@ -149,8 +179,9 @@ class RankingEvaluator:
         y_true, y_score, group
             The batch's rows, as in :func:`evaluate` (a :class:`RankingData` passed
             whole as ``y_true`` gives its scores, query ids, judged rows and
-            document ids). Flat rows need their query ids, even when a batch
-            holds one query.
+            document ids; rows read under a convention, as TREC files are, need an
+            evaluator built with a ``convention``). Flat rows need their query ids,
+            even when a batch holds one query.
         sample_weight, judged, doc_id
             As in :func:`evaluate`.
         """

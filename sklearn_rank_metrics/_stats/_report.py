@@ -15,6 +15,7 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
 from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
+from .._metrics._conventions import preset_name
 from .._metrics._evaluate import MetricDetail, evaluate_details
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
@@ -56,6 +57,11 @@ class RankingReport:
         Whether the text report names a single model (the command line does not).
     frame_library : {"pandas", "polars", "pyarrow"} or None
         The frame library of :meth:`to_frame` (that of the inputs); None: pandas.
+    settings : Settings or None
+        The settings the metrics were computed with: the convention that applied
+        (given, or carried by a :class:`RankingData` read from TREC files) and the
+        settings given on top of it. The text report says them under its table and
+        the JSON document gives ``"convention"`` when a convention applied.
     """
 
     summaries: Summaries
@@ -64,6 +70,17 @@ class RankingReport:
     digits: int = 4
     name_one_model: bool = True
     frame_library: str | None = None
+    settings: Settings | None = None
+
+    @property
+    def convention(self) -> str | None:
+        """The convention that applied (``"trec_eval"``, ...), None for the package's
+        defaults."""
+        return None if self.settings is None else preset_name(self.settings.convention)
+
+    def _settings_note(self) -> str:
+        note = None if self.settings is None else self.settings.described()
+        return "" if note is None else f"\n\n{note}"
 
     def _with_comparison(self) -> Summaries:
         """A copy of the summaries; with a comparison, each compared model's metric
@@ -102,6 +119,7 @@ class RankingReport:
         table, 4 for the comparison, as ``ComparisonResult.to_text``).
         """
         text = format_report(self._shown(), self.digits if digits is None else digits)
+        text += self._settings_note()
         if self.comparison is not None:
             text += f"\n\nPaired comparison with {self.baseline!r}:\n\n"
             text += self.comparison.to_text(
@@ -163,6 +181,8 @@ class RankingReport:
     def to_json(self) -> str:
         """The summaries (and the comparison's records) as JSON, NaN as null."""
         document: dict[str, Any] = {"results": self.summaries}
+        if self.convention is not None:
+            document["convention"] = self.convention
         if self.comparison is not None:
             document["comparison"] = self.comparison.records()
         return _json.render(document)
@@ -372,7 +392,10 @@ def ranking_report(
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr", "p@10", "recall@10")
         Metric names as in :func:`evaluate`.
     convention, ties, replace_undefined_by, relevance_level : default=None
-        Applied to every metric that has the parameter, as in :func:`evaluate`.
+        Applied to every metric that has the parameter, as in :func:`evaluate`
+        (rows read from TREC files carry ``convention="trec_eval"``). The text
+        report names the convention that applied, and the settings given on top
+        of it, under its table.
     sample_weight : array-like, default=None
         Query weights, as in every metric function.
     judged : array-like of bool, default=None
@@ -489,7 +512,8 @@ def ranking_report(
             **settings.as_dict(),
         )
     report = RankingReport(
-        summaries, comparison, baseline, digits, frame_library=output_library()
+        summaries, comparison, baseline, digits, frame_library=output_library(),
+        settings=settings,
     )
     return _returned(report, output_dict, as_frame)
 

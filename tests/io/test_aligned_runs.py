@@ -122,8 +122,8 @@ def test_a_run_scores_the_same_on_its_own_rows_and_on_the_aligned_rows():
     names = ["ndcg@10", "map", "mrr", "p@5", "recall@20", "rprec", "err@10", "f1@10"]
     assert len(own.y_true) < len(aligned.y_true)
     np.testing.assert_allclose(
-        list(evaluate(*own, metrics=names, ties="input").values()),
-        list(evaluate(*aligned.run("b"), metrics=names, ties="input").values()),
+        list(evaluate(own, metrics=names).values()),
+        list(evaluate(aligned.run("b"), metrics=names).values()),
         rtol=1e-12,
     )
 
@@ -167,9 +167,11 @@ def test_aligned_runs_errors_and_form():
         align_trec_runs(qrels, {})
     aligned = align_trec_runs(qrels, {"r": {"q1": {"d1": 1.0, "d2": 0.5}}})
     assert isinstance(aligned, AlignedRuns)
-    y, scores, group = aligned
+    y, scores, group = aligned.y_true, aligned.scores, aligned.group
     assert y.tolist() == [0.0, 1.0] and scores["r"].tolist() == [0.5, 1.0]
     assert aligned.doc_id.tolist() == ["d2", "d1"] and group.tolist() == ["q1", "q1"]
+    with pytest.raises(TypeError, match="read under convention='trec_eval'"):
+        y, scores, group = aligned
     with pytest.raises(KeyError, match="no run named 'x'"):
         aligned.run("x")
 

@@ -131,10 +131,11 @@ def trec_eval_values(qrels_path, run_path):
 
 
 def our_values(data, measures):
-    table = evaluate(*data, metrics=[our_name(m) for m in measures], ties="input", per_query=True)
+    # the rows whole: they carry trec_eval's convention, as the command line applies it
+    table = evaluate(data, metrics=[our_name(m) for m in measures], per_query=True)
     return {
         m: dict(zip(table["query"], table[our_name(m)], strict=True)) for m in measures
-    }, evaluate(*data, metrics=[our_name(m) for m in measures], ties="input")
+    }, evaluate(data, metrics=[our_name(m) for m in measures])
 
 
 def test_trec_answered_only_equals_pytrec_eval(trec_files):
@@ -226,7 +227,9 @@ def test_trec_rows_by_hand(trec_files):
     assert single.y_score[q2].tolist() == [-0.25, 1.0, 1.0]  # 1.00000001 as a float
     assert data.y_true.dtype == data.y_score.dtype == np.float64
     assert data.source == f"{trec_files[0]} + {trec_files[1]}"
-    assert list(data) == [data.y_true, data.y_score, data.group]
+    # unpacking would drop the convention the rows carry (trec_eval's numbers)
+    with pytest.raises(TypeError, match=r"read under convention='trec_eval'.*evaluate\(data"):
+        list(data)
 
 
 def test_trec_tie_order_and_precision_matter(trec_files):
