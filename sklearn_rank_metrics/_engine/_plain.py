@@ -18,3 +18,17 @@ def plain(value: Any) -> Any:
     if isinstance(value, (np.generic, np.ndarray)):
         return value.tolist()
     return value
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and the noun, singular for one: ``"1 query"``, ``"3 queries"``.
+
+    ``plural`` defaults to the noun with ``s``, or ``ies`` for a noun ending in a
+    consonant and ``y`` (query, entry).
+    """
+    if count == 1:
+        return f"{count} {noun}"
+    if plural is None:
+        consonant_y = noun.endswith("y") and noun[-2:-1] not in "aeiou"
+        plural = noun[:-1] + "ies" if consonant_y else noun + "s"
+    return f"{count:,} {plural}"

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._validation import BOOLEAN, validate_params
 from ._frames import named_runs
 
 # AlignedRuns is defined with RankingData (RankingData.from_frame returns it too) and
@@ -138,6 +139,7 @@ def _union(
     )
 
 
+@validate_params({"single_precision": [BOOLEAN]})
 def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) -> AlignedRuns:
     """Join one TREC qrels with several runs on the same rows, to compare the runs.
 
@@ -187,7 +189,8 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
     named = run_names(runs, "align_trec_runs")
     joins = {
         name: join_trec_sources(
-            qrels, run, answered_only=False, single_precision=single_precision
+            qrels, run, answered_only=False, single_precision=single_precision,
+            reader="align_trec_runs", run_name=name,
         )
         for name, run in named.items()
     }

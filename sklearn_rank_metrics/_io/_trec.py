@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._inputs import factorize_text_ids
+from .._engine._plain import counted
 from .._engine._validation import BOOLEAN, validate_params
 from ._ranking_data import FLOAT_RE, INT_RE, RankingData, check_path, is_path, source_name
 
@@ -481,17 +482,29 @@ class TrecJoin:
 
 
 def join_trec_sources(
-    qrels: Any, run: Any, *, answered_only: bool, single_precision: bool
+    qrels: Any,
+    run: Any,
+    *,
+    answered_only: bool,
+    single_precision: bool,
+    reader: str = "read_trec",
+    run_name: str | None = None,
 ) -> TrecJoin:
-    """Read and join one qrels and one run (the body of :func:`read_trec`)."""
+    """Read and join one qrels and one run (the body of :func:`read_trec`).
+
+    ``reader`` names the public function in the messages (:func:`align_trec_runs`
+    and the command line join each run with this too), ``run_name`` the run among
+    several (None: the run's source alone names it).
+    """
     qrels_table = trec_table(qrels, "qrels", "qrels")
     run_table = trec_table(run, "run", "run")
     source = f"{qrels_table.source} + {run_table.source}"
+    shown = run_table.source if run_name is None else f"{run_name!r} ({run_table.source})"
     if not len(run_table.query):
         # an empty results file is a broken pipeline far more often than a system that
         # answered nothing; trec_eval refuses it too ("Cannot read results file")
         raise ValueError(
-            f"read_trec: the run {run_table.source} has no lines, so there is nothing to "
+            f"{reader}: the run {shown} has no lines, so there is nothing to "
             "evaluate (trec_eval refuses an empty results file too)."
         )
     rows = join_trec(
@@ -504,10 +517,11 @@ def join_trec_sources(
     # differently, the wrong file), never a run scoring 0
     if len(rows.y_true) == 0 or rows.n_answered_queries == 0:
         raise ValueError(
-            f"read_trec: no query of {run_table.source} ({len(np.unique(run_table.query))} "
-            f"queries) is in {qrels_table.source} ({len(np.unique(qrels_table.query))} "
-            "queries), so there is nothing to evaluate; check that both write the query "
-            "ids the same way."
+            f"{reader}: no query of the run {shown} "
+            f"({counted(len(np.unique(run_table.query)), 'query')}) is in "
+            f"{qrels_table.source} ({counted(len(np.unique(qrels_table.query)), 'query')}), "
+            "so there is nothing to evaluate; check that both write the query ids the "
+            "same way."
         )
     data = RankingData(
         rows.y_true,

@@ -187,3 +187,39 @@ def test_aligned_runs_keep_each_run_files_tag(tmp_path):
                                                    "c": tmp_path / "c.run"})
     assert aligned.run_ids == {"a": "last", "b": None, "c": "two"}
     assert aligned.n_queries == 2 and aligned.n_answered == {"a": 2, "b": 1, "c": 2}
+
+
+def test_align_trec_runs_checks_its_flag_as_read_trec_does():
+    # "no" is truthy: read as True it rounded the scores to float32, where 0.1 + 1e-9
+    # and 0.1 tie, and ir_measures' RR@10 (ties by docno ascending) went from 0.5 to 1.0
+    qrels = {"q1": {"a": 1, "b": 0}}
+    runs = {"x": {"q1": {"a": 0.1, "b": 0.1 + 1e-9}}}
+    for flag in ("no", "False", 0, 1, None):
+        with pytest.raises(TypeError, match="'single_precision' parameter of align_trec_runs"):
+            align_trec_runs(qrels, runs, single_precision=flag)
+    for single_precision, expected in ((False, 0.5), (True, 1.0)):
+        run = align_trec_runs(qrels, runs, single_precision=single_precision).run("x")
+        rr = evaluate(run, metrics=["RR@10"], convention="ir_measures")
+        assert rr == {"RR@10": expected}
+
+
+@pytest.mark.parametrize(
+    ("run", "pattern"),
+    [
+        ({}, r"^align_trec_runs: the run 'x' \(the run dict\) has no lines"),
+        ({"q9": {"a": 1.0}},
+         r"^align_trec_runs: no query of the run 'x' \(the run dict\) \(1 query\) is in "
+         r"the qrels dict \(1 query\)"),
+    ],
+    ids=["empty", "no_shared_query"],
+)
+def test_align_trec_runs_names_itself_and_the_run(run, pattern):
+    qrels = {"q1": {"a": 1}}
+    with pytest.raises(ValueError, match=pattern):
+        align_trec_runs(qrels, {"a": {"q1": {"a": 1.0}}, "x": run})
+
+
+def test_read_trec_still_names_itself(tmp_path):
+    with pytest.raises(ValueError, match=r"^read_trec: no query of the run the run dict \(2 "
+                       r"queries\) is in the qrels dict \(1 query\)"):
+        read_trec({"q1": {"a": 1}}, {"q8": {"a": 1.0}, "q9": {"a": 1.0}})
