@@ -136,6 +136,14 @@ def test_first_command_installs_and_runs_the_demo_in_a_clean_environment(tmp_pat
     assert all(0.0 <= mean <= 1.0 for mean, _ in python_report.values())
     for metric in metrics:
         assert python_report[metric, "tuned model"][0] > python_report[metric, "random"][0] + 0.1
+    # the README's first example prints what the README shows after this install
+    first_example, shown = _examples()[0]
+    printed = subprocess.run(
+        [python, "-c", first_example], capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, env=_environment_outside_any_virtualenv(),
+    )
+    assert printed.returncode == 0, printed.stderr[-3000:]
+    assert printed.stdout.strip() == shown
     # the install also put the console script in the new environment
     script = subprocess.run(
         [str(checkout / ".venv" / "bin" / "rank-metrics"), "evaluate", "--help"],
