@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from ._engine._caller import called_as, renamed_as
 from ._engine._errors import RowValueError
+from ._engine._plain import counted
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import METRICS, parse_metric
@@ -672,16 +673,17 @@ def _text_header(
             f"{escape_text(name)} {count}" for name, count in loaded.n_answered.items()
         )
         if loaded.answered_only:
-            lines = [f"{source}: {loaded.n_qrels_queries} queries; each run "
+            lines = [f"{source}: {counted(loaded.n_qrels_queries, 'query')}; each run "
                      "averaged over the queries it answered, as trec_eval without -c "
                      f"(answered: {answered})"]
         else:
-            lines = [f"{source}: {loaded.n_qrels_queries} queries, every run "
+            lines = [f"{source}: {counted(loaded.n_qrels_queries, 'query')}, every run "
                      "averaged over all of them, a query it did not answer at 0 as "
                      f"trec_eval -c (answered: {answered})"]
     else:
         lines = [f"{source}: " + ", ".join(
-            f"{escape_text(name)}: {count} queries" for name, count in query_counts.items()
+            f"{escape_text(name)}: {counted(count, 'query')}"
+            for name, count in query_counts.items()
         )]
     described = Settings.from_arguments(**settings).described()
     if described is not None:
@@ -689,7 +691,8 @@ def _text_header(
     for name, count in (loaded.n_dropped_queries or {}).items():
         if count:
             lines.append(
-                f"{escape_text(name)}: {count} queries only in the run were dropped "
+                f"{escape_text(name)}: {counted(count, 'query')} only in the run "
+                f"{'was' if count == 1 else 'were'} dropped "
                 "(as trec_eval)"
             )
     return lines

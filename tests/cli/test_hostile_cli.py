@@ -262,3 +262,18 @@ def test_progress_line_shows_control_characters_in_file_names_as_escapes():
     assert "\x1b" not in text and "\n" not in text[:-1], repr(text)
     assert text.startswith("\rreading a\\x1b[2J\\nb.txt ... ")
     assert text.endswith("s\n") and "\rreading a\\x1b[2J\\nb.txt ... done in " in text
+
+
+def test_the_header_counts_one_query_in_the_singular(tmp_path, capsys):
+    qrels, run, table = tmp_path / "one.qrels", tmp_path / "two.run", tmp_path / "t.csv"
+    qrels.write_text("q 0 a 1\n")
+    run.write_text("q Q0 a 1 0.5 x\nz Q0 a 1 0.5 x\n")  # z: only in the run, dropped
+    table.write_text("y_true,y_score,group\n1,0.5,1\n")
+    assert _cli.main(["evaluate", "--qrels", str(qrels), "--run", str(run),
+                      "--metrics", "map"]) == 0
+    header = capsys.readouterr().out.split("\n\n", 1)[0]
+    assert f"{qrels}: 1 query, every run" in header
+    assert "two.run: 1 query only in the run was dropped" in header
+    assert "1 queries" not in header
+    assert _cli.main(["evaluate", "--table", str(table), "--metrics", "map"]) == 0
+    assert capsys.readouterr().out.startswith(f"{table}: y_score: 1 query\n")
