@@ -556,8 +556,8 @@ def read_trec(
       reads it as not relevant, the presets (``convention="trec_eval"`` ...) as gain
       0, and bpref (with trec_eval's ``unj`` and ``rbp_resid``) as in the pool but
       not judged, as trec_eval reads it; ir_measures' Judged@k counts it judged.
-      Without a convention the graded metrics (NDCG, DCG, ERR) refuse a negative
-      label: pass the convention of the tool the numbers should match;
+      With ``convention="none"`` the graded metrics (NDCG, DCG, ERR) refuse a
+      negative label: name the convention of the tool the numbers should match;
     * a qrels document missing from the run gets the score ``-inf`` (judged, not
       returned: it counts toward recall, the AP denominator and the ideal DCG);
     * a query only in the run is dropped and counted in ``n_dropped_queries``, as

@@ -223,12 +223,17 @@ def test_read_trec_and_aligned_runs_mark_unjudged_documents():
         "d1": True, "d2": True, "d3": True, "d4": False,
     }  # fmt: skip
     # by hand: d1 relevant (no non-relevant above) 1; d3 not retrieved; d2 non-relevant
-    assert bpref_score(*data, judged=data.judged) == 0.5
+    assert bpref_score(data.y_true, data.y_score, data.group, judged=data.judged) == 0.5
+    assert bpref_score(data) == 0.5  # whole: its judged flags and trec_eval's convention
     aligned = srm.align_trec_runs(qrels, {"a": run, "b": {"q1": {"d5": 1.0}}})
     assert dict(zip(aligned.doc_id, aligned.judged, strict=True)) == {
         "d1": True, "d2": True, "d3": True, "d4": False, "d5": False,
     }  # fmt: skip
-    assert judged_at_k_score(*aligned.run("a"), judged=aligned.judged) == pytest.approx(2 / 3)
+    run_a = aligned.run("a")
+    assert judged_at_k_score(
+        run_a.y_true, run_a.y_score, run_a.group, judged=aligned.judged
+    ) == pytest.approx(2 / 3)
+    assert judged_at_k_score(run_a) == pytest.approx(2 / 3)  # whole, under trec_eval's
 
 
 def test_other_metrics_read_an_unjudged_row_as_non_relevant():

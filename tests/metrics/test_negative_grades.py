@@ -287,9 +287,12 @@ def test_read_trec_keeps_what_bpref_needs():
     # read_trec the minimal case must give trec_eval's bpref 1.0, as the arrays do
     data = srm.read_trec(MIN_QRELS, MIN_RUN)
     assert srm.bpref_score(data, convention="trec_eval") == 1.0
-    assert srm.bpref_score(data) == 1.0  # without a convention bpref follows trec_eval
+    assert srm.bpref_score(data) == 1.0  # the rows carry trec_eval's convention
+    assert srm.bpref_score(data, convention="none") == 1.0  # bpref follows trec_eval
     assert srm.evaluate(data, metrics=["bpref"], convention="ir_measures")["bpref"] == 1.0
     assert srm.evaluate(data, metrics=["bpref"], convention="ranx")["bpref"] == 0.0
-    # the graded metrics refuse the -2 without a convention, and say which to pass
+    # the graded metrics read the -2 as gain 0 under the convention the rows carry ...
+    assert srm.ndcg_score(data) == srm.ndcg_score(data, convention="trec_eval")
+    # ... and refuse it without one, saying which to pass
     with pytest.raises(ValueError, match="convention"):
-        srm.ndcg_score(data)
+        srm.ndcg_score(data, convention="none")
