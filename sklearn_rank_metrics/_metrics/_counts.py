@@ -13,10 +13,11 @@ import numpy as np
 
 from .._engine._caller import caller_name
 from .._engine._ranked_groups import RankedGroups
-from .._engine._validation import Options
+from .._engine._validation import BOOLEAN, Options
 from .._kernels import _relevance as relevance
 from ._aggregate import PerQuery
 from ._aliases import Alias
+from ._conventions import Provider
 from ._declaration import Variant, metric, non_negative
 
 COUNTS = ("relevant", "retrieved", "relevant_retrieved")
@@ -31,6 +32,7 @@ def counts_per_query(
     relevance_level: float | None = None,
     ties: str = "average",
     summary: str = "sum",
+    count_unanswered: bool = True,
 ) -> PerQuery:
     """The count of every query (defined for every query), summed or averaged."""
     if count == "relevant":
@@ -40,6 +42,8 @@ def counts_per_query(
                 f"count='relevant' (trec_eval num_rel), so it takes no cutoff; got k={k}."
             )
         values = relevance.n_relevant(ranked, relevance_level).astype(np.float64)
+        if not count_unanswered:  # ir_measures: 0 for a query the run did not answer
+            values[ranked.n_retrieved == 0] = 0.0
     elif count == "retrieved":
         values = ranked.depth(k).astype(np.float64)
     else:
@@ -54,7 +58,11 @@ def counts_per_query(
 @metric(
     "num_rel_ret",
     counts_per_query,
-    constraints={"count": [Options(*COUNTS)], "summary": [Options(*SUMMARIES)]},
+    constraints={
+        "count": [Options(*COUNTS)],
+        "summary": [Options(*SUMMARIES)],
+        "count_unanswered": [BOOLEAN],
+    },
     value_range=non_negative,
     aliases=[
         Alias("ir_measures", "NumRel", "num_rel", cutoff="none", example="NumRel"),
@@ -70,6 +78,9 @@ def counts_per_query(
         # (trec_eval's num_rel_ret is their sum)
         Alias("ranx", "hits", "num_rel_ret", (("summary", "mean"),), example="hits@5"),
     ],
+    # ir_measures reads NumRel from pytrec_eval, which measures the queries of the run
+    # only, and reports 0 for the others; trec_eval -c counts their relevant rows
+    providers={"ir_measures": Provider({"count_unanswered": False})},
     fixed_params={"count": "relevant_retrieved"},
     variants=[
         Variant("num_rel", {"count": "relevant"}, {"takes_k": False}),
@@ -88,6 +99,7 @@ def retrieval_count_score(
     relevance_level: float | None = None,
     ties: str = "average",
     summary: str = "sum",
+    count_unanswered: bool = True,
     replace_undefined_by: float | str = 0.0,
     sample_weight: Any = None,
     convention: str | None = None,
@@ -110,6 +122,12 @@ def retrieval_count_score(
         ``hits@k`` (``count="relevant_retrieved"``: the mean number of relevant rows
         in the top ``k``); its text name is ``num_rel_ret(summary=mean)@k``, and
         ``"hits@k"`` resolves to it.
+    count_unanswered : bool, default=True
+        With ``count="relevant"``: whether a query the run did not answer (every row
+        ``-inf``) counts its relevant rows, as ``trec_eval -c`` (and the readers'
+        default, which keep such queries) counts them, or 0, as ir_measures'
+        ``NumRel`` reports it (``convention="ir_measures"`` sets False). The other
+        counts are 0 for such a query either way.
     replace_undefined_by : {0.0, 1.0, nan, "skip", "raise"}, default=0.0
         Accepted as in every metric; a count is defined for every query, so it never
         applies.

@@ -643,8 +643,9 @@ def test_bad_convention_and_doc_ids_are_errors_naming_the_argument():
 
 
 def test_ir_measures_counts_are_summed():
-    # NumRel, NumRet, NumRelRet: per query as trec_eval counts them, and ir_measures'
-    # aggregate is their sum over the qrels' queries, as ours is
+    # NumRel, NumRet, NumRelRet: per query as ir_measures counts them (0 for a query
+    # the run does not answer, NumRel included), and its aggregate is their sum over
+    # the qrels' queries, as ours is
     ir_measures = pytest.importorskip("ir_measures")
     y, score, group, doc = trec_data("synthetic", "query_not_in_run")
     qrels_dict, run_dict = qrels_and_run(y, score, group, doc)
@@ -659,13 +660,17 @@ def test_ir_measures_counts_are_summed():
         measure = ir_measures.parse_measure(name)
         tool = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
         ours = per_query(table, name)
-        answered = [q for q in tool if q in run_dict]
-        close([ours[q] for q in answered], [tool[q] for q in answered], name)
-        # num_rel of a query the run does not answer still counts its relevant rows
-        expected_total = ir_measures.calc_aggregate([measure], qrels, run)[measure]
-        if name != "NumRel":
-            close(means[name], expected_total, name)
+        assert sorted(tool) == sorted(ours) and set(tool) - set(run_dict)  # unanswered too
+        close([ours[q] for q in tool], [tool[q] for q in tool], name)
+        close(means[name], ir_measures.calc_aggregate([measure], qrels, run)[measure], name)
         assert means[name] == pytest.approx(sum(ours.values()), rel=1e-12)
+    # trec_eval -c (and the package's default) counts the unanswered queries' relevant rows
+    unanswered = [q for q in set(group.tolist()) if q not in run_dict]
+    relevant_unanswered = sum(int(label > 0) for label, q in zip(y, group) if q in unanswered)
+    assert relevant_unanswered > 0
+    assert evaluate(y, score, group, metrics=["num_rel"])["num_rel"] == approx(
+        means["NumRel"] + relevant_unanswered, rel=1e-12
+    )
 
 
 def test_pandas_inputs_with_other_indexes_are_refused_before_the_preset_casts_them():

@@ -91,6 +91,7 @@ EXTRA_VALUES: dict[str, tuple[Any, ...]] = {
     "relevance_level": (2.0,),
     "p": (0.5, 0.95),
     "recall": (0.5, 1.0),
+    "count_unanswered": (False,),
 }
 
 
