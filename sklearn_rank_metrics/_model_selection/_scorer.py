@@ -253,6 +253,7 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
             f"make_ranking_scorer: {name} takes no parameter {unknown}; it takes "
             f"{', '.join(sorted(accepted))}."
         )
+    _check_callable_as_a_metric(function, name, params)
     constraints = getattr(function, "_parameter_constraints", None)
     if constraints is None:  # a user's function: its parameters are its own
         constraints = {}
@@ -262,6 +263,31 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
         if parameter in constraints:
             check_parameter(function.__name__, parameter, value, constraints[parameter])
     return function, params, name
+
+
+# how the scorer calls its metric (``RankingScorer.__call__``)
+_METRIC_SIGNATURE = "metric(y_true, y_score, group, *, sample_weight=None, **params)"
+
+
+def _check_callable_as_a_metric(function: Callable, name: str, params: dict[str, Any]) -> None:
+    """Refuse, now, a function the scorer could not call as it calls every metric.
+
+    The scorer passes the labels, the scores and the query ids positionally and
+    ``sample_weight`` and the parameters by keyword; a function that cannot bind
+    them (scikit-learn's ``r2_score(y_true, y_pred, *, ...)``, or one without
+    ``sample_weight``) would only fail at the first score, inside a search.
+    """
+    signature = inspect.signature(function)
+    try:
+        signature.bind(None, None, None, sample_weight=None, **params)
+    except TypeError as error:
+        raise TypeError(
+            "The 'metric' parameter of make_ranking_scorer must be a metric name such as "
+            f"'ndcg@10' or a function the scorer can call as {_METRIC_SIGNATURE}, like "
+            f"ndcg_score; {name}{signature} cannot be called so ({error}). A metric of "
+            "scikit-learn's form (y_true, y_pred) takes no query ids: make its scorer with "
+            "sklearn.metrics.make_scorer, which scores all rows as one set."
+        ) from None
 
 
 def _declared_direction(function: Callable) -> bool | None:
@@ -310,8 +336,10 @@ def make_ranking_scorer(
     metric : str or callable
         A registered name as in :func:`evaluate` (``"ndcg@10"``, ``"map"``,
         ``"ndcg(gain=exponential)@10"``, ...) or a metric function called as
-        ``metric(y_true, y_score, group, sample_weight=..., **params)``, e.g.
-        :func:`ndcg_score`.
+        ``metric(y_true, y_score, group, *, sample_weight=None, **params)``, e.g.
+        :func:`ndcg_score`. A function that cannot be called so (scikit-learn's
+        ``r2_score(y_true, y_pred, ...)``, or one without ``sample_weight``) is a
+        ``TypeError`` here, naming its signature.
     group_column : str or None, default=None
         Name of a column of a DataFrame ``X`` (pandas, polars, a pyarrow Table, or
         any eager frame narwhals reads) that holds the query id of every row:
