@@ -26,7 +26,7 @@ from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
-from .._metrics._registry import METRICS, parse_metric
+from .._metrics._registry import METRICS, MetricSpec, parse_metric
 from .._metrics._settings import Settings
 
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
@@ -64,10 +64,16 @@ class RankingScorer:
         group: Any = None,
         response_method: str = "auto",
         sign: int = 1,
+        shown_params: Mapping[str, Any] | None = None,
+        by_name: bool = True,
     ) -> None:
         self.metric_function = metric_function
         self.metric_params = dict(metric_params)
         self.name = name
+        # the repr: the keywords it shows besides the name (the others are in the
+        # name), and whether the name is a metric name (else a function's name)
+        self.shown_params = dict(metric_params if shown_params is None else shown_params)
+        self.by_name = by_name
         self.group_column = group_column
         self.group = group
         self.response_method = response_method
@@ -165,7 +171,14 @@ class RankingScorer:
         return request
 
     def __repr__(self) -> str:
-        shown = [repr(self.name)]
+        """The call that makes this scorer: ``make_ranking_scorer('ndcg@10', ties='input')``.
+
+        A metric name shows in its canonical form with its own parameters
+        (``'ndcg(gain=exponential)@5'``); the settings given (``convention``, ``ties``,
+        ...) and the parameters no name can hold follow as keywords.
+        """
+        # a name as its text; a function by its own name, as make_scorer shows it
+        shown = [repr(self.name) if getattr(self, "by_name", True) else self.name]
         for attribute in ("group_column", "response_method"):
             value = getattr(self, attribute)
             if value is not None and value != "auto":
@@ -174,6 +187,8 @@ class RankingScorer:
             shown.append("group=<bound ids>")
         if self.sign < 0:
             shown.append("greater_is_better=False")
+        params = getattr(self, "shown_params", {})  # (absent from scorers pickled before)
+        shown.extend(f"{key}={value!r}" for key, value in sorted(params.items()))
         return f"make_ranking_scorer({', '.join(shown)})"
 
     # -- query ids --------------------------------------------------------------
@@ -222,8 +237,16 @@ def _metric_parameters(function: Callable) -> tuple[set[str], bool]:
     return names, takes_any
 
 
-def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict[str, Any], str]:
-    """(metric function, its keyword arguments, display name) from a name or a function."""
+def _resolve_metric(
+    metric: Any, params: dict[str, Any]
+) -> tuple[Callable, dict[str, Any], str, dict[str, Any]]:
+    """(metric function, its keyword arguments, display name, keywords shown beside it).
+
+    A metric name is displayed in its canonical form with every parameter a name can
+    hold (``"ndcg", k=5`` is ``'ndcg@5'``); the shared settings given as keywords
+    (``convention``, ``ties``, ...) and the parameters no name holds stay keywords.
+    """
+    shown = dict(params)
     if isinstance(metric, str):
         spec = parse_metric(metric)
         function, name, named = spec.info.function, metric, dict(spec.params)
@@ -238,6 +261,7 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
             raise ValueError(
                 f"The metric name {metric!r} fixes {fixed}; use another name to change it."
             )
+        name, shown = _canonical_name(spec, named, params)
         params = {**named, **params}
     elif callable(metric):
         function, name = metric, getattr(metric, "__name__", type(metric).__name__)
@@ -262,7 +286,36 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
     for parameter, value in params.items():
         if parameter in constraints:
             check_parameter(function.__name__, parameter, value, constraints[parameter])
-    return function, params, name
+    return function, params, name, shown
+
+
+def _canonical_name(
+    spec: MetricSpec, named: dict[str, Any], params: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """The canonical text of a metric name with the keywords it can hold folded in.
+
+    A keyword goes into the name when it is no shared setting and the name's text
+    reads it back (``k``, ``gain``, ``max_grade``, ...); the others are returned, to
+    be shown as keywords.
+    """
+    in_name, shown = dict(named), {}
+    for key, value in params.items():
+        candidate = {**in_name, key: value}
+        if key not in SHARED_SETTINGS and _reads_back(spec, candidate):
+            in_name = candidate
+        else:
+            shown[key] = value
+    return str(MetricSpec(spec.info, in_name)), shown
+
+
+def _reads_back(spec: MetricSpec, params: dict[str, Any]) -> bool:
+    """Whether the canonical text of ``spec`` with ``params`` parses to the same values."""
+    try:
+        again = parse_metric(str(MetricSpec(spec.info, params)))
+    except (TypeError, ValueError):
+        return False
+    defaults = spec.info.defaults
+    return again.info is spec.info and {**defaults, **again.params} == {**defaults, **params}
 
 
 # how the scorer calls its metric (``RankingScorer.__call__``)
@@ -384,7 +437,11 @@ default="auto"
         groups=qid)`` feeds the same ids to ``GroupKFold`` and, sliced to the test
         fold, to the scorer. ``sample_weight`` (one weight per row, constant within
         a query: query weights) is requested with
-        ``scorer.set_score_request(sample_weight=True)``. Scorers pickle.
+        ``scorer.set_score_request(sample_weight=True)``. Scorers pickle. The repr
+        is the call that makes the scorer, with the metric's canonical name holding
+        its parameters and the settings given as keywords:
+        ``make_ranking_scorer("ndcg", k=5, ties="input")`` shows as
+        ``make_ranking_scorer('ndcg@5', ties='input')``.
 
     Notes
     -----
@@ -415,7 +472,7 @@ default="auto"
             "The 'greater_is_better' parameter of make_ranking_scorer must be a bool or "
             f"None; got {type(greater_is_better).__name__} instead."
         )
-    function, metric_params, name = _resolve_metric(metric, dict(params))
+    function, metric_params, name, shown = _resolve_metric(metric, dict(params))
     greater_is_better = _direction(metric, function, greater_is_better)
     return RankingScorer(
         function,
@@ -425,6 +482,8 @@ default="auto"
         group=group,
         response_method=response_method,
         sign=1 if greater_is_better else -1,
+        shown_params=shown,
+        by_name=isinstance(metric, str),
     )
 
 

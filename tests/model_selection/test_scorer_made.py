@@ -66,3 +66,52 @@ def test_metric_functions_the_scorer_can_call_are_accepted():
     assert make_ranking_scorer(ndcg_score, k=2)(model, X, y, group=qid) == ndcg_score(
         y, scores, qid, k=2
     )
+
+
+@pytest.mark.parametrize(
+    ("metric", "params", "expected"),
+    [
+        ("ndcg", {"k": 10}, "make_ranking_scorer('ndcg@10')"),
+        ("ndcg@10", {}, "make_ranking_scorer('ndcg@10')"),
+        ("ndcg", {"k": 5, "gain": "exponential"},
+         "make_ranking_scorer('ndcg(gain=exponential)@5')"),
+        ("ndcg(gain=exponential)", {"k": 5, "ties": "input", "convention": "lightgbm"},
+         "make_ranking_scorer('ndcg(gain=exponential)@5', convention='lightgbm', ties='input')"),
+        ("map@5", {"relevance_level": 2.0, "replace_undefined_by": "skip"},
+         "make_ranking_scorer('map@5', relevance_level=2.0, replace_undefined_by='skip')"),
+        ("ndcg(ties=input)@3", {}, "make_ranking_scorer('ndcg(ties=input)@3')"),
+        ("ndcg", {"k": 3, "ignore_ties": True}, "make_ranking_scorer('ndcg@3', ignore_ties=True)"),
+        ("P_10", {}, "make_ranking_scorer('p@10')"),  # another tool's name: ours
+        ("fallout", {"k": 10}, "make_ranking_scorer('fallout@10', greater_is_better=False)"),
+    ],  # fmt: skip
+)
+def test_repr_shows_the_canonical_name_and_the_settings(metric, params, expected):
+    scorer = make_ranking_scorer(metric, **params)
+    assert repr(scorer) == expected
+    # the repr is a call that makes the same scorer
+    again = eval(repr(scorer), {"make_ranking_scorer": make_ranking_scorer})
+    assert again.metric_params == scorer.metric_params
+    assert again.metric_function is scorer.metric_function and again.sign == scorer.sign
+
+
+def test_repr_of_a_metric_function_shows_its_keywords_and_the_scorers_options():
+    scorer = make_ranking_scorer(
+        ndcg_score, k=10, ties="input", group_column="qid", response_method="predict"
+    )
+    assert repr(scorer) == (
+        "make_ranking_scorer(ndcg_score, group_column='qid', response_method='predict', "
+        "k=10, ties='input')"
+    )
+    bound = make_ranking_scorer(_takes_anything, alpha=2, group=[1, 1, 2])
+    assert repr(bound) == "make_ranking_scorer(_takes_anything, group=<bound ids>, alpha=2)"
+
+
+def test_make_ranking_scorers_show_their_shared_settings():
+    from sklearn_rank_metrics import make_ranking_scorers
+
+    scorers = make_ranking_scorers(["ndcg@10", "map(relevance_level=3)"], relevance_level=2,
+                                   ties="input")  # fmt: skip
+    assert repr(scorers["ndcg@10"]) == "make_ranking_scorer('ndcg@10', ties='input')"
+    assert repr(scorers["map(relevance_level=3)"]) == (
+        "make_ranking_scorer('map(relevance_level=3)', ties='input')"
+    )
