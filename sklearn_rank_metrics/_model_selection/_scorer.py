@@ -14,8 +14,10 @@ Nothing here changes a global scikit-learn setting.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from types import FrameType
+from typing import Any, NoReturn
 
 import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
@@ -40,6 +42,52 @@ _HOW_TO_PASS_GROUPS = (
     "X (pandas, polars, ...) with that column; (3) for a fixed X (e.g. "
     "permutation_importance), bind the ids with {factory}(..., group=qid)."
 )
+
+
+class ScorerSetupError(BaseException):
+    """A scorer that cannot score any fold of a cross-validation, raised inside one.
+
+    scikit-learn's ``error_score`` (NaN by default) catches every ``Exception`` a
+    scorer raises in cross-validation and records the value instead, and a search
+    then picks its first candidate. A scorer that received no query ids (or whose
+    folds split queries) fails the same way in every fold of every candidate, so it
+    raises this, which derives from ``BaseException`` and passes scikit-learn's net,
+    with the message of the ``ValueError`` or ``TypeError`` it raises when called
+    directly.
+    """
+
+
+# scikit-learn's cross-validation scores a fold in this function, which turns an
+# Exception into error_score (sklearn/model_selection/_validation.py)
+_SCORING_FRAME = ("sklearn.model_selection._validation", "_score")
+_FRAMES_TO_SCORING = 8
+
+
+def _inside_cross_validation() -> bool:
+    """Whether scikit-learn's cross-validation scoring (``_score``) called the scorer."""
+    frame: FrameType | None = sys._getframe(1)
+    for _ in range(_FRAMES_TO_SCORING):
+        if frame is None:
+            return False
+        if (frame.f_globals.get("__name__"), frame.f_code.co_name) == _SCORING_FRAME:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _raise_setup_error(error: Exception) -> NoReturn:
+    """Raise ``error``, inside cross-validation as a :class:`ScorerSetupError`.
+
+    Called in an ``except`` block that caught ``error``, a failure that is the same
+    in every fold (no query ids, a query split by the folds).
+    """
+    if not _inside_cross_validation():
+        raise error
+    raise ScorerSetupError(
+        f"{error} This fails in every fold of every candidate, so it stops the "
+        "cross-validation: scikit-learn's error_score would record NaN scores and a "
+        "search would pick its first candidate."
+    ) from error
 
 
 class RankingScorer:
@@ -113,7 +161,10 @@ class RankingScorer:
                 f"{self!r} got unexpected metadata {unexpected}; it takes 'group' (the "
                 "query ids, routed from 'groups') and 'sample_weight'."
             )
-        group = self._query_ids(X, metadata.get("group"), carried_group)
+        try:
+            group = self._query_ids(X, metadata.get("group"), carried_group)
+        except (TypeError, ValueError) as error:  # the same in every fold
+            _raise_setup_error(error)
         y_score = response_values(estimator, X, self.response_method)
         params = dict(self.metric_params)
         if "judged" in carried and "judged" not in params:
@@ -448,7 +499,13 @@ default="auto"
     Query ids are taken from every source given (routed ``groups``,
     ``group_column``, bound ``group``); several sources must agree. With none, the
     scorer raises a ``ValueError`` explaining the three ways: it never scores all
-    rows as one query.
+    rows as one query. Inside scikit-learn's cross-validation (a search,
+    ``cross_validate``, ``cross_val_score``, ``validation_curve``, ...) an error
+    in getting the query ids is the same in every fold of every candidate, and
+    ``error_score`` (NaN by default) would record it as NaN scores: the scorer
+    raises it there as a ``ScorerSetupError`` (same message), which derives from
+    ``BaseException``, so the first score stops the search whatever
+    ``error_score`` says.
 
     Examples
     --------
