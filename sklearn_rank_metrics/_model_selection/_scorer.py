@@ -30,6 +30,7 @@ from .._engine._validation import Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._registry import METRICS, MetricSpec, parse_metric
 from .._metrics._settings import Settings
+from ._ranker import fitted_queries
 
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
 
@@ -57,19 +58,24 @@ class ScorerSetupError(BaseException):
     """
 
 
-# scikit-learn's cross-validation scores a fold in this function, which turns an
-# Exception into error_score (sklearn/model_selection/_validation.py)
-_SCORING_FRAME = ("sklearn.model_selection._validation", "_score")
-_FRAMES_TO_SCORING = 8
+# scikit-learn's cross-validation (searches, cross_validate, cross_val_score,
+# validation_curve, learning_curve, permutation_test_score) scores a fold from this
+# module, whose _score turns an Exception into error_score
+_CROSS_VALIDATION_MODULE = "sklearn.model_selection._validation"
+_FRAMES_TO_CROSS_VALIDATION = 8
 
 
 def _inside_cross_validation() -> bool:
-    """Whether scikit-learn's cross-validation scoring (``_score``) called the scorer."""
+    """Whether scikit-learn's cross-validation called the scorer on a fold.
+
+    Then the scored rows and the training rows are two parts of one dataset, and
+    an error of the scorer's setup would be recorded as ``error_score``.
+    """
     frame: FrameType | None = sys._getframe(1)
-    for _ in range(_FRAMES_TO_SCORING):
+    for _ in range(_FRAMES_TO_CROSS_VALIDATION):
         if frame is None:
             return False
-        if (frame.f_globals.get("__name__"), frame.f_code.co_name) == _SCORING_FRAME:
+        if frame.f_globals.get("__name__") == _CROSS_VALIDATION_MODULE:
             return True
         frame = frame.f_back
     return False
@@ -165,6 +171,7 @@ class RankingScorer:
             group = self._query_ids(X, metadata.get("group"), carried_group)
         except (TypeError, ValueError) as error:  # the same in every fold
             _raise_setup_error(error)
+        self._check_whole_queries(estimator, group, y_true)
         y_score = response_values(estimator, X, self.response_method)
         params = dict(self.metric_params)
         if "judged" in carried and "judged" not in params:
@@ -243,6 +250,38 @@ class RankingScorer:
         return f"make_ranking_scorer({', '.join(shown)})"
 
     # -- query ids --------------------------------------------------------------
+    def _check_whole_queries(self, estimator: Any, group: Any, y_true: Any) -> None:
+        """Inside cross-validation, refuse rows of a query the folds split.
+
+        The fold's rows and the training rows come from one dataset, where one id
+        is one query. A :class:`GroupedRanker` (alone, last in a pipeline, or a
+        search's best estimator) keeps its training queries: a query scored here
+        under a training query's id, with other rows than in training, was split
+        between training and scoring (``KFold``, ``cv=3``). Scoring the training rows
+        themselves (a train score) is no split. Outside cross-validation new data
+        may reuse ids for other queries (files whose ids restart at 0), so nothing
+        is checked; for any other estimator the training queries are unknown. In
+        both cases the folds must keep queries whole (see :func:`make_ranking_scorer`).
+        """
+        record = fitted_queries(estimator) if _inside_cross_validation() else None
+        if record is None:
+            return
+        with renamed_as(repr(self)):
+            ids, here, trained = record.split_in(group, y_true)
+        if not len(ids):
+            return
+        first = ids[:1].tolist()[0]
+        _raise_setup_error(
+            ValueError(
+                f"{self!r} scores {_queries(len(ids))} whose other rows GroupedRanker was "
+                f"fitted on (first: query {first!r}, {here[0]} rows scored, {trained[0]} "
+                "in training): the folds split them between training and scoring, so each "
+                "is scored on part of its rows by a model that saw the rest. Keep every "
+                "query on one side of each split: cv=GroupKFold(n_splits) (or "
+                "GroupShuffleSplit, LeaveOneGroupOut) with the query ids as groups."
+            )
+        )
+
     def _query_ids(self, X: Any, routed: Any, carried: Any = None) -> Any:
         """The one source of query ids, or an error that says how to pass them."""
         sources = []
@@ -268,6 +307,10 @@ class RankingScorer:
                     "differ; pass them one way."
                 )
         return first
+
+
+def _queries(count: int) -> str:
+    return f"{count} query" if count == 1 else f"{count} queries"
 
 
 def _same_ids(a: Any, b: Any) -> bool:
@@ -496,6 +539,24 @@ default="auto"
 
     Notes
     -----
+    **Folds must keep queries whole.** A query some of whose rows are in the
+    training part of a split and others in the scored part is scored on part of
+    its rows, by a model that saw the rest: a plausible, wrong number. ``KFold``,
+    ``cv=3`` and ``ShuffleSplit`` split queries; ``GroupKFold``,
+    ``GroupShuffleSplit``, ``LeaveOneGroupOut`` and ``StratifiedGroupKFold`` with the
+    query ids as ``groups`` do not. The scorer refuses split queries where it can
+    know them: inside scikit-learn's cross-validation (where the fold and the
+    training rows come from one dataset, so one id is one query), when the
+    estimator is a :class:`GroupedRanker` (alone, last in a pipeline, or a
+    search's best estimator), which keeps the queries it was fitted on. A fold
+    that scores rows under a training query's id, other than that query's training
+    rows (by their number and labels), stops the cross-validation with an error
+    naming ``GroupKFold`` (a ``ScorerSetupError``, see below). The train score
+    (``return_train_score=True``) scores each query's training rows: no split.
+    Outside cross-validation (``search.score``, a direct call) new data may reuse
+    ids for other queries, and nothing is checked; any other estimator keeps no
+    training queries. There the rule is yours to keep.
+
     Query ids are taken from every source given (routed ``groups``,
     ``group_column``, bound ``group``); several sources must agree. With none, the
     scorer raises a ``ValueError`` explaining the three ways: it never scores all
