@@ -84,8 +84,8 @@ def _inside_cross_validation() -> bool:
 def _raise_setup_error(error: Exception) -> NoReturn:
     """Raise ``error``, inside cross-validation as a :class:`ScorerSetupError`.
 
-    Called in an ``except`` block that caught ``error``, a failure that is the same
-    in every fold (no query ids, a query split by the folds).
+    For a failure that is the same in every fold (no query ids, a query split by
+    the folds); the ``ScorerSetupError`` carries ``error`` as its cause.
     """
     if not _inside_cross_validation():
         raise error
