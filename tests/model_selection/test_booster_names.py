@@ -16,15 +16,14 @@ import inspect
 import itertools
 from functools import cache
 
+import lightgbm as lgb
 import numpy as np
 import pytest
 import sklearn.metrics
+import xgboost as xgb
 
 from sklearn_rank_metrics import GroupedRanker, make_lightgbm_metric, make_xgboost_metric
 from tests.support import lambdarank
-
-lgb = pytest.importorskip("lightgbm")
-xgb = pytest.importorskip("xgboost")
 
 LGB_PARAMS = {
     "objective": "lambdarank", "learning_rate": 0.3, "num_leaves": 7, "min_data_in_leaf": 5,
