@@ -10,9 +10,13 @@ the model is reported with.
 Both report a greater-is-better metric as ``prefer_max(<name>)`` (e.g.
 ``prefer_max(err@10)``) and a lower-is-better one (the registry's
 ``greater_is_better=False``: fall-out) as ``minimize(<name>)`` (e.g.
-``minimize(fallout@10)``), for two reasons. No built-in metric of either booster has
-those forms, so ours never shares a history with a built-in one (LightGBM appends two
-metrics of one name to one list, interleaved). And XGBoost's early stopping, when
+``minimize(fallout@10)``), where ``<name>`` is the metric as written followed by every
+setting given (``prefer_max(ndcg@10,convention=lightgbm)``), for three reasons. No
+built-in metric of either booster has those forms, so ours never shares a history
+with a built-in one (LightGBM appends two metrics of one name to one list,
+interleaved). Two of ours that may differ in value never share a name either; the
+same name twice in one LightGBM evaluation is refused (XGBoost takes one custom metric
+per training). And XGBoost's early stopping, when
 ``maximize`` is left None, takes the direction from the name: it maximises the
 metrics whose name starts with one of its own maximised names (``auc``, ``aucpr``,
 ``map``, ``ndcg``, ``pre``, each also with ``@``; ``xgboost.callback.EarlyStopping``)
@@ -29,7 +33,9 @@ value: the metric's ``greater_is_better``.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -97,11 +103,11 @@ class _BoosterMetric:
         self.settings = Settings.from_arguments(**settings).as_dict()
         _check_name(name, owner)
         self.metric = computed
-        # the metric's own spelling without spaces (which XGBoost's log cannot hold)
         # the direction the registry declares (LightGBM reads it; XGBoost, the name)
         self.higher_is_better = spec.info.greater_is_better
         reported = REPORTED_NAME if self.higher_is_better else REPORTED_NAME_LOWER
-        self.name = reported.format("".join(metric.split()) if name is None else name)
+        inside = _reported_inside(metric, self.settings) if name is None else name
+        self.name = reported.format(inside)
         self.owner = owner
 
     def value(
@@ -170,10 +176,23 @@ class _BoosterMetric:
         return f"{type(self).__name__}({self.metric!r}{extra})"
 
 
+def _reported_inside(metric: str, settings: dict[str, Any]) -> str:
+    """What the booster reports inside ``prefer_max(...)``: all that changes the value.
+
+    The metric as written, without spaces (which XGBoost's log cannot hold), then
+    every setting given, in the order of the keywords:
+    ``ndcg@10,convention=lightgbm,ties=input``. Two metrics that may differ in value
+    never share it, so they never share a history.
+    """
+    given = Settings.coerce(settings).given()
+    return "".join(metric.split()) + "".join(f",{key}={value}" for key, value in given.items())
+
+
 class LightGBMMetric(_BoosterMetric):
     """LightGBM's evaluation callable for one metric (see :func:`make_lightgbm_metric`)."""
 
     def __call__(self, first: Any, second: Any, weight: Any = None, group: Any = None) -> Any:
+        _refuse_a_name_reported_before(self.name, self.owner)
         # lgb.train's feval(preds, eval_data), or the scikit-learn wrapper's
         # eval_metric(y_true, y_pred, weight, group): four parameters, so LightGBM
         # passes the weights and the group sizes
@@ -216,6 +235,48 @@ class XGBoostMetric(_BoosterMetric):
         return self.name, self.value(dmatrix.get_label(), predt, sizes, weight, "query")
 
 
+# LightGBM evaluates a dataset in ``Booster.__inner_eval``: it calls each metric of
+# ``feval`` (the scikit-learn wrapper's ``_EvalFunctionWrapper`` in between) and
+# appends what each reports to its list ``ret``, before any history is written
+_LIGHTGBM_EVALUATION = "__inner_eval"
+_FRAMES_TO_LIGHTGBM = 4
+
+
+def _refuse_a_name_reported_before(name: str, owner: str) -> None:
+    """A ValueError if LightGBM's current evaluation already holds a metric named ``name``.
+
+    LightGBM keeps one history per (dataset, name): a second metric of one name
+    interleaves its values with the first's and its early stopping fails on the
+    list (``zip() argument 2 is shorter than argument 1``). LightGBM never checks
+    this; ``lgb.train``'s ``feval``, ``LGBMRanker.fit``'s ``eval_metric`` and
+    ``lgb.cv`` all evaluate through one method, whose list of the dataset's results
+    so far this call reads, so the first evaluation (the first round) refuses it,
+    before anything is recorded. Nothing outlives the call. Another caller (the
+    metric called by hand, or a LightGBM that evaluates elsewhere) is not checked.
+    """
+    frame: FrameType | None = sys._getframe(2)  # the caller of the metric's __call__
+    for _ in range(_FRAMES_TO_LIGHTGBM):
+        if frame is None:
+            return
+        if frame.f_code.co_name == _LIGHTGBM_EVALUATION and str(
+            frame.f_globals.get("__name__", "")
+        ).startswith("lightgbm"):
+            break
+        frame = frame.f_back
+    else:
+        return
+    local = frame.f_locals
+    reported = [result[1] for result in local.get("ret", ()) if len(result) > 1]
+    if name in reported:
+        raise ValueError(
+            f"{owner}: LightGBM got two metrics reported as {name!r} on dataset "
+            f"{local.get('data_name')!r}; it keeps one history per name, so their values "
+            "would interleave in one list (and early stopping fails on it). Give each "
+            "metric once; to watch one metric with two settings, give each its settings "
+            "(the name shows them) or its own name=."
+        )
+
+
 def _check_name(name: Any, owner: str) -> None:
     """A reported name XGBoost's and LightGBM's evaluation logs can hold, or an error."""
     if name is None:
@@ -251,8 +312,10 @@ def make_lightgbm_metric(
         or another tool's name such as ``"P_10"``).
     name : str or None, default=None
         What LightGBM reports, inside ``prefer_max(...)`` (``minimize(...)`` for a
-        lower-is-better metric; default: ``metric`` without spaces): printing
-        characters, no spaces or ``':'``.
+        lower-is-better metric): printing characters, no spaces or ``':'``. Default:
+        ``metric`` without spaces, then every setting given, in the order of the
+        keywords (``ndcg@10,convention=lightgbm``), so that two metrics that may differ
+        in value never share a name.
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="lightgbm"`` gives LightGBM's own numbers
@@ -278,7 +341,14 @@ def make_lightgbm_metric(
     ``evals_result_["valid_0"]["prefer_max(err@10)"]``. No LightGBM metric has that
     name, so ``make_lightgbm_metric("ndcg@10")`` beside LightGBM's own
     ``metric="ndcg", eval_at=[10]`` keeps two histories (``"ndcg@10"`` and
-    ``"prefer_max(ndcg@10)"``) instead of interleaving both in one list.
+    ``"prefer_max(ndcg@10)"``) instead of interleaving both in one list; with
+    ``convention="lightgbm"`` beside it, a third
+    (``"prefer_max(ndcg@10,convention=lightgbm)"``). LightGBM keeps one history per
+    name and never checks that two metrics differ in it, so two metrics of one
+    reported name in one training (``feval=[m, m]``, or one ``name=`` given to two) are
+    refused with a ``ValueError`` at the first evaluation, before anything is
+    recorded (checked when LightGBM's ``lgb.train``, ``lgb.cv`` or its scikit-learn
+    wrapper calls the metric).
 
     Examples
     --------
@@ -303,8 +373,9 @@ def make_xgboost_metric(
         A metric name as in :func:`evaluate`.
     name : str or None, default=None
         What XGBoost reports, inside ``prefer_max(...)`` (``minimize(...)`` for a
-        lower-is-better metric; default: ``metric`` without spaces): printing
-        characters, no spaces or ``':'`` (XGBoost splits its log on them).
+        lower-is-better metric): printing characters, no spaces or ``':'`` (XGBoost
+        splits its log on them). Default: ``metric`` without spaces, then every
+        setting given, in the order of the keywords (``ndcg@10,convention=xgboost``).
     **settings
         ``convention``, ``ties``, ``replace_undefined_by``, ``relevance_level``, as in
         :func:`evaluate`; ``convention="xgboost"`` gives XGBoost's own numbers.
@@ -320,8 +391,11 @@ def make_xgboost_metric(
         ``metric(y_true, y_score)`` once per query (a Python call per query: slower
         than ``xgboost.train`` on many queries) and averages the values weighted by
         each query's number of rows (XGBoost 3.2 passes the group sizes as weights),
-        giving a one-row query 1 by itself: ``xgboost.train`` gives the plain mean
-        over queries.
+        giving a one-row query 1 by itself. So ``XGBRanker``'s history,
+        ``best_score`` and early stopping read that query-size-weighted mean, not the
+        mean over queries of :func:`evaluate` and the metric functions, which the
+        metric cannot restore (each call sees one query): ``xgboost.train`` gives the
+        mean over queries.
 
     Notes
     -----
@@ -346,7 +420,9 @@ def make_xgboost_metric(
       after XGBoost's built-in ones, so it is the one early stopping watches unless
       ``EarlyStopping(metric_name=...)`` names another.
     - **No shared history.** No XGBoost metric has that name, so our ``ndcg@10``
-      beside XGBoost's own ``eval_metric="ndcg@10"`` keeps its own history.
+      beside XGBoost's own ``eval_metric="ndcg@10"`` keeps its own history. The name
+      holds every setting given (``prefer_max(ndcg@10,convention=xgboost)``); XGBoost
+      itself refuses a second custom metric in one training.
 
     Examples
     --------
@@ -355,6 +431,6 @@ def make_xgboost_metric(
     >>> metric
     XGBoostMetric('err(max_grade=4)@10', convention='xgboost')
     >>> metric.__name__
-    'prefer_max(err(max_grade=4)@10)'
+    'prefer_max(err(max_grade=4)@10,convention=xgboost)'
     """
     return XGBoostMetric(metric, settings, name, caller_name())

@@ -81,6 +81,12 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
     ``groups=qid`` (for the folds) and ``group=qid`` (a fit parameter, sliced per
     fold) to ``search.fit``.
 
+    ``fit`` keeps the queries it saw (their ids, numbers of rows and a fingerprint
+    of their labels: three values per query), so that a scorer of
+    :func:`make_ranking_scorer` refuses, inside a cross-validation, a fold that scores
+    part of a training query (a splitter such as ``KFold`` cut it); see the scorer's
+    notes.
+
     Other keyword arguments of ``fit`` go to the ranker's ``fit``; those that are
     arrays with one entry per row are reordered with the rows. Eval sets (for the
     ranker's early stopping) are sorted by their own query ids, given as
@@ -185,7 +191,7 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
                 "GroupedRanker requires y to be passed, but the target y is None."
             )
         with called_as("GroupedRanker.fit"):  # not around the ranker's own fit
-            X_model, n_features, n_rows, codes = self._training_rows(X, y, group)
+            X_model, n_features, n_rows, codes, ids = self._training_rows(X, y, group)
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
         if self._pass_as() == "qid":
@@ -212,16 +218,20 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
         self.n_features_in_ = n_features
         if hasattr(self.ranker_, "feature_names_in_"):
             self.feature_names_in_ = self.ranker_.feature_names_in_
+        # what a scorer needs to tell a query split by the folds (FittedQueries)
+        self._fitted_queries = FittedQueries.of(ids, codes, y)
         return self
 
-    def _training_rows(self, X: Any, y: Any, group: Any) -> tuple[Any, int, int, np.ndarray]:
-        """The model's features, their number, the number of rows and the query codes."""
+    def _training_rows(
+        self, X: Any, y: Any, group: Any
+    ) -> tuple[Any, int, int, np.ndarray, np.ndarray]:
+        """The model's features, their number, the number of rows, the query codes and ids."""
         X_model, column_ids = self._split_group_column(X)
         X_model, n_features = self._check_features(X_model)
         ids = self._query_ids(group, column_ids, "group=", "GroupedRanker.fit")
         n_rows = _check_labels(X_model, y, "X", "y", "GroupedRanker.fit")
-        codes, _ = factorize_groups(ids, n_rows)
-        return X_model, n_features, n_rows, codes
+        codes, distinct = factorize_groups(ids, n_rows)
+        return X_model, n_features, n_rows, codes, distinct
 
     def _eval_arguments(
         self, eval_set: Any, eval_group: Any, fit_params: dict[str, Any], n_features: int
@@ -487,6 +497,120 @@ class GroupedRanker(MetaEstimatorMixin, BaseEstimator):
                     f"{first!r} and {second!r}); pass the query ids one way."
                 )
         return group if group is not None else column_ids
+
+
+class FittedQueries:
+    """The queries a :class:`GroupedRanker` was fitted on, to tell a split query.
+
+    A query is split when some but not all of its rows were in training: a scorer
+    that scores its other rows measures a part of the query, with a model that saw
+    the rest. For each training query this keeps its id, its number of rows and a
+    fingerprint of its labels (a sum of hashed labels, in any row order); rows
+    scored under one of these ids are the query's training rows when their number
+    and fingerprint agree (a train score, ``return_train_score=True``), and else
+    the other part of a query the folds split. The labels are what every scorer
+    sees as the model saw them (features may be transformed, or permuted by
+    ``permutation_importance``); a split whose two parts hold the same labels in the
+    same numbers passes unseen. Memory: three values per training query.
+    """
+
+    def __init__(self, ids: np.ndarray, sizes: np.ndarray, fingerprints: np.ndarray):
+        self.ids = ids
+        self.sizes = sizes
+        self.fingerprints = fingerprints
+
+    @classmethod
+    def of(cls, ids: np.ndarray, codes: np.ndarray, y: Any) -> FittedQueries | None:
+        """The record of rows with query ``codes`` (into ``ids``) and labels ``y``.
+
+        None when the labels are not numbers (nothing to fingerprint).
+        """
+        labels = _label_hashes(y)
+        if labels is None:
+            return None
+        sizes = np.bincount(codes, minlength=len(ids))
+        return cls(np.asarray(ids), sizes, _sums_by_query(codes, labels, len(ids)))
+
+    def split_in(self, group: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The queries of the rows ``(group, y)`` that were split from training rows.
+
+        Returns the ids of those queries, their rows here and their rows in
+        training (empty arrays when none is split). Ids of another kind than the
+        training ids (strings against ints) share no query.
+        """
+        n_rows = len(y)
+        codes, ids = factorize_groups(group, n_rows)
+        labels = _label_hashes(y)
+        at = _positions(self.ids, np.asarray(ids))
+        if labels is None or not np.any(at >= 0):
+            empty = np.array([], dtype=np.int64)
+            return np.asarray(ids)[:0], empty, empty
+        sizes = np.bincount(codes, minlength=len(ids))
+        fingerprints = _sums_by_query(codes, labels, len(ids))
+        known = at >= 0
+        fitted = np.where(known, at, 0)
+        split = known & (
+            (sizes != self.sizes[fitted]) | (fingerprints != self.fingerprints[fitted])
+        )
+        return np.asarray(ids)[split], sizes[split], self.sizes[fitted[split]]
+
+
+# splitmix64's finaliser: a label's 64 bits to a well-mixed 64-bit value, so that the
+# sums of two different multisets of labels (almost) never agree
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+
+
+def _label_hashes(y: Any) -> np.ndarray | None:
+    """A 64-bit hash of every label's value (-0.0 as 0.0), or None for non-numbers."""
+    try:
+        values = np.asarray(y, dtype=np.float64).reshape(-1) + 0.0
+    except (TypeError, ValueError):
+        return None
+    z = values.view(np.uint64) + _MIX[0]
+    z = (z ^ (z >> np.uint64(30))) * _MIX[1]
+    z = (z ^ (z >> np.uint64(27))) * _MIX[2]
+    return z ^ (z >> np.uint64(31))
+
+
+def _sums_by_query(codes: np.ndarray, values: np.ndarray, n_queries: int) -> np.ndarray:
+    """The sum of ``values`` per query code, modulo 2**64 (order-independent)."""
+    sums = np.zeros(n_queries, dtype=np.uint64)
+    np.add.at(sums, codes, values)
+    return sums
+
+
+def _positions(known: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The index of every id in ``known`` (distinct ids), -1 where absent."""
+    if not len(known) or not len(ids):
+        return np.full(len(ids), -1, dtype=np.int64)
+    try:
+        order = np.argsort(known, kind="stable")
+        ordered = known[order]
+        at = np.minimum(np.searchsorted(ordered, ids), len(ordered) - 1)
+        found = np.asarray(ordered[at] == ids, dtype=bool)
+    except TypeError:  # ids of another kind: no query in common
+        return np.full(len(ids), -1, dtype=np.int64)
+    return np.where(found, order[at], -1)
+
+
+def fitted_queries(estimator: Any) -> FittedQueries | None:
+    """The training queries of the GroupedRanker that makes ``estimator``'s scores.
+
+    ``estimator`` itself, the last step of a pipeline, or a search's
+    ``best_estimator_``; None for any other estimator (its training queries are
+    unknown).
+    """
+    for _ in range(8):  # nested pipelines and searches
+        if isinstance(estimator, GroupedRanker):
+            return getattr(estimator, "_fitted_queries", None)
+        steps = getattr(estimator, "steps", None)
+        if isinstance(steps, list) and steps:
+            estimator = steps[-1][1]
+        elif hasattr(estimator, "best_estimator_"):
+            estimator = estimator.best_estimator_
+        else:
+            return None
+    return None
 
 
 def _set_fit_request(self: GroupedRanker, **requests: Any) -> GroupedRanker:

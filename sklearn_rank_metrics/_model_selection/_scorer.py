@@ -14,8 +14,10 @@ Nothing here changes a global scikit-learn setting.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from types import FrameType
+from typing import Any, NoReturn
 
 import numpy as np
 from sklearn.utils.metadata_routing import MetadataRequest
@@ -26,8 +28,9 @@ from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
-from .._metrics._registry import METRICS, parse_metric
+from .._metrics._registry import METRICS, MetricSpec, parse_metric
 from .._metrics._settings import Settings
+from ._ranker import fitted_queries
 
 _RESPONSE_CONSTRAINT = [Options(*RESPONSE_METHODS)]
 
@@ -40,6 +43,57 @@ _HOW_TO_PASS_GROUPS = (
     "X (pandas, polars, ...) with that column; (3) for a fixed X (e.g. "
     "permutation_importance), bind the ids with {factory}(..., group=qid)."
 )
+
+
+class ScorerSetupError(BaseException):
+    """A scorer that cannot score any fold of a cross-validation, raised inside one.
+
+    scikit-learn's ``error_score`` (NaN by default) catches every ``Exception`` a
+    scorer raises in cross-validation and records the value instead, and a search
+    then picks its first candidate. A scorer that received no query ids (or whose
+    folds split queries) fails the same way in every fold of every candidate, so it
+    raises this, which derives from ``BaseException`` and passes scikit-learn's net,
+    with the message of the ``ValueError`` or ``TypeError`` it raises when called
+    directly.
+    """
+
+
+# scikit-learn's cross-validation (searches, cross_validate, cross_val_score,
+# validation_curve, learning_curve, permutation_test_score) scores a fold from this
+# module, whose _score turns an Exception into error_score
+_CROSS_VALIDATION_MODULE = "sklearn.model_selection._validation"
+_FRAMES_TO_CROSS_VALIDATION = 8
+
+
+def _inside_cross_validation() -> bool:
+    """Whether scikit-learn's cross-validation called the scorer on a fold.
+
+    Then the scored rows and the training rows are two parts of one dataset, and
+    an error of the scorer's setup would be recorded as ``error_score``.
+    """
+    frame: FrameType | None = sys._getframe(1)
+    for _ in range(_FRAMES_TO_CROSS_VALIDATION):
+        if frame is None:
+            return False
+        if frame.f_globals.get("__name__") == _CROSS_VALIDATION_MODULE:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _raise_setup_error(error: Exception) -> NoReturn:
+    """Raise ``error``, inside cross-validation as a :class:`ScorerSetupError`.
+
+    For a failure that is the same in every fold (no query ids, a query split by
+    the folds); the ``ScorerSetupError`` carries ``error`` as its cause.
+    """
+    if not _inside_cross_validation():
+        raise error
+    raise ScorerSetupError(
+        f"{error} This fails in every fold of every candidate, so it stops the "
+        "cross-validation: scikit-learn's error_score would record NaN scores and a "
+        "search would pick its first candidate."
+    ) from error
 
 
 class RankingScorer:
@@ -64,10 +118,16 @@ class RankingScorer:
         group: Any = None,
         response_method: str = "auto",
         sign: int = 1,
+        shown_params: Mapping[str, Any] | None = None,
+        by_name: bool = True,
     ) -> None:
         self.metric_function = metric_function
         self.metric_params = dict(metric_params)
         self.name = name
+        # the repr: the keywords it shows besides the name (the others are in the
+        # name), and whether the name is a metric name (else a function's name)
+        self.shown_params = dict(metric_params if shown_params is None else shown_params)
+        self.by_name = by_name
         self.group_column = group_column
         self.group = group
         self.response_method = response_method
@@ -107,7 +167,11 @@ class RankingScorer:
                 f"{self!r} got unexpected metadata {unexpected}; it takes 'group' (the "
                 "query ids, routed from 'groups') and 'sample_weight'."
             )
-        group = self._query_ids(X, metadata.get("group"), carried_group)
+        try:
+            group = self._query_ids(X, metadata.get("group"), carried_group)
+        except (TypeError, ValueError) as error:  # the same in every fold
+            _raise_setup_error(error)
+        self._check_whole_queries(estimator, group, y_true)
         y_score = response_values(estimator, X, self.response_method)
         params = dict(self.metric_params)
         if "judged" in carried and "judged" not in params:
@@ -165,7 +229,14 @@ class RankingScorer:
         return request
 
     def __repr__(self) -> str:
-        shown = [repr(self.name)]
+        """The call that makes this scorer: ``make_ranking_scorer('ndcg@10', ties='input')``.
+
+        A metric name shows in its canonical form with its own parameters
+        (``'ndcg(gain=exponential)@5'``); the settings given (``convention``, ``ties``,
+        ...) and the parameters no name can hold follow as keywords.
+        """
+        # a name as its text; a function by its own name, as make_scorer shows it
+        shown = [repr(self.name) if getattr(self, "by_name", True) else self.name]
         for attribute in ("group_column", "response_method"):
             value = getattr(self, attribute)
             if value is not None and value != "auto":
@@ -174,9 +245,43 @@ class RankingScorer:
             shown.append("group=<bound ids>")
         if self.sign < 0:
             shown.append("greater_is_better=False")
+        params = getattr(self, "shown_params", {})  # (absent from scorers pickled before)
+        shown.extend(f"{key}={value!r}" for key, value in sorted(params.items()))
         return f"make_ranking_scorer({', '.join(shown)})"
 
     # -- query ids --------------------------------------------------------------
+    def _check_whole_queries(self, estimator: Any, group: Any, y_true: Any) -> None:
+        """Inside cross-validation, refuse rows of a query the folds split.
+
+        The fold's rows and the training rows come from one dataset, where one id
+        is one query. A :class:`GroupedRanker` (alone, last in a pipeline, or a
+        search's best estimator) keeps its training queries: a query scored here
+        under a training query's id, with other rows than in training, was split
+        between training and scoring (``KFold``, ``cv=3``). Scoring the training rows
+        themselves (a train score) is no split. Outside cross-validation new data
+        may reuse ids for other queries (files whose ids restart at 0), so nothing
+        is checked; for any other estimator the training queries are unknown. In
+        both cases the folds must keep queries whole (see :func:`make_ranking_scorer`).
+        """
+        record = fitted_queries(estimator) if _inside_cross_validation() else None
+        if record is None:
+            return
+        with renamed_as(repr(self)):
+            ids, here, trained = record.split_in(group, y_true)
+        if not len(ids):
+            return
+        first = ids[:1].tolist()[0]
+        _raise_setup_error(
+            ValueError(
+                f"{self!r} scores {_queries(len(ids))} whose other rows GroupedRanker was "
+                f"fitted on (first: query {first!r}, {here[0]} rows scored, {trained[0]} "
+                "in training): the folds split them between training and scoring, so each "
+                "is scored on part of its rows by a model that saw the rest. Keep every "
+                "query on one side of each split: cv=GroupKFold(n_splits) (or "
+                "GroupShuffleSplit, LeaveOneGroupOut) with the query ids as groups."
+            )
+        )
+
     def _query_ids(self, X: Any, routed: Any, carried: Any = None) -> Any:
         """The one source of query ids, or an error that says how to pass them."""
         sources = []
@@ -204,6 +309,10 @@ class RankingScorer:
         return first
 
 
+def _queries(count: int) -> str:
+    return f"{count} query" if count == 1 else f"{count} queries"
+
+
 def _same_ids(a: Any, b: Any) -> bool:
     a = plain_array(a)
     b = plain_array(b)
@@ -222,8 +331,16 @@ def _metric_parameters(function: Callable) -> tuple[set[str], bool]:
     return names, takes_any
 
 
-def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict[str, Any], str]:
-    """(metric function, its keyword arguments, display name) from a name or a function."""
+def _resolve_metric(
+    metric: Any, params: dict[str, Any]
+) -> tuple[Callable, dict[str, Any], str, dict[str, Any]]:
+    """(metric function, its keyword arguments, display name, keywords shown beside it).
+
+    A metric name is displayed in its canonical form with every parameter a name can
+    hold (``"ndcg", k=5`` is ``'ndcg@5'``); the shared settings given as keywords
+    (``convention``, ``ties``, ...) and the parameters no name holds stay keywords.
+    """
+    shown = dict(params)
     if isinstance(metric, str):
         spec = parse_metric(metric)
         function, name, named = spec.info.function, metric, dict(spec.params)
@@ -238,6 +355,7 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
             raise ValueError(
                 f"The metric name {metric!r} fixes {fixed}; use another name to change it."
             )
+        name, shown = _canonical_name(spec, named, params)
         params = {**named, **params}
     elif callable(metric):
         function, name = metric, getattr(metric, "__name__", type(metric).__name__)
@@ -253,6 +371,7 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
             f"make_ranking_scorer: {name} takes no parameter {unknown}; it takes "
             f"{', '.join(sorted(accepted))}."
         )
+    _check_callable_as_a_metric(function, name, params)
     constraints = getattr(function, "_parameter_constraints", None)
     if constraints is None:  # a user's function: its parameters are its own
         constraints = {}
@@ -261,7 +380,61 @@ def _resolve_metric(metric: Any, params: dict[str, Any]) -> tuple[Callable, dict
     for parameter, value in params.items():
         if parameter in constraints:
             check_parameter(function.__name__, parameter, value, constraints[parameter])
-    return function, params, name
+    return function, params, name, shown
+
+
+def _canonical_name(
+    spec: MetricSpec, named: dict[str, Any], params: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """The canonical text of a metric name with the keywords it can hold folded in.
+
+    A keyword goes into the name when it is no shared setting and the name's text
+    reads it back (``k``, ``gain``, ``max_grade``, ...); the others are returned, to
+    be shown as keywords.
+    """
+    in_name, shown = dict(named), {}
+    for key, value in params.items():
+        candidate = {**in_name, key: value}
+        if key not in SHARED_SETTINGS and _reads_back(spec, candidate):
+            in_name = candidate
+        else:
+            shown[key] = value
+    return str(MetricSpec(spec.info, in_name)), shown
+
+
+def _reads_back(spec: MetricSpec, params: dict[str, Any]) -> bool:
+    """Whether the canonical text of ``spec`` with ``params`` parses to the same values."""
+    try:
+        again = parse_metric(str(MetricSpec(spec.info, params)))
+    except (TypeError, ValueError):
+        return False
+    defaults = spec.info.defaults
+    return again.info is spec.info and {**defaults, **again.params} == {**defaults, **params}
+
+
+# how the scorer calls its metric (``RankingScorer.__call__``)
+_METRIC_SIGNATURE = "metric(y_true, y_score, group, *, sample_weight=None, **params)"
+
+
+def _check_callable_as_a_metric(function: Callable, name: str, params: dict[str, Any]) -> None:
+    """Refuse, now, a function the scorer could not call as it calls every metric.
+
+    The scorer passes the labels, the scores and the query ids positionally and
+    ``sample_weight`` and the parameters by keyword; a function that cannot bind
+    them (scikit-learn's ``r2_score(y_true, y_pred, *, ...)``, or one without
+    ``sample_weight``) would only fail at the first score, inside a search.
+    """
+    signature = inspect.signature(function)
+    try:
+        signature.bind(None, None, None, sample_weight=None, **params)
+    except TypeError as error:
+        raise TypeError(
+            "The 'metric' parameter of make_ranking_scorer must be a metric name such as "
+            f"'ndcg@10' or a function the scorer can call as {_METRIC_SIGNATURE}, like "
+            f"ndcg_score; {name}{signature} cannot be called so ({error}). A metric of "
+            "scikit-learn's form (y_true, y_pred) takes no query ids: make its scorer with "
+            "sklearn.metrics.make_scorer, which scores all rows as one set."
+        ) from None
 
 
 def _declared_direction(function: Callable) -> bool | None:
@@ -310,8 +483,10 @@ def make_ranking_scorer(
     metric : str or callable
         A registered name as in :func:`evaluate` (``"ndcg@10"``, ``"map"``,
         ``"ndcg(gain=exponential)@10"``, ...) or a metric function called as
-        ``metric(y_true, y_score, group, sample_weight=..., **params)``, e.g.
-        :func:`ndcg_score`.
+        ``metric(y_true, y_score, group, *, sample_weight=None, **params)``, e.g.
+        :func:`ndcg_score`. A function that cannot be called so (scikit-learn's
+        ``r2_score(y_true, y_pred, ...)``, or one without ``sample_weight``) is a
+        ``TypeError`` here, naming its signature.
     group_column : str or None, default=None
         Name of a column of a DataFrame ``X`` (pandas, polars, a pyarrow Table, or
         any eager frame narwhals reads) that holds the query id of every row:
@@ -356,14 +531,42 @@ default="auto"
         groups=qid)`` feeds the same ids to ``GroupKFold`` and, sliced to the test
         fold, to the scorer. ``sample_weight`` (one weight per row, constant within
         a query: query weights) is requested with
-        ``scorer.set_score_request(sample_weight=True)``. Scorers pickle.
+        ``scorer.set_score_request(sample_weight=True)``. Scorers pickle. The repr
+        is the call that makes the scorer, with the metric's canonical name holding
+        its parameters and the settings given as keywords:
+        ``make_ranking_scorer("ndcg", k=5, ties="input")`` shows as
+        ``make_ranking_scorer('ndcg@5', ties='input')``.
 
     Notes
     -----
+    **Folds must keep queries whole.** A query some of whose rows are in the
+    training part of a split and others in the scored part is scored on part of
+    its rows, by a model that saw the rest: a plausible, wrong number. ``KFold``,
+    ``cv=3`` and ``ShuffleSplit`` split queries; ``GroupKFold``,
+    ``GroupShuffleSplit``, ``LeaveOneGroupOut`` and ``StratifiedGroupKFold`` with the
+    query ids as ``groups`` do not. The scorer refuses split queries where it can
+    know them: inside scikit-learn's cross-validation (where the fold and the
+    training rows come from one dataset, so one id is one query), when the
+    estimator is a :class:`GroupedRanker` (alone, last in a pipeline, or a
+    search's best estimator), which keeps the queries it was fitted on. A fold
+    that scores rows under a training query's id, other than that query's training
+    rows (by their number and labels), stops the cross-validation with an error
+    naming ``GroupKFold`` (a ``ScorerSetupError``, see below). The train score
+    (``return_train_score=True``) scores each query's training rows: no split.
+    Outside cross-validation (``search.score``, a direct call) new data may reuse
+    ids for other queries, and nothing is checked; any other estimator keeps no
+    training queries. There the rule is yours to keep.
+
     Query ids are taken from every source given (routed ``groups``,
     ``group_column``, bound ``group``); several sources must agree. With none, the
     scorer raises a ``ValueError`` explaining the three ways: it never scores all
-    rows as one query.
+    rows as one query. Inside scikit-learn's cross-validation (a search,
+    ``cross_validate``, ``cross_val_score``, ``validation_curve``, ...) an error
+    in getting the query ids is the same in every fold of every candidate, and
+    ``error_score`` (NaN by default) would record it as NaN scores: the scorer
+    raises it there as a ``ScorerSetupError`` (same message), which derives from
+    ``BaseException``, so the first score stops the search whatever
+    ``error_score`` says.
 
     Examples
     --------
@@ -387,7 +590,7 @@ default="auto"
             "The 'greater_is_better' parameter of make_ranking_scorer must be a bool or "
             f"None; got {type(greater_is_better).__name__} instead."
         )
-    function, metric_params, name = _resolve_metric(metric, dict(params))
+    function, metric_params, name, shown = _resolve_metric(metric, dict(params))
     greater_is_better = _direction(metric, function, greater_is_better)
     return RankingScorer(
         function,
@@ -397,6 +600,8 @@ default="auto"
         group=group,
         response_method=response_method,
         sign=1 if greater_is_better else -1,
+        shown_params=shown,
+        by_name=isinstance(metric, str),
     )
 
 

@@ -54,7 +54,7 @@ def test_lightgbm_stops_where_its_own_ndcg_stops():
     metric = make_lightgbm_metric("ndcg@10", convention="lightgbm")
     ours, our_record = lightgbm_run({"metric": "None"}, feval=metric)
     assert ours.best_iteration == builtin.best_iteration
-    ours_name = "prefer_max(ndcg@10)"
+    ours_name = "prefer_max(ndcg@10,convention=lightgbm)"  # the name says the convention
     assert len(our_record[ours_name]) == len(builtin_record["ndcg@10"]) > ours.best_iteration
     np.testing.assert_allclose(our_record[ours_name], builtin_record["ndcg@10"], rtol=1e-12)
 
