@@ -24,6 +24,7 @@ from sklearn.utils.metadata_routing import MetadataRequest
 
 from .._engine._caller import entry_point, renamed_as
 from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, response_values
+from .._engine._plain import counted
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import Options, check_parameter
@@ -273,7 +274,7 @@ class RankingScorer:
         first = ids[:1].tolist()[0]
         _raise_setup_error(
             ValueError(
-                f"{self!r} scores {_queries(len(ids))} whose other rows GroupedRanker was "
+                f"{self!r} scores {counted(len(ids), 'query')} whose other rows GroupedRanker was "
                 f"fitted on (first: query {first!r}, {here[0]} rows scored, {trained[0]} "
                 "in training): the folds split them between training and scoring, so each "
                 "is scored on part of its rows by a model that saw the rest. Keep every "
@@ -307,10 +308,6 @@ class RankingScorer:
                     "differ; pass them one way."
                 )
         return first
-
-
-def _queries(count: int) -> str:
-    return f"{count} query" if count == 1 else f"{count} queries"
 
 
 def _same_ids(a: Any, b: Any) -> bool:
