@@ -624,7 +624,8 @@ def _print_report(
         which = "each run answered in" if loaded.answered_only else "of"
         caption = f"Means over the queries {which} {loaded.source} ({counts})."
         render = report.to_markdown if args.format == "markdown" else report.to_latex
-        out.write(render(caption=caption, alpha=args.alpha, digits=args.digits) + "\n")
+        text = render(caption=caption, alpha=args.alpha, digits=args.digits)
+        out.write(text if text.endswith("\n") else text + "\n")  # LaTeX ends with one
     else:
         header = _text_header(args.convention, loaded, query_counts)
         out.write("\n".join(header) + "\n\n")
