@@ -25,7 +25,7 @@ from ._engine._errors import RowValueError
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import METRICS, parse_metric
-from ._render import _csv, _json
+from ._render import MAX_DIGITS, _csv, _json
 from ._render._escape import text as escape_text
 from ._render._trec_eval import trec_eval_lines
 from ._stats._compare import compare
@@ -175,7 +175,8 @@ def _build_parser() -> argparse.ArgumentParser:
                          "(booktabs), or trec_eval (trec_eval -q's per-query lines, then "
                          "runid, num_q and the 'all' lines, run after run; default: text)")
     options.add_argument("--digits", type=_digits, default=4,
-                         help="digits after the decimal point in the text report (>= 0)")
+                         help="digits after the decimal point in the text report "
+                         f"(0 to {MAX_DIGITS})")
     options.add_argument("--per-query", metavar="PATH",
                          help="also write every query's value of every metric and run to "
                          "this CSV file ('-': to standard output, after the report)")
@@ -571,13 +572,17 @@ def _compare_runs(
 
 
 def _digits(text: str) -> int:
-    """``--digits``: an int >= 0, checked when the arguments are read (before any output)."""
+    """``--digits``: an int from 0 to :data:`MAX_DIGITS` (that of every ``digits=``),
+    checked when the arguments are read (before any output)."""
     try:
         value = int(text)
     except ValueError:
         value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an int >= 0; got {text!r}")
+    if not 0 <= value <= MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"must be an int from 0 to {MAX_DIGITS} (a float64 has {MAX_DIGITS} "
+            f"significant digits); got {text!r}"
+        )
     return value
 
 

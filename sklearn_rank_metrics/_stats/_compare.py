@@ -176,8 +176,9 @@ class ComparisonResult:
         alpha : float in (0, 1), default=0.05
             Significance level of the markers: any real number, a NumPy float read
             as the decimal it prints as (``np.float32(0.05)`` is 0.05).
-        digits : int >= 0, default=4
-            Digits of the means and differences.
+        digits : int in [0, 17], default=4
+            Digits of the means and differences after the decimal point (17 show
+            every digit a float64 mean in [0.1, 1) has).
 
         Returns
         -------

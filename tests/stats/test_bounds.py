@@ -1,0 +1,67 @@
+"""The upper bounds of ``digits`` and ``n_resamples``: one constant each, the same on
+every entry point (the ``to_*`` methods, ``ranking_report``, ``compare``, the command
+line), refused in the package's message shape before any work or memory is spent."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics import compare
+from sklearn_rank_metrics._cli import main
+from sklearn_rank_metrics._render import MAX_DIGITS
+
+Y_TRUE = [1, 0, 0, 0, 1, 0, 1, 0, 0]
+QID = [1, 1, 1, 2, 2, 2, 3, 3, 3]
+SCORES = {"good": [3, 2, 1, 1, 3, 2, 3, 1, 2], "bad": [1, 2, 3, 3, 1, 2, 1, 3, 2]}
+
+
+@pytest.fixture(scope="module")
+def result():
+    return compare(Y_TRUE, SCORES, QID, metrics=["mrr"], n_resamples=20, random_state=0)
+
+
+def test_max_digits_is_the_least_that_shows_every_digit_of_a_mean():
+    # a float64 has at most 17 significant digits: every value in [0.1, 1) (a metric's
+    # mean) reads back exactly from 17 digits after the point, not always from 16
+    values = np.random.default_rng(0).uniform(0.1, 1.0, 20_000)
+    assert all(float(f"{value:.{MAX_DIGITS}f}") == value for value in values)
+    assert not all(float(f"{value:.{MAX_DIGITS - 1}f}") == value for value in values)
+    assert MAX_DIGITS == 17
+
+
+@pytest.mark.parametrize("method", ["to_text", "to_markdown", "to_latex"])
+def test_comparison_tables_refuse_digits_above_the_bound(result, method):
+    render = getattr(result, method)
+    assert f"{1 / 3:.17f}" in render(digits=MAX_DIGITS)  # the bound itself is fine
+    expected = (
+        f"The 'digits' parameter of ComparisonResult.{method} must be an int in the range "
+        f"[0, {MAX_DIGITS}]. Got {MAX_DIGITS + 1} instead."
+    )
+    for digits in (MAX_DIGITS + 1, 10**9):  # 10**9: gigabytes of zeros before the bound
+        with pytest.raises(ValueError, match=re.escape(expected.replace(str(MAX_DIGITS + 1),
+                                                                        str(digits)))):
+            render(digits=digits)
+
+
+def test_cli_digits_uses_the_same_bound(tmp_path, capsys):
+    (tmp_path / "t.csv").write_text("group,y_true,y_score\n1,1,2\n1,0,1\n2,1,1\n2,0,2\n")
+    table = ["evaluate", "--table", str(tmp_path / "t.csv"), "--metrics", "mrr"]
+    assert main([*table, "--digits", str(MAX_DIGITS)]) == 0
+    assert " 0.75000000000000000 " in capsys.readouterr().out  # (1 + 1/2) / 2
+    assert main([*table, "--digits", str(MAX_DIGITS + 1)]) == 2
+    err = capsys.readouterr().err
+    assert f"--digits: must be an int from 0 to {MAX_DIGITS}" in err, err
+    assert f"got '{MAX_DIGITS + 1}'" in err
+
+
+def test_the_documented_bound_is_the_constant():
+    from pathlib import Path
+
+    from sklearn_rank_metrics import ComparisonResult
+
+    assert f"digits : int in [0, {MAX_DIGITS}]" in ComparisonResult.to_text.__doc__
+    page = Path(__file__).resolve().parents[2] / "docs" / "user_guide" / "command_line.rst"
+    assert f"(0 to {MAX_DIGITS}: a float64" in page.read_text()
