@@ -18,7 +18,7 @@ from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
-from .._render import _csv, _json, _text
+from .._render import DIGITS, _csv, _json, _text
 from .._render._table import Cell, Table, Verbatim
 from ._compare import ComparisonResult, compare
 from ._comparison_table import means_table
@@ -301,7 +301,7 @@ def _values_summary(
 @validate_params(
     {
         **SHARED_SETTINGS,
-        "digits": [Interval(int, 0, None)],
+        "digits": [DIGITS],
         "output_dict": [BOOLEAN],
         "as_frame": [BOOLEAN],
         "baseline": [InstanceOf(str, "a model name (str)"), NONE],
@@ -381,7 +381,7 @@ def ranking_report(
     doc_id : array-like, default=None
         Document id of every row, for a ``convention`` that breaks ties by it, as in
         :func:`evaluate`.
-    digits : int, default=4
+    digits : int in [0, 17], default=4
         Digits after the decimal point in the text report.
     output_dict : bool, default=False
         Return a dict instead of text: ``{metric: {"mean", "std_err", "n_queries",

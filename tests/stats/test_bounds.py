@@ -65,3 +65,17 @@ def test_the_documented_bound_is_the_constant():
     assert f"digits : int in [0, {MAX_DIGITS}]" in ComparisonResult.to_text.__doc__
     page = Path(__file__).resolve().parents[2] / "docs" / "user_guide" / "command_line.rst"
     assert f"(0 to {MAX_DIGITS}: a float64" in page.read_text()
+
+
+def test_ranking_report_refuses_digits_above_the_bound():
+    from sklearn_rank_metrics import ranking_report
+
+    text = ranking_report(Y_TRUE, SCORES["good"], QID, metrics=["mrr"], digits=MAX_DIGITS)
+    assert f" {1:.{MAX_DIGITS}f} " in text
+    expected = (
+        "The 'digits' parameter of ranking_report must be an int in the range "
+        f"[0, {MAX_DIGITS}]. Got {MAX_DIGITS + 1} instead."
+    )
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        ranking_report(Y_TRUE, SCORES["good"], QID, metrics=["mrr"], digits=MAX_DIGITS + 1)
+    assert f"digits : int in [0, {MAX_DIGITS}]" in ranking_report.__doc__
