@@ -30,17 +30,13 @@ from ._render._escape import text as escape_text
 from ._render._trec_eval import trec_eval_lines
 from ._stats._compare import compare
 from ._stats._report import REPORT_METRICS, RankingReport, summarize
+from ._stats._resampling import MAX_RESAMPLES  # --resamples at most, as compare's
 from ._version import __version__
 
 PROGRAM = "rank-metrics"
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of the output went away (| head)
-
-# --resamples at most: the bootstrap keeps and sorts every resampled mean, 8 bytes
-# each per metric and compared run (at the limit 16 MB per pair and metric, and
-# n_resamples x n_queries draws: about 12 s for 200 queries, 5 metrics, 2 pairs)
-MAX_RESAMPLES = 1_000_000
 
 # options of the --baseline comparison alone, with their defaults: given without
 # --baseline they would be ignored, so they are refused (None marks "not given")

@@ -37,6 +37,7 @@ from ._per_query_values import (
 from ._resampling import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,
+    RESAMPLES,
     as_generator,
     bootstrap_intervals,
     bootstrap_means,
@@ -436,7 +437,7 @@ def _compare_values(
 @accepts_ranking_rows(several_models=True)
 @validate_params(
     {
-        "n_resamples": [Interval(int, 1, None)],
+        "n_resamples": [RESAMPLES],
         "confidence_level": [Interval(float, 0, 1, closed="neither")],
         "correction": [Options(*CORRECTIONS), NONE],
         **SHARED_SETTINGS,
@@ -498,7 +499,7 @@ def compare(
     baseline : str or None, default=None
         ``None``: every pair ``(a, b)`` with ``a`` before ``b`` in ``scores``.
         A model name: every other model ``a`` against it, ``(a, baseline)``.
-    n_resamples : int >= 1, default=10_000
+    n_resamples : int in [1, 1_000_000], default=10_000
         Bootstrap resamples, and random sign patterns of the randomisation test
         (all :math:`2^n` patterns are enumerated, exactly, when
         :math:`2^n \le` ``n_resamples`` for ``n`` queries).

@@ -79,3 +79,48 @@ def test_ranking_report_refuses_digits_above_the_bound():
     with pytest.raises(ValueError, match=re.escape(expected)):
         ranking_report(Y_TRUE, SCORES["good"], QID, metrics=["mrr"], digits=MAX_DIGITS + 1)
     assert f"digits : int in [0, {MAX_DIGITS}]" in ranking_report.__doc__
+
+
+# --------------------------------------------------------------------------- n_resamples
+
+
+def test_compare_refuses_more_resamples_than_the_command_line_allows():
+    from sklearn_rank_metrics import _cli
+    from sklearn_rank_metrics._stats import _resampling
+
+    bound = _resampling.MAX_RESAMPLES
+    assert _cli.MAX_RESAMPLES is bound  # one constant, read by both doors
+    # before: 10**9 resamples was a MemoryError (the bootstrap keeps every mean)
+    for n_resamples in (bound + 1, 10**9):
+        expected = (
+            "The 'n_resamples' parameter of compare must be an int in the range "
+            f"[1, {bound}]. Got {n_resamples} instead."
+        )
+        with pytest.raises(ValueError, match=re.escape(expected)):
+            compare(Y_TRUE, SCORES, QID, metrics=["mrr"], n_resamples=n_resamples)
+
+
+def test_compare_of_per_query_values_has_the_same_bound():
+    from sklearn_rank_metrics import PerQueryValues, evaluate
+
+    tables = {
+        name: evaluate(Y_TRUE, scores, QID, metrics=["mrr"], per_query=True)
+        for name, scores in SCORES.items()
+    }
+    values = PerQueryValues.from_frame(tables)
+    with pytest.raises(ValueError, match=r"'n_resamples' parameter of compare .* Got 10+ "):
+        compare(values, n_resamples=10**9)
+
+
+def test_metric_at_k_display_band_has_the_same_bound():
+    from sklearn_rank_metrics import MetricAtKDisplay
+    from sklearn_rank_metrics._stats._resampling import MAX_RESAMPLES
+
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "The 'n_resamples' parameter of MetricAtKDisplay.from_predictions must be an "
+            f"int in the range [1, {MAX_RESAMPLES}]."
+        ),
+    ):
+        MetricAtKDisplay.from_predictions(Y_TRUE, SCORES, QID, n_resamples=10**9)
