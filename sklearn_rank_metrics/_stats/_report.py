@@ -12,7 +12,7 @@ import numpy as np
 from .._engine._caller import called_as, renamed_as
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._ranking_rows import accepts_ranking_rows
-from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
+from .._engine._validation import BOOLEAN, NONE, InstanceOf, validate_params
 from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import MetricDetail, evaluate_details
@@ -29,6 +29,7 @@ from ._per_query_values import (
     chosen_metrics,
     frame_library_of,
 )
+from ._resampling import RESAMPLES
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
 REPORT_METRICS = ("ndcg@10", "map", "mrr", "p@10", "recall@10")
@@ -305,7 +306,7 @@ def _values_summary(
         "output_dict": [BOOLEAN],
         "as_frame": [BOOLEAN],
         "baseline": [InstanceOf(str, "a model name (str)"), NONE],
-        "n_resamples": [Interval(int, 1, None)],
+        "n_resamples": [RESAMPLES],
     }
 )
 def ranking_report(
@@ -401,7 +402,7 @@ def ranking_report(
         report gets a second table; in the dict, each other model's metric entry gets
         ``compare``'s columns (``mean_difference``, ``ci_low_percentile``, ...,
         ``p_value_permutation``).
-    n_resamples : int, default=10_000
+    n_resamples : int in [1, 1_000_000], default=10_000
         Resamples of the comparison (with ``baseline``).
     random_state : int, numpy Generator or RandomState, or None, default=None
         Seeds the comparison's resampling (with ``baseline``).

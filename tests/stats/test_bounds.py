@@ -124,3 +124,26 @@ def test_metric_at_k_display_band_has_the_same_bound():
         ),
     ):
         MetricAtKDisplay.from_predictions(Y_TRUE, SCORES, QID, n_resamples=10**9)
+
+
+def test_ranking_report_names_itself_for_too_many_resamples():
+    # before: compare's message (the call ranking_report makes), or none without a baseline
+    from sklearn_rank_metrics import ranking_report
+    from sklearn_rank_metrics._stats._resampling import MAX_RESAMPLES
+
+    for baseline in ("good", None):
+        with pytest.raises(ValueError, match=re.escape(
+            "The 'n_resamples' parameter of ranking_report must be an int in the range "
+            f"[1, {MAX_RESAMPLES}]. Got {10**9} instead."
+        )):
+            ranking_report(Y_TRUE, SCORES, QID, metrics=["mrr"], baseline=baseline,
+                           n_resamples=10**9)
+
+
+def test_the_documented_resamples_bound_is_the_constant():
+    from sklearn_rank_metrics import MetricAtKDisplay, ranking_report
+    from sklearn_rank_metrics._stats._resampling import MAX_RESAMPLES
+
+    documented = f"n_resamples : int in [1, {MAX_RESAMPLES:_}]"
+    for function in (compare, ranking_report, MetricAtKDisplay.from_predictions):
+        assert documented in function.__doc__, function
