@@ -206,15 +206,18 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (also used by the console script)."""
-    parser = _build_parser()
+    """Run the command line; return the exit status.
+
+    The console script and ``python -m`` call it through ``__main__.main``, which
+    imports this module under the same Ctrl-C handling.
+    """
     # warnings as 'rank-metrics: warning: ...' while main runs, restored on return.
     # formatwarning, not showwarning: a caller that records warnings (pytest.warns,
     # catch_warnings(record=True)) still receives them, unformatted
     formatted_by = warnings.formatwarning
     warnings.formatwarning = _format_warning
     try:
-        args = parser.parse_args(argv)
+        args = _build_parser().parse_args(argv)
         if args.command == "demo":
             from .demo import main as demo_main
 
