@@ -27,22 +27,18 @@ from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import METRICS, parse_metric
 from ._metrics._settings import Settings
-from ._render import _csv, _json
+from ._render import MAX_DIGITS, _csv, _json
 from ._render._escape import text as escape_text
 from ._render._trec_eval import trec_eval_lines
 from ._stats._compare import compare
 from ._stats._report import REPORT_METRICS, RankingReport, summarize
+from ._stats._resampling import MAX_RESAMPLES  # --resamples at most, as compare's
 from ._version import __version__
 
 PROGRAM = "rank-metrics"
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of the output went away (| head)
-
-# --resamples at most: the bootstrap keeps and sorts every resampled mean, 8 bytes
-# each per metric and compared run (at the limit 16 MB per pair and metric, and
-# n_resamples x n_queries draws: about 12 s for 200 queries, 5 metrics, 2 pairs)
-MAX_RESAMPLES = 1_000_000
 
 # options of the --baseline comparison alone, with their defaults: given without
 # --baseline they would be ignored, so they are refused (None marks "not given")
@@ -177,7 +173,8 @@ def _build_parser() -> argparse.ArgumentParser:
                          "(booktabs), or trec_eval (trec_eval -q's per-query lines, then "
                          "runid, num_q and the 'all' lines, run after run; default: text)")
     options.add_argument("--digits", type=_digits, default=4,
-                         help="digits after the decimal point in the text report (>= 0)")
+                         help="digits after the decimal point in the text report "
+                         f"(0 to {MAX_DIGITS})")
     options.add_argument("--per-query", metavar="PATH",
                          help="also write every query's value of every metric and run to "
                          "this CSV file ('-': to standard output, after the report)")
@@ -211,15 +208,18 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (also used by the console script)."""
-    parser = _build_parser()
+    """Run the command line; return the exit status.
+
+    The console script and ``python -m`` call it through ``__main__.main``, which
+    imports this module under the same Ctrl-C handling.
+    """
     # warnings as 'rank-metrics: warning: ...' while main runs, restored on return.
     # formatwarning, not showwarning: a caller that records warnings (pytest.warns,
     # catch_warnings(record=True)) still receives them, unformatted
     formatted_by = warnings.formatwarning
     warnings.formatwarning = _format_warning
     try:
-        args = parser.parse_args(argv)
+        args = _build_parser().parse_args(argv)
         if args.command == "demo":
             from .demo import main as demo_main
 
@@ -580,13 +580,17 @@ def _compare_runs(
 
 
 def _digits(text: str) -> int:
-    """``--digits``: an int >= 0, checked when the arguments are read (before any output)."""
+    """``--digits``: an int from 0 to :data:`MAX_DIGITS` (that of every ``digits=``),
+    checked when the arguments are read (before any output)."""
     try:
         value = int(text)
     except ValueError:
         value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an int >= 0; got {text!r}")
+    if not 0 <= value <= MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"must be an int from 0 to {MAX_DIGITS} (a float64 has {MAX_DIGITS} "
+            f"significant digits); got {text!r}"
+        )
     return value
 
 
@@ -634,7 +638,8 @@ def _print_report(
         which = "each run answered in" if loaded.answered_only else "of"
         caption = f"Means over the queries {which} {loaded.source} ({counts})."
         render = report.to_markdown if args.format == "markdown" else report.to_latex
-        out.write(render(caption=caption, alpha=args.alpha, digits=args.digits) + "\n")
+        text = render(caption=caption, alpha=args.alpha, digits=args.digits)
+        out.write(text if text.endswith("\n") else text + "\n")  # LaTeX ends with one
     else:
         header = _text_header(settings, loaded, query_counts)
         out.write("\n".join(header) + "\n\n")

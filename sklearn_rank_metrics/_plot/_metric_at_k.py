@@ -18,7 +18,12 @@ from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, check_parameter
 from .._metrics._registry import MetricSpec, name_without_cutoff, parse_metric
 from .._stats._model_values import per_query_values
-from .._stats._resampling import BOOTSTRAP_METHODS, as_generator, mean_intervals
+from .._stats._resampling import (
+    BOOTSTRAP_METHODS,
+    RESAMPLES,
+    as_generator,
+    mean_intervals,
+)
 from ._base import (
     axes,
     check_settings,
@@ -190,7 +195,7 @@ class MetricAtKDisplay:
         confidence_level : float in (0, 1) or None, default=0.95
             Level of the percentile bootstrap band over queries (queries resampled
             jointly for all k and models); None draws no band.
-        n_resamples : int >= 1, default=1000
+        n_resamples : int in [1, 1_000_000], default=1000
             Bootstrap resamples of the band.
         convention, ties, replace_undefined_by, relevance_level : default=None
             As in :func:`evaluate`. Queries that are skipped (or NaN) are left out
@@ -223,7 +228,7 @@ class MetricAtKDisplay:
                 confidence_level,
                 [Interval(float, 0, 1, closed="neither"), NONE],
             )
-            check_parameter(door, "n_resamples", n_resamples, [Interval(int, 1, None)])
+            check_parameter(door, "n_resamples", n_resamples, [RESAMPLES])
             settings = check_settings(
                 convention=convention,
                 ties=ties,

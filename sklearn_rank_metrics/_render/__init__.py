@@ -19,10 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .._engine._validation import Interval
 from . import _latex, _markdown, _text
 from ._table import Table
 
 FORMATS = ("text", "markdown", "latex")
+
+# The most digits after the decimal point a mean is printed with: ``digits`` of every
+# ``to_*`` method and of ranking_report, and the command line's --digits. A float64
+# has 17 significant digits at most (repr never needs more to read back the same
+# number), so 17 after the point show every digit of a mean in [0.1, 1); more print
+# only the binary expansion's noise, and digits=10**9 would take gigabytes.
+MAX_DIGITS = 17
+DIGITS = Interval(int, 0, MAX_DIGITS)  # the constraint every entry point checks
 
 RENDERERS: dict[str, Callable[[str | None, Sequence[Table]], str]] = {
     "text": _text.render,

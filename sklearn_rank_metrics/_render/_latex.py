@@ -28,7 +28,10 @@ def table_lines(table: Table) -> list[str]:
 
 
 def render(caption: str | None, tables: Sequence[Table]) -> str:
-    """A ``table`` float: the ``\\caption``, then each ``tabular`` after ``\\medskip``."""
+    """A ``table`` float: the ``\\caption``, then each ``tabular`` after ``\\medskip``.
+
+    The text ends with a line break, as a ``.tex`` file does (and pandas' ``to_latex``).
+    """
     lines = [r"% \usepackage{booktabs}", r"\begin{table}", r"\centering"]
     if caption is not None:
         lines.append(rf"\caption{{{escape(caption)}}}")
@@ -37,4 +40,4 @@ def render(caption: str | None, tables: Sequence[Table]) -> str:
             lines += [r"\medskip", ""]
         lines += table_lines(table)
     lines.append(r"\end{table}")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"

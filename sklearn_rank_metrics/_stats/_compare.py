@@ -37,6 +37,7 @@ from ._per_query_values import (
 from ._resampling import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,
+    RESAMPLES,
     as_generator,
     bootstrap_intervals,
     bootstrap_means,
@@ -176,8 +177,9 @@ class ComparisonResult:
         alpha : float in (0, 1), default=0.05
             Significance level of the markers: any real number, a NumPy float read
             as the decimal it prints as (``np.float32(0.05)`` is 0.05).
-        digits : int >= 0, default=4
-            Digits of the means and differences.
+        digits : int in [0, 17], default=4
+            Digits of the means and differences after the decimal point (17 show
+            every digit a float64 mean in [0.1, 1) has).
 
         Returns
         -------
@@ -435,7 +437,7 @@ def _compare_values(
 @accepts_ranking_rows(several_models=True)
 @validate_params(
     {
-        "n_resamples": [Interval(int, 1, None)],
+        "n_resamples": [RESAMPLES],
         "confidence_level": [Interval(float, 0, 1, closed="neither")],
         "correction": [Options(*CORRECTIONS), NONE],
         **SHARED_SETTINGS,
@@ -497,7 +499,7 @@ def compare(
     baseline : str or None, default=None
         ``None``: every pair ``(a, b)`` with ``a`` before ``b`` in ``scores``.
         A model name: every other model ``a`` against it, ``(a, baseline)``.
-    n_resamples : int >= 1, default=10_000
+    n_resamples : int in [1, 1_000_000], default=10_000
         Bootstrap resamples, and random sign patterns of the randomisation test
         (all :math:`2^n` patterns are enumerated, exactly, when
         :math:`2^n \le` ``n_resamples`` for ``n`` queries).

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._engine._caller import caller_name
 from .._engine._validation import Interval, Options, check_parameter
-from .._render import FORMATS, render
+from .._render import DIGITS, FORMATS, render
 from .._render._table import Cell, Marks, Part, Table, Verbatim
 from ._model_values import greater_is_better
 
@@ -101,7 +101,7 @@ def comparison_tables(
     owner = caller_name("comparison_tables")
     check_parameter(owner, "test", test, [Options(*_TESTS)])
     check_parameter(owner, "alpha", alpha, [Interval(float, 0, 1, closed="neither")])
-    check_parameter(owner, "digits", digits, [Interval(int, 0, None)])
+    check_parameter(owner, "digits", digits, [DIGITS])
     alpha = _as_float(alpha)
     digits = int(digits)
     if style not in FORMATS:
@@ -212,7 +212,7 @@ def means_table(
 
     The caption, run and metric names are escaped for ``style`` (:mod:`.._render._escape`).
     """
-    check_parameter("means_table", "digits", digits, [Interval(int, 0, None)])
+    check_parameter("means_table", "digits", digits, [DIGITS])
     if style not in FORMATS:
         raise ValueError(f"The format must be one of {FORMATS}; got {style!r}.")
     models = list(means)

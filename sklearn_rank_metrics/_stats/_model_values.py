@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name, renamed_as
-from .._engine._inputs import plain_array
+from .._engine._inputs import to_numpy
 from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import evaluate_details
 from .._metrics._registry import parse_metric
@@ -64,12 +64,17 @@ def score_mapping(
 
 
 def check_shapes(y_true: Any, scores: dict[str, Any]) -> None:
-    """Every model's scores have the shape of ``y_true`` (the error names the model)."""
-    expected = np.shape(plain_array(y_true, "y_true"))
+    """Every model's scores have the shape of ``y_true`` (the error names the model).
+
+    Each array is read by the engine's :func:`~.._engine._inputs.to_numpy`, so that
+    what no metric function takes (an iterator: "pass list(...)", a null, a sparse
+    matrix, a scalar) is refused in the same words, not compared as a shape ``()``.
+    """
+    expected = np.shape(to_numpy(y_true, "y_true"))
     for name, values in scores.items():
         # a null (or another device) named by model: scores['bm25'], or y_score alone
         argument = f"scores[{name!r}]" if len(scores) > 1 else "y_score"
-        shape = np.shape(plain_array(values, argument))
+        shape = np.shape(to_numpy(values, argument))
         if shape != expected:
             raise ValueError(
                 f"The scores of model {name!r} passed to {caller_name()} have shape {shape}, "

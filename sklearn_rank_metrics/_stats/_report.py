@@ -12,14 +12,14 @@ import numpy as np
 from .._engine._caller import called_as, renamed_as
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._ranking_rows import accepts_ranking_rows
-from .._engine._validation import BOOLEAN, NONE, InstanceOf, Interval, validate_params
+from .._engine._validation import BOOLEAN, NONE, InstanceOf, validate_params
 from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._conventions import preset_name
 from .._metrics._evaluate import MetricDetail, evaluate_details
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
-from .._render import _csv, _json, _text
+from .._render import DIGITS, _csv, _json, _text
 from .._render._table import Cell, Table, Verbatim
 from ._compare import ComparisonResult, compare
 from ._comparison_table import means_table
@@ -30,6 +30,7 @@ from ._per_query_values import (
     chosen_metrics,
     frame_library_of,
 )
+from ._resampling import RESAMPLES
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)
 REPORT_METRICS = ("ndcg@10", "map", "mrr", "p@10", "recall@10")
@@ -321,11 +322,11 @@ def _values_summary(
 @validate_params(
     {
         **SHARED_SETTINGS,
-        "digits": [Interval(int, 0, None)],
+        "digits": [DIGITS],
         "output_dict": [BOOLEAN],
         "as_frame": [BOOLEAN],
         "baseline": [InstanceOf(str, "a model name (str)"), NONE],
-        "n_resamples": [Interval(int, 1, None)],
+        "n_resamples": [RESAMPLES],
     }
 )
 def ranking_report(
@@ -404,7 +405,7 @@ def ranking_report(
     doc_id : array-like, default=None
         Document id of every row, for a ``convention`` that breaks ties by it, as in
         :func:`evaluate`.
-    digits : int, default=4
+    digits : int in [0, 17], default=4
         Digits after the decimal point in the text report.
     output_dict : bool, default=False
         Return a dict instead of text: ``{metric: {"mean", "std_err", "n_queries",
@@ -424,7 +425,7 @@ def ranking_report(
         report gets a second table; in the dict, each other model's metric entry gets
         ``compare``'s columns (``mean_difference``, ``ci_low_percentile``, ...,
         ``p_value_permutation``).
-    n_resamples : int, default=10_000
+    n_resamples : int in [1, 1_000_000], default=10_000
         Resamples of the comparison (with ``baseline``).
     random_state : int, numpy Generator or RandomState, or None, default=None
         Seeds the comparison's resampling (with ``baseline``).

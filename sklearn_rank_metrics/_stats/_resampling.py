@@ -26,8 +26,17 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from .._engine._caller import caller_name
+from .._engine._validation import Interval
 
 BOOTSTRAP_METHODS = ("percentile", "bca")
+
+# n_resamples at most, in Python (compare, ranking_report, MetricAtKDisplay) and on the
+# command line (--resamples): the bootstrap keeps and sorts every resampled mean, 8
+# bytes each per metric and compared run (at the limit 16 MB per pair and metric, and
+# n_resamples x n_queries draws: about 12 s for 200 queries, 5 metrics, 2 pairs);
+# 10**9 was a MemoryError after minutes.
+MAX_RESAMPLES = 1_000_000
+RESAMPLES = Interval(int, 1, MAX_RESAMPLES)  # the constraint every entry point checks
 
 # Elements per chunk of the resampling matrices (int64 counts: 32 MB).
 _CHUNK_ELEMENTS = 1 << 22

@@ -42,7 +42,7 @@ def table(tmp_path_factory):
         (["--replace-undefined-by", "-1"], "'replace_undefined_by' parameter"),
         (["--replace-undefined-by", "inf"], "'replace_undefined_by' parameter"),
         (["--relevance-level", "nan"], "'relevance_level' parameter of rank-metrics"),
-        (["--digits", "-1"], "--digits: must be an int >= 0"),
+        (["--digits", "-1"], "--digits: must be an int from 0 to 17"),
     ],
 )
 def test_cli_settings_are_checked_as_in_python_before_any_output(table, arguments, message):

@@ -655,3 +655,39 @@ def test_records_are_the_table_rows():
                 assert np.isnan(expected)
             else:
                 assert value == expected and not isinstance(value, np.generic)
+
+
+def test_an_iterator_is_refused_with_pass_list_as_every_entry_point_does():
+    # before: "y_true has shape ()" (NumPy makes a 0-d object array of a generator)
+    from sklearn_rank_metrics import (
+        MetricAtKDisplay,
+        PerQueryMetricDisplay,
+        ndcg_score,
+        ranking_report,
+    )
+
+    y_true, group, scores = make_data(4, seed=2, noise=(1.0, 2.0))
+    first = next(iter(scores))
+    with pytest.raises(TypeError) as raised:  # what every metric function says
+        ndcg_score((value for value in y_true), scores[first], group)
+    expected = str(raised.value)
+    assert expected.endswith("got generator (a generator or iterator: pass list(...)).")
+    # each door, and the name it gives a model's scores (ranking_report reads each
+    # model on its own, as y_score)
+    doors = [
+        (lambda y, s: compare(y, s, group, n_resamples=10), f"scores['{first}']"),
+        (lambda y, s: ranking_report(y, s, group, metrics="mrr"), "y_score"),
+        (
+            lambda y, s: MetricAtKDisplay.from_predictions(y, s, group, confidence_level=None),
+            f"scores['{first}']",
+        ),
+        (lambda y, s: PerQueryMetricDisplay.from_predictions(y, s, group), f"scores['{first}']"),
+    ]
+    for call, scores_name in doors:
+        with pytest.raises(TypeError) as raised:
+            call((value for value in y_true), scores)
+        assert str(raised.value) == expected
+        # a model's scores as an iterator: the same sentence, naming them
+        with pytest.raises(TypeError) as raised:
+            call(y_true, {**scores, first: (value for value in scores[first])})
+        assert str(raised.value) == expected.replace("y_true", scores_name, 1)

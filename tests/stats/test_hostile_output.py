@@ -326,7 +326,7 @@ def test_twenty_five_runs_keep_letters():
 )
 def test_digits_is_a_declared_int(hostile_result, method, digits, error):
     with pytest.raises(error, match=rf"The 'digits' parameter of ComparisonResult\.{method} "
-                       r"must be an int >= 0\. Got"):  # fmt: skip
+                       r"must be an int in the range \[0, 17\]\. Got"):  # fmt: skip
         getattr(hostile_result, method)(digits=digits)
 
 

@@ -98,3 +98,20 @@ def test_one_json_safe_in_the_package():
         if "def _json_safe(" in path.read_text() or "def json_safe(" in path.read_text()
     ]
     assert defined == ["_render/_json.py"]
+
+
+def test_latex_ends_with_one_line_break_as_a_tex_file_does(tmp_path, capsys):
+    # a .tex file ends with a line break (pandas' to_latex too): one, never two
+    from sklearn_rank_metrics import compare
+    from sklearn_rank_metrics._cli import main
+
+    assert _latex.render(None, [TABLE]).endswith("\\end{table}\n")
+    y_true, qid = [1, 0, 1, 0], [1, 1, 2, 2]
+    scores = {"a": [2, 1, 2, 1], "b": [1, 2, 1, 2]}
+    result = compare(y_true, scores, qid, metrics=["mrr"], n_resamples=10, random_state=0)
+    assert result.to_latex().endswith("\\end{table}\n")
+    assert not result.to_latex().endswith("\n\n")
+    (tmp_path / "t.csv").write_text("group,y_true,y_score\n1,1,2\n1,0,1\n2,1,1\n2,0,2\n")
+    assert main(["evaluate", "--table", str(tmp_path / "t.csv"), "--format", "latex"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.endswith("\\end{table}\n") and not printed.endswith("\n\n")
