@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from ._engine._caller import called_as, renamed_as
 from ._engine._errors import RowValueError
 from ._engine._plain import counted
+from ._engine._present import present
 from ._metrics._conventions import CONVENTIONS
 from ._metrics._evaluate import evaluate_details
 from ._metrics._registry import METRICS, parse_metric
@@ -674,15 +675,16 @@ def _text_header(
     break a line or reach the terminal as a control sequence."""
     source = escape_text(loaded.source)
     if loaded.n_answered is not None:  # TREC runs: say which queries each mean is over
+        n_queries = counted(present(loaded.n_qrels_queries, "n_qrels_queries"), "query")
         answered = ", ".join(
             f"{escape_text(name)} {count}" for name, count in loaded.n_answered.items()
         )
         if loaded.answered_only:
-            lines = [f"{source}: {counted(loaded.n_qrels_queries, 'query')}; each run "
+            lines = [f"{source}: {n_queries}; each run "
                      "averaged over the queries it answered, as trec_eval without -c "
                      f"(answered: {answered})"]
         else:
-            lines = [f"{source}: {counted(loaded.n_qrels_queries, 'query')}, every run "
+            lines = [f"{source}: {n_queries}, every run "
                      "averaged over all of them, a query it did not answer at 0 as "
                      f"trec_eval -c (answered: {answered})"]
     else:
