@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import renamed_as
+from .._engine._plain import counted
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._stats._model_values import greater_is_better
 from ._base import axes, estimator_rows, estimator_scores, per_query_metric
@@ -100,7 +101,8 @@ class PerQueryDifferenceDisplay:
             ylabel=f"{self.metric}: {self.name} - {self.baseline_name}",
             title=(
                 f"{self.name} vs {self.baseline_name}\nbetter on {self.n_better}, worse on "
-                f"{self.n_worse}, tied on {self.n_tied} of {len(self.differences)} queries"
+                f"{self.n_worse}, tied on {self.n_tied} of "
+                f"{counted(len(self.differences), 'query')}"
             ),
         )
         return self

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name
+from .._engine._plain import counted
 from .._engine._validation import Interval, Options, check_parameter
 from .._render import DIGITS, FORMATS, render
 from .._render._table import Cell, Marks, Part, Table, Verbatim
@@ -240,7 +241,8 @@ def _caption(
 ) -> str:
     counts = sorted(set(np.asarray(columns["n_queries"]).tolist()))
     queries = (
-        f"{counts[0]} queries" if len(counts) == 1 else f"{counts[0]} to {counts[-1]} queries"
+        counted(counts[0], "query") if len(counts) == 1
+        else f"{counts[0]} to {counts[-1]} queries"
     )
     against = f"against {baseline}" if baseline is not None else "between every pair of runs"
     family = len(models) - 1 if baseline is not None else len(models) * (len(models) - 1) // 2

@@ -691,3 +691,9 @@ def test_an_iterator_is_refused_with_pass_list_as_every_entry_point_does():
         with pytest.raises(TypeError) as raised:
             call(y_true, {**scores, first: (value for value in scores[first])})
         assert str(raised.value) == expected.replace("y_true", scores_name, 1)
+
+
+def test_one_query_is_counted_in_the_singular():
+    result = compare([1, 0], {"a": [0.2, 0.1], "b": [0.1, 0.2]}, [1, 1], metrics=["map"])
+    assert "Means over 1 query." in result.to_text()
+    assert "1 queries" not in result.to_text() + result.to_markdown() + result.to_latex()
