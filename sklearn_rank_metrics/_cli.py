@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 import textwrap
@@ -564,7 +565,7 @@ def _compare_runs(
     if len(runs) < 2:
         raise _BadInput("--baseline needs at least two runs")
     with _progress(f"comparing runs ({args.resamples:,} resamples)"):
-        return compare(
+        result = compare(
             data.y_true,
             runs,
             data.group,
@@ -578,6 +579,8 @@ def _compare_runs(
             random_state=args.seed,
             **settings,
         )
+    # the header above the report names the convention once, for every table
+    return dataclasses.replace(result, settings=None)
 
 
 def _digits(text: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -21,6 +21,7 @@ from .._engine._frames import frame_of, output_library, returns_frames_like_inpu
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._engine._validation import NONE, Interval, Options, validate_params
 from .._metrics._base import SHARED_SETTINGS, fill_doc
+from .._metrics._conventions import preset_name
 from .._metrics._evaluate import metric_names
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
@@ -138,6 +139,19 @@ class ComparisonResult:
     baseline: str | None = None
     _columns: dict[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
     _means: dict[str, dict[str, float]] = field(repr=False, compare=False, default_factory=dict)
+    # the settings the per-query values were computed with (None: values given whole)
+    settings: Settings | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def convention(self) -> str | None:
+        """The convention the per-query values were computed under (given, or carried
+        by rows read from TREC files); None for the package's defaults or for
+        per-query values computed elsewhere (:class:`PerQueryValues`)."""
+        return None if self.settings is None else preset_name(self.settings.convention)
+
+    def _settings_note(self) -> str:
+        note = None if self.settings is None else self.settings.described()
+        return "" if note is None else f"\n\n{note}"
 
     def __repr__(self) -> str:
         n_rows = len(self._columns.get("metric", ()))
@@ -184,8 +198,10 @@ class ComparisonResult:
         Returns
         -------
         text : str
+            Under a convention, a last line names it and the settings given on top of
+            it.
         """
-        return self._tables("text", test, alpha, digits)
+        return self._tables("text", test, alpha, digits) + self._settings_note()
 
     @_tables_doc
     def to_markdown(
@@ -241,6 +257,7 @@ class ComparisonResult:
         """
         document = {
             "baseline": self.baseline,
+            "convention": self.convention,
             "correction": self.correction,
             "confidence_level": self.confidence_level,
             "n_resamples": self.n_resamples,
@@ -633,10 +650,11 @@ def compare(
         query_ids, values = per_query_values(
             y_true, scores, group, names, shared=settings, judged=judged, doc_id=doc_id
         )
-    return _comparison(
+    result = _comparison(
         _Compared(models, names, query_ids, values), pairs, methods, n_resamples,
         confidence_level, rng, correction, baseline, output_library(),
     )
+    return replace(result, settings=settings)
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,8 @@ class RankingReport:
         table, 4 for the comparison, as ``ComparisonResult.to_text``).
         """
         text = format_report(self._shown(), self.digits if digits is None else digits)
-        text += self._settings_note()
+        if self.comparison is None or self.comparison.settings is None:
+            text += self._settings_note()  # else the comparison's text ends with it
         if self.comparison is not None:
             text += f"\n\nPaired comparison with {self.baseline!r}:\n\n"
             text += self.comparison.to_text(

@@ -203,6 +203,24 @@ def test_reports_say_which_convention_applied(files):
     assert "convention" not in ranking_report(*arrays, metrics=["map"])
 
 
+def test_comparisons_say_which_convention_applied(files):
+    qrels, run = files
+    aligned = align_trec_runs(qrels, {"tied": run, "again": run})
+    result = compare(aligned, metrics=["map"], n_resamples=10, random_state=0)
+    assert result.convention == "trec_eval"
+    assert result.to_text().endswith(
+        "convention: trec_eval 10: float64 scores, ties by docno descending, relevant = "
+        "label >= 1, empty query 0, iprec cutoff round(X*R)"
+    )
+    assert json.loads(result.to_json())["convention"] == "trec_eval"
+    plain = compare(aligned, metrics=["map"], n_resamples=10, random_state=0, convention="none")
+    assert plain.convention is None and "convention" not in plain.to_text()
+    # the report with a comparison says it once, at the end
+    text = ranking_report(aligned, metrics=["map"], baseline="tied", n_resamples=10)
+    assert text.count("convention: trec_eval 10") == 1
+    assert text.rstrip().endswith("iprec cutoff round(X*R)")
+
+
 def test_the_command_line_header_names_the_convention(files, capsys):
     qrels, run = files
     assert cli_main(["evaluate", "--qrels", qrels, "--run", run, "--metrics", "map"]) == 0

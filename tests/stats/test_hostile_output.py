@@ -235,7 +235,7 @@ def test_cli_text_header_names_cannot_break_lines(tmp_path, capsys):
         assert header[0].startswith(str(qrels).replace("\x1b", "\\x1b").replace("\n", "\\n"))
         run_shown = "run\\x1b[0m\\n.run"
         assert header[0].endswith(f"(answered: {run_shown} 1)")
-        assert header[2] == f"{run_shown}: 1 queries only in the run were dropped (as trec_eval)"
+        assert header[2] == f"{run_shown}: 1 query only in the run was dropped (as trec_eval)"
 
 
 def test_csv_and_json_keep_hostile_names_exactly(hostile_result):
