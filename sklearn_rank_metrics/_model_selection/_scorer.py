@@ -27,7 +27,7 @@ from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, re
 from .._engine._plain import counted
 from .._engine._ranking_rows import estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
-from .._engine._validation import Options, check_parameter
+from .._engine._validation import BOOLEAN, NONE, Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._registry import METRICS, MetricSpec, parse_metric
 from .._metrics._settings import Settings
@@ -582,11 +582,10 @@ default="auto"
     check_parameter(
         "make_ranking_scorer", "response_method", response_method, _RESPONSE_CONSTRAINT
     )
-    if greater_is_better is not None and not isinstance(greater_is_better, bool):
-        raise TypeError(
-            "The 'greater_is_better' parameter of make_ranking_scorer must be a bool or "
-            f"None; got {type(greater_is_better).__name__} instead."
-        )
+    check_parameter("make_ranking_scorer", "greater_is_better", greater_is_better,
+                    [BOOLEAN, NONE])
+    if greater_is_better is not None:  # NumPy's bool as Python's (``is`` compares below)
+        greater_is_better = bool(greater_is_better)
     function, metric_params, name, shown = _resolve_metric(metric, dict(params))
     greater_is_better = _direction(metric, function, greater_is_better)
     return RankingScorer(

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._engine._caller import caller_name, renamed_as
 from .._engine._ranking_rows import accepts_ranking_rows
-from .._engine._validation import NONE, Interval, check_parameter
+from .._engine._validation import BOOLEAN, NONE, Interval, check_parameter
 from .._metrics._registry import MetricSpec, name_without_cutoff, parse_metric
 from .._stats._model_values import per_query_values
 from .._stats._resampling import (
@@ -118,6 +118,7 @@ class MetricAtKDisplay:
         display : MetricAtKDisplay
         """
         caller = f"{type(self).__name__}.plot"
+        check_parameter(caller, "show_bands", show_bands, [BOOLEAN])
         self.ax_, self.figure_ = axes(ax, caller)
         models = list(self.values)
         with renamed_as(caller):
