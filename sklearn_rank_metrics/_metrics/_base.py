@@ -19,9 +19,17 @@ from ._aggregate import PerQuery, aggregate
 from ._conventions import CONVENTION, DOC_CONVENTION, warn_unordered_ties_in_call
 
 # a cutoff beyond any query is the whole ranking; the bound keeps k inside int64
-# arithmetic (an error naming 'k', not an OverflowError deep in NumPy)
+# arithmetic (an error naming 'k', not an OverflowError deep in NumPy). No query
+# comes near it, so the rule reads "an int >= 1" and only a larger k is told of it.
 MAX_K = 2**62
-K = [Interval(int, 1, MAX_K), NONE]
+K = [
+    Interval(
+        int, 1, MAX_K,
+        beyond=f": a cutoff above 2**62 ({MAX_K}) is beyond int64 arithmetic; pass "
+        "k=None for no cutoff",
+    ),
+    NONE,
+]
 TIES = [Options(*TIES_MODES)]
 REPLACE_UNDEFINED_BY = [Options(0.0, 1.0, math.nan, "skip", "raise")]
 RELEVANCE_LEVEL = [Interval(float, None, None), NONE]
