@@ -355,7 +355,10 @@ def _ranged(
         with called_as(metric_function):
             values = per_query(ranked, **params)
         declared = value_range(params)
-        return values if values.value_range == declared else replace(values, value_range=declared)
+        low, high = values.value_range
+        if values.value_range == declared or (low < declared[0] and high >= declared[1]):
+            return values  # a range the kernel widened for its data (2-D signed DCG)
+        return replace(values, value_range=declared)
 
     kernel.__name__ = kernel.__qualname__ = getattr(per_query, "__name__", "kernel")
     kernel.__dict__["__wrapped__"] = per_query

@@ -12,6 +12,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from .._engine._caller import caller_name
 from .._engine._doc_ids import DESCENDING
 from .._engine._errors import RowValueError
+from .._engine._inputs import first_bad
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import NONE, Interval, Options
 from .._engine._warnings import warn_at_caller
@@ -67,10 +68,45 @@ def dcg_per_query(
     log_base: float = 2,
     ties: str = "average",
 ) -> PerQuery:
-    """Expected DCG@k of every query (undefined: no row with a positive gain)."""
-    return _gain_sums(
-        ranked, gain, lambda: expected_dcg(ranked, ties, k, GainModel(gain, discount, log_base))
+    """Expected DCG@k of every query (undefined: no row with a positive gain).
+
+    In scikit-learn's 2-D form with linear gain, negative labels are summed as
+    negative gains, as scikit-learn's ``dcg_score`` sums them (:func:`_signed_dcg`).
+    """
+    model = GainModel(gain, discount, log_base)
+    if _signed_gains(ranked, gain):
+        return _signed_dcg(ranked, lambda: expected_dcg(ranked, ties, k, model))
+    return _gain_sums(ranked, gain, lambda: expected_dcg(ranked, ties, k, model))
+
+
+def _signed_gains(ranked: RankedGroups, gain: Any) -> bool:
+    """Whether negative labels are gains of their own sign: scikit-learn's 2-D DCG.
+
+    scikit-learn's ``dcg_score`` takes ``(n_queries, n_docs)`` arrays and sums
+    ``y * discount`` whatever the sign of ``y``; in that form, with its linear gain,
+    this package's ``dcg_score`` is a drop-in replacement and does the same. Flat
+    rows keep the package's rule (labels >= 0, else an error naming the row).
+    """
+    return (
+        ranked.two_dimensional
+        and isinstance(gain, str)
+        and gain == "linear"
+        and ranked.cached("first_negative_label", lambda: first_bad(ranked.input_labels < 0))
+        is not None
     )
+
+
+def _signed_dcg(ranked: RankedGroups, compute: Callable[[], np.ndarray]) -> PerQuery:
+    """Per-query DCG over signed gains: defined wherever a row has a nonzero gain.
+
+    A query of negative labels only has a negative DCG (scikit-learn's number, not
+    an undefined query); its range is the whole real line.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        values = compute()
+    _check_finite(values, ranked)
+    undefined = ~ranked.query_any(ranked.labels != 0)
+    return PerQuery(values, undefined, None, "no row with gain != 0", (-np.inf, np.inf))
 
 
 def _gain_sums(ranked: RankedGroups, gain: Any, compute: Callable[[], np.ndarray]) -> PerQuery:
@@ -191,6 +227,10 @@ def dcg_score(
     exact expectation over the block's orders (scikit-learn's tie-averaged DCG).
     A query without a row of positive gain is "undefined": its DCG is 0, and
     ``replace_undefined_by`` decides its value like in every other metric.
+
+    Labels must be >= 0, except in scikit-learn's 2-D form ``(n_queries, n_docs)``
+    with linear gain, where a negative label is a negative gain, as scikit-learn's
+    ``dcg_score`` sums it (a query is then undefined only when every label is 0).
 
     References
     ----------

@@ -41,10 +41,10 @@ def _check_like_scikit_learn(
     with its exception types and messages: non-numeric or non-finite arrays,
     inconsistent lengths, target types other than multilabel-indicator /
     continuous-multioutput / multiclass-multioutput, and for NDCG negative labels or
-    a single document per query. Two rules of this package stay: a ``-inf`` score is
-    a judged row that was not retrieved, and DCG needs labels >= 0 (graded
-    relevance; scikit-learn's ``dcg_score`` sums negative gains). The flat form keeps
-    its own documented rules.
+    a single document per query. DCG sums negative labels as negative gains, as
+    scikit-learn's ``dcg_score`` does (the kernel's rule for 2-D input with linear
+    gain). One rule of this package stays: a ``-inf`` score is a judged row that
+    was not retrieved. The flat form keeps its own documented rules (labels >= 0).
     """
     # another library's arrays (DLPack) are read here, or refused (device, gradients)
     y_true, y_score = read_if_dlpack(y_true, "y_true"), read_if_dlpack(y_score, "y_score")

@@ -521,7 +521,7 @@ def test_sklearn_check_detects_a_broken_ndcg(broken):
 # own rules, e.g. a single query of one document is fine there)
 BAD_2D = [
     ([[1]], [[1]]),  # one document per query
-    ([[-1, 2]], [[0.5, 0.1]]),  # negative label (NDCG)
+    ([[-1, 2]], [[0.5, 0.1]]),  # negative label: NDCG refuses, DCG sums it
     ([["a", "b"]], [[1, 2]]),  # non-numeric labels
     ([[1, 0]], [["x", "y"]]),  # non-numeric scores
     ([[1, 0]], [[np.nan, 0.1]]),  # NaN score
@@ -546,13 +546,8 @@ def test_2d_errors_are_scikit_learns(function, y_true, y_score, container):
     except (ValueError, TypeError) as error:
         with pytest.raises(type(error), match=re.escape(str(error))):
             ours(y_true, y_score)
-    else:  # scikit-learn computes a value here: so do we, the same one
-        if function == "dcg_score" and np.min(y_true) < 0:
-            # our rule: graded relevance is >= 0 (scikit-learn sums negative gains)
-            with pytest.raises(ValueError, match="must be >= 0"):
-                ours(y_true, y_score)
-        else:
-            assert ours(y_true, y_score) == pytest.approx(expected, rel=1e-12)
+    else:  # scikit-learn computes a value here (DCG of negative labels too): so do we
+        assert ours(y_true, y_score) == pytest.approx(expected, rel=1e-12)
 
 
 def test_shortcut_past_scikit_learns_checks_is_taken_only_where_they_pass(monkeypatch):
