@@ -61,7 +61,7 @@ def _converted(value: Any, name: str) -> np.ndarray:
     """:func:`to_numpy` without the null check: the conversion alone."""
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
         return _from_frame_library(value, name)
-    _check_array_like(value, name)
+    check_array_like(value, name)
     if np.ma.isMaskedArray(value):
         masked = np.flatnonzero(np.ma.getmaskarray(value).reshape(-1))
         if len(masked):
@@ -78,6 +78,20 @@ def _converted(value: Any, name: str) -> np.ndarray:
     return np.asarray(value)
 
 
+def first_text(array: np.ndarray) -> int | None:
+    """Flat index of the first text value (str or bytes) of ``array``, or None.
+
+    A str or bytes dtype is text throughout; an object array is scanned value by
+    value ("0.5" is text, whatever it says).
+    """
+    if array.dtype.kind in "US":
+        return 0 if array.size else None
+    if array.dtype.kind != "O":
+        return None
+    text = np.fromiter(map(isinstance, array.ravel(), repeat((str, bytes))), bool, array.size)
+    return first_bad(text)
+
+
 def _from_frame_library(value: Any, name: str) -> np.ndarray:
     """A pandas, polars or pyarrow column (anything with ``to_numpy``) as NumPy.
 
@@ -92,21 +106,24 @@ def _from_frame_library(value: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
 
 
-def _check_array_like(value: Any, name: str) -> None:
+def check_array_like(value: Any, name: str) -> None:
     """Refuse what is no array of rows: text, a scalar, a sparse matrix, an iterator."""
     if isinstance(value, (str, bytes)) or np.isscalar(value):
-        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
+        raise TypeError(
+            f"{name} of {caller_name()} must be an array-like, got {type(value).__name__} "
+            "instead."
+        )
     if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
         raise TypeError(
-            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
-            "(convert it with .toarray())."
+            f"{name} of {caller_name()} must be a dense array-like; got a sparse "
+            f"{type(value).__name__} (convert it with .toarray())."
         )
     if not hasattr(value, "__len__") and not hasattr(value, "__array__") and not (
         is_dlpack_array(value)
     ):
         raise TypeError(
-            f"{name} must be an array-like (list, NumPy array, pandas Series); got "
-            f"{type(value).__name__} (a generator or iterator: pass list(...))."
+            f"{name} of {caller_name()} must be an array-like (list, NumPy array, pandas "
+            f"Series); got {type(value).__name__} (a generator or iterator: pass list(...))."
         )
 
 
@@ -147,10 +164,8 @@ def as_float(value: Any, name: str) -> np.ndarray:
     array = to_numpy(value, name)
     if array.dtype.kind not in "biuf":
         if array.dtype.kind == "O":
-            text = np.fromiter(map(isinstance, array.ravel(), repeat((str, bytes))), bool,
-                               array.size)
-            if text.any():  # "0.5" is text, whatever it says: as for a str array
-                first = int(np.flatnonzero(text)[0])
+            first = first_text(array)
+            if first is not None:  # "0.5" is text, whatever it says: as for a str array
                 raise TypeError(
                     f"{name} of {caller_name()} must hold numbers; got text "
                     f"{array.ravel()[first]!r} at {format_index(first, array.shape)}."

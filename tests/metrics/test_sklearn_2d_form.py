@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn import metrics as skm
 
 import sklearn_rank_metrics as srm
@@ -66,3 +67,69 @@ def test_flat_rows_keep_the_package_rule_for_negative_labels():
     # other gains than scikit-learn's linear one refuse in 2-D as well
     with pytest.raises(ValueError, match=r"must be >= 0.*row 0, column 0"):
         srm.dcg_score(np.array([[-1.0, 2.0]]), np.array([[0.2, 0.1]]), gain="exponential")
+
+
+# ------------------------------------------------------------------ messages
+
+
+@pytest.mark.parametrize("function", ["ndcg_score", "dcg_score"])
+@pytest.mark.parametrize("argument", ["y_true", "y_score"])
+def test_a_sparse_matrix_is_refused_by_name(function, argument):
+    dense = np.eye(3)
+    arrays = {"y_true": dense, "y_score": dense, argument: sp.csr_matrix(dense)}
+    with pytest.raises(TypeError):  # scikit-learn refuses it too (InvalidParameterError)
+        getattr(skm, function)(arrays["y_true"], arrays["y_score"])
+    message = (
+        f"{argument} of {function} must be a dense array-like; got a sparse csr_matrix "
+        "(convert it with .toarray())."
+    )
+    with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+        getattr(srm, function)(arrays["y_true"], arrays["y_score"])
+
+
+@pytest.mark.parametrize(
+    "function", ["ndcg_score", "dcg_score", "precision_at_k_score", "mean_average_precision_score"]
+)
+def test_shapes_that_differ_are_told_as_for_every_metric(function):
+    if hasattr(skm, function):  # scikit-learn refuses it with a ValueError too
+        with pytest.raises(ValueError):
+            getattr(skm, function)(np.ones((2, 5)), np.ones(10))
+    message = f"y_true and y_score of {function} must have the same shape; got (2, 5) and (10,)."
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        getattr(srm, function)(np.ones((2, 5)), np.ones(10))
+
+
+def test_sample_weight_of_the_wrong_length_is_named():
+    with pytest.raises(ValueError, match=r"^sample_weight of ndcg_score must have one weight per"):
+        srm.ndcg_score(np.eye(3), np.eye(3)[::-1], sample_weight=[1.0, 2.0])
+
+
+def _text_tables():
+    import pandas as pd
+    import polars as pl
+
+    letters, digits = [["a", "b"], ["c", "d"]], [["1", "0"], ["0", "1"]]
+    return {
+        "str array": (np.array(letters), "'a'"),
+        "list of str": (letters, "'a'"),
+        "bytes array": (np.array(letters, dtype="S1"), "b'a'"),
+        "object array of numeric text": (np.array(digits, dtype=object), "'1'"),
+        "pandas": (pd.DataFrame(digits), "'1'"),
+        "pandas categorical": (pd.DataFrame(letters, dtype="category"), "'a'"),
+        "polars": (pl.DataFrame(letters), "'a'"),
+    }
+
+
+@pytest.mark.parametrize("function", ["ndcg_score", "dcg_score"])
+@pytest.mark.parametrize("case", list(_text_tables()))
+def test_text_in_2d_is_a_value_error_naming_the_cell(function, case):
+    table, shown = _text_tables()[case]
+    if case == "list of str":  # scikit-learn's own type for text in its 2-D form
+        with pytest.raises(ValueError):
+            getattr(skm, function)(table, np.ones((2, 2)))
+    for argument, arrays in (("y_true", (table, np.ones((2, 2)))), ("y_score", (np.eye(2), table))):
+        message = (
+            f"{argument} of {function} must hold numbers; got text {shown} at row 0, column 0."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+            getattr(srm, function)(*arrays)
