@@ -19,7 +19,11 @@ class TieOrderWarning(UserWarning):
 
     A ``convention=`` whose tool breaks ties by document id (trec_eval, MLlib ...)
     met tied scores in a call that gave no document ids: the tied rows kept their
-    input order, so the number may differ from the tool's.
+    input order, so the number may differ from the tool's. Raised only where some
+    order of the tied rows changes the metric's value: rows that differ in what the
+    metric reads, at ranks it weighs (a tie below the cutoff, or a tie inside the
+    top k of P@k, recall or F, never does; without a cutoff they count the whole
+    list).
     """
 
 

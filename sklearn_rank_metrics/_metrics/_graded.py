@@ -3,14 +3,15 @@
 # mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._caller import caller_name
-from .._engine._doc_ids import DESCENDING
+from .._engine._doc_ids import DESCENDING, LABEL, RANKS, RELEVANT, TOP_K, TieReach
 from .._engine._errors import RowValueError
 from .._engine._inputs import first_bad
 from .._engine._ranked_groups import RankedGroups
@@ -31,6 +32,7 @@ from .._kernels._ndcg_top_k import ndcg_of_top_k
 from .._kernels._relevance import n_relevant
 from ._aggregate import PerQuery
 from ._aliases import Alias
+from ._base import tie_order
 from ._conventions import BOOSTERS, Ordering, Provider
 from ._declaration import Variant, metric, non_negative
 from ._sklearn_compat import like_scikit_learn
@@ -38,6 +40,22 @@ from ._sklearn_compat import like_scikit_learn
 # gdeval (ir_measures' ERR@k and nDCG exp-log2): double precision, ties by document id
 # descending
 GDEVAL = Ordering(doc_id_order=DESCENDING)
+
+
+def _gain_tie_order(params: Mapping[str, Any]) -> TieReach:
+    """Where the order of tied rows changes a DCG (NDCG, CG): the declared rule.
+
+    Rows differ when their gains do: their labels, or with the binary gain their
+    relevance (``y > 0``). Every rank weighs differently with the discount
+    ``1 / log_b(i + 1)``; ranks ``i <= b`` weigh 1 with ``1 / max(1, log_b(i))``;
+    without a discount (CG) only which rows are in the top k counts.
+    """
+    gain, discount = params.get("gain", "linear"), params.get("discount", "log(rank+1)")
+    reads = (RELEVANT,) if isinstance(gain, str) and gain == "binary" else (LABEL,)
+    if discount == "none":
+        return TieReach(TOP_K, reads, params.get("k"))
+    same = math.floor(params.get("log_base", 2)) if discount == "max(1,log(rank))" else 1
+    return TieReach(RANKS, reads, params.get("k"), same_weight_ranks=max(same, 1))
 
 
 def _no_positive_gain(ranked: RankedGroups, gain: Any) -> np.ndarray:
@@ -157,6 +175,7 @@ def ndcg_per_query(
 @metric(
     "dcg",
     dcg_per_query,
+    tie_order=_gain_tie_order,
     value_range=non_negative,
     aliases=[
         # ranx's dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
@@ -268,7 +287,10 @@ def idcg_per_query(
     )
 
 
-@metric("idcg", idcg_per_query, value_range=non_negative, graded=True)
+# the ideal order is the same whatever the order of tied rows
+@metric(
+    "idcg", idcg_per_query, tie_order=lambda params: None, value_range=non_negative, graded=True
+)
 def idcg_score(
     y_true: Any,
     y_score: Any,
@@ -342,6 +364,7 @@ def idcg_score(
 @metric(
     "ndcg",
     ndcg_per_query,
+    tie_order=_gain_tie_order,
     constraints={"ideal": [Options("all", "top_k")]},
     aliases=[
         Alias("trec_eval", "ndcg_cut", cutoff="required", example="ndcg_cut_10"),
@@ -512,6 +535,7 @@ def _warn_if_labels_look_binary(ranked: RankedGroups) -> None:
 @metric(
     "err",
     err_per_query,
+    tie_order=tie_order(RANKS, (LABEL,)),
     constraints={"max_grade": [Interval(float, 0, 1023, closed="right"), NONE]},
     # ERR@k comes from ir_measures' gdeval provider
     providers={"ir_measures": Provider(ordering=GDEVAL)},
