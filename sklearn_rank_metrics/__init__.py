@@ -5,7 +5,7 @@ form), sorts the rows once by (query, score descending) and computes one value p
 query with vectorised NumPy; the functions return the mean over queries.
 """
 
-from ._engine._warnings import TieOrderWarning
+from ._engine._warnings import SuspiciousInputWarning, TieOrderWarning
 from ._io import (
     AlignedRuns,
     RankingData,
@@ -66,6 +66,7 @@ __all__ = [
     "RankingData",
     "RankingEvaluator",
     "SampledRanks",
+    "SuspiciousInputWarning",
     "TieOrderWarning",
     "align_recommendations",
     "align_trec_runs",

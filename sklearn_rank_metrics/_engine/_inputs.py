@@ -18,6 +18,7 @@ from sklearn.base import is_classifier
 from ._caller import caller_name
 from ._containers import first_missing, from_dlpack, is_dlpack_array, library_of
 from ._errors import RowValueError
+from ._mixups import refuse_fractional_ids, sizes_hint
 from ._present import present
 
 RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
@@ -449,12 +450,13 @@ def _checked_ids(group: Any, n_rows: int) -> np.ndarray:
     if len(ids_array) != n_rows:
         raise ValueError(
             f"group of {caller_name()} must have one id per row ({n_rows}); "
-            f"got {len(ids_array)}."
+            f"got {len(ids_array)}.{sizes_hint(ids_array, n_rows)}"
         )
     if ids_array.dtype.kind == "f":
         bad = first_bad(np.isnan(ids_array))
         if bad is not None:
             raise ValueError(f"group of {caller_name()} must not be NaN; got NaN at row {bad}.")
+        refuse_fractional_ids(ids_array)  # scores passed as group
     elif ids_array.dtype.kind == "O":
         bad = first_bad(missing_objects(ids_array))
         if bad is not None:

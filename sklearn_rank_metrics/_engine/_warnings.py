@@ -27,6 +27,22 @@ class TieOrderWarning(UserWarning):
     """
 
 
+class SuspiciousInputWarning(UserWarning):
+    """The inputs look like a common mistake, which would give a wrong number silently.
+
+    Raised where a real input can look the same, with the likely fix: every query
+    holding one row (scores or row ids passed as ``group``), query ids that look like
+    query sizes repeated on every row (LightGBM's ``group``), labels that look like
+    scores beside scores that look like labels (``y_true`` and ``y_score`` swapped).
+    Filter it by class once the input is known to be right::
+
+        warnings.filterwarnings("ignore", category=SuspiciousInputWarning)
+
+    What no real input looks like is refused instead (query ids with a fraction,
+    group sizes instead of one id per row).
+    """
+
+
 # where warn_at_caller puts its warnings instead of emitting them (recorded_warnings)
 _RECORDED: ContextVar[list[tuple[type[Warning], str]] | None] = ContextVar(
     "recorded_warnings", default=None
