@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__ as __version__
 
 if TYPE_CHECKING:  # the names below as type checkers and editors see them
-    from ._engine._warnings import TieOrderWarning
+    from ._engine._warnings import SuspiciousInputWarning, TieOrderWarning
     from ._io import (
         AlignedRuns,
         RankingData,
@@ -55,7 +55,11 @@ if TYPE_CHECKING:  # the names below as type checkers and editors see them
     from ._metrics._streaming import RankingEvaluator
     from ._model_selection._booster_metrics import make_lightgbm_metric, make_xgboost_metric
     from ._model_selection._ranker import GroupedRanker
-    from ._model_selection._scorer import make_ranking_scorer, make_ranking_scorers
+    from ._model_selection._scorer import (
+        ScorerSetupError,
+        make_ranking_scorer,
+        make_ranking_scorers,
+    )
     from ._plot._metric_at_k import MetricAtKDisplay
     from ._plot._per_query_difference import PerQueryDifferenceDisplay
     from ._plot._per_query_metric import PerQueryMetricDisplay
@@ -74,7 +78,7 @@ if TYPE_CHECKING:  # the names below as type checkers and editors see them
 # name is first used; tests/meta/test_imports.py checks it against __all__ and the
 # imports above
 _MODULES: dict[str, tuple[str, ...]] = {
-    "._engine._warnings": ("TieOrderWarning",),
+    "._engine._warnings": ("SuspiciousInputWarning", "TieOrderWarning"),
     "._io": (
         "AlignedRuns",
         "RankingData",
@@ -113,7 +117,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "._metrics._streaming": ("RankingEvaluator",),
     "._model_selection._booster_metrics": ("make_lightgbm_metric", "make_xgboost_metric"),
     "._model_selection._ranker": ("GroupedRanker",),
-    "._model_selection._scorer": ("make_ranking_scorer", "make_ranking_scorers"),
+    "._model_selection._scorer": (
+        "ScorerSetupError", "make_ranking_scorer", "make_ranking_scorers",
+    ),
     "._plot._metric_at_k": ("MetricAtKDisplay",),
     "._plot._per_query_difference": ("PerQueryDifferenceDisplay",),
     "._plot._per_query_metric": ("PerQueryMetricDisplay",),
@@ -141,6 +147,8 @@ __all__ = [
     "RankingData",
     "RankingEvaluator",
     "SampledRanks",
+    "ScorerSetupError",
+    "SuspiciousInputWarning",
     "TieOrderWarning",
     "align_recommendations",
     "align_trec_runs",

@@ -18,6 +18,7 @@ from sklearn.base import is_classifier
 from ._caller import caller_name
 from ._containers import first_missing, from_dlpack, is_dlpack_array, library_of
 from ._errors import RowValueError
+from ._mixups import refuse_fractional_ids, sizes_hint
 from ._present import present
 
 RESPONSE_METHODS = ("auto", "predict", "predict_proba", "decision_function")
@@ -61,7 +62,7 @@ def _converted(value: Any, name: str) -> np.ndarray:
     """:func:`to_numpy` without the null check: the conversion alone."""
     if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
         return _from_frame_library(value, name)
-    _check_array_like(value, name)
+    check_array_like(value, name)
     if np.ma.isMaskedArray(value):
         masked = np.flatnonzero(np.ma.getmaskarray(value).reshape(-1))
         if len(masked):
@@ -78,6 +79,20 @@ def _converted(value: Any, name: str) -> np.ndarray:
     return np.asarray(value)
 
 
+def first_text(array: np.ndarray) -> int | None:
+    """Flat index of the first text value (str or bytes) of ``array``, or None.
+
+    A str or bytes dtype is text throughout; an object array is scanned value by
+    value ("0.5" is text, whatever it says).
+    """
+    if array.dtype.kind in "US":
+        return 0 if array.size else None
+    if array.dtype.kind != "O":
+        return None
+    text = np.fromiter(map(isinstance, array.ravel(), repeat((str, bytes))), bool, array.size)
+    return first_bad(text)
+
+
 def _from_frame_library(value: Any, name: str) -> np.ndarray:
     """A pandas, polars or pyarrow column (anything with ``to_numpy``) as NumPy.
 
@@ -92,21 +107,24 @@ def _from_frame_library(value: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} could not be converted to a NumPy array: {error}") from None
 
 
-def _check_array_like(value: Any, name: str) -> None:
+def check_array_like(value: Any, name: str) -> None:
     """Refuse what is no array of rows: text, a scalar, a sparse matrix, an iterator."""
     if isinstance(value, (str, bytes)) or np.isscalar(value):
-        raise TypeError(f"{name} must be an array-like, got {type(value).__name__} instead.")
+        raise TypeError(
+            f"{name} of {caller_name()} must be an array-like, got {type(value).__name__} "
+            "instead."
+        )
     if hasattr(value, "tocsr") or hasattr(value, "todense"):  # scipy.sparse
         raise TypeError(
-            f"{name} must be a dense array-like; got a sparse {type(value).__name__} "
-            "(convert it with .toarray())."
+            f"{name} of {caller_name()} must be a dense array-like; got a sparse "
+            f"{type(value).__name__} (convert it with .toarray())."
         )
     if not hasattr(value, "__len__") and not hasattr(value, "__array__") and not (
         is_dlpack_array(value)
     ):
         raise TypeError(
-            f"{name} must be an array-like (list, NumPy array, pandas Series); got "
-            f"{type(value).__name__} (a generator or iterator: pass list(...))."
+            f"{name} of {caller_name()} must be an array-like (list, NumPy array, pandas "
+            f"Series); got {type(value).__name__} (a generator or iterator: pass list(...))."
         )
 
 
@@ -147,10 +165,8 @@ def as_float(value: Any, name: str) -> np.ndarray:
     array = to_numpy(value, name)
     if array.dtype.kind not in "biuf":
         if array.dtype.kind == "O":
-            text = np.fromiter(map(isinstance, array.ravel(), repeat((str, bytes))), bool,
-                               array.size)
-            if text.any():  # "0.5" is text, whatever it says: as for a str array
-                first = int(np.flatnonzero(text)[0])
+            first = first_text(array)
+            if first is not None:  # "0.5" is text, whatever it says: as for a str array
                 raise TypeError(
                     f"{name} of {caller_name()} must hold numbers; got text "
                     f"{array.ravel()[first]!r} at {format_index(first, array.shape)}."
@@ -434,12 +450,13 @@ def _checked_ids(group: Any, n_rows: int) -> np.ndarray:
     if len(ids_array) != n_rows:
         raise ValueError(
             f"group of {caller_name()} must have one id per row ({n_rows}); "
-            f"got {len(ids_array)}."
+            f"got {len(ids_array)}.{sizes_hint(ids_array, n_rows)}"
         )
     if ids_array.dtype.kind == "f":
         bad = first_bad(np.isnan(ids_array))
         if bad is not None:
             raise ValueError(f"group of {caller_name()} must not be NaN; got NaN at row {bad}.")
+        refuse_fractional_ids(ids_array)  # scores passed as group
     elif ids_array.dtype.kind == "O":
         bad = first_bad(missing_objects(ids_array))
         if bad is not None:

@@ -39,6 +39,7 @@ from ._inputs import (
     query_weights,
     scores_as_float,
 )
+from ._mixups import warn_one_row_queries, warn_sizes_per_row, warn_swapped_labels_and_scores
 from ._present import present
 from ._segments import segment_rows, segment_sums
 from ._sorting import positions_in_queries, sort_by_query_then_score
@@ -485,6 +486,26 @@ def _non_decreasing(codes: np.ndarray) -> bool:
 
 
 
+def _warn_if_mixed_up(
+    labels: np.ndarray,
+    scores: np.ndarray,
+    query_ids: np.ndarray,
+    rows_per_query: np.ndarray,
+    flat: bool,
+) -> None:
+    """Warn where the inputs look like arguments in the wrong order (:mod:`._mixups`).
+
+    Query ids with a fraction and group sizes of the wrong length are refused
+    earlier, where the ids are checked.
+    """
+    if flat:
+        if len(query_ids) == len(labels):
+            warn_one_row_queries(len(labels), len(query_ids))
+        else:
+            warn_sizes_per_row(query_ids, rows_per_query)
+    warn_swapped_labels_and_scores(labels, scores)
+
+
 def rank_groups(
     y_true: Any,
     y_score: Any,
@@ -537,6 +558,7 @@ def rank_groups(
             rows_per_query = np.bincount(present(codes, "codes"), minlength=n_queries)
         offsets = np.zeros(n_queries + 1, dtype=np.intp)
         np.cumsum(rows_per_query, out=offsets[1:])
+    _warn_if_mixed_up(labels_flat, scores_flat, query_ids, rows_per_query, group is not None)
     order, tied_rows, input_order_in_ties = sort_by_query_then_score(
         codes, scores_flat, offsets, contiguous
     )

@@ -30,6 +30,10 @@ class _Constraint:
     def is_satisfied_by(self, value: Any) -> bool:
         return self.type_matches(value)
 
+    def note(self, value: Any) -> str:
+        """More about why ``value`` fails, where the rule as printed does not say it."""
+        return ""
+
     def __str__(self) -> str:
         raise NotImplementedError
 
@@ -45,7 +49,10 @@ class _NoneConstraint(_Constraint):
 class Interval(_Constraint):
     """A number of type ``kind`` (``int`` or ``float``) in a range.
 
-    ``float`` accepts ints as well; bools are never numbers here.
+    ``float`` accepts ints as well; bools are never numbers here. ``beyond``: the
+    right bound is a technical limit no real value meets (``k`` stays inside int64
+    arithmetic), so the rule is printed without it (``an int >= 1``), and a value
+    above it gets this note instead.
     """
 
     def __init__(
@@ -55,11 +62,13 @@ class Interval(_Constraint):
         right: float | None,
         *,
         closed: str = "both",
+        beyond: str | None = None,
     ) -> None:
         self.kind = kind
         self.left = left
         self.right = right
         self.closed = closed
+        self.beyond = beyond
 
     def type_matches(self, value: Any) -> bool:
         if isinstance(value, (bool, np.bool_)):
@@ -84,10 +93,17 @@ class Interval(_Constraint):
             return False
         return True
 
+    def note(self, value: Any) -> str:
+        if self.beyond is None or self.right is None or not self.type_matches(value):
+            return ""
+        return self.beyond if math.isfinite(float(value)) and value > self.right else ""
+
     def __str__(self) -> str:
         kind = "an int" if self.kind is int else "a float"
         left_op = ">=" if self.closed in ("both", "left") else ">"
         right_op = "<=" if self.closed in ("both", "right") else "<"
+        if self.beyond is not None:  # the right bound is a limit, told by note()
+            return str(Interval(self.kind, self.left, None, closed=self.closed))
         if self.left is not None and self.right is not None:
             left_bracket = "[" if self.closed in ("both", "left") else "("
             right_bracket = "]" if self.closed in ("both", "right") else ")"
@@ -209,9 +225,10 @@ def check_parameter(owner: str, name: str, value: Any, constraints: list) -> Non
         allowed_text = ", ".join(allowed[:-1]) + " or " + allowed[-1]
     else:
         allowed_text = allowed[0]
+    notes = "".join(constraint.note(value) for constraint in constraints)
     message = (
         f"The {name!r} parameter of {owner} must be {allowed_text}. "
-        f"Got {_show(value)} instead."
+        f"Got {_show(value)} instead{notes}."
     )
     if any(constraint.type_matches(value) for constraint in constraints):
         raise ValueError(message)

@@ -19,7 +19,27 @@ class TieOrderWarning(UserWarning):
 
     A ``convention=`` whose tool breaks ties by document id (trec_eval, MLlib ...)
     met tied scores in a call that gave no document ids: the tied rows kept their
-    input order, so the number may differ from the tool's.
+    input order, so the number may differ from the tool's. Raised only where some
+    order of the tied rows changes the metric's value: rows that differ in what the
+    metric reads, at ranks it weighs (a tie below the cutoff, or a tie inside the
+    top k of P@k, recall or F, never does; without a cutoff they count the whole
+    list).
+    """
+
+
+class SuspiciousInputWarning(UserWarning):
+    """The inputs look like a common mistake, which would give a wrong number silently.
+
+    Raised where a real input can look the same, with the likely fix: every query
+    holding one row (scores or row ids passed as ``group``), query ids that look like
+    query sizes repeated on every row (LightGBM's ``group``), labels that look like
+    scores beside scores that look like labels (``y_true`` and ``y_score`` swapped).
+    Filter it by class once the input is known to be right::
+
+        warnings.filterwarnings("ignore", category=SuspiciousInputWarning)
+
+    What no real input looks like is refused instead (query ids with a fraction,
+    group sizes instead of one id per row).
     """
 
 

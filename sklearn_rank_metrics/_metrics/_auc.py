@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._engine._doc_ids import RANKS, RELEVANT
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import Options
 from .._kernels._binary import roc_auc
 from ._aggregate import PerQuery
+from ._base import tie_order
 from ._conventions import Provider, ToolNaN
 from ._declaration import metric
 
@@ -34,6 +36,8 @@ def roc_auc_per_query(
 @metric(
     "gauc",
     roc_auc_per_query,
+    # ties="input" orders a tied pair of a relevant and another row, -inf rows too
+    tie_order=tie_order(RANKS, (RELEVANT,), cutoff="all"),
     constraints={"query_weight": [Options("uniform", "rows", "positives")]},
     providers={
         # NaN and a warning for one class, as roc_auc_score

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._engine._caller import caller_name
+from .._engine._doc_ids import JUDGED, LABEL, RANKS, TieOrderRule, TieReach
 from .._engine._ranked_groups import TIES_MODES, RankedGroups
 from .._engine._shared_sort import ranked_groups
 from .._engine._validation import NONE, Interval, Options
@@ -19,9 +20,17 @@ from ._aggregate import PerQuery, aggregate
 from ._conventions import CONVENTION, DOC_CONVENTION, warn_unordered_ties_in_call
 
 # a cutoff beyond any query is the whole ranking; the bound keeps k inside int64
-# arithmetic (an error naming 'k', not an OverflowError deep in NumPy)
+# arithmetic (an error naming 'k', not an OverflowError deep in NumPy). No query
+# comes near it, so the rule reads "an int >= 1" and only a larger k is told of it.
 MAX_K = 2**62
-K = [Interval(int, 1, MAX_K), NONE]
+K = [
+    Interval(
+        int, 1, MAX_K,
+        beyond=f": a cutoff above 2**62 ({MAX_K}) is beyond int64 arithmetic; pass "
+        "k=None for no cutoff",
+    ),
+    NONE,
+]
 TIES = [Options(*TIES_MODES)]
 REPLACE_UNDEFINED_BY = [Options(0.0, 1.0, math.nan, "skip", "raise")]
 RELEVANCE_LEVEL = [Interval(float, None, None), NONE]
@@ -122,6 +131,30 @@ def resolve_ignore_ties(ignore_ties: bool, ties: str) -> str:
     return "input"
 
 
+def tie_order(
+    within: str, reads: tuple[str, ...], *, cutoff: str = "k"
+) -> TieOrderRule:
+    """A metric's tie-order rule (``@metric(tie_order=)``) that reads ``k`` and
+    ``relevance_level`` from its parameters.
+
+    ``within``, ``reads`` and ``cutoff``: see :class:`~.._engine._doc_ids.TieReach`.
+    A metric whose rule depends on more of its parameters writes its own
+    ``rule(params) -> TieReach | None`` (None: the order of tied rows never changes
+    its value).
+    """
+
+    def rule(params: Mapping[str, Any]) -> TieReach:
+        k = params.get("k") if cutoff == "k" else None
+        return TieReach(within, reads, k, params.get("relevance_level"), cutoff)
+
+    return rule
+
+
+# what a metric that declares no rule gets: any tie among its returned rows that
+# differs in label or judgment, above the cutoff (never silent, maybe too often)
+ANY_RANK = tie_order(RANKS, (LABEL, JUDGED))
+
+
 def score(
     per_query: Callable[..., PerQuery],
     y_true: Any,
@@ -131,9 +164,14 @@ def score(
     sample_weight: Any,
     replace_undefined_by: float | str,
     judged: Any = None,
+    tie_order: TieOrderRule = ANY_RANK,
     **params: Any,
 ) -> float:
-    """Rank the rows once, run the kernel, apply the undefined-query policy, average."""
+    """Rank the rows once, run the kernel, apply the undefined-query policy, average.
+
+    ``tie_order``: the metric's rule for where the order of tied rows reaches its
+    value, read when a convention orders ties by document ids the call lacks.
+    """
     # the scorers of one make_ranking_scorers call share this sort (_shared_sort)
     ranked: RankedGroups = ranked_groups(
         y_true,
@@ -143,6 +181,6 @@ def score(
         judged=judged,
     )
     # a convention's tie order by document id without ids (tie_order_without_ids)
-    warn_unordered_ties_in_call(ranked, params)
+    warn_unordered_ties_in_call(ranked, params, tie_order)
     values = per_query(ranked, **params)
     return aggregate(values, ranked, replace_undefined_by)

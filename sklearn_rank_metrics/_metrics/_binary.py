@@ -3,11 +3,20 @@
 # mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from .._engine._doc_ids import ASCENDING
+from .._engine._doc_ids import (
+    ASCENDING,
+    FIRST_RELEVANT,
+    HIT,
+    RANKS,
+    RELEVANT,
+    TOP_K,
+    TieReach,
+)
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import Interval, Options
 from .._kernels import _binary as kernels
@@ -15,6 +24,7 @@ from .._kernels import _relevance as relevance
 from .._kernels._combinatorics import safe_divide
 from ._aggregate import PerQuery
 from ._aliases import Alias
+from ._base import tie_order
 from ._conventions import BOOSTERS, TREC_TOOLS, Ordering, Provider
 from ._declaration import Variant, metric
 
@@ -137,6 +147,8 @@ def hit_rate_per_query(
 @metric(
     "map",
     average_precision_per_query,
+    # AP weighs every rank: a tie of relevant and other rows above the cutoff
+    tie_order=tie_order(RANKS, (RELEVANT,)),
     constraints={"denominator": [Options(*AP_DENOMINATORS)]},
     aliases=[
         Alias("trec_eval", "map_cut", cutoff="required", example="map_cut_10"),
@@ -235,6 +247,8 @@ def mean_average_precision_score(
 @metric(
     "mrr",
     reciprocal_rank_per_query,
+    # only the first relevant row counts: a tie above the cutoff with none before it
+    tie_order=tie_order(FIRST_RELEVANT, (RELEVANT,)),
     aliases=[
         Alias("trec_eval", "recip_rank", cutoff="none", example="recip_rank"),
         Alias("ir_measures", "RR", example="RR@10"),
@@ -314,6 +328,8 @@ def mean_reciprocal_rank_score(
 @metric(
     "p",
     precision_per_query,
+    # which rows are in the top k: a tie across the cutoff (none without a cutoff)
+    tie_order=tie_order(TOP_K, (RELEVANT,)),
     constraints={"denominator": [Options(*PRECISION_DENOMINATORS)]},
     aliases=[
         Alias("trec_eval", "P", cutoff="required", example="P_10"),
@@ -398,6 +414,8 @@ def precision_at_k_score(
 @metric(
     "rprec",
     r_precision_per_query,
+    # which rows are in the top R: a tie across rank R
+    tie_order=tie_order(TOP_K, (RELEVANT,), cutoff="relevant"),
     aliases=[
         Alias("ranx", "r-precision", cutoff="none", example="r-precision"),
         Alias("ir_measures", "Rprec", cutoff="none", example="Rprec(rel=2)"),
@@ -466,6 +484,7 @@ def r_precision_score(
 @metric(
     "recall",
     recall_per_query,
+    tie_order=tie_order(TOP_K, (RELEVANT,)),
     aliases=[
         Alias("trec_eval", "recall", cutoff="required", example="recall_100"),
         Alias("trec_eval", "set_recall", cutoff="none", example="set_recall"),
@@ -543,6 +562,7 @@ def recall_at_k_score(
 @metric(
     "fbeta",
     fbeta_per_query,
+    tie_order=tie_order(TOP_K, (RELEVANT,)),
     constraints={
         # beta**2 must be a finite float: (0, 1e150) keeps beta**2 * n_rel finite too
         "beta": [Interval(float, 0, 1e150, closed="neither")],
@@ -618,9 +638,17 @@ def fbeta_at_k_score(
     """
 
 
+def _hit_rate_tie_order(params: Mapping[str, Any]) -> TieReach:
+    """Macro hit rate: whether a relevant row is in the top k (a tie across the cutoff
+    with no relevant row before it); micro: the relevant rows there, as recall."""
+    within = HIT if params.get("average", "macro") == "macro" else TOP_K
+    return TieReach(within, (RELEVANT,), params.get("k"), params.get("relevance_level"))
+
+
 @metric(
     "hit_rate",
     hit_rate_per_query,
+    tie_order=_hit_rate_tie_order,
     constraints={"average": [Options("macro", "micro")]},
     aliases=[
         Alias("trec_eval", "success", cutoff="required", example="success_10"),

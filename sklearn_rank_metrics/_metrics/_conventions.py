@@ -58,6 +58,8 @@ from .._engine._caller import caller_name
 from .._engine._doc_ids import (
     ASCENDING,
     DESCENDING,
+    TieOrderRule,
+    TieReach,
     tool_without_ids,
     warn_ties_without_ids,
 )
@@ -619,50 +621,57 @@ def in_input_rows(error: RowValueError, order: np.ndarray) -> RowValueError:
     return RowValueError(message, row)
 
 
-def reads_tie_order(kernel_params: Mapping[str, Any]) -> bool:
-    """Whether a metric with these kernel parameters can depend on the order of tied rows.
+def reach_of_tie_order(rule: TieOrderRule, kernel_params: Mapping[str, Any]) -> TieReach | None:
+    """Where a metric with these kernel parameters can depend on the order of tied rows.
 
     Only ``ties="input"`` keeps that order (the other modes average over it or fix
-    it by label), and a count over every returned row (trec_eval's ``num_ret``,
-    ``num_rel_ret`` without a cutoff, ``num_rel``) is the same in any order.
+    it by label); then the metric's declared rule (``@metric(tie_order=)``) says
+    where the order reaches its value: None where it never does (a count over every
+    returned row, the ideal DCG), else a :class:`TieReach` that the ranked rows are
+    checked against (P@k only when a tied block straddles the cutoff, ...).
     """
     if kernel_params.get("ties", "input") != "input":
-        return False
-    if "count" in kernel_params:  # retrieval_count_score
-        return kernel_params["count"] != "relevant" and kernel_params.get("k") is not None
-    return True
+        return None
+    return rule(kernel_params)
 
 
 def warn_unordered_ties(
     convention: str | None,
     doc_id: Any,
-    rankings: Iterable[tuple[Ordering | None, Mapping[str, Any], RankedGroups]],
+    rankings: Iterable[tuple[Ordering | None, Mapping[str, Any], RankedGroups, TieOrderRule]],
 ) -> None:
     """Warn once when a tool's tie order by document id met tied scores and no ids.
 
-    ``rankings``: per metric, its input ordering, its kernel parameters and the rows
-    ranked for it. Each ranking is looked at once, from the engine's tied rows (no
-    sort), and only for a metric that reads the order of tied rows.
+    ``rankings``: per metric, its input ordering, its kernel parameters, the rows
+    ranked for it and its tie-order rule. Each ranking is looked at from the
+    engine's tied rows (no sort), only for a metric whose value the order of tied
+    rows can change there (:func:`reach_of_tie_order`).
     """
     if convention is None or doc_id is not None:
         return
-    seen: set[int] = set()
-    for ordering, kernel_params, ranked in rankings:
-        if ordering is None or ordering.doc_id_order is None or id(ranked) in seen:
+    seen: set[tuple[int, TieReach]] = set()
+    for ordering, kernel_params, ranked, rule in rankings:
+        if ordering is None or ordering.doc_id_order is None:
             continue
-        if not reads_tie_order(kernel_params):
+        reach = reach_of_tie_order(rule, kernel_params)
+        if reach is None or (id(ranked), reach) in seen:
             continue
-        seen.add(id(ranked))
-        if warn_ties_without_ids(ranked, convention):
+        seen.add((id(ranked), reach))
+        if warn_ties_without_ids(ranked, convention, reach):
             return
 
 
-def warn_unordered_ties_in_call(ranked: RankedGroups, kernel_params: Mapping[str, Any]) -> None:
+def warn_unordered_ties_in_call(
+    ranked: RankedGroups, kernel_params: Mapping[str, Any], rule: TieOrderRule
+) -> None:
     """:func:`warn_unordered_ties` for the one metric of a metric function's call.
 
     The call sets the tool (``tie_order_without_ids``) when its convention orders
     ties by document id and no ids came; the rows are ranked in :func:`._base.score`.
     """
     tool = tool_without_ids()
-    if tool is not None and reads_tie_order(kernel_params):
-        warn_ties_without_ids(ranked, tool)
+    if tool is None:
+        return
+    reach = reach_of_tie_order(rule, kernel_params)
+    if reach is not None:
+        warn_ties_without_ids(ranked, tool, reach)

@@ -7,11 +7,13 @@ relevant rows in the top k).
 # mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from .._engine._caller import caller_name
+from .._engine._doc_ids import RELEVANT, TOP_K, TieReach
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import BOOLEAN, Options
 from .._kernels import _relevance as relevance
@@ -55,9 +57,18 @@ def counts_per_query(
     )
 
 
+def _counts_tie_order(params: Mapping[str, Any]) -> TieReach | None:
+    """Relevant rows in the top k: a tie across the cutoff; num_rel and num_ret count
+    whatever the order."""
+    if params.get("count", "relevant_retrieved") != "relevant_retrieved":
+        return None
+    return TieReach(TOP_K, (RELEVANT,), params.get("k"), params.get("relevance_level"))
+
+
 @metric(
     "num_rel_ret",
     counts_per_query,
+    tie_order=_counts_tie_order,
     constraints={
         "count": [Options(*COUNTS)],
         "summary": [Options(*SUMMARIES)],

@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .._engine._caller import called_as, caller_name
-from .._engine._doc_ids import doc_id_orders, take_rows, tie_order_without_ids
+from .._engine._doc_ids import TieOrderRule, doc_id_orders, take_rows, tie_order_without_ids
 from .._engine._errors import RowValueError
 from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups
@@ -40,6 +40,7 @@ from .._kernels._graded import DISCOUNTS, GAINS
 from ._aggregate import PerQuery
 from ._aliases import Alias
 from ._base import (
+    ANY_RANK,
     RELEVANCE_LEVEL,
     REPLACE_UNDEFINED_BY,
     TIES,
@@ -150,6 +151,10 @@ class MetricInfo:
         or ``"upper"``); :attr:`MetricSpec.reads_judgments` decides.
     aliases : tuple of Alias
         Its names in other tools.
+    tie_order : callable
+        ``tie_order(kernel_params) -> TieReach | None``: where the order of tied
+        rows can change its value (None: nowhere), for the warning of a convention
+        that orders ties by document ids a call lacks (:class:`TieOrderWarning`).
     """
 
     name: str
@@ -167,6 +172,7 @@ class MetricInfo:
     always_shown: tuple[str, ...] = ()
     reads_judgments: bool | tuple[tuple[str, tuple[Any, ...]], ...] = False
     aliases: tuple[Alias, ...] = ()
+    tie_order: TieOrderRule = ANY_RANK
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -216,6 +222,7 @@ class _Declaration:
     constraints: Constraints
     per_query: Callable[..., PerQuery]
     check: Callable[[Mapping[str, Any]], None] | None
+    tie_order: TieOrderRule = ANY_RANK
 
     @functools.cached_property
     def accepted(self) -> frozenset[str]:
@@ -244,6 +251,7 @@ def metric(
     variants: Sequence[Variant] = (),
     check: Callable[[Mapping[str, Any]], None] | None = None,
     doc_fragments: Mapping[str, str] | None = None,
+    tie_order: TieOrderRule = ANY_RANK,
     **flags: Any,
 ) -> Callable[[Callable], Callable]:
     """Declare the public metric ``name`` computed per query by ``per_query``.
@@ -274,6 +282,10 @@ def metric(
     doc_fragments : mapping, default=None
         Docstring fragments of this metric's own (``[[name]]`` markers), beside the
         shared ones.
+    tie_order : callable, default=ANY_RANK
+        ``tie_order(kernel_params) -> TieReach | None``: where the order of tied rows
+        can change the value (:func:`._base.tie_order`), so that a convention's tie
+        order by document id warns only where it matters.
     **flags
         The :class:`MetricInfo` flags (``graded``, ``takes_k``, ...).
     """
@@ -288,6 +300,7 @@ def metric(
             _constraints_of(signature, constraints or {}),
             kernel,
             check,
+            tie_order,
         )
 
         @functools.wraps(function)
@@ -313,6 +326,7 @@ def metric(
                     for alias in aliases
                     if (alias.target or name) == entry.name
                 ),
+                tie_order=tie_order,
                 **{**flags, **entry.flags},
             )
         return wrapper
@@ -355,7 +369,10 @@ def _ranged(
         with called_as(metric_function):
             values = per_query(ranked, **params)
         declared = value_range(params)
-        return values if values.value_range == declared else replace(values, value_range=declared)
+        low, high = values.value_range
+        if values.value_range == declared or (low < declared[0] and high >= declared[1]):
+            return values  # a range the kernel widened for its data (2-D signed DCG)
+        return replace(values, value_range=declared)
 
     kernel.__name__ = kernel.__qualname__ = getattr(per_query, "__name__", "kernel")
     kernel.__dict__["__wrapped__"] = per_query
@@ -458,5 +475,6 @@ def _scored(declaration: _Declaration, arguments: Mapping[str, Any]) -> float:
         sample_weight=values.get("sample_weight"),
         replace_undefined_by=values["replace_undefined_by"],
         judged=values.get("judged"),
+        tie_order=declaration.tie_order,
         **kernel_params,
     )

@@ -375,7 +375,7 @@ def _ranked_metrics(
         convention,
         doc_id,
         (
-            (ordering, kernel_params, plan.ranked)
+            (ordering, kernel_params, plan.ranked, plan.spec.info.tie_order)
             for (kernel_params, _, ordering), plan in zip(settings, rankings.values(), strict=True)
         ),
     )

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._engine._doc_ids import RELEVANT, TOP_K
 from .._engine._ranked_groups import RankedGroups
 from .._kernels import _fallout as kernels
 from ._aggregate import PerQuery
+from ._base import tie_order
 from ._conventions import Provider
 from ._declaration import metric
 
@@ -27,6 +29,7 @@ def fallout_per_query(
 @metric(
     "fallout",
     fallout_per_query,
+    tie_order=tie_order(TOP_K, (RELEVANT,)),
     # torchmetrics' RetrievalFallOut gives a query without a non-relevant row 1
     # (empty_target_action="pos"); its scores are float32, as for every metric there
     providers={"torchmetrics": Provider({"replace_undefined_by": 1.0})},

@@ -3,15 +3,17 @@
 # mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._caller import caller_name
-from .._engine._doc_ids import DESCENDING
+from .._engine._doc_ids import DESCENDING, LABEL, RANKS, RELEVANT, TOP_K, TieReach
 from .._engine._errors import RowValueError
+from .._engine._inputs import first_bad
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import NONE, Interval, Options
 from .._engine._warnings import warn_at_caller
@@ -30,6 +32,7 @@ from .._kernels._ndcg_top_k import ndcg_of_top_k
 from .._kernels._relevance import n_relevant
 from ._aggregate import PerQuery
 from ._aliases import Alias
+from ._base import tie_order
 from ._conventions import BOOSTERS, Ordering, Provider
 from ._declaration import Variant, metric, non_negative
 from ._sklearn_compat import like_scikit_learn
@@ -37,6 +40,22 @@ from ._sklearn_compat import like_scikit_learn
 # gdeval (ir_measures' ERR@k and nDCG exp-log2): double precision, ties by document id
 # descending
 GDEVAL = Ordering(doc_id_order=DESCENDING)
+
+
+def _gain_tie_order(params: Mapping[str, Any]) -> TieReach:
+    """Where the order of tied rows changes a DCG (NDCG, CG): the declared rule.
+
+    Rows differ when their gains do: their labels, or with the binary gain their
+    relevance (``y > 0``). Every rank weighs differently with the discount
+    ``1 / log_b(i + 1)``; ranks ``i <= b`` weigh 1 with ``1 / max(1, log_b(i))``;
+    without a discount (CG) only which rows are in the top k counts.
+    """
+    gain, discount = params.get("gain", "linear"), params.get("discount", "log(rank+1)")
+    reads = (RELEVANT,) if isinstance(gain, str) and gain == "binary" else (LABEL,)
+    if discount == "none":
+        return TieReach(TOP_K, reads, params.get("k"))
+    same = math.floor(params.get("log_base", 2)) if discount == "max(1,log(rank))" else 1
+    return TieReach(RANKS, reads, params.get("k"), same_weight_ranks=max(same, 1))
 
 
 def _no_positive_gain(ranked: RankedGroups, gain: Any) -> np.ndarray:
@@ -67,10 +86,45 @@ def dcg_per_query(
     log_base: float = 2,
     ties: str = "average",
 ) -> PerQuery:
-    """Expected DCG@k of every query (undefined: no row with a positive gain)."""
-    return _gain_sums(
-        ranked, gain, lambda: expected_dcg(ranked, ties, k, GainModel(gain, discount, log_base))
+    """Expected DCG@k of every query (undefined: no row with a positive gain).
+
+    In scikit-learn's 2-D form with linear gain, negative labels are summed as
+    negative gains, as scikit-learn's ``dcg_score`` sums them (:func:`_signed_dcg`).
+    """
+    model = GainModel(gain, discount, log_base)
+    if _signed_gains(ranked, gain):
+        return _signed_dcg(ranked, lambda: expected_dcg(ranked, ties, k, model))
+    return _gain_sums(ranked, gain, lambda: expected_dcg(ranked, ties, k, model))
+
+
+def _signed_gains(ranked: RankedGroups, gain: Any) -> bool:
+    """Whether negative labels are gains of their own sign: scikit-learn's 2-D DCG.
+
+    scikit-learn's ``dcg_score`` takes ``(n_queries, n_docs)`` arrays and sums
+    ``y * discount`` whatever the sign of ``y``; in that form, with its linear gain,
+    this package's ``dcg_score`` is a drop-in replacement and does the same. Flat
+    rows keep the package's rule (labels >= 0, else an error naming the row).
+    """
+    return (
+        ranked.two_dimensional
+        and isinstance(gain, str)
+        and gain == "linear"
+        and ranked.cached("first_negative_label", lambda: first_bad(ranked.input_labels < 0))
+        is not None
     )
+
+
+def _signed_dcg(ranked: RankedGroups, compute: Callable[[], np.ndarray]) -> PerQuery:
+    """Per-query DCG over signed gains: defined wherever a row has a nonzero gain.
+
+    A query of negative labels only has a negative DCG (scikit-learn's number, not
+    an undefined query); its range is the whole real line.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        values = compute()
+    _check_finite(values, ranked)
+    undefined = ~ranked.query_any(ranked.labels != 0)
+    return PerQuery(values, undefined, None, "no row with gain != 0", (-np.inf, np.inf))
 
 
 def _gain_sums(ranked: RankedGroups, gain: Any, compute: Callable[[], np.ndarray]) -> PerQuery:
@@ -121,6 +175,7 @@ def ndcg_per_query(
 @metric(
     "dcg",
     dcg_per_query,
+    tie_order=_gain_tie_order,
     value_range=non_negative,
     aliases=[
         # ranx's dcg_burges: DCG with gain 2^rel - 1, discount 1/log2(i+1)
@@ -192,6 +247,10 @@ def dcg_score(
     A query without a row of positive gain is "undefined": its DCG is 0, and
     ``replace_undefined_by`` decides its value like in every other metric.
 
+    Labels must be >= 0, except in scikit-learn's 2-D form ``(n_queries, n_docs)``
+    with linear gain, where a negative label is a negative gain, as scikit-learn's
+    ``dcg_score`` sums it (a query is then undefined only when every label is 0).
+
     References
     ----------
     Järvelin, K., & Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR
@@ -228,7 +287,10 @@ def idcg_per_query(
     )
 
 
-@metric("idcg", idcg_per_query, value_range=non_negative, graded=True)
+# the ideal order is the same whatever the order of tied rows
+@metric(
+    "idcg", idcg_per_query, tie_order=lambda params: None, value_range=non_negative, graded=True
+)
 def idcg_score(
     y_true: Any,
     y_score: Any,
@@ -302,6 +364,7 @@ def idcg_score(
 @metric(
     "ndcg",
     ndcg_per_query,
+    tie_order=_gain_tie_order,
     constraints={"ideal": [Options("all", "top_k")]},
     aliases=[
         Alias("trec_eval", "ndcg_cut", cutoff="required", example="ndcg_cut_10"),
@@ -472,6 +535,7 @@ def _warn_if_labels_look_binary(ranked: RankedGroups) -> None:
 @metric(
     "err",
     err_per_query,
+    tie_order=tie_order(RANKS, (LABEL,)),
     constraints={"max_grade": [Interval(float, 0, 1023, closed="right"), NONE]},
     # ERR@k comes from ir_measures' gdeval provider
     providers={"ir_measures": Provider(ordering=GDEVAL)},

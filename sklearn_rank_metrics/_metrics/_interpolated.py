@@ -7,10 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._doc_ids import RANKS, RELEVANT
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import Interval, Options
 from .._kernels import _interpolated as kernels
 from ._aggregate import PerQuery
+from ._base import tie_order
 from ._conventions import Provider
 from ._declaration import metric
 
@@ -82,6 +84,7 @@ _INTERPOLATION: dict[str, Any] = {
 @metric(
     "iprec",
     interpolated_precision_per_query,
+    tie_order=tie_order(RANKS, (RELEVANT,)),
     constraints={"rounding": ROUNDING, "recall": [Interval(float, 0.0, 1.0)]},
     **_INTERPOLATION,
     always_shown=("recall",),
@@ -161,6 +164,7 @@ def interpolated_precision_score(
 @metric(
     "11pt_avg",
     eleven_point_per_query,
+    tie_order=tie_order(RANKS, (RELEVANT,)),
     constraints={"rounding": ROUNDING},
     **_INTERPOLATION,
 )

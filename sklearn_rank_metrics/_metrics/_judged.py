@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._doc_ids import ASCENDING
+from .._engine._doc_ids import ASCENDING, JUDGED, RANKS, RELEVANT, TOP_K
 from .._engine._ranked_groups import RankedGroups
 from .._kernels import _judged as kernels
 from ._aggregate import PerQuery
 from ._aliases import Alias
+from ._base import tie_order
 from ._conventions import Ordering, Provider
 from ._declaration import metric
 
@@ -43,6 +44,7 @@ def judged_per_query(
 @metric(
     "bpref",
     bpref_per_query,
+    tie_order=tie_order(RANKS, (RELEVANT, JUDGED)),
     aliases=[Alias("ir_measures", "Bpref", cutoff="none", example="Bpref")],
     takes_k=False,
     ideal_is_one=True,
@@ -122,6 +124,8 @@ def bpref_score(
 @metric(
     "judged",
     judged_per_query,
+    # which rows are in the top k: a tie of judged and unjudged rows across the cutoff
+    tie_order=tie_order(TOP_K, (JUDGED,)),
     aliases=[Alias("ir_measures", "Judged", example="Judged@10")],
     # ir_measures' own Judged@k: double precision, ties by document id ascending
     providers={"ir_measures": Provider(ordering=Ordering(doc_id_order=ASCENDING))},

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from .._engine._caller import caller_name
+from .._engine._doc_ids import JUDGED, LABEL, RANKS, RELEVANT, TieReach
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import BOOLEAN, Interval, Options
 from .._kernels import _rbp as kernels
@@ -50,9 +52,23 @@ def rbp_per_query(
     return PerQuery(values, undefined)
 
 
+def _rbp_tie_order(params: Mapping[str, Any]) -> TieReach:
+    """Every rank weighs ``p**(i-1)``: a tie above the cutoff of rows whose gains differ
+    (labels graded, else relevance) for the value, whose judgments differ for the
+    residual, either for the upper bound (their sum)."""
+    part = params.get("part", "value")
+    reads: tuple[str, ...] = (LABEL,) if params.get("graded", False) else (RELEVANT,)
+    if part == "residual":
+        reads = (JUDGED,)
+    elif part == "upper":
+        reads = (*reads, JUDGED)
+    return TieReach(RANKS, reads, params.get("k"), params.get("relevance_level"))
+
+
 @metric(
     "rbp",
     rbp_per_query,
+    tie_order=_rbp_tie_order,
     constraints={
         "p": [Interval(float, 0, 1, closed="neither")],
         "graded": [BOOLEAN],

@@ -305,21 +305,19 @@ def _cutoff_hint(info: MetricInfo, key: str, value: str, written: str | None) ->
 
 
 def _cutoff(info: MetricInfo, written: str, text: str) -> int:
-    """The ``@k`` of a metric name, an int in [1, 2**62]."""
+    """The ``@k`` of a metric name, an int >= 1 (at most 2**62: :data:`._base.MAX_K`)."""
     if not info.takes_k:
         raise ValueError(f"Metric {info.name!r} of {caller_name()} takes no cutoff; got {text!r}.")
     digits = written.lstrip("0") or "0"
     if len(digits) > 19:  # beyond int64, and int() of thousands of digits refuses
         raise ValueError(
-            f"The cutoff of metric {_shown(text)} of "
-            f"{caller_name()} must be an int in the range [1, {2**62}]; got a number of "
-            f"{len(digits)} digits."
+            f"The cutoff of metric {_shown(text)} of {caller_name()} must be an int >= 1; "
+            f"got a number of {len(digits)} digits, beyond int64 arithmetic (at most 2**62)."
         )
     k = int(digits)
     if k < 1:
         raise ValueError(
-            f"The cutoff of metric {text!r} of {caller_name()} must be an int in the "
-            f"range [1, {2**62}]; got {k}."
+            f"The cutoff of metric {text!r} of {caller_name()} must be an int >= 1; got {k}."
         )
     return k
 

@@ -13,7 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._inputs import read_if_dlpack
+from .._engine._caller import caller_name
+from .._engine._inputs import (
+    check_array_like,
+    check_shapes,
+    first_text,
+    format_index,
+    read_if_dlpack,
+    to_numpy,
+)
 
 
 def like_scikit_learn(metric_function: str) -> Callable[[Mapping[str, Any]], None]:
@@ -38,41 +46,62 @@ def _check_like_scikit_learn(
 
     In scikit-learn's form (``group=None``, ``(n_queries, n_docs)`` arrays) these
     functions are drop-in replacements, so they refuse what scikit-learn refuses,
-    with its exception types and messages: non-numeric or non-finite arrays,
-    inconsistent lengths, target types other than multilabel-indicator /
-    continuous-multioutput / multiclass-multioutput, and for NDCG negative labels or
-    a single document per query. Two rules of this package stay: a ``-inf`` score is
-    a judged row that was not retrieved, and DCG needs labels >= 0 (graded
-    relevance; scikit-learn's ``dcg_score`` sums negative gains). The flat form keeps
-    its own documented rules.
+    with its exception types: non-numeric or non-finite arrays, inconsistent shapes,
+    target types other than multilabel-indicator / continuous-multioutput /
+    multiclass-multioutput, and for NDCG negative labels or a single document per
+    query. Where scikit-learn's message does not name the argument (a sparse matrix,
+    shapes that differ, text) the message is this package's, which names it and the
+    first bad cell; elsewhere it is scikit-learn's own. DCG sums negative labels as
+    negative gains, as scikit-learn's ``dcg_score`` does (the kernel's rule for 2-D
+    input with linear gain). One rule of this package stays: a ``-inf`` score is a
+    judged row that was not retrieved. The flat form keeps its own documented rules
+    (labels >= 0).
     """
+    # sparse matrices, scalars and iterators are refused by name, in any shape
+    check_array_like(y_true, "y_true")
+    check_array_like(y_score, "y_score")
     # another library's arrays (DLPack) are read here, or refused (device, gradients)
     y_true, y_score = read_if_dlpack(y_true, "y_true"), read_if_dlpack(y_score, "y_score")
     if np.ndim(y_true) != 2:
         return
     if _passes_scikit_learn_checks(metric_function, y_true, y_score, sample_weight):
         return
-    from sklearn.utils import check_array, check_consistent_length
+    from sklearn.utils import check_array
     from sklearn.utils.multiclass import type_of_target
 
-    y_true = check_array(y_true, ensure_2d=False)
-    y_score = np.asarray(y_score)
-    if y_score.dtype.kind == "f":  # -inf is this package's unretrieved row, not an error
-        y_score = np.where(y_score == -np.inf, 0.0, y_score)
-    y_score = check_array(y_score, ensure_2d=False)
-    check_consistent_length(y_true, y_score, sample_weight)
+    labels, scores = to_numpy(y_true, "y_true"), to_numpy(y_score, "y_score")
+    check_shapes(labels, scores)  # "must have the same shape; got (2, 5) and (10,)"
+    _refuse_text(labels, "y_true")
+    _refuse_text(scores, "y_score")
+    labels = check_array(labels, ensure_2d=False)
+    if scores.dtype.kind == "f":  # -inf is this package's unretrieved row, not an error
+        scores = np.where(scores == -np.inf, 0.0, scores)
+    check_array(scores, ensure_2d=False)
+    # sample_weight: its length is checked, by name, with the other inputs
     if metric_function == "ndcg_score":
-        if y_true.min() < 0:
+        if labels.min() < 0:
             raise ValueError("ndcg_score should not be used on negative y_true values.")
-        if y_true.shape[1] <= 1:
+        if labels.shape[1] <= 1:
             raise ValueError(
                 "Computing NDCG is only meaningful when there is more than 1 document. "
-                f"Got {y_true.shape[1]} instead."
+                f"Got {labels.shape[1]} instead."
             )
-    target = type_of_target(y_true, input_name="y_true")
+    target = type_of_target(labels, input_name="y_true")
     supported = ("multilabel-indicator", "continuous-multioutput", "multiclass-multioutput")
     if target not in supported:
         raise ValueError(f"Only {supported} formats are supported. Got {target} instead")
+
+
+def _refuse_text(array: np.ndarray, name: str) -> None:
+    """Text in scikit-learn's 2-D form: a ValueError (as scikit-learn's) naming the cell."""
+    first = first_text(array)
+    if first is not None:
+        value = array.flat[first]
+        shown = value.item() if isinstance(value, np.generic) else value
+        raise ValueError(
+            f"{name} of {caller_name()} must hold numbers; got text {shown!r} at "
+            f"{format_index(first, array.shape)}."
+        )
 
 
 def _passes_scikit_learn_checks(

@@ -140,8 +140,9 @@ def _unclear_error_cases():
         (lambda: evaluate(y, s, metrics=5), TypeError, "'metrics' parameter of evaluate"),
         (lambda: evaluate(y, s, metrics=["map", 5]), TypeError, "got 5 of type int"),
         (lambda: ndcg_score(scipy.sparse.csr_matrix(np.array(y, float)), s, [0, 0]),
-         TypeError, "y_true must be a dense array-like; got a sparse"),
-        (lambda: ndcg_score((x for x in y), s), TypeError, "y_true must be an array-like"),
+         TypeError, "y_true of ndcg_score must be a dense array-like; got a sparse"),
+        (lambda: ndcg_score((x for x in y), s), TypeError,
+         "y_true of ndcg_score must be an array-like"),
     ]
 
 

@@ -517,11 +517,13 @@ def test_sklearn_check_detects_a_broken_ndcg(broken):
 
 
 # 2-D input is scikit-learn's form: our ndcg_score / dcg_score refuse what scikit-learn
-# refuses there, with the same exception type and message (the flat form keeps its
-# own rules, e.g. a single query of one document is fine there)
+# refuses there, with the same exception type, and its message where that message says
+# what is wrong; where it does not name the argument (text, shapes) ours names it and
+# the first bad cell (the flat form keeps its own rules, e.g. a single query of one
+# document is fine there)
 BAD_2D = [
     ([[1]], [[1]]),  # one document per query
-    ([[-1, 2]], [[0.5, 0.1]]),  # negative label (NDCG)
+    ([[-1, 2]], [[0.5, 0.1]]),  # negative label: NDCG refuses, DCG sums it
     ([["a", "b"]], [[1, 2]]),  # non-numeric labels
     ([[1, 0]], [["x", "y"]]),  # non-numeric scores
     ([[1, 0]], [[np.nan, 0.1]]),  # NaN score
@@ -529,6 +531,16 @@ BAD_2D = [
     ([[1, 0], [0, 1]], [[0.1, 0.2]]),  # inconsistent numbers of queries
     ([[1.5, 0], [0, 1]], [[0.1, 0.2], [0.3, 0.4]]),  # continuous labels: computed
 ]
+# our message where scikit-learn's names no argument: (its message, ours)
+OURS_2D = {
+    "dtype='numeric' is not compatible with arrays of bytes/strings": (
+        r"(y_true|y_score) of {function} must hold numbers; got text '\w' at row 0, column 0\."
+    ),
+    "Found input variables with inconsistent numbers of samples": (
+        r"y_true and y_score of {function} must have the same shape; got \(2, 2\) and "
+        r"\(1, 2\)\."
+    ),
+}
 
 
 @pytest.mark.parametrize("container", [list, np.asarray])
@@ -544,15 +556,14 @@ def test_2d_errors_are_scikit_learns(function, y_true, y_score, container):
     try:
         expected = theirs(y_true, y_score)
     except (ValueError, TypeError) as error:
-        with pytest.raises(type(error), match=re.escape(str(error))):
+        ours_instead = [text for start, text in OURS_2D.items() if str(error).startswith(start)]
+        message = (
+            ours_instead[0].format(function=function) if ours_instead else re.escape(str(error))
+        )
+        with pytest.raises(type(error), match=f"^{message}$"):
             ours(y_true, y_score)
-    else:  # scikit-learn computes a value here: so do we, the same one
-        if function == "dcg_score" and np.min(y_true) < 0:
-            # our rule: graded relevance is >= 0 (scikit-learn sums negative gains)
-            with pytest.raises(ValueError, match="must be >= 0"):
-                ours(y_true, y_score)
-        else:
-            assert ours(y_true, y_score) == pytest.approx(expected, rel=1e-12)
+    else:  # scikit-learn computes a value here (DCG of negative labels too): so do we
+        assert ours(y_true, y_score) == pytest.approx(expected, rel=1e-12)
 
 
 def test_shortcut_past_scikit_learns_checks_is_taken_only_where_they_pass(monkeypatch):

@@ -88,6 +88,8 @@ def test_evaluate_equals_each_metric_alone_bit_for_bit(seed, order):
         assert np.asarray(together[name]).tobytes() == np.asarray(alone[name]).tobytes(), name
 
 
+# one-row queries on purpose: the shape SuspiciousInputWarning asks about
+@pytest.mark.filterwarnings("ignore::sklearn_rank_metrics.SuspiciousInputWarning")
 @pytest.mark.parametrize("unretrieved", [False, True])
 def test_one_row_queries_count_their_retrieved_rows(unretrieved):
     rng = np.random.default_rng(3)

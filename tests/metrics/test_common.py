@@ -805,6 +805,8 @@ ONE_ROW_TEXTS = [
 ]
 
 
+# one-row queries on purpose: the shape SuspiciousInputWarning asks about
+@pytest.mark.filterwarnings("ignore::sklearn_rank_metrics.SuspiciousInputWarning")
 @pytest.mark.parametrize("ties", TIES)
 @pytest.mark.parametrize("weighted", [False, True])
 def test_one_row_queries_take_the_values_of_the_general_path(ties, weighted):

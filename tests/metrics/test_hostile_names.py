@@ -172,7 +172,7 @@ def test_every_warning_of_the_package_goes_through_warn_at_caller():
 
 @pytest.mark.parametrize(
     ("group", "shown"),
-    [(np.array([1, 1, 2, 2]), "query 2 "), (np.array([1.5, 1.5, 2.5, 2.5]), "query 2.5 "),
+    [(np.array([1, 1, 2, 2]), "query 2 "), (np.array([1.0, 1.0, 2.0, 2.0]), "query 2.0 "),
      (np.array(["a", "a", "b", "b"]), "query 'b' ")],
 )
 def test_messages_show_query_ids_as_written_not_numpy_reprs(group, shown):

@@ -8,6 +8,8 @@ fixes: ``doc_id=`` or the reader's RankingData passed whole. The reference value
 come from pytrec_eval itself, or by hand.
 """
 
+import itertools
+import math
 import warnings
 from contextlib import contextmanager
 
@@ -158,3 +160,149 @@ def test_the_command_line_comparison_reads_the_document_ids(tmp_path, capsys):
              "--convention", "spark"]
         )
     assert code == 0
+
+
+# The issue's cases: measures over the whole list that tie order cannot change
+TIED = ([1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5], [1, 1, 1, 1])
+
+
+@pytest.mark.parametrize(
+    "function",
+    [srm.precision_at_k_score, srm.recall_at_k_score, srm.fbeta_at_k_score, srm.hit_rate_score,
+     srm.retrieval_count_score],
+)
+def test_whole_list_measures_never_warn(function):
+    with no_warning():
+        function(*TIED, convention="trec_eval")
+        evaluate(*TIED, metrics=["set_P", "set_recall", "set_F", "num_rel_ret"],
+                 convention="trec_eval")
+
+
+@pytest.mark.parametrize(
+    "function",
+    [srm.precision_at_k_score, srm.recall_at_k_score, srm.fbeta_at_k_score, srm.hit_rate_score],
+)
+def test_a_tie_across_the_cutoff_warns_and_one_inside_it_does_not(function):
+    with pytest.warns(TieOrderWarning, match=f"^{function.__name__}: convention='trec_eval'"):
+        function(*TIED, k=2, convention="trec_eval")  # 0, 1 or 2 relevant rows in the top 2
+    y, s, q = [1, 0, 0, 0], [0.9, 0.9, 0.1, 0.1], [1, 1, 1, 1]
+    with no_warning():  # the tied rows are in the top 2 whatever their order
+        function(y, s, q, k=2, convention="trec_eval")
+
+
+def test_a_tie_below_the_cutoff_changes_no_rank_measure():
+    y, s, q = [1, 0, 1, 0], [0.9, 0.8, 0.1, 0.1], [1, 1, 1, 1]
+    with no_warning():
+        evaluate(y, s, q, metrics=["ndcg_cut_2", "map_cut_2", "P_2", "recip_rank"],
+                 convention="trec_eval")
+    with pytest.warns(TieOrderWarning):  # the whole ranking: the tie at ranks 3-4 counts
+        evaluate(y, s, q, metrics=["map"], convention="trec_eval")
+
+
+def test_reciprocal_rank_after_its_first_relevant_row_does_not_warn():
+    y, s, q = [1, 0, 1, 0], [0.9, 0.5, 0.5, 0.5], [1, 1, 1, 1]
+    with no_warning():
+        assert srm.mean_reciprocal_rank_score(y, s, q, convention="trec_eval") == 1.0
+    with pytest.warns(TieOrderWarning):
+        srm.mean_average_precision_score(y, s, q, convention="trec_eval")
+
+
+# --------------------------------------------------------------------------------------
+# Warn exactly where the order of tied rows can change the value: brute force over every
+# order of the tied rows (the rows permuted in the input, which a call without document
+# ids keeps within ties), for every registry metric and the parameters that move the
+# rule (a cutoff, no cutoff, the discount, the gain, the average, the RBP part).
+
+EVERY_METRIC = [
+    "p", "p@2", "recall", "recall@2", "fbeta@2", "f1", "hit_rate", "hit_rate@2",
+    "hit_rate(average=micro)@2", "num_rel_ret", "num_rel_ret@2", "num_rel", "num_ret@2",
+    "fallout@2", "fallout", "dcg", "dcg@2", "cg@2", "cg", "dcg(discount=max(1,log(rank)))@3",
+    "dcg(discount=max(1,log(rank)),log_base=3)", "dcg(gain=binary)@2", "dcg(gain=exponential)@3",
+    "ndcg", "ndcg@2", "ndcg(ideal=top_k)@2", "ndcg(discount=none)@2", "idcg@2", "err@2", "err",
+    "map", "map@2", "mrr", "mrr@2", "rprec", "judged@2", "judged", "rbp(p=0.5)@3",
+    "rbp(graded=True,p=0.5)", "rbp(part=residual)@3", "gauc",
+    # over-warned (see SUPERSET): iprec, 11pt_avg, bpref
+    "iprec(recall=0.5)", "11pt_avg", "bpref",
+]
+# rules that may warn where no order changes the value (never the other way round):
+# interpolated precision takes a maximum over later ranks, bpref counts only judged
+# non-relevant rows above relevant ones (at most R of them), NDCG over the ideal order of
+# the top k rows is 1 whenever the top k happen to be in that order
+SUPERSET = {"iprec(recall=0.5)", "11pt_avg", "bpref", "ndcg(ideal=top_k)@2"}
+
+
+def test_every_registry_metric_is_brute_forced():
+    from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
+
+    assert {parse_metric(name).info.name for name in EVERY_METRIC} == set(METRICS)
+
+
+def _tie_orders(scores, group, limit=48):
+    """Every input order of the rows that orders the tied rows of each query differently."""
+    blocks = {}
+    for row, key in enumerate(zip(group, scores, strict=True)):
+        blocks.setdefault(key, []).append(row)
+    choices = [list(itertools.permutations(rows)) for rows in blocks.values()]
+    if math.prod(len(c) for c in choices) > limit:
+        return None
+    return [np.concatenate(pick) for pick in itertools.product(*choices)]
+
+
+def _random_case(rng):
+    n_queries = int(rng.integers(1, 3))
+    sizes = rng.integers(2, 6, n_queries)
+    group = np.repeat(np.arange(n_queries) + 7, sizes)
+    labels = rng.choice([0, 0, 1, 2], len(group)).astype(float)
+    scores = rng.choice([0.1, 0.2, 0.3, 0.4], len(group))
+    scores[rng.random(len(group)) < 0.1] = -np.inf  # judged, not returned
+    judged = (labels > 0) | (rng.random(len(group)) < 0.6)
+    return labels, scores, group, judged
+
+
+def _values_over_tie_orders(labels, scores, group, judged, orders):
+    tables = []
+    for order in orders:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the tie order, undefined queries, ERR's scale
+            table = evaluate(
+                labels[order], scores[order], group[order], metrics=EVERY_METRIC,
+                convention="trec_eval", judged=judged[order], per_query=True,
+            )
+        tables.append(table.set_index("query").sort_index())
+    return tables
+
+
+def _warns(labels, scores, group, judged, name):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate(labels, scores, group, metrics=[name], convention="trec_eval", judged=judged)
+    return any(issubclass(w.category, TieOrderWarning) for w in caught)
+
+
+def test_warns_exactly_where_some_tie_order_changes_the_value():
+    rng = np.random.default_rng(7)
+    checked, warned = 0, dict.fromkeys(EVERY_METRIC, 0)
+    while checked < 60:
+        labels, scores, group, judged = _random_case(rng)
+        orders = _tie_orders(scores, group)
+        if orders is None:
+            continue
+        checked += 1
+        tables = _values_over_tie_orders(labels, scores, group, judged, orders)
+        for name in EVERY_METRIC:
+            columns = np.array([table[name].to_numpy() for table in tables])
+            changes = not np.allclose(columns, columns[0], rtol=1e-12, atol=1e-12)
+            warns = _warns(labels, scores, group, judged, name)
+            warned[name] += warns
+            case = (name, labels.tolist(), scores.tolist(), group.tolist(), judged.tolist())
+            if not warns:  # silent: no order of the tied rows changes it
+                assert not changes, case
+            if name not in SUPERSET:  # and a warning means some order does
+                assert warns == changes, case
+    # the cases exercised both directions for every metric but those no tie order can
+    # change: counts, the ideal DCG, and what counts the whole list without a cutoff
+    never = {name for name, count in warned.items() if not count}
+    assert never == {
+        "num_rel", "num_ret@2", "idcg@2", "p", "recall", "fallout", "num_rel_ret", "judged",
+        "f1", "hit_rate", "cg",
+    }, never
