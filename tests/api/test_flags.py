@@ -42,7 +42,7 @@ def _public_callables():
             value = getattr(module, name)
             if inspect.isclass(value):
                 yield f"{prefix}{name}", value
-                for attribute, member in vars(value).items():
+                for attribute in list(vars(value)):
                     if attribute.startswith("_") or not callable(getattr(value, attribute)):
                         continue
                     yield f"{prefix}{name}.{attribute}", getattr(value, attribute)
