@@ -99,6 +99,11 @@ class ComparisonResult:
         The settings used.
     baseline : str or None
         The model every other one was compared with, or None (every pair).
+    settings : Settings or None
+        The settings the per-query values were computed with (the convention that
+        applied, given or carried by rows read from TREC files, and the settings
+        given); None for per-query values computed elsewhere. ``convention`` gives
+        the convention's name; :meth:`to_text` ends with it and :meth:`to_json` has it.
 
     Examples
     --------

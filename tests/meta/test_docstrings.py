@@ -155,8 +155,9 @@ def method_cases(cls: type) -> list[Case]:
 
 
 def class_cases(cls: type) -> list[Case]:
-    if issubclass(cls, Warning):
-        # a warning category takes the message; users filter it, never construct it
+    if issubclass(cls, (Warning, BaseException)):
+        # a warning category or an error takes the message; users filter or catch it,
+        # never construct it
         return []
     fields = dataclass_fields(cls)
     if fields is not None:

@@ -683,14 +683,18 @@ def test_an_iterator_is_refused_with_pass_list_as_every_entry_point_does():
         ),
         (lambda y, s: PerQueryMetricDisplay.from_predictions(y, s, group), f"scores['{first}']"),
     ]
-    for call, scores_name in doors:
+    names = ["compare", "ranking_report", "MetricAtKDisplay.from_predictions",
+             "PerQueryMetricDisplay.from_predictions"]
+    for (call, scores_name), name in zip(doors, names, strict=True):
+        # the same sentence, naming the function called
+        named = expected.replace("ndcg_score", name, 1)
         with pytest.raises(TypeError) as raised:
             call((value for value in y_true), scores)
-        assert str(raised.value) == expected
+        assert str(raised.value) == named
         # a model's scores as an iterator: the same sentence, naming them
         with pytest.raises(TypeError) as raised:
             call(y_true, {**scores, first: (value for value in scores[first])})
-        assert str(raised.value) == expected.replace("y_true", scores_name, 1)
+        assert str(raised.value) == named.replace("y_true", scores_name, 1)
 
 
 def test_one_query_is_counted_in_the_singular():
