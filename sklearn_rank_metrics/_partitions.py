@@ -24,6 +24,7 @@ import pandas as pd
 
 from ._engine import _warnings
 from ._engine._caller import called_as
+from ._engine._plain import plain
 from ._engine._warnings import recorded_warnings, warn_at_caller
 from ._metrics._aggregate import mean_of_scaled_sum, scaled_sum
 from ._metrics._evaluate import evaluate_details, metric_names, metric_settings
@@ -139,6 +140,69 @@ def ranges_are_disjoint(ranges: Sequence[tuple[int, Any, Any]]) -> bool:
         return False
 
 
+# ------------------------------------------- is any query in two partitions? (exact)
+# Each partition lists its distinct query ids (one row per query, not per row), with its
+# number; one task compares the lists. With ``partitioned_by_query=True`` the lists
+# ride with the partitions' sums (the ranking has the ids already: no extra pass).
+
+QUERIES_COLUMN = "__sklearn_rank_metrics_queries__"  # a partition's query_parts frame
+
+
+def query_parts(ids: pd.Series | pd.Index | np.ndarray, part: int) -> pd.DataFrame:
+    """The distinct query ids of one partition, each with the partition's number.
+
+    Categorical ids become their values (two partitions may code one id
+    differently), text ids Python strings (object dtype). Null ids are left out:
+    the evaluation refuses them itself.
+    """
+    values = ids if isinstance(ids, pd.Series) else pd.Series(ids)
+    if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype.kind in "OSUT":
+        values = values.astype(object)
+    unique = pd.unique(values.dropna().to_numpy())
+    return pd.DataFrame({"query": unique, "part": np.full(len(unique), part, dtype=np.int64)})
+
+
+def first_shared_query(lists: Sequence[pd.DataFrame]) -> tuple[Any, int, int] | None:
+    """The smallest query id found in two of the partitions' :func:`query_parts`
+    frames, with the smallest two of its partitions; None when no id is.
+    """
+    pairs = pd.concat(list(lists), ignore_index=True) if len(lists) else None
+    if pairs is None or not len(pairs):
+        return None
+    shared = pairs[pairs["query"].duplicated(keep=False)]
+    if not len(shared):
+        return None
+    try:
+        shared = shared.sort_values(["query", "part"], kind="stable")
+    except TypeError:  # ids that do not compare (ints and strings in one column)
+        shared = shared.sort_values("part", kind="stable")
+    query = shared["query"].iloc[0]
+    parts = shared.loc[shared["query"] == query, "part"].to_numpy()
+    return query, int(parts[0]), int(parts[1])
+
+
+def split_query_error(
+    found: tuple[Any, int, int] | None, plan: PartitionPlan, repartition: str
+) -> ValueError | None:
+    """The error for ``partitioned_by_query=True`` when a query was ``found`` in two
+    partitions (``(query, part, other)``, ``query`` None when not known), else None."""
+    if found is None:
+        return None
+    query, part, other = found
+    where = (
+        f"query {plain(query)!r} has rows in {plan.part}s {part} and {other}"
+        if query is not None
+        else f"some query has rows in two {plan.part}s"
+    )
+    return ValueError(
+        f"The 'partitioned_by_query' parameter of {plan.caller} is True, but {where} of "
+        f"the {plan.frame_kind}: each {plan.part} would score its own rows of it as a "
+        "separate query, and the means would be wrong. Leave partitioned_by_query at "
+        "'auto' (or pass False) to shuffle the rows by query, or repartition the data "
+        f"by query first ({repartition})."
+    )
+
+
 def _group_of(frame: pd.DataFrame, plan: PartitionPlan) -> pd.Series | pd.Index:
     return frame.index if plan.group_on_index else frame[plan.group]
 
@@ -184,15 +248,21 @@ def partition_details(
     return details.query_ids, results
 
 
-def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
+def partition_sums(
+    frame: pd.DataFrame, plan: PartitionPlan, part: int | None = None
+) -> pd.DataFrame:
     """One row of sums per partition: for each metric, over the queries not skipped,
     ``sum(w * v)`` (NaN values left out), ``sum(w)``, their count, the number of
     skipped queries, the number of NaN values (the ``nan`` policy) and
     ``sum(w * v) * 2**-512`` (the mean when the first sum overflows).
+
+    With ``part`` (the partition's number), a last column :data:`QUERIES_COLUMN`
+    holds the partition's :func:`query_parts`, for :func:`first_shared_query`.
     """
     statistics = np.zeros(len(plan.metrics) * len(STATISTICS))
+    query_ids: Any = np.array([], dtype=object)
     if len(frame):
-        _, results = partition_details(frame, plan)
+        query_ids, results = partition_details(frame, plan)
         for index, (values, weights, skipped) in enumerate(results):
             kept = ~skipped
             kept_values, kept_weights = values[kept], weights[kept]
@@ -209,7 +279,20 @@ def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
                 is_nan.sum(),
                 scaled_sum(summed_values, summed_weights),
             )
-    return pd.DataFrame([statistics], columns=plan.statistic_columns())
+    sums = pd.DataFrame([statistics], columns=plan.statistic_columns())
+    if part is not None:
+        sums[QUERIES_COLUMN] = pd.Series([query_parts(query_ids, part)], dtype=object)
+    return sums
+
+
+def combined_sums(frames: Sequence[pd.DataFrame]) -> tuple[pd.Series, tuple[Any, int, int] | None]:
+    """The sums of every partition's :func:`partition_sums` row, and the first query
+    found in two partitions (None when not looked for, or not found)."""
+    frame = pd.concat(list(frames), ignore_index=True)
+    found = None
+    if QUERIES_COLUMN in frame.columns:
+        found = first_shared_query(list(frame.pop(QUERIES_COLUMN)))
+    return quiet_sum(frame), found
 
 
 def quiet_sum(frame: pd.DataFrame) -> pd.Series:

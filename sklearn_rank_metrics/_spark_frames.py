@@ -25,6 +25,7 @@ from ._engine._caller import caller_name
 from ._io._frames import refuse_shared_columns
 from ._metrics._settings import Settings
 from ._partitions import (
+    QUERIES_COLUMN,
     ROW_ORDER_COLUMN,
     STATISTICS,
     PartitionPlan,
@@ -35,13 +36,16 @@ from ._partitions import (
     needs_row_order,
     partition_details,
     partition_sums,
+    query_parts,
     ranges_are_disjoint,
+    split_query_error,
     warn_once,
 )
 
 BUCKET_COLUMN = "__sklearn_rank_metrics_bucket__"
 _ERROR = "__error__"  # "<TypeError or ValueError>\x1f<message>" of a bucket, or null
 _WARNINGS = "__warnings__"  # the warnings a bucket raised (see captured_warnings)
+_QUERIES = "__queries__"  # a partition's distinct query ids (partitioned_by_query=True)
 _SEPARATOR = "\x1f"
 
 
@@ -62,6 +66,9 @@ class SparkCall:
         queries already and are read where they are.
     group_type : pyspark.sql.types.DataType
         The type of the query id column.
+    check_split : bool
+        ``partitioned_by_query=True``, not checked yet: the job that forms the
+        sums also makes sure that no query id occurs in two partitions.
     """
 
     frame: DataFrame
@@ -69,6 +76,7 @@ class SparkCall:
     runs: tuple[str, ...] | None
     buckets: int | None
     group_type: T.DataType
+    check_split: bool = False
 
     def statistic_columns(self) -> list[str]:
         """The sums' columns, run by run: ``s<run>_<metric>_<statistic>``."""
@@ -168,6 +176,44 @@ def query_ranges_are_disjoint(df: DataFrame, group: str) -> bool:
     return ranges_are_disjoint([(row["n"], row["low"], row["high"]) for row in ranges])
 
 
+def shared_query(df: DataFrame, group: str) -> tuple[Any, int, int] | None:
+    """The smallest query id found in two partitions of ``df``, with the first and
+    last of them; None when every query sits in one partition.
+
+    Exact: each partition's distinct ids (one row per query and partition, read by
+    ``mapInPandas``, the operator that reads the partitions afterwards) are grouped
+    by id where they are (a shuffle of one row per query); one row reaches the driver.
+    """
+    schema = T.StructType(
+        [
+            T.StructField("query", df.schema[group].dataType),
+            T.StructField("part", T.LongType()),
+        ]
+    )
+
+    def partition_queries(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        ids = [batch[group] for batch in batches]
+        pairs = query_parts(
+            pd.concat(ids) if ids else pd.Series([], dtype=object),
+            0 if context is None else context.partitionId(),
+        )
+        yield pairs.astype({"query": _id_dtype(pairs["query"].to_numpy())})
+
+    pairs = df.select(column(group)).mapInPandas(partition_queries, schema)
+    shared = (
+        pairs.groupBy("query")
+        .agg(F.count("*").alias("n"), F.min("part").alias("part"), F.max("part").alias("other"))
+        .where(F.col("n") > 1)
+        .orderBy("query")
+        .limit(1)
+        .collect()
+    )
+    return (shared[0]["query"], shared[0]["part"], shared[0]["other"]) if shared else None
+
+
 def prepare(
     df: DataFrame,
     plan: PartitionPlan,
@@ -176,8 +222,13 @@ def prepare(
     several: bool,
     partitioned_by_query: bool | str,
     buckets: int | None,
+    check_now: bool = True,
 ) -> SparkCall:
-    """Keep the needed columns, add the row key if needed, and decide on the shuffle."""
+    """Keep the needed columns, add the row key if needed, and decide on the shuffle.
+
+    ``check_now``: with ``partitioned_by_query=True``, look for a query in two
+    partitions now (one Spark job), else with the sums (:func:`collect_means`).
+    """
     values = [plan.y_true, *scores, plan.sample_weight, plan.doc_id]
     if plan.judged not in (None, True):
         values.append(plan.judged)
@@ -186,6 +237,10 @@ def prepare(
         shuffle = not query_ranges_are_disjoint(df, plan.group)
     else:
         shuffle = not partitioned_by_query
+    if partitioned_by_query is True and check_now:
+        error = split_query_error(shared_query(df, plan.group), plan, _repartition(plan))
+        if error is not None:
+            raise error
     frame = df.select(*(column(name) for name in needed))
     row_order = shuffle and needs_row_order(plan.metrics, plan.shared)
     if row_order:  # before the exchange, which keeps no order
@@ -202,11 +257,22 @@ def prepare(
         runs=tuple(scores) if several else None,
         buckets=buckets if shuffle else None,
         group_type=df.schema[plan.group].dataType,
+        check_split=partitioned_by_query is True and not check_now,
     )
 
 
-def prepared_call(df: Any, metrics: Any, arguments: dict[str, Any]) -> SparkCall:
-    """Check everything on the driver (no Spark job), then plan the call."""
+def _repartition(plan: PartitionPlan) -> str:
+    return f"df.repartition({plan.group!r})"
+
+
+def prepared_call(
+    df: Any, metrics: Any, arguments: dict[str, Any], *, check_now: bool = True
+) -> SparkCall:
+    """Check everything on the driver (no Spark job), then plan the call.
+
+    ``check_now=False`` leaves the ``partitioned_by_query=True`` check to
+    :func:`collect_means`, which makes it in the same job as the sums.
+    """
     check_frame(df)
     names = checked_metric_names(metrics)
     shared = Settings.from_arguments(
@@ -238,6 +304,7 @@ def prepared_call(df: Any, metrics: Any, arguments: dict[str, Any]) -> SparkCall
         several=several,
         partitioned_by_query=arguments["partitioned_by_query"],
         buckets=arguments["buckets"],
+        check_now=check_now,
     )
 
 
@@ -281,20 +348,31 @@ def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame]
 def collect_means(call: SparkCall) -> list[dict[str, float]]:
     """Each run's ``{metric: mean}``, from one row of sums over every bucket."""
     statistics = call.statistic_columns()
-    schema = T.StructType(
-        [T.StructField(name, T.DoubleType()) for name in statistics]
-        + [
-            T.StructField(_WARNINGS, T.ArrayType(T.StringType())),
-            T.StructField(_ERROR, T.StringType()),
-        ]
-    )
+    fields = [T.StructField(name, T.DoubleType()) for name in statistics] + [
+        T.StructField(_WARNINGS, T.ArrayType(T.StringType())),
+        T.StructField(_ERROR, T.StringType()),
+    ]
+    # with partitioned_by_query=True, each partition also returns its distinct query
+    # ids: an id listed more often than once distinct is in two partitions
+    listed = call.check_split and call.buckets is None
+    counts = []
+    if listed:
+        fields.append(T.StructField(_QUERIES, T.ArrayType(call.group_type)))
+        every = F.flatten(F.collect_list(_QUERIES))
+        counts = [F.size(every).alias("n"), F.size(F.array_distinct(every)).alias("distinct")]
     plans = call.plans
-    sums = _each_part(call, lambda rows: bucket_sums(rows, plans, statistics), schema)
+    sums = _each_part(
+        call, lambda rows: bucket_sums(rows, plans, statistics, listed), T.StructType(fields)
+    )
     total = sums.agg(
         *(F.sum(name).alias(name) for name in statistics),
         F.flatten(F.collect_list(_WARNINGS)).alias(_WARNINGS),
         F.min(_ERROR).alias(_ERROR),
+        *counts,
     ).collect()[0]  # an aggregation without groupBy: one row
+    if listed and total["n"] != total["distinct"]:
+        found = shared_query(call.frame, plans[0].group) or (None, 0, 0)
+        raise split_query_error(found, plans[0], _repartition(plans[0]))  # type: ignore[misc]
     warn_once(total[_WARNINGS] or [], plans[0])
     if total[_ERROR] is not None:
         kind, _, message = total[_ERROR].partition(_SEPARATOR)
@@ -348,25 +426,36 @@ def per_query_frame(call: SparkCall, names: Sequence[str]) -> DataFrame:
 
 
 def bucket_sums(
-    rows: pd.DataFrame, plans: Sequence[PartitionPlan], statistics: list[str]
+    rows: pd.DataFrame,
+    plans: Sequence[PartitionPlan],
+    statistics: list[str],
+    listed: bool = False,
 ) -> pd.DataFrame:
     """One row: every run's :func:`partition_sums`, the warnings raised, and the
-    bucket's TypeError or ValueError (as text: the driver raises it again)."""
+    bucket's TypeError or ValueError (as text: the driver raises it again).
+
+    ``listed``: then one more column, :data:`_QUERIES`, the bucket's distinct query ids.
+    """
     sums: list[float] = [0.0] * len(statistics)
     error = None
+    query_ids: Any = []
     with captured_warnings() as recorded:
         try:
-            sums = [
-                float(value)
-                for plan in plans
-                for value in partition_sums(rows, plan).iloc[0].to_numpy()
-            ]
+            for run, plan in enumerate(plans):
+                part_sums = partition_sums(rows, plan, 0 if listed and run == 0 else None)
+                if QUERIES_COLUMN in part_sums.columns:
+                    query_ids = part_sums.pop(QUERIES_COLUMN).iloc[0]["query"].to_numpy()
+                sums[run * len(part_sums.columns) : (run + 1) * len(part_sums.columns)] = [
+                    float(value) for value in part_sums.iloc[0].to_numpy()
+                ]
         except (TypeError, ValueError) as raised:
             error = f"{type(raised).__name__}{_SEPARATOR}{raised}"
     pairs = zip(statistics, sums, strict=True)
     row: dict[str, list[Any]] = {name: [value] for name, value in pairs}
     row[_WARNINGS] = [list(recorded)]
     row[_ERROR] = [error]
+    if listed:
+        row[_QUERIES] = [query_ids]
     return pd.DataFrame(row)
 
 

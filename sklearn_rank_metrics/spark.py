@@ -85,12 +85,15 @@ _SPARK_PARAMETERS = """\
         names the smallest undefined id; here it may be another one).
     partitioned_by_query : bool or "auto", default="auto"
         Whether every query's rows already sit in one partition of ``df``. ``True``:
-        trusted, no shuffle (a query split over partitions would count as several
-        queries). ``False``: always shuffle by query. ``"auto"``: no shuffle when one
-        aggregation of the group column shows that the partitions' ``[min, max]``
-        id ranges do not overlap (``repartitionByRange`` on the query id, or data
-        written sorted by query); otherwise shuffle. The check runs when this
-        function is called.
+        no shuffle, and a query id found in two partitions is a ValueError naming
+        the first such id and two of its partitions (:func:`evaluate` checks it in
+        the job that forms the sums: each partition also returns its distinct ids,
+        and Spark counts them; the per-query functions check it when called, one
+        more job over the group column). ``False``: always shuffle by query.
+        ``"auto"``: no shuffle when one aggregation of the group column shows that
+        the partitions' ``[min, max]`` id ranges do not overlap
+        (``repartitionByRange`` on the query id, or data written sorted by query);
+        otherwise shuffle. The ``"auto"`` check runs when this function is called.
     buckets : int or None, default=None
         Number of hash buckets of query ids the rows are shuffled into; None:
         ``spark.sql.shuffle.partitions``. A bucket is one pandas frame in one Python
@@ -189,7 +192,7 @@ def evaluate(
     ...          group="qid")  # doctest: +SKIP
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    call = prepared_call(df, metrics, locals())
+    call = prepared_call(df, metrics, locals(), check_now=False)  # checked with the sums
     results = collect_means(call)
     if call.runs is None:
         return results[0]
