@@ -11,7 +11,9 @@ sums (or per-query values). It uses the DataFrame API only (no RDD, no
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +91,28 @@ class SparkCall:
 
 
 # --------------------------------------------------------------------------- driver
+
+
+@contextmanager
+def quiet_pandas_udfs() -> Iterator[None]:
+    """Around this module's ``mapInPandas`` and ``applyInPandas`` calls: without pyspark's
+    ``FutureWarning`` "PySpark does not yet fully support pandas >= 3.0.0".
+
+    pyspark 4 checks the pandas version each time it makes a pandas UDF (those two
+    methods make one per call) and warns under pandas 3, so every call of this
+    package printed it. The code it runs here is tested on pandas 3. Only that
+    message, raised from pyspark's own modules, inside these calls, is ignored: the
+    filters are restored on the way out (the user's own pandas UDFs, and pyspark's
+    check when a session starts, still warn).
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore",
+            message="PySpark does not yet fully support pandas",
+            category=FutureWarning,
+            module=r"pyspark\.",
+        )
+        yield
 
 
 def column(name: str) -> Any:
@@ -172,8 +196,10 @@ def query_ranges_are_disjoint(df: DataFrame, group: str) -> bool:
         n_rows, low, high = group_range(pd.concat(ids) if ids else pd.Series([], dtype=object))
         yield pd.DataFrame({"n": [n_rows], "low": [low], "high": [high]})
 
-    ranges = df.select(column(group)).mapInPandas(id_range, schema).collect()
-    return ranges_are_disjoint([(row["n"], row["low"], row["high"]) for row in ranges])
+    with quiet_pandas_udfs():
+        per_partition = df.select(column(group)).mapInPandas(id_range, schema)
+    ranges = [(row["n"], row["low"], row["high"]) for row in per_partition.collect()]
+    return ranges_are_disjoint(ranges)
 
 
 def shared_query(df: DataFrame, group: str) -> tuple[Any, int, int] | None:
@@ -202,7 +228,8 @@ def shared_query(df: DataFrame, group: str) -> tuple[Any, int, int] | None:
         )
         yield pairs.astype({"query": _id_dtype(pairs["query"].to_numpy())})
 
-    pairs = df.select(column(group)).mapInPandas(partition_queries, schema)
+    with quiet_pandas_udfs():
+        pairs = df.select(column(group)).mapInPandas(partition_queries, schema)
     shared = (
         pairs.groupBy("query")
         .agg(F.count("*").alias("n"), F.min("part").alias("part"), F.max("part").alias("other"))
@@ -339,10 +366,12 @@ def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame]
             )
             yield function(rows)
 
-        return call.frame.mapInPandas(whole_partition, schema)
+        with quiet_pandas_udfs():
+            return call.frame.mapInPandas(whole_partition, schema)
     bucket = F.pmod(F.xxhash64(column(call.plans[0].group)), F.lit(call.buckets))
     keyed = call.frame.withColumn(BUCKET_COLUMN, bucket)
-    return keyed.groupBy(BUCKET_COLUMN).applyInPandas(function, schema)
+    with quiet_pandas_udfs():
+        return keyed.groupBy(BUCKET_COLUMN).applyInPandas(function, schema)
 
 
 def collect_means(call: SparkCall) -> list[dict[str, float]]:

@@ -21,7 +21,12 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
 from sklearn_rank_metrics._engine._warnings import TieOrderWarning
-from sklearn_rank_metrics.spark import evaluate, evaluate_per_query, per_query_values
+from sklearn_rank_metrics.spark import (
+    RankingMetricEvaluator,
+    evaluate,
+    evaluate_per_query,
+    per_query_values,
+)
 from tests.metrics.test_dask import ALL_METRICS, ISSUE_FRAME, make_frame
 
 pytestmark = [
@@ -306,6 +311,30 @@ def test_worker_warnings_come_back_once(spark):
     (warning,) = [w for w in caught if "binary relevance" in str(w.message)]
     assert "[Raised in one bucket of the Spark DataFrame, and in 3 more]" in str(warning.message)
     assert warning.filename == __file__  # attributed to the caller's line
+
+
+def test_our_calls_print_no_pyspark_pandas_warning_and_leave_the_filters_alone(spark):
+    # issue 44, item 9: pyspark 4.3 warns (FutureWarning) each time it makes a pandas
+    # UDF under pandas 3, and every call of the package made one or two
+    df = spark.createDataFrame(ISSUE_FRAME)  # (a pandas conversion of the test's own)
+    filters = list(warnings.filters)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate(df, ["map"])  # the "auto" check and the sums
+        evaluate(df, ["map"], partitioned_by_query=True)
+        evaluate(df, ["map"], partitioned_by_query=False)
+        evaluate_per_query(df, ["map"], partitioned_by_query=True).collect()
+        per_query_values(df, ["map"])
+        RankingMetricEvaluator(
+            metricName="map", labelCol="y_true", predictionCol="y_score", queryCol="group"
+        ).evaluate(df)
+        ours = [str(warning.message) for warning in caught]
+        # the user's own pandas UDF still warns: the filter is not global
+        df.mapInPandas(lambda batches: batches, df.schema).collect()
+    assert ours == []
+    assert [warning.category for warning in caught] == [FutureWarning]
+    assert "PySpark does not yet fully support pandas" in str(caught[0].message)
+    assert warnings.filters == filters
 
 
 def test_importing_the_package_does_not_import_pyspark_and_missing_pyspark_is_explained():
