@@ -375,34 +375,26 @@ def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame]
 
 
 def collect_means(call: SparkCall) -> list[dict[str, float]]:
-    """Each run's ``{metric: mean}``, from one row of sums over every bucket."""
+    """Each run's ``{metric: mean}``, from the sums of every bucket.
+
+    The buckets' rows (one per non-empty bucket or partition: a few floats per metric
+    and its warnings) are collected and added on the driver, as Dask adds its
+    partitions' rows: no aggregation stage after the Python one.
+    """
     statistics = call.statistic_columns()
     fields = [T.StructField(name, T.DoubleType()) for name in statistics] + [
         T.StructField(_WARNINGS, T.ArrayType(T.StringType())),
         T.StructField(_ERROR, T.StringType()),
     ]
-    # with partitioned_by_query=True, each partition also returns its distinct query
-    # ids: an id listed more often than once distinct is in two partitions
     listed = call.check_split and call.buckets is None
-    counts = []
     if listed:
         fields.append(T.StructField(_QUERIES, T.ArrayType(call.group_type)))
-        every = F.flatten(F.collect_list(_QUERIES))
-        counts = [F.size(every).alias("n"), F.size(F.array_distinct(every)).alias("distinct")]
     plans = call.plans
     sums = _each_part(
         call, lambda rows: bucket_sums(rows, plans, statistics, listed), T.StructType(fields)
     )
-    total = sums.agg(
-        *(F.sum(name).alias(name) for name in statistics),
-        F.flatten(F.collect_list(_WARNINGS)).alias(_WARNINGS),
-        F.min(_ERROR).alias(_ERROR),
-        *counts,
-    ).collect()[0]  # an aggregation without groupBy: one row
-    if listed and total["n"] != total["distinct"]:
-        found = shared_query(call.frame, plans[0].group) or (None, 0, 0)
-        raise split_query_error(found, plans[0], _repartition(plans[0]))  # type: ignore[misc]
-    warn_once(total[_WARNINGS] or [], plans[0])
+    total = _listed_total(sums, statistics, call) if listed else _total(sums, statistics)
+    warn_once(total[_WARNINGS], plans[0])
     if total[_ERROR] is not None:
         kind, _, message = total[_ERROR].partition(_SEPARATOR)
         raise (TypeError if kind == "TypeError" else ValueError)(message)
@@ -414,6 +406,41 @@ def collect_means(call: SparkCall) -> list[dict[str, float]]:
         sums_of_run = {key: total[name] for key, name in pairs}
         results.append(means(sums_of_run, plan))
     return results
+
+
+def _total(sums: DataFrame, statistics: list[str]) -> dict[str, Any]:
+    """The buckets' rows, collected: each statistic's sum, every warning, the first error."""
+    rows = sums.collect()
+    columns = np.array(
+        [[row[name] for name in statistics] for row in rows], dtype=float
+    ).reshape(len(rows), len(statistics))  # no row: no bucket ran (no rows at all)
+    with np.errstate(over="ignore"):  # an overflowing sum is handled by means
+        total: dict[str, Any] = dict(zip(statistics, columns.sum(axis=0), strict=True))
+    total[_WARNINGS] = [text for row in rows for text in row[_WARNINGS] or []]
+    errors = [row[_ERROR] for row in rows if row[_ERROR] is not None]
+    total[_ERROR] = min(errors) if errors else None
+    return total
+
+
+def _listed_total(sums: DataFrame, statistics: list[str], call: SparkCall) -> dict[str, Any]:
+    """:func:`_total` where each partition also listed its distinct query ids: Spark adds
+    the sums and counts the ids (listed more often than once distinct: an id is in two
+    partitions, an error), so that the lists never reach the driver."""
+    every = F.flatten(F.collect_list(_QUERIES))
+    total = sums.agg(
+        *(F.sum(name).alias(name) for name in statistics),
+        F.flatten(F.collect_list(_WARNINGS)).alias(_WARNINGS),
+        F.min(_ERROR).alias(_ERROR),
+        F.size(every).alias("n"),
+        F.size(F.array_distinct(every)).alias("distinct"),
+    ).collect()[0]  # an aggregation without groupBy: one row
+    if total["n"] != total["distinct"]:
+        plan = call.plans[0]
+        found = shared_query(call.frame, plan.group) or (None, 0, 0)
+        raise split_query_error(found, plan, _repartition(plan))  # type: ignore[misc]
+    result = total.asDict()
+    result[_WARNINGS] = result[_WARNINGS] or []
+    return result
 
 
 def per_query_frame(call: SparkCall, names: Sequence[str]) -> DataFrame:
