@@ -27,12 +27,14 @@ from ._engine._caller import caller_name
 from ._io._frames import refuse_shared_columns
 from ._metrics._settings import Settings
 from ._partitions import (
+    DESCRIPTIONS_COLUMN,
     QUERIES_COLUMN,
     ROW_ORDER_COLUMN,
     STATISTICS,
     PartitionPlan,
     captured_warnings,
     checked_metric_names,
+    descriptions_of,
     group_range,
     means,
     needs_row_order,
@@ -48,6 +50,8 @@ BUCKET_COLUMN = "__sklearn_rank_metrics_bucket__"
 _ERROR = "__error__"  # "<TypeError or ValueError>\x1f<message>" of a bucket, or null
 _WARNINGS = "__warnings__"  # the warnings a bucket raised (see captured_warnings)
 _QUERIES = "__queries__"  # a partition's distinct query ids (partitioned_by_query=True)
+_DESCRIPTIONS = "__descriptions__"  # per metric, what makes a query undefined
+_PARTS = "__parts__"  # the buckets that held rows (in the collected total)
 _SEPARATOR = "\x1f"
 
 
@@ -385,6 +389,7 @@ def collect_means(call: SparkCall) -> list[dict[str, float]]:
     fields = [T.StructField(name, T.DoubleType()) for name in statistics] + [
         T.StructField(_WARNINGS, T.ArrayType(T.StringType())),
         T.StructField(_ERROR, T.StringType()),
+        T.StructField(_DESCRIPTIONS, T.StringType()),
     ]
     listed = call.check_split and call.buckets is None
     if listed:
@@ -394,7 +399,7 @@ def collect_means(call: SparkCall) -> list[dict[str, float]]:
         call, lambda rows: bucket_sums(rows, plans, statistics, listed), T.StructType(fields)
     )
     total = _listed_total(sums, statistics, call) if listed else _total(sums, statistics)
-    warn_once(total[_WARNINGS], plans[0])
+    warn_once(total[_WARNINGS], plans[0], total[_PARTS])
     if total[_ERROR] is not None:
         kind, _, message = total[_ERROR].partition(_SEPARATOR)
         raise (TypeError if kind == "TypeError" else ValueError)(message)
@@ -404,8 +409,14 @@ def collect_means(call: SparkCall) -> list[dict[str, float]]:
         names = statistics[run * n_columns : (run + 1) * n_columns]
         pairs = zip(plan.statistic_columns(), names, strict=True)
         sums_of_run = {key: total[name] for key, name in pairs}
-        results.append(means(sums_of_run, plan))
+        results.append(means(sums_of_run, plan, descriptions_of([total[_DESCRIPTIONS]], plan)))
     return results
+
+
+def _ran(statistics: list[str]) -> tuple[str, str]:
+    """The columns of the first metric's kept and skipped queries: a bucket whose
+    sum of the two is not 0 held rows."""
+    return statistics[STATISTICS.index("n_kept")], statistics[STATISTICS.index("n_skipped")]
 
 
 def _total(sums: DataFrame, statistics: list[str]) -> dict[str, Any]:
@@ -419,6 +430,9 @@ def _total(sums: DataFrame, statistics: list[str]) -> dict[str, Any]:
     total[_WARNINGS] = [text for row in rows for text in row[_WARNINGS] or []]
     errors = [row[_ERROR] for row in rows if row[_ERROR] is not None]
     total[_ERROR] = min(errors) if errors else None
+    total[_DESCRIPTIONS] = max((row[_DESCRIPTIONS] or "" for row in rows), default="")
+    kept, skipped = _ran(statistics)
+    total[_PARTS] = sum(1 for row in rows if (row[kept] or 0) + (row[skipped] or 0) > 0)
     return total
 
 
@@ -427,10 +441,15 @@ def _listed_total(sums: DataFrame, statistics: list[str], call: SparkCall) -> di
     the sums and counts the ids (listed more often than once distinct: an id is in two
     partitions, an error), so that the lists never reach the driver."""
     every = F.flatten(F.collect_list(_QUERIES))
+    kept, skipped = _ran(statistics)
+    queries = F.coalesce(column(kept), F.lit(0.0)) + F.coalesce(column(skipped), F.lit(0.0))
+    ran = F.when(queries > 0, 1)  # counted where it held rows (null elsewhere)
     total = sums.agg(
         *(F.sum(name).alias(name) for name in statistics),
         F.flatten(F.collect_list(_WARNINGS)).alias(_WARNINGS),
         F.min(_ERROR).alias(_ERROR),
+        F.max(_DESCRIPTIONS).alias(_DESCRIPTIONS),
+        F.count(ran).alias(_PARTS),
         F.size(every).alias("n"),
         F.size(F.array_distinct(every)).alias("distinct"),
     ).collect()[0]  # an aggregation without groupBy: one row
@@ -495,10 +514,12 @@ def bucket_sums(
     sums: list[float] = [0.0] * len(statistics)
     error = None
     query_ids: Any = []
+    descriptions = ""
     with captured_warnings() as recorded:
         try:
             for run, plan in enumerate(plans):
                 part_sums = partition_sums(rows, plan, 0 if listed and run == 0 else None)
+                descriptions = part_sums.pop(DESCRIPTIONS_COLUMN).iloc[0]  # alike in each run
                 if QUERIES_COLUMN in part_sums.columns:
                     query_ids = part_sums.pop(QUERIES_COLUMN).iloc[0]["query"].to_numpy()
                 sums[run * len(part_sums.columns) : (run + 1) * len(part_sums.columns)] = [
@@ -510,6 +531,7 @@ def bucket_sums(
     row: dict[str, list[Any]] = {name: [value] for name, value in pairs}
     row[_WARNINGS] = [list(recorded)]
     row[_ERROR] = [error]
+    row[_DESCRIPTIONS] = [descriptions]
     if listed:
         row[_QUERIES] = [query_ids]
     return pd.DataFrame(row)
@@ -534,9 +556,9 @@ def bucket_table(
         if plan.sample_weight is not None:
             first = rows.groupby(plan.group, sort=False)[plan.sample_weight].first()
             columns["weight"] = first.reindex(query_ids).to_numpy(dtype=float)
-        for index, (values, _, skipped) in enumerate(results):
-            columns[f"v{index}"] = values
-            columns[f"k{index}"] = skipped
+        for index, metric in enumerate(results):
+            columns[f"v{index}"] = metric.values
+            columns[f"k{index}"] = metric.skipped
         tables.append(pd.DataFrame(columns).astype({"run": object} if runs else {}))
     if not tables:
         return pd.DataFrame({name: [] for name in out})

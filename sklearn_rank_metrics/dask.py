@@ -37,9 +37,13 @@ from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS
 from ._metrics._settings import Settings
 from ._partitions import (
+    DESCRIPTIONS_COLUMN,
     QUERIES_COLUMN,
+    WARNINGS_COLUMN,
     PartitionPlan,
+    Totals,
     add_row_order,
+    captured_warnings,
     checked_metric_names,
     combined_sums,
     first_shared_query,
@@ -51,6 +55,7 @@ from ._partitions import (
     query_parts,
     ranges_are_disjoint,
     split_query_error,
+    warn_once,
 )
 
 __all__ = ["evaluate", "evaluate_per_query"]
@@ -153,22 +158,30 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_p = \\sum_q w_q v_q`,
     :math:`W_p = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values, and :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when
-    :math:`\\sum_p S_p` overflows, as in memory): six sums. A tree reduction adds them, and
+    NaN values, :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when
+    :math:`\\sum_p S_p` overflows, as in memory) and the number of queries
+    undefined in every tie order (for the mean's warning): seven sums. One task
+    adds them (a few hundred bytes per partition), and
 
     .. math::
 
         \\text{mean} = \\frac{\\sum_p S_p}{\\sum_p W_p}
 
     is exactly the in-memory weighted mean. As there, a NaN value (the ``nan``
-    policy) makes the mean NaN, and with no weight left the mean is NaN with a
-    ``UserWarning`` (emitted where the final task runs when ``compute=False``).
+    policy) makes the mean NaN, and the mean's warnings are the in-memory ones, with
+    their texts (``UndefinedMetricWarning``: no query left to average, the mean
+    NaN; every query undefined, the mean only the policy's value). A warning raised
+    in the partitions (ERR's binary-labels warning, say) is emitted once per call:
+    as it is, the in-memory text, when every partition that held rows raised that
+    text; otherwise saying in how many partitions it was raised, each about its
+    own rows (a warning that reads every row in memory reads one partition's rows
+    here). With ``compute=False`` they are emitted where the final task runs.
 
     Costs, for :math:`n` rows in :math:`P` partitions:
 
     - *already partitioned*: one read of the needed columns; each partition sorts
-      its rows once, O((n/P) log(n/P)), and sends :math:`6 \\times` (number of
-      metrics) floats to the reduction.
+      its rows once, O((n/P) log(n/P)), and sends :math:`7 \\times` (number of
+      metrics) floats (and its warnings) to the task that adds them.
     - *the* ``"auto"`` *check*: one extra read of the group column only (three values
       per partition reach the client).
     - *the* ``partitioned_by_query=True`` *check*: each partition's distinct query ids
@@ -412,32 +425,38 @@ def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> boo
 
 
 def _totals(prepared: Any, plan: PartitionPlan, *, check: bool) -> Any:
-    """A delayed ``(sums over every partition, query found in two partitions or None)``."""
+    """A delayed :class:`~sklearn_rank_metrics._partitions.Totals` of every partition."""
     check = check and prepared.npartitions > 1
     meta = pd.DataFrame({column: pd.Series([], dtype=float) for column in plan.statistic_columns()})
-    if check:
-        meta[QUERIES_COLUMN] = pd.Series([], dtype=object)
+    for column in (DESCRIPTIONS_COLUMN, WARNINGS_COLUMN, QUERIES_COLUMN if check else None):
+        if column is not None:
+            meta[column] = pd.Series([], dtype=object)
     sums = prepared.map_partitions(_partition_sums, plan, check, meta=meta, clear_divisions=True)
-    return dask.delayed(combined_sums, pure=True)(sums.to_delayed())
+    return dask.delayed(combined_sums, pure=True)(sums.to_delayed(), plan)
 
 
 def _partition_sums(
     frame: pd.DataFrame, plan: PartitionPlan, check: bool, partition_info: dict | None = None
 ) -> pd.DataFrame:
-    """:func:`partition_sums` of one partition, with its queries when ``check``."""
+    """:func:`partition_sums` of one partition, with the warnings it raised (emitted
+    once per call by :func:`_means`) and, when ``check``, its queries."""
     part = None
     if check:
         part = 0 if partition_info is None else int(partition_info["number"])
-    return partition_sums(frame, plan, part)
+    with captured_warnings() as recorded:
+        sums = partition_sums(frame, plan, part)
+    sums.insert(len(plan.statistic_columns()) + 1, WARNINGS_COLUMN, pd.Series([recorded]))
+    return sums
 
 
-def _means(totals: tuple[pd.Series, Any], plan: PartitionPlan) -> dict[str, float]:
-    """:func:`means` of the summed statistics, unless a query was found in two partitions."""
-    sums, found = totals
-    error = split_query_error(found, plan, f"ddf.shuffle(on={plan.group!r})")
+def _means(totals: Totals, plan: PartitionPlan) -> dict[str, float]:
+    """:func:`means` of the summed statistics, unless a query was found in two
+    partitions; the partitions' warnings are emitted once each, as in memory."""
+    error = split_query_error(totals.found, plan, f"ddf.shuffle(on={plan.group!r})")
     if error is not None:
         raise error
-    return means(sums, plan)
+    warn_once(totals.warnings, plan, totals.n_parts)
+    return means(totals.sums, plan, totals.descriptions)
 
 
 def _partition_queries(ids: Any, partition_info: dict | None = None) -> pd.DataFrame:

@@ -22,8 +22,10 @@ import pandas as pd
 import pytest
 from dask.delayed import Delayed
 from distributed import Client, LocalCluster
+from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
+from sklearn_rank_metrics._engine._warnings import TieOrderWarning
 from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
 from sklearn_rank_metrics._metrics._settings import Settings
 from sklearn_rank_metrics._partitions import (
@@ -249,7 +251,15 @@ def test_err_of_a_query_does_not_depend_on_its_partition():
     ddf = dd.from_pandas(frame, npartitions=2, sort=True)
     assert ddf.npartitions == 2
     metrics = ["err@10", "err(max_grade=3)@10"]
-    assert_same_means(on_dask(ddf, metrics), in_memory(frame, metrics))
+    expected, in_memory_warnings = record(in_memory, frame, metrics)
+    got, dask_warnings = record(on_dask, ddf, metrics)
+    assert_same_means(got, expected)
+    # ERR's binary-labels warning reads the labels of one partition here: it is said so
+    assert in_memory_warnings == []
+    ((category, text),) = dask_warnings
+    assert category is UndefinedMetricWarning and text.startswith("evaluate: every label is")
+    assert text.endswith("[Raised in 1 of the 2 partitions of the Dask DataFrame, each about "
+                         "its own rows]")
     # and each half alone gives the values it has inside the whole
     whole = evaluate_per_query(ddf, metrics, y_true="label", y_score="score", group="qid")
     whole = whole.compute().sort_values("query")
@@ -588,6 +598,43 @@ def test_no_query_left_warns_like_in_memory():
         warnings.simplefilter("error")
         got = on_dask(ddf, ["map"], replace_undefined_by="skip")
     assert_same_means(got, in_memory(frame, ["map"], replace_undefined_by="skip"))
+
+
+def record(call, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call(*args, **kwargs)
+    return result, [(warning.category, str(warning.message)) for warning in caught]
+
+
+def test_warnings_once_per_call_with_the_in_memory_text():
+    # issue 44, item 12: each partition warned on its own (4 partitions: 4 warnings),
+    # and the mean's warnings had other texts or were missing
+    rng = np.random.default_rng(18)
+    frame = pd.DataFrame({"qid": rng.integers(0, 40, 800), "label": rng.integers(0, 2, 800)})
+    frame["score"] = np.round(rng.normal(size=800), 1)
+    cases = [
+        (frame, ["err@10"], {}),  # binary labels with ERR's 0-4 scale, in every partition
+        (frame.assign(label=0.0), ["map"], {"replace_undefined_by": "skip"}),  # nothing left
+        (frame.assign(label=0.0), ["map", "ndcg@5"], {}),  # every query undefined: 0.0
+    ]
+    for data, metrics, params in cases:
+        expected, in_memory_warnings = record(in_memory, data, metrics, **params)
+        got, dask_warnings = record(on_dask, scattered(data, 4), metrics, **params)
+        assert_same_means(got, expected)
+        assert len(in_memory_warnings) == len(metrics if not params else [1])  # the reference
+        assert dask_warnings == in_memory_warnings, (metrics, params)
+    # a warning whose text names one partition's query: once, saying so
+    _, in_memory_warnings = record(in_memory, frame, ["map"], convention="trec_eval")
+    _, dask_warnings = record(on_dask, scattered(frame, 4), ["map"], convention="trec_eval")
+    assert [category for category, _ in dask_warnings] == [TieOrderWarning]
+    assert [category for category, _ in in_memory_warnings] == [TieOrderWarning]
+    assert dask_warnings[0][1].endswith(
+        "[Raised in 4 of the 4 partitions of the Dask DataFrame, each about its own rows; "
+        "its counts and query ids are one's]"
+    )
+    head = in_memory_warnings[0][1].split("(first in query")[0]
+    assert dask_warnings[0][1].startswith(head)
 
 
 def test_errors():

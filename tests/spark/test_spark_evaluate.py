@@ -299,18 +299,33 @@ def test_worker_warnings_come_back_once(spark):
     frame = spark_frame(seed=8)
     frame["label"] = (frame["label"] > 1).astype(float)  # binary labels: ERR warns
     df = spark.createDataFrame(frame)
-    with pytest.warns(UndefinedMetricWarning, match="binary relevance"):
+    with warnings.catch_warnings(record=True) as in_memory_caught:
+        warnings.simplefilter("always")
         expected = in_memory(frame, ["err@10", "map"])
+    assert [w.category for w in in_memory_caught] == [UndefinedMetricWarning]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = on_spark(df, ["err@10", "map"], buckets=4)
     assert_same_means(got, expected)
-    assert [w.category for w in caught if "binary relevance" in str(w.message)] == [
-        UndefinedMetricWarning
+    # every bucket raised it, with one text: the in-memory warning, once (issue 44, item 12)
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (w.category, str(w.message)) for w in in_memory_caught
     ]
-    (warning,) = [w for w in caught if "binary relevance" in str(w.message)]
-    assert "[Raised in one bucket of the Spark DataFrame, and in 3 more]" in str(warning.message)
-    assert warning.filename == __file__  # attributed to the caller's line
+    assert caught[0].filename == __file__  # attributed to the caller's line
+    # the mean's own warnings: the in-memory texts too (no query left; every query
+    # undefined, which was missing)
+    nothing = spark.createDataFrame(frame.assign(label=0.0))
+    for metrics, params in ((["map"], {"replace_undefined_by": "skip"}), (["map", "ndcg@5"], {})):
+        with warnings.catch_warnings(record=True) as in_memory_caught:
+            warnings.simplefilter("always")
+            in_memory(frame.assign(label=0.0), metrics, **params)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            on_spark(nothing, metrics, **params)
+        assert len(caught) == len(in_memory_caught) == (1 if params else 2)
+        assert [(w.category, str(w.message)) for w in caught] == [
+            (w.category, str(w.message)) for w in in_memory_caught
+        ]
 
 
 def test_our_calls_print_no_pyspark_pandas_warning_and_leave_the_filters_alone(spark):
