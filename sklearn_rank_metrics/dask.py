@@ -97,8 +97,8 @@ _DASK_PARAMETERS = """\
         Whether every query's rows already sit in one partition. ``True``: no
         shuffle, and a query id found in two partitions is a ValueError naming the
         first such id and two of its partitions (each partition lists its distinct
-        ids; :func:`evaluate` compares the lists in the task that adds the sums, at no
-        measurable cost, and raises when the result is computed;
+        ids; :func:`evaluate` compares the lists in the task that adds the sums, with
+        no extra pass, and raises when the result is computed;
         :func:`evaluate_per_query` compares them when called, one more pass over the
         group column). ``False``: always shuffle by query. ``"auto"``: no shuffle
         when one pass over the group column (or index) shows that the partitions'
