@@ -23,17 +23,32 @@ import numpy as np
 import pandas as pd
 
 from ._engine import _warnings
-from ._engine._caller import called_as
+from ._engine._caller import called_as, renamed_as
+from ._engine._plain import plain
 from ._engine._warnings import recorded_warnings, warn_at_caller
-from ._metrics._aggregate import mean_of_scaled_sum, scaled_sum
+from ._metrics._aggregate import (
+    PerQuery,
+    mean_of_scaled_sum,
+    scaled_sum,
+    warn_every_query_undefined,
+    warn_no_query_left,
+)
 from ._metrics._evaluate import evaluate_details, metric_names, metric_settings
 from ._metrics._registry import parse_metric
 from ._metrics._settings import Settings
 
 # One row of per-partition sums per metric: these columns, in this order.
 # "scaled_sum": sum(w * v) * 2**-512, for a weighted_sum that overflows (see
-# sklearn_rank_metrics._metrics._aggregate.scaled_sum)
-STATISTICS = ("weighted_sum", "weight", "n_kept", "n_skipped", "n_nan", "scaled_sum")
+# sklearn_rank_metrics._metrics._aggregate.scaled_sum); "n_undefined": the queries
+# undefined in every tie order (all of them: the mean measures nothing, and warns)
+STATISTICS = (
+    "weighted_sum", "weight", "n_kept", "n_skipped", "n_nan", "scaled_sum", "n_undefined"
+)
+# beside the sums: the partition's warnings (captured_warnings) and, per metric, what
+# makes a query undefined (the kernel's words, for the mean's warning)
+WARNINGS_COLUMN = "__sklearn_rank_metrics_warnings__"
+DESCRIPTIONS_COLUMN = "__sklearn_rank_metrics_descriptions__"
+_DESCRIPTIONS_SEPARATOR = "\x1e"
 ROW_ORDER_COLUMN = "__sklearn_rank_metrics_row__"
 _PARTITION_BITS = 32  # row position within a partition: < 2**32 rows per partition
 
@@ -139,14 +154,77 @@ def ranges_are_disjoint(ranges: Sequence[tuple[int, Any, Any]]) -> bool:
         return False
 
 
+# ------------------------------------------- is any query in two partitions? (exact)
+# Each partition lists its distinct query ids (one row per query, not per row), with its
+# number; one task compares the lists. With ``partitioned_by_query=True`` the lists
+# ride with the partitions' sums (the ranking has the ids already: no extra pass).
+
+QUERIES_COLUMN = "__sklearn_rank_metrics_queries__"  # a partition's query_parts frame
+
+
+def query_parts(ids: pd.Series | pd.Index | np.ndarray, part: int) -> pd.DataFrame:
+    """The distinct query ids of one partition, each with the partition's number.
+
+    Categorical ids become their values (two partitions may code one id
+    differently), text ids Python strings (object dtype). Null ids are left out:
+    the evaluation refuses them itself.
+    """
+    values = ids if isinstance(ids, pd.Series) else pd.Series(ids)
+    if isinstance(values.dtype, pd.CategoricalDtype) or values.dtype.kind in "OSUT":
+        values = values.astype(object)
+    unique = pd.unique(values.dropna().to_numpy())
+    return pd.DataFrame({"query": unique, "part": np.full(len(unique), part, dtype=np.int64)})
+
+
+def first_shared_query(lists: Sequence[pd.DataFrame]) -> tuple[Any, int, int] | None:
+    """The smallest query id found in two of the partitions' :func:`query_parts`
+    frames, with the smallest two of its partitions; None when no id is.
+    """
+    pairs = pd.concat(list(lists), ignore_index=True) if len(lists) else None
+    if pairs is None or not len(pairs):
+        return None
+    shared = pairs[pairs["query"].duplicated(keep=False)]
+    if not len(shared):
+        return None
+    try:
+        shared = shared.sort_values(["query", "part"], kind="stable")
+    except TypeError:  # ids that do not compare (ints and strings in one column)
+        shared = shared.sort_values("part", kind="stable")
+    query = shared["query"].iloc[0]
+    parts = shared.loc[shared["query"] == query, "part"].to_numpy()
+    return query, int(parts[0]), int(parts[1])
+
+
+def split_query_error(
+    found: tuple[Any, int, int] | None, plan: PartitionPlan, repartition: str
+) -> ValueError | None:
+    """The error for ``partitioned_by_query=True`` when a query was ``found`` in two
+    partitions (``(query, part, other)``, ``query`` None when not known), else None."""
+    if found is None:
+        return None
+    query, part, other = found
+    where = (
+        f"query {plain(query)!r} has rows in {plan.part}s {part} and {other}"
+        if query is not None
+        else f"some query has rows in two {plan.part}s"
+    )
+    return ValueError(
+        f"The 'partitioned_by_query' parameter of {plan.caller} is True, but {where} of "
+        f"the {plan.frame_kind}: each {plan.part} would score its own rows of it as a "
+        "separate query, and the means would be wrong. Leave partitioned_by_query at "
+        "'auto' (or pass False) to shuffle the rows by query, or repartition the data "
+        f"by query first ({repartition})."
+    )
+
+
 def _group_of(frame: pd.DataFrame, plan: PartitionPlan) -> pd.Series | pd.Index:
     return frame.index if plan.group_on_index else frame[plan.group]
 
 
 def partition_details(
     frame: pd.DataFrame, plan: PartitionPlan
-) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
-    """Query ids and, per metric, (values, weights, skipped) of one partition's queries.
+) -> tuple[np.ndarray, list[PartitionMetric]]:
+    """Query ids and, per metric, a :class:`PartitionMetric` of one partition's queries.
 
     The same steps as the in-memory ``evaluate_details`` (one validation and sort
     by :func:`rank_groups`, each metric's vectorised kernel, the undefined-query
@@ -179,37 +257,128 @@ def partition_details(
             f"and query counts refer to that {plan.part}.]"
         ) from None
     results = [
-        (detail.values, detail.weights, detail.skipped) for detail in details.metrics.values()
+        PartitionMetric(detail.values, detail.weights, detail.skipped, detail.kernel)
+        for detail in details.metrics.values()
     ]
     return details.query_ids, results
 
 
-def partition_sums(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
+@dataclass(frozen=True)
+class PartitionMetric:
+    """One metric over one partition's queries: values and weights after the policy,
+    the skipped queries, and the kernel's output (undefined shares, their description)."""
+
+    values: np.ndarray
+    weights: np.ndarray
+    skipped: np.ndarray
+    kernel: PerQuery | None
+
+    def n_undefined(self) -> int:
+        """The queries undefined in every tie order."""
+        if self.kernel is None:
+            return 0
+        share = np.asarray(self.kernel.undefined)
+        return int(np.count_nonzero(share if share.dtype == bool else share >= 1))
+
+    def description(self) -> str:
+        return "" if self.kernel is None else self.kernel.description
+
+
+def partition_sums(
+    frame: pd.DataFrame, plan: PartitionPlan, part: int | None = None
+) -> pd.DataFrame:
     """One row of sums per partition: for each metric, over the queries not skipped,
     ``sum(w * v)`` (NaN values left out), ``sum(w)``, their count, the number of
-    skipped queries, the number of NaN values (the ``nan`` policy) and
-    ``sum(w * v) * 2**-512`` (the mean when the first sum overflows).
+    skipped queries, the number of NaN values (the ``nan`` policy),
+    ``sum(w * v) * 2**-512`` (the mean when the first sum overflows) and the number
+    of queries undefined in every tie order; then :data:`DESCRIPTIONS_COLUMN`, what
+    makes a query undefined for each metric (one text, ``\\x1e`` between metrics).
+
+    With ``part`` (the partition's number), a last column :data:`QUERIES_COLUMN`
+    holds the partition's :func:`query_parts`, for :func:`first_shared_query`.
     """
     statistics = np.zeros(len(plan.metrics) * len(STATISTICS))
+    query_ids: Any = np.array([], dtype=object)
+    descriptions = ""
     if len(frame):
-        _, results = partition_details(frame, plan)
-        for index, (values, weights, skipped) in enumerate(results):
-            kept = ~skipped
-            kept_values, kept_weights = values[kept], weights[kept]
-            is_nan = np.isnan(kept_values)
+        query_ids, results = partition_details(frame, plan)
+        for index, metric in enumerate(results):
             start = index * len(STATISTICS)
-            summed_values, summed_weights = kept_values[~is_nan], kept_weights[~is_nan]
-            with np.errstate(over="ignore"):  # thread-local; scaled_sum is kept for it
-                weighted_sum = np.sum(summed_values * summed_weights)  # no BLAS threads
-            statistics[start : start + len(STATISTICS)] = (
-                weighted_sum,
-                kept_weights.sum(),
-                kept.sum(),
-                skipped.sum(),
-                is_nan.sum(),
-                scaled_sum(summed_values, summed_weights),
-            )
-    return pd.DataFrame([statistics], columns=plan.statistic_columns())
+            statistics[start : start + len(STATISTICS)] = _metric_sums(metric)
+        descriptions = _DESCRIPTIONS_SEPARATOR.join(metric.description() for metric in results)
+    sums = pd.DataFrame([statistics], columns=plan.statistic_columns())
+    sums[DESCRIPTIONS_COLUMN] = pd.Series([descriptions], dtype=object)
+    if part is not None:
+        sums[QUERIES_COLUMN] = pd.Series([query_parts(query_ids, part)], dtype=object)
+    return sums
+
+
+def _metric_sums(metric: PartitionMetric) -> tuple[float, ...]:
+    """The :data:`STATISTICS` of one metric over one partition's queries."""
+    kept = ~metric.skipped
+    kept_values, kept_weights = metric.values[kept], metric.weights[kept]
+    is_nan = np.isnan(kept_values)
+    summed_values, summed_weights = kept_values[~is_nan], kept_weights[~is_nan]
+    with np.errstate(over="ignore"):  # thread-local; scaled_sum is kept for it
+        weighted_sum = np.sum(summed_values * summed_weights)  # no BLAS threads
+    return (
+        float(weighted_sum),
+        float(kept_weights.sum()),
+        float(kept.sum()),
+        float(metric.skipped.sum()),
+        float(is_nan.sum()),
+        scaled_sum(summed_values, summed_weights),
+        float(metric.n_undefined()),
+    )
+
+
+def descriptions_of(texts: Sequence[Any], plan: PartitionPlan) -> list[str] | None:
+    """Per metric, what makes a query undefined: from the first partition that says."""
+    for text in texts:
+        if isinstance(text, str) and text:
+            found = text.split(_DESCRIPTIONS_SEPARATOR)
+            return found if len(found) == len(plan.metrics) else None
+    return None
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Every partition's :func:`partition_sums` row, combined on one task.
+
+    Attributes
+    ----------
+    sums : pandas.Series
+        Each statistic column's sum over the partitions.
+    found : tuple or None
+        The first query found in two partitions (:func:`first_shared_query`), when
+        the partitions listed their queries.
+    warnings : list of str
+        Every partition's warnings, as :func:`captured_warnings` records them.
+    descriptions : list of str or None
+        Per metric, what makes a query undefined (:func:`descriptions_of`).
+    n_parts : int
+        The partitions that held rows (each ran the kernels).
+    """
+
+    sums: pd.Series
+    found: tuple[Any, int, int] | None
+    warnings: list[str]
+    descriptions: list[str] | None
+    n_parts: int
+
+
+def combined_sums(frames: Sequence[pd.DataFrame], plan: PartitionPlan) -> Totals:
+    """:class:`Totals` of the partitions' :func:`partition_sums` rows."""
+    frame = pd.concat(list(frames), ignore_index=True)
+    found = None
+    if QUERIES_COLUMN in frame.columns:
+        found = first_shared_query(list(frame.pop(QUERIES_COLUMN)))
+    recorded: list[str] = []
+    if WARNINGS_COLUMN in frame.columns:
+        recorded = [text for texts in frame.pop(WARNINGS_COLUMN) for text in texts]
+    descriptions = descriptions_of(list(frame.pop(DESCRIPTIONS_COLUMN)), plan)
+    n_parts = int(((frame["0:n_kept"] + frame["0:n_skipped"]) > 0).sum())
+    return Totals(quiet_sum(frame), found, recorded, descriptions, n_parts)
 
 
 def quiet_sum(frame: pd.DataFrame) -> pd.Series:
@@ -229,42 +398,55 @@ def partition_table(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
         return pd.DataFrame(columns)
     query_ids, results = partition_details(frame, plan)
     columns = {"query": pd.Series(query_ids).astype(group_dtype)}
-    for name, (values, _, _) in zip(plan.metrics, results, strict=True):
-        columns[name] = pd.Series(values, dtype=np.float64)
+    for name, metric in zip(plan.metrics, results, strict=True):
+        columns[name] = pd.Series(metric.values, dtype=np.float64)
     return pd.DataFrame(columns)
 
 
-def means(totals: Mapping[str, Any], plan: PartitionPlan) -> dict[str, float]:
+def means(
+    totals: Mapping[str, Any], plan: PartitionPlan, descriptions: Sequence[str] | None = None
+) -> dict[str, float]:
     """Each metric's weighted mean from the statistics summed over every partition.
 
     ``totals`` maps each of ``plan.statistic_columns()`` to its sum (a pandas Series,
     a dict, a Spark Row's ``asDict()``; a missing or None sum is 0: no partition).
+    The mean's two warnings are the in-memory ``evaluate``'s, with its texts: no
+    query left to average (the mean is NaN), and every query undefined in every tie
+    order (the mean measures nothing; needs ``descriptions``, per metric).
     """
     total = {column: float(totals.get(column) or 0.0) for column in plan.statistic_columns()}
     if total["0:n_kept"] + total["0:n_skipped"] == 0:
         raise ValueError(f"y_true of {plan.caller} is empty; at least one row is needed.")
     result: dict[str, float] = {}
     for index, name in enumerate(plan.metrics):
-        weighted_sum, weight, _, _, n_nan, scaled = (
-            total[f"{index}:{statistic}"] for statistic in STATISTICS
-        )
-        if n_nan > 0:
-            result[name] = math.nan
-        elif parse_metric(name).total:  # a count: the sum over queries
-            result[name] = weighted_sum
-        elif weight == 0:
-            metric_function = parse_metric(name).info.function.__name__
-            warn_at_caller(
-                f"{metric_function}: no query is left to average (all were skipped or have "
-                "weight 0); returning nan.",
-                UserWarning,
+        spec = parse_metric(name)
+        # as in memory, the mean's warnings name the metric function
+        with renamed_as(spec.info.function.__name__):
+            result[name] = _mean(
+                {statistic: total[f"{index}:{statistic}"] for statistic in STATISTICS},
+                spec.total,
+                None if descriptions is None else descriptions[index],
             )
-            result[name] = math.nan
-        elif math.isinf(weighted_sum):  # the sum overflowed, the mean need not
-            result[name] = mean_of_scaled_sum(scaled, weight)
-        else:
-            result[name] = weighted_sum / weight
     return result
+
+
+def _mean(sums: dict[str, float], total: bool, description: str | None) -> float:
+    """One metric's mean from its summed :data:`STATISTICS` (``weighted_mean``'s steps)."""
+    if sums["n_nan"] > 0:
+        return math.nan
+    if total:  # a count: the sum over queries
+        return sums["weighted_sum"]
+    if sums["weight"] == 0:
+        warn_no_query_left()
+        return math.nan
+    if math.isinf(sums["weighted_sum"]):  # the sum overflowed, the mean need not
+        mean = mean_of_scaled_sum(sums["scaled_sum"], sums["weight"])
+    else:
+        mean = sums["weighted_sum"] / sums["weight"]
+    n_queries = int(sums["n_kept"] + sums["n_skipped"])
+    if description is not None and not math.isnan(mean) and sums["n_undefined"] == n_queries:
+        warn_every_query_undefined(n_queries, description, mean)
+    return mean
 
 
 # ---------------------------------------------------------------- warnings of workers
@@ -305,19 +487,29 @@ def _category(path: str) -> type[Warning]:
     return found if isinstance(found, type) and issubclass(found, Warning) else UserWarning
 
 
-def warn_once(recorded: Sequence[str], plan: PartitionPlan) -> None:
+# the parts of a warning's text that name one partition's things: numbers, quoted ids
+_PARTICULARS = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\d+(?:\.\d+)?""")
+
+
+def warn_once(recorded: Sequence[str], plan: PartitionPlan, n_parts: int) -> None:
     """Emit each kind of warning recorded by :func:`captured_warnings` once.
 
-    Warnings whose texts differ only in their numbers (counts of one partition's
-    queries) are one kind: the first text is emitted, saying where its counts come from.
+    Warnings whose texts differ only in their numbers and quoted ids (one partition's
+    counts and queries) are one kind. When each of the ``n_parts`` partitions that
+    held rows raised the same text, it is emitted as it is: the in-memory call's
+    warning. Otherwise the first text is emitted, saying that it is about one
+    partition's rows and how many partitions raised it.
     """
-    kinds: dict[tuple[str, str], tuple[str, int]] = {}
+    kinds: dict[tuple[str, str], list[str]] = {}
     for entry in recorded:
         path, _, text = entry.partition(_SEPARATOR)
-        key = (path, re.sub(r"\d+", "#", text))
-        first, count = kinds.get(key, (text, 0))
-        kinds[key] = (first, count + 1)
-    for (path, _), (text, count) in kinds.items():
-        where = f" [Raised in one {plan.part} of the {plan.frame_kind}"
-        where += f", and in {count - 1} more]" if count > 1 else "]"
-        warn_at_caller(text + where, _category(path))
+        kinds.setdefault((path, _PARTICULARS.sub("#", text)), []).append(text)
+    for (path, _), texts in kinds.items():
+        text = texts[0]
+        if len(texts) != n_parts or len(set(texts)) > 1:
+            text += (
+                f" [Raised in {len(texts)} of the {n_parts} {plan.part}s of the "
+                f"{plan.frame_kind}, each about its own rows"
+            )
+            text += "; its counts and query ids are one's]" if len(set(texts)) > 1 else "]"
+        warn_at_caller(text, _category(path))

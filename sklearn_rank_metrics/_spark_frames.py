@@ -11,7 +11,9 @@ sums (or per-query values). It uses the DataFrame API only (no RDD, no
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,23 +27,31 @@ from ._engine._caller import caller_name
 from ._io._frames import refuse_shared_columns
 from ._metrics._settings import Settings
 from ._partitions import (
+    DESCRIPTIONS_COLUMN,
+    QUERIES_COLUMN,
     ROW_ORDER_COLUMN,
     STATISTICS,
     PartitionPlan,
     captured_warnings,
     checked_metric_names,
+    descriptions_of,
     group_range,
     means,
     needs_row_order,
     partition_details,
     partition_sums,
+    query_parts,
     ranges_are_disjoint,
+    split_query_error,
     warn_once,
 )
 
 BUCKET_COLUMN = "__sklearn_rank_metrics_bucket__"
 _ERROR = "__error__"  # "<TypeError or ValueError>\x1f<message>" of a bucket, or null
 _WARNINGS = "__warnings__"  # the warnings a bucket raised (see captured_warnings)
+_QUERIES = "__queries__"  # a partition's distinct query ids (partitioned_by_query=True)
+_DESCRIPTIONS = "__descriptions__"  # per metric, what makes a query undefined
+_PARTS = "__parts__"  # the buckets that held rows (in the collected total)
 _SEPARATOR = "\x1f"
 
 
@@ -62,6 +72,9 @@ class SparkCall:
         queries already and are read where they are.
     group_type : pyspark.sql.types.DataType
         The type of the query id column.
+    check_split : bool
+        ``partitioned_by_query=True``, not checked yet: the job that forms the
+        sums also makes sure that no query id occurs in two partitions.
     """
 
     frame: DataFrame
@@ -69,6 +82,7 @@ class SparkCall:
     runs: tuple[str, ...] | None
     buckets: int | None
     group_type: T.DataType
+    check_split: bool = False
 
     def statistic_columns(self) -> list[str]:
         """The sums' columns, run by run: ``s<run>_<metric>_<statistic>``."""
@@ -81,6 +95,28 @@ class SparkCall:
 
 
 # --------------------------------------------------------------------------- driver
+
+
+@contextmanager
+def quiet_pandas_udfs() -> Iterator[None]:
+    """Around this module's ``mapInPandas`` and ``applyInPandas`` calls: without pyspark's
+    ``FutureWarning`` "PySpark does not yet fully support pandas >= 3.0.0".
+
+    pyspark 4 checks the pandas version each time it makes a pandas UDF (those two
+    methods make one per call) and warns under pandas 3, so every call of this
+    package printed it. The code it runs here is tested on pandas 3. Only that
+    message, raised from pyspark's own modules, inside these calls, is ignored: the
+    filters are restored on the way out (the user's own pandas UDFs, and pyspark's
+    check when a session starts, still warn).
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore",
+            message="PySpark does not yet fully support pandas",
+            category=FutureWarning,
+            module=r"pyspark\.",
+        )
+        yield
 
 
 def column(name: str) -> Any:
@@ -164,8 +200,49 @@ def query_ranges_are_disjoint(df: DataFrame, group: str) -> bool:
         n_rows, low, high = group_range(pd.concat(ids) if ids else pd.Series([], dtype=object))
         yield pd.DataFrame({"n": [n_rows], "low": [low], "high": [high]})
 
-    ranges = df.select(column(group)).mapInPandas(id_range, schema).collect()
-    return ranges_are_disjoint([(row["n"], row["low"], row["high"]) for row in ranges])
+    with quiet_pandas_udfs():
+        per_partition = df.select(column(group)).mapInPandas(id_range, schema)
+    ranges = [(row["n"], row["low"], row["high"]) for row in per_partition.collect()]
+    return ranges_are_disjoint(ranges)
+
+
+def shared_query(df: DataFrame, group: str) -> tuple[Any, int, int] | None:
+    """The smallest query id found in two partitions of ``df``, with the first and
+    last of them; None when every query sits in one partition.
+
+    Exact: each partition's distinct ids (one row per query and partition, read by
+    ``mapInPandas``, the operator that reads the partitions afterwards) are grouped
+    by id where they are (a shuffle of one row per query); one row reaches the driver.
+    """
+    schema = T.StructType(
+        [
+            T.StructField("query", df.schema[group].dataType),
+            T.StructField("part", T.LongType()),
+        ]
+    )
+
+    def partition_queries(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        ids = [batch[group] for batch in batches]
+        pairs = query_parts(
+            pd.concat(ids) if ids else pd.Series([], dtype=object),
+            0 if context is None else context.partitionId(),
+        )
+        yield pairs.astype({"query": _id_dtype(pairs["query"].to_numpy())})
+
+    with quiet_pandas_udfs():
+        pairs = df.select(column(group)).mapInPandas(partition_queries, schema)
+    shared = (
+        pairs.groupBy("query")
+        .agg(F.count("*").alias("n"), F.min("part").alias("part"), F.max("part").alias("other"))
+        .where(F.col("n") > 1)
+        .orderBy("query")
+        .limit(1)
+        .collect()
+    )
+    return (shared[0]["query"], shared[0]["part"], shared[0]["other"]) if shared else None
 
 
 def prepare(
@@ -176,8 +253,13 @@ def prepare(
     several: bool,
     partitioned_by_query: bool | str,
     buckets: int | None,
+    check_now: bool = True,
 ) -> SparkCall:
-    """Keep the needed columns, add the row key if needed, and decide on the shuffle."""
+    """Keep the needed columns, add the row key if needed, and decide on the shuffle.
+
+    ``check_now``: with ``partitioned_by_query=True``, look for a query in two
+    partitions now (one Spark job), else with the sums (:func:`collect_means`).
+    """
     values = [plan.y_true, *scores, plan.sample_weight, plan.doc_id]
     if plan.judged not in (None, True):
         values.append(plan.judged)
@@ -186,6 +268,10 @@ def prepare(
         shuffle = not query_ranges_are_disjoint(df, plan.group)
     else:
         shuffle = not partitioned_by_query
+    if partitioned_by_query is True and check_now:
+        error = split_query_error(shared_query(df, plan.group), plan, _repartition(plan))
+        if error is not None:
+            raise error
     frame = df.select(*(column(name) for name in needed))
     row_order = shuffle and needs_row_order(plan.metrics, plan.shared)
     if row_order:  # before the exchange, which keeps no order
@@ -202,11 +288,22 @@ def prepare(
         runs=tuple(scores) if several else None,
         buckets=buckets if shuffle else None,
         group_type=df.schema[plan.group].dataType,
+        check_split=partitioned_by_query is True and not check_now,
     )
 
 
-def prepared_call(df: Any, metrics: Any, arguments: dict[str, Any]) -> SparkCall:
-    """Check everything on the driver (no Spark job), then plan the call."""
+def _repartition(plan: PartitionPlan) -> str:
+    return f"df.repartition({plan.group!r})"
+
+
+def prepared_call(
+    df: Any, metrics: Any, arguments: dict[str, Any], *, check_now: bool = True
+) -> SparkCall:
+    """Check everything on the driver (no Spark job), then plan the call.
+
+    ``check_now=False`` leaves the ``partitioned_by_query=True`` check to
+    :func:`collect_means`, which makes it in the same job as the sums.
+    """
     check_frame(df)
     names = checked_metric_names(metrics)
     shared = Settings.from_arguments(
@@ -238,6 +335,7 @@ def prepared_call(df: Any, metrics: Any, arguments: dict[str, Any]) -> SparkCall
         several=several,
         partitioned_by_query=arguments["partitioned_by_query"],
         buckets=arguments["buckets"],
+        check_now=check_now,
     )
 
 
@@ -272,30 +370,36 @@ def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame]
             )
             yield function(rows)
 
-        return call.frame.mapInPandas(whole_partition, schema)
+        with quiet_pandas_udfs():
+            return call.frame.mapInPandas(whole_partition, schema)
     bucket = F.pmod(F.xxhash64(column(call.plans[0].group)), F.lit(call.buckets))
     keyed = call.frame.withColumn(BUCKET_COLUMN, bucket)
-    return keyed.groupBy(BUCKET_COLUMN).applyInPandas(function, schema)
+    with quiet_pandas_udfs():
+        return keyed.groupBy(BUCKET_COLUMN).applyInPandas(function, schema)
 
 
 def collect_means(call: SparkCall) -> list[dict[str, float]]:
-    """Each run's ``{metric: mean}``, from one row of sums over every bucket."""
+    """Each run's ``{metric: mean}``, from the sums of every bucket.
+
+    The buckets' rows (one per non-empty bucket or partition: a few floats per metric
+    and its warnings) are collected and added on the driver, as Dask adds its
+    partitions' rows: no aggregation stage after the Python one.
+    """
     statistics = call.statistic_columns()
-    schema = T.StructType(
-        [T.StructField(name, T.DoubleType()) for name in statistics]
-        + [
-            T.StructField(_WARNINGS, T.ArrayType(T.StringType())),
-            T.StructField(_ERROR, T.StringType()),
-        ]
-    )
+    fields = [T.StructField(name, T.DoubleType()) for name in statistics] + [
+        T.StructField(_WARNINGS, T.ArrayType(T.StringType())),
+        T.StructField(_ERROR, T.StringType()),
+        T.StructField(_DESCRIPTIONS, T.StringType()),
+    ]
+    listed = call.check_split and call.buckets is None
+    if listed:
+        fields.append(T.StructField(_QUERIES, T.ArrayType(call.group_type)))
     plans = call.plans
-    sums = _each_part(call, lambda rows: bucket_sums(rows, plans, statistics), schema)
-    total = sums.agg(
-        *(F.sum(name).alias(name) for name in statistics),
-        F.flatten(F.collect_list(_WARNINGS)).alias(_WARNINGS),
-        F.min(_ERROR).alias(_ERROR),
-    ).collect()[0]  # an aggregation without groupBy: one row
-    warn_once(total[_WARNINGS] or [], plans[0])
+    sums = _each_part(
+        call, lambda rows: bucket_sums(rows, plans, statistics, listed), T.StructType(fields)
+    )
+    total = _listed_total(sums, statistics, call) if listed else _total(sums, statistics)
+    warn_once(total[_WARNINGS], plans[0], total[_PARTS])
     if total[_ERROR] is not None:
         kind, _, message = total[_ERROR].partition(_SEPARATOR)
         raise (TypeError if kind == "TypeError" else ValueError)(message)
@@ -305,8 +409,57 @@ def collect_means(call: SparkCall) -> list[dict[str, float]]:
         names = statistics[run * n_columns : (run + 1) * n_columns]
         pairs = zip(plan.statistic_columns(), names, strict=True)
         sums_of_run = {key: total[name] for key, name in pairs}
-        results.append(means(sums_of_run, plan))
+        results.append(means(sums_of_run, plan, descriptions_of([total[_DESCRIPTIONS]], plan)))
     return results
+
+
+def _ran(statistics: list[str]) -> tuple[str, str]:
+    """The columns of the first metric's kept and skipped queries: a bucket whose
+    sum of the two is not 0 held rows."""
+    return statistics[STATISTICS.index("n_kept")], statistics[STATISTICS.index("n_skipped")]
+
+
+def _total(sums: DataFrame, statistics: list[str]) -> dict[str, Any]:
+    """The buckets' rows, collected: each statistic's sum, every warning, the first error."""
+    rows = sums.collect()
+    columns = np.array(
+        [[row[name] for name in statistics] for row in rows], dtype=float
+    ).reshape(len(rows), len(statistics))  # no row: no bucket ran (no rows at all)
+    with np.errstate(over="ignore"):  # an overflowing sum is handled by means
+        total: dict[str, Any] = dict(zip(statistics, columns.sum(axis=0), strict=True))
+    total[_WARNINGS] = [text for row in rows for text in row[_WARNINGS] or []]
+    errors = [row[_ERROR] for row in rows if row[_ERROR] is not None]
+    total[_ERROR] = min(errors) if errors else None
+    total[_DESCRIPTIONS] = max((row[_DESCRIPTIONS] or "" for row in rows), default="")
+    kept, skipped = _ran(statistics)
+    total[_PARTS] = sum(1 for row in rows if (row[kept] or 0) + (row[skipped] or 0) > 0)
+    return total
+
+
+def _listed_total(sums: DataFrame, statistics: list[str], call: SparkCall) -> dict[str, Any]:
+    """:func:`_total` where each partition also listed its distinct query ids: Spark adds
+    the sums and counts the ids (listed more often than once distinct: an id is in two
+    partitions, an error), so that the lists never reach the driver."""
+    every = F.flatten(F.collect_list(_QUERIES))
+    kept, skipped = _ran(statistics)
+    queries = F.coalesce(column(kept), F.lit(0.0)) + F.coalesce(column(skipped), F.lit(0.0))
+    ran = F.when(queries > 0, 1)  # counted where it held rows (null elsewhere)
+    total = sums.agg(
+        *(F.sum(name).alias(name) for name in statistics),
+        F.flatten(F.collect_list(_WARNINGS)).alias(_WARNINGS),
+        F.min(_ERROR).alias(_ERROR),
+        F.max(_DESCRIPTIONS).alias(_DESCRIPTIONS),
+        F.count(ran).alias(_PARTS),
+        F.size(every).alias("n"),
+        F.size(F.array_distinct(every)).alias("distinct"),
+    ).collect()[0]  # an aggregation without groupBy: one row
+    if total["n"] != total["distinct"]:
+        plan = call.plans[0]
+        found = shared_query(call.frame, plan.group) or (None, 0, 0)
+        raise split_query_error(found, plan, _repartition(plan))  # type: ignore[misc]
+    result = total.asDict()
+    result[_WARNINGS] = result[_WARNINGS] or []
+    return result
 
 
 def per_query_frame(call: SparkCall, names: Sequence[str]) -> DataFrame:
@@ -348,25 +501,39 @@ def per_query_frame(call: SparkCall, names: Sequence[str]) -> DataFrame:
 
 
 def bucket_sums(
-    rows: pd.DataFrame, plans: Sequence[PartitionPlan], statistics: list[str]
+    rows: pd.DataFrame,
+    plans: Sequence[PartitionPlan],
+    statistics: list[str],
+    listed: bool = False,
 ) -> pd.DataFrame:
     """One row: every run's :func:`partition_sums`, the warnings raised, and the
-    bucket's TypeError or ValueError (as text: the driver raises it again)."""
+    bucket's TypeError or ValueError (as text: the driver raises it again).
+
+    ``listed``: then one more column, :data:`_QUERIES`, the bucket's distinct query ids.
+    """
     sums: list[float] = [0.0] * len(statistics)
     error = None
+    query_ids: Any = []
+    descriptions = ""
     with captured_warnings() as recorded:
         try:
-            sums = [
-                float(value)
-                for plan in plans
-                for value in partition_sums(rows, plan).iloc[0].to_numpy()
-            ]
+            for run, plan in enumerate(plans):
+                part_sums = partition_sums(rows, plan, 0 if listed and run == 0 else None)
+                descriptions = part_sums.pop(DESCRIPTIONS_COLUMN).iloc[0]  # alike in each run
+                if QUERIES_COLUMN in part_sums.columns:
+                    query_ids = part_sums.pop(QUERIES_COLUMN).iloc[0]["query"].to_numpy()
+                sums[run * len(part_sums.columns) : (run + 1) * len(part_sums.columns)] = [
+                    float(value) for value in part_sums.iloc[0].to_numpy()
+                ]
         except (TypeError, ValueError) as raised:
             error = f"{type(raised).__name__}{_SEPARATOR}{raised}"
     pairs = zip(statistics, sums, strict=True)
     row: dict[str, list[Any]] = {name: [value] for name, value in pairs}
     row[_WARNINGS] = [list(recorded)]
     row[_ERROR] = [error]
+    row[_DESCRIPTIONS] = [descriptions]
+    if listed:
+        row[_QUERIES] = [query_ids]
     return pd.DataFrame(row)
 
 
@@ -389,9 +556,9 @@ def bucket_table(
         if plan.sample_weight is not None:
             first = rows.groupby(plan.group, sort=False)[plan.sample_weight].first()
             columns["weight"] = first.reindex(query_ids).to_numpy(dtype=float)
-        for index, (values, _, skipped) in enumerate(results):
-            columns[f"v{index}"] = values
-            columns[f"k{index}"] = skipped
+        for index, metric in enumerate(results):
+            columns[f"v{index}"] = metric.values
+            columns[f"k{index}"] = metric.skipped
         tables.append(pd.DataFrame(columns).astype({"run": object} if runs else {}))
     if not tables:
         return pd.DataFrame({name: [] for name in out})

@@ -37,16 +37,25 @@ from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS
 from ._metrics._settings import Settings
 from ._partitions import (
+    DESCRIPTIONS_COLUMN,
+    QUERIES_COLUMN,
+    WARNINGS_COLUMN,
     PartitionPlan,
+    Totals,
     add_row_order,
+    captured_warnings,
     checked_metric_names,
+    combined_sums,
+    first_shared_query,
     group_range,
     means,
     needs_row_order,
     partition_sums,
     partition_table,
-    quiet_sum,
+    query_parts,
     ranges_are_disjoint,
+    split_query_error,
+    warn_once,
 )
 
 __all__ = ["evaluate", "evaluate_per_query"]
@@ -85,15 +94,19 @@ _DASK_PARAMETERS = """\
         ``convention`` whose tool breaks ties by document id takes the row order
         here (no ``doc_id`` column).
     partitioned_by_query : bool or "auto", default="auto"
-        Whether every query's rows already sit in one partition. ``True``: trusted,
-        no shuffle (a query split over partitions would count as several queries).
-        ``False``: always shuffle by query. ``"auto"``: no shuffle when one pass over
-        the group column (or index) shows that the partitions' ``[min, max]`` id
-        ranges do not overlap (data written or ``set_index``-ed by query); otherwise
-        shuffle. Known divisions alone are not trusted: ``read_parquet`` with
-        ``calculate_divisions=True`` reports them even when a query straddles two
-        files. The check runs when this function is called, also with
-        ``compute=False``.
+        Whether every query's rows already sit in one partition. ``True``: no
+        shuffle, and a query id found in two partitions is a ValueError naming the
+        first such id and two of its partitions (each partition lists its distinct
+        ids; :func:`evaluate` compares the lists in the task that adds the sums, with
+        no extra pass, and raises when the result is computed;
+        :func:`evaluate_per_query` compares them when called, one more pass over the
+        group column). ``False``: always shuffle by query. ``"auto"``: no shuffle
+        when one pass over the group column (or index) shows that the partitions'
+        ``[min, max]`` id ranges do not overlap (data written or ``set_index``-ed by
+        query); otherwise shuffle. Known divisions alone are not trusted:
+        ``read_parquet`` with ``calculate_divisions=True`` reports them even when a
+        query straddles two files. The ``"auto"`` check runs when this function is
+        called, also with ``compute=False``.
 """
 
 
@@ -145,24 +158,35 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_p = \\sum_q w_q v_q`,
     :math:`W_p = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values, and :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when
-    :math:`\\sum_p S_p` overflows, as in memory): six sums. A tree reduction adds them, and
+    NaN values, :math:`S_p \\cdot 2^{-512}` (the mean is formed from it when
+    :math:`\\sum_p S_p` overflows, as in memory) and the number of queries
+    undefined in every tie order (for the mean's warning): seven sums. One task
+    adds them (a few hundred bytes per partition), and
 
     .. math::
 
         \\text{mean} = \\frac{\\sum_p S_p}{\\sum_p W_p}
 
     is exactly the in-memory weighted mean. As there, a NaN value (the ``nan``
-    policy) makes the mean NaN, and with no weight left the mean is NaN with a
-    ``UserWarning`` (emitted where the final task runs when ``compute=False``).
+    policy) makes the mean NaN, and the mean's warnings are the in-memory ones, with
+    their texts (``UndefinedMetricWarning``: no query left to average, the mean
+    NaN; every query undefined, the mean only the policy's value). A warning raised
+    in the partitions (ERR's binary-labels warning, say) is emitted once per call:
+    as it is, the in-memory text, when every partition that held rows raised that
+    text; otherwise saying in how many partitions it was raised, each about its
+    own rows (a warning that reads every row in memory reads one partition's rows
+    here). With ``compute=False`` they are emitted where the final task runs.
 
     Costs, for :math:`n` rows in :math:`P` partitions:
 
     - *already partitioned*: one read of the needed columns; each partition sorts
-      its rows once, O((n/P) log(n/P)), and sends :math:`6 \\times` (number of
-      metrics) floats to the reduction.
+      its rows once, O((n/P) log(n/P)), and sends :math:`7 \\times` (number of
+      metrics) floats (and its warnings) to the task that adds them.
     - *the* ``"auto"`` *check*: one extra read of the group column only (three values
       per partition reach the client).
+    - *the* ``partitioned_by_query=True`` *check*: each partition's distinct query ids
+      (from its sort) go with its sums to the task that adds them, which compares
+      them: memory for one id per query there, nothing more reaches the client.
     - *the shuffle*: every row of the needed columns (query id, label, score, weight,
       plus an int64 row key when a metric uses ``ties="input"``) crosses the network
       once (17-40 bytes per row for numeric columns), and is buffered on the workers
@@ -200,16 +224,14 @@ def evaluate(
             relevance_level=relevance_level,
         ),
         partitioned_by_query=partitioned_by_query,
+        check_now=False,
     )
-    meta = pd.DataFrame({column: pd.Series([], dtype=float) for column in plan.statistic_columns()})
-    sums = prepared.map_partitions(partition_sums, plan, meta=meta, clear_divisions=True)
-    # .sum() in the same order (all partition rows at once), without the overflow warning
-    totals = sums.reduction(
-        chunk=quiet_sum, aggregate=quiet_sum, meta=meta.sum(), split_every=False
-    )
+    # with partitioned_by_query=True, the ranking lists each partition's queries: one
+    # task adds the sums and compares the lists
+    totals = _totals(prepared, plan, check=partitioned_by_query is True)
     if not compute:
-        return dask.delayed(means, pure=True)(totals, plan)
-    return means(totals.compute(), plan)
+        return dask.delayed(_means, pure=True)(totals, plan)
+    return _means(totals.compute(), plan)
 
 
 @entry_point(name="evaluate")  # the name its messages have always used
@@ -281,6 +303,7 @@ def evaluate_per_query(
             relevance_level=relevance_level,
         ),
         partitioned_by_query=partitioned_by_query,
+        check_now=True,
     )
     meta = partition_table(prepared._meta, plan)
     return prepared.map_partitions(partition_table, plan, meta=meta, clear_divisions=True)
@@ -313,8 +336,13 @@ def _prepare(
     judged: Any,
     shared: Settings,
     partitioned_by_query: bool | str,
+    check_now: bool,
 ) -> tuple[Any, PartitionPlan]:
-    """Check the columns, keep only those needed, and shuffle by query if needed."""
+    """Check the columns, keep only those needed, and shuffle by query if needed.
+
+    ``check_now``: with ``partitioned_by_query=True``, look for a query in two
+    partitions now (else the caller looks for it with the sums).
+    """
     if not isinstance(ddf, dd.DataFrame):
         raise TypeError(
             "The 'ddf' parameter of evaluate must be a dask.dataframe.DataFrame; got "
@@ -351,6 +379,12 @@ def _prepare(
         row_order=row_order,
         caller=caller_name(),
     )
+    if partitioned_by_query is True and ddf.npartitions > 1 and check_now:
+        error = split_query_error(
+            _shared_query(ddf, group, on_index=group_on_index), plan, f"ddf.shuffle(on={group!r})"
+        )
+        if error is not None:
+            raise error
     return prepared, plan
 
 
@@ -388,6 +422,58 @@ def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> boo
     parts = (ddf.index if on_index else ddf[group]).to_delayed()
     ranges = dask.compute(*[dask.delayed(group_range)(part) for part in parts])
     return ranges_are_disjoint(ranges)
+
+
+def _totals(prepared: Any, plan: PartitionPlan, *, check: bool) -> Any:
+    """A delayed :class:`~sklearn_rank_metrics._partitions.Totals` of every partition."""
+    check = check and prepared.npartitions > 1
+    meta = pd.DataFrame({column: pd.Series([], dtype=float) for column in plan.statistic_columns()})
+    for column in (DESCRIPTIONS_COLUMN, WARNINGS_COLUMN, QUERIES_COLUMN if check else None):
+        if column is not None:
+            meta[column] = pd.Series([], dtype=object)
+    sums = prepared.map_partitions(_partition_sums, plan, check, meta=meta, clear_divisions=True)
+    return dask.delayed(combined_sums, pure=True)(sums.to_delayed(), plan)
+
+
+def _partition_sums(
+    frame: pd.DataFrame, plan: PartitionPlan, check: bool, partition_info: dict | None = None
+) -> pd.DataFrame:
+    """:func:`partition_sums` of one partition, with the warnings it raised (emitted
+    once per call by :func:`_means`) and, when ``check``, its queries."""
+    part = None
+    if check:
+        part = 0 if partition_info is None else int(partition_info["number"])
+    with captured_warnings() as recorded:
+        sums = partition_sums(frame, plan, part)
+    sums.insert(len(plan.statistic_columns()) + 1, WARNINGS_COLUMN, pd.Series([recorded]))
+    return sums
+
+
+def _means(totals: Totals, plan: PartitionPlan) -> dict[str, float]:
+    """:func:`means` of the summed statistics, unless a query was found in two
+    partitions; the partitions' warnings are emitted once each, as in memory."""
+    error = split_query_error(totals.found, plan, f"ddf.shuffle(on={plan.group!r})")
+    if error is not None:
+        raise error
+    warn_once(totals.warnings, plan, totals.n_parts)
+    return means(totals.sums, plan, totals.descriptions)
+
+
+def _partition_queries(ids: Any, partition_info: dict | None = None) -> pd.DataFrame:
+    """:func:`query_parts` of one partition, numbered by Dask."""
+    return query_parts(ids, 0 if partition_info is None else int(partition_info["number"]))
+
+
+def _shared_query(ddf: Any, group: Any, *, on_index: bool) -> tuple[Any, int, int] | None:
+    """The first query id found in two partitions, with two of them; None if none is.
+
+    Exact: each partition lists its distinct ids (one row per query), and one task
+    compares the lists (memory for one id per query and partition, on a worker).
+    """
+    ids = ddf.index if on_index else ddf[group]
+    meta = query_parts(ids._meta, 0)
+    lists = ids.map_partitions(_partition_queries, meta=meta, clear_divisions=True)
+    return dask.delayed(first_shared_query, pure=True)(lists.to_delayed()).compute()
 
 
 for _function in (evaluate, evaluate_per_query):

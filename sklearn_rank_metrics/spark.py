@@ -85,12 +85,15 @@ _SPARK_PARAMETERS = """\
         names the smallest undefined id; here it may be another one).
     partitioned_by_query : bool or "auto", default="auto"
         Whether every query's rows already sit in one partition of ``df``. ``True``:
-        trusted, no shuffle (a query split over partitions would count as several
-        queries). ``False``: always shuffle by query. ``"auto"``: no shuffle when one
-        aggregation of the group column shows that the partitions' ``[min, max]``
-        id ranges do not overlap (``repartitionByRange`` on the query id, or data
-        written sorted by query); otherwise shuffle. The check runs when this
-        function is called.
+        no shuffle, and a query id found in two partitions is a ValueError naming
+        the first such id and two of its partitions (:func:`evaluate` checks it in
+        the job that forms the sums: each partition also returns its distinct ids,
+        and Spark counts them; the per-query functions check it when called, one
+        more job over the group column). ``False``: always shuffle by query.
+        ``"auto"``: no shuffle when one aggregation of the group column shows that
+        the partitions' ``[min, max]`` id ranges do not overlap
+        (``repartitionByRange`` on the query id, or data written sorted by query);
+        otherwise shuffle. The ``"auto"`` check runs when this function is called.
     buckets : int or None, default=None
         Number of hash buckets of query ids the rows are shuffled into; None:
         ``spark.sql.shuffle.partitions``. A bucket is one pandas frame in one Python
@@ -121,8 +124,8 @@ def evaluate(
 
     The result equals :func:`sklearn_rank_metrics.evaluate` on the same rows held in
     memory (up to floating-point summation order, about 1e-15), for every metric
-    name and setting. One Spark job (two with the ``"auto"`` check); a single row of
-    sums reaches the driver.
+    name and setting. One Spark job (two with the ``"auto"`` check); one row of sums
+    per bucket reaches the driver.
 
     Parameters
     ----------
@@ -154,27 +157,33 @@ def evaluate(
     and returns, per metric, over its queries :math:`q` not skipped by
     ``replace_undefined_by="skip"``: :math:`S_b = \\sum_q w_q v_q`,
     :math:`W_b = \\sum_q w_q`, the number of such queries, of skipped queries and of
-    NaN values, and :math:`S_b \\cdot 2^{-512}` (the mean is formed from it when
-    :math:`\\sum_b S_b` overflows, as in memory): six sums; Spark adds them, and
+    NaN values, :math:`S_b \\cdot 2^{-512}` (the mean is formed from it when
+    :math:`\\sum_b S_b` overflows, as in memory) and the number of queries
+    undefined in every tie order (for the mean's warning): seven sums. The driver
+    adds them (one row per bucket), and
 
     .. math::
 
         \\text{mean} = \\frac{\\sum_b S_b}{\\sum_b W_b}
 
     is exactly the in-memory weighted mean. As there, a NaN value (the ``nan``
-    policy) makes the mean NaN, and with no weight left the mean is NaN with a
-    ``UserWarning``. Warnings raised in the workers (ERR's binary-labels warning,
-    say) are emitted once here, naming how many buckets raised them; a warning that
-    reads every row in memory (ERR's) reads one bucket's rows here.
+    policy) makes the mean NaN, and the mean's warnings are the in-memory ones, with
+    their texts (``UndefinedMetricWarning``: no query left to average, the mean
+    NaN; every query undefined, the mean only the policy's value). A warning raised
+    in the workers (ERR's binary-labels warning, say) is emitted once here: as it
+    is, the in-memory text, when every bucket that held rows raised that text;
+    otherwise saying in how many buckets it was raised, each about its own rows (a
+    warning that reads every row in memory reads one bucket's rows here).
 
     Costs, for :math:`n` rows: the shuffle moves every row of the needed columns
     once (query id, label, score, weight, judged, doc id, plus 8 bytes of row key
     with ``ties="input"``: 20-60 bytes per row for numeric ids), each bucket sorts
-    its rows once and returns :math:`6 \\times` (runs :math:`\\times` metrics)
-    floats (and its warnings), and Spark's aggregation adds them: one row of that many
-    sums reaches the driver. Already partitioned data (``partitioned_by_query``)
-    skips the shuffle. ``benchmarks/bench_spark.py`` measures it (``SPARK_RESULTS.md``)
-    and estimates it for a cluster.
+    its rows once and returns :math:`7 \\times` (runs :math:`\\times` metrics)
+    floats (and its warnings): one such row per bucket reaches the driver, which
+    adds them (with ``partitioned_by_query=True``, Spark adds them, beside the
+    partitions' query lists, and one row reaches the driver). Already partitioned
+    data (``partitioned_by_query``) skips the shuffle. ``benchmarks/bench_spark.py``
+    measures it (``SPARK_RESULTS.md``) and estimates it for a cluster.
 
     Examples
     --------
@@ -189,7 +198,7 @@ def evaluate(
     ...          group="qid")  # doctest: +SKIP
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    call = prepared_call(df, metrics, locals())
+    call = prepared_call(df, metrics, locals(), check_now=False)  # checked with the sums
     results = collect_means(call)
     if call.runs is None:
         return results[0]

@@ -175,12 +175,7 @@ def weighted_mean(
     if math.isinf(weighted_sum) and weight > 0:  # the sum overflowed, the mean need not
         weighted_sum, weight = mean_of_scaled_sum(scaled_sum(terms), weight), 1.0
     if weight == 0:
-        warn_at_caller(
-            f"{caller_name()}: no query is left to average (all were skipped or have weight "
-            "0); returning nan. If replace_undefined_by='skip' left out every query, none "
-            "has a relevant row: check relevance_level against your labels.",
-            UndefinedMetricWarning,
-        )
+        warn_no_query_left()
         return math.nan
     if per_query is not None:
         warn_if_nothing_defined(per_query, weighted_sum / weight)
@@ -262,11 +257,26 @@ def _nothing_defined(per_query: PerQuery) -> bool:
     return bool(len(share)) and bool(share.all())
 
 
+def warn_no_query_left() -> None:
+    """The warning of a mean with no query left to average (the mean is NaN)."""
+    warn_at_caller(
+        f"{caller_name()}: no query is left to average (all were skipped or have weight "
+        "0); returning nan. If replace_undefined_by='skip' left out every query, none "
+        "has a relevant row: check relevance_level against your labels.",
+        UndefinedMetricWarning,
+    )
+
+
 def _warn_every_query_undefined(per_query: PerQuery, mean: float) -> None:
-    n_queries = len(per_query.values)
+    warn_every_query_undefined(len(per_query.values), per_query.description, mean)
+
+
+def warn_every_query_undefined(n_queries: int, description: str, mean: float) -> None:
+    """The warning of a mean over ``n_queries`` queries that are all undefined
+    (``description``: why) in every tie order, so that ``mean`` measures nothing."""
     warn_at_caller(
         f"{caller_name()} is undefined for every one of the {n_queries} queries "
-        f"({per_query.description}), so the mean {mean:g} is only the value "
+        f"({description}), so the mean {mean:g} is only the value "
         "replace_undefined_by gives an undefined query, not a measurement of the "
         "ranking. Check relevance_level against your labels (a row is relevant when "
         "y_true > 0, or y_true >= relevance_level when it is set), or pass "

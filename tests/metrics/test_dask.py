@@ -22,15 +22,19 @@ import pandas as pd
 import pytest
 from dask.delayed import Delayed
 from distributed import Client, LocalCluster
+from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
+from sklearn_rank_metrics._engine._warnings import TieOrderWarning
 from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
 from sklearn_rank_metrics._metrics._settings import Settings
 from sklearn_rank_metrics._partitions import (
     ROW_ORDER_COLUMN,
     PartitionPlan,
     add_row_order,
+    first_shared_query,
     partition_table,
+    query_parts,
     ranges_are_disjoint,
 )
 from sklearn_rank_metrics.dask import evaluate, evaluate_per_query
@@ -247,7 +251,15 @@ def test_err_of_a_query_does_not_depend_on_its_partition():
     ddf = dd.from_pandas(frame, npartitions=2, sort=True)
     assert ddf.npartitions == 2
     metrics = ["err@10", "err(max_grade=3)@10"]
-    assert_same_means(on_dask(ddf, metrics), in_memory(frame, metrics))
+    expected, in_memory_warnings = record(in_memory, frame, metrics)
+    got, dask_warnings = record(on_dask, ddf, metrics)
+    assert_same_means(got, expected)
+    # ERR's binary-labels warning reads the labels of one partition here: it is said so
+    assert in_memory_warnings == []
+    ((category, text),) = dask_warnings
+    assert category is UndefinedMetricWarning and text.startswith("evaluate: every label is")
+    assert text.endswith("[Raised in 1 of the 2 partitions of the Dask DataFrame, each about "
+                         "its own rows]")
     # and each half alone gives the values it has inside the whole
     whole = evaluate_per_query(ddf, metrics, y_true="label", y_score="score", group="qid")
     whole = whole.compute().sort_values("query")
@@ -315,9 +327,153 @@ def test_auto_shuffles_sorted_data_whose_queries_straddle_partitions():
     table = evaluate_per_query(ddf, ["map"], y_true="label", y_score="score", group="qid")
     assert is_shuffled(table)  # neighbouring partitions share their boundary query
     assert_same_means(on_dask(ddf), in_memory(frame))
-    # trusting a wrong claim splits those queries, and the numbers change
-    wrong = on_dask(ddf, ["ndcg@10"], partitioned_by_query=True)
-    assert wrong["ndcg@10"] != pytest.approx(in_memory(frame, ["ndcg@10"])["ndcg@10"], abs=1e-9)
+    # a wrong claim is refused, naming the first query that straddles two partitions
+    parts = [set(part["qid"].compute()) for part in ddf.partitions]
+    shared = sorted(
+        (qid, one, other)
+        for one in range(len(parts))
+        for other in range(one + 1, len(parts))
+        for qid in parts[one] & parts[other]
+    )
+    assert shared
+    qid, one, other = shared[0]
+    with pytest.raises(ValueError, match=f"query {qid} has rows in partitions {one} and {other} "):
+        on_dask(ddf, ["ndcg@10"], partitioned_by_query=True)
+
+
+# issue 44, item 6: the issue's call. Its frame is not shown there; this one has four
+# queries of four rows with graded labels, and the same reshuffle into 2 partitions.
+ISSUE_FRAME = pd.DataFrame(
+    {
+        "group": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4],
+        "y_true": [2, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 2, 1, 0],
+        "y_score": [0.9, 0.8, 0.3, 0.1, 0.7, 0.6, 0.5, 0.2, 0.4, 0.9, 0.3, 0.8, 0.6, 0.5, 0.7, 0.1],
+    }
+)
+
+
+def test_partitioned_by_query_true_on_split_queries_is_refused():
+    frame = ISSUE_FRAME
+    # the reference is the in-memory evaluate (the non-distributed path) on the same rows
+    expected = evaluate_in_memory(
+        frame["y_true"], frame["y_score"], frame["group"], metrics=["ndcg@3", "map"]
+    )
+    ddf = dd.from_pandas(frame.sample(frac=1, random_state=1), 2, sort=False)
+    parts = [set(part["group"]) for part in ddf.partitions]
+    assert parts[0] & parts[1] == {1, 2, 3, 4}  # every query is split
+    message = (
+        r"The 'partitioned_by_query' parameter of evaluate is True, but query 1 has rows in "
+        r"partitions 0 and 1 of the Dask DataFrame: .* Leave partitioned_by_query at 'auto' "
+        r"\(or pass False\) .* repartition the data by query first \(ddf.shuffle\(on='group'\)\)"
+    )
+    # before: {'ndcg@3': 0.6655, 'map': 0.6354}, each half of a query scored as a query
+    with pytest.raises(ValueError, match=message):
+        evaluate(ddf, ["ndcg@3", "map"], partitioned_by_query=True)
+    with pytest.raises(ValueError, match=message):
+        evaluate_per_query(ddf, ["ndcg@3", "map"], partitioned_by_query=True)
+    lazy = evaluate(ddf, ["ndcg@3", "map"], partitioned_by_query=True, compute=False)
+    with pytest.raises(ValueError, match=message):
+        lazy.compute()
+    # the fixes the message names give the in-memory means
+    assert_same_means(evaluate(ddf, ["ndcg@3", "map"]), expected)
+    assert_same_means(evaluate(ddf, ["ndcg@3", "map"], partitioned_by_query=False), expected)
+    repartitioned = ddf.shuffle(on="group")
+    assert_same_means(
+        evaluate(repartitioned, ["ndcg@3", "map"], partitioned_by_query=True), expected
+    )
+
+
+def test_partitioned_by_query_true_names_the_one_query_split():
+    # whole queries in hash-like partitions (overlapping id ranges), then one row of
+    # query 1007 moved to partition 2: only that query is in two partitions
+    frame = make_frame(seed=15, shuffle_rows=False)
+    ids = np.unique(frame["qid"])
+    part = np.searchsorted(ids, frame["qid"]) % 3
+    moved = np.flatnonzero(frame["qid"] == ids[7])
+    assert part[moved[0]] == 1 and len(moved) > 1
+    part[moved[0]] = 2
+    pieces = [frame[part == number] for number in range(3)]
+    ddf = dd.from_map(lambda number: pieces[number], range(3))
+    for call in (on_dask, lambda *a, **k: evaluate_per_query(*a, **k, y_true="label",
+                                                             y_score="score", group="qid")):
+        with pytest.raises(ValueError, match=f"query {ids[7]} has rows in partitions 1 and 2 "):
+            call(ddf, ["map"], partitioned_by_query=True)
+    part[moved[0]] = 1  # put back: no query split, no error, the in-memory means
+    pieces = [frame[part == number] for number in range(3)]
+    ddf = dd.from_map(lambda number: pieces[number], range(3))
+    assert_same_means(on_dask(ddf, partitioned_by_query=True), in_memory(frame))
+
+
+@pytest.mark.parametrize("kind", ["str", "category", "unknown category", "index"])
+def test_partitioned_by_query_true_check_reads_every_kind_of_id(kind):
+    frame = make_frame(seed=16, n_queries=40)
+    frame["qid"] = "q" + frame["qid"].astype(str)
+    if kind.endswith("category"):
+        frame["qid"] = frame["qid"].astype("category")
+    by_query = frame.sort_values("qid", kind="stable")
+    if kind == "index":
+        whole = dd.from_pandas(by_query.set_index("qid"), npartitions=4)
+        split = dd.from_pandas(frame.set_index("qid"), npartitions=4, sort=False)
+    else:
+        codes = by_query["qid"].astype(str).map(hash) % 4
+        whole = dd.from_map(lambda i: by_query[codes == i], range(4))
+        split = scattered(frame, 4)
+    if kind == "unknown category":  # each partition codes the ids its own way
+        whole = whole.assign(qid=whole["qid"].cat.as_unknown())
+        split = split.assign(qid=split["qid"].cat.as_unknown())
+    assert_same_means(on_dask(whole, partitioned_by_query=True), in_memory(frame))
+    with pytest.raises(ValueError, match="query 'q[0-9]+' has rows in partitions [0-9] and"):
+        on_dask(split, ["map"], partitioned_by_query=True)
+
+
+def test_partitioned_by_query_true_check_is_exact_on_random_layouts():
+    # brute force: every layout of a few queries' rows over partitions (some empty),
+    # the check raises exactly when some id is in two partitions, and names the
+    # smallest such id with its two smallest partitions
+    rng = np.random.default_rng(17)
+    frame = make_frame(seed=17, n_queries=6, shuffle_rows=False)
+    outcomes = []
+    for _ in range(25):
+        n_parts = int(rng.integers(2, 5))
+        part = rng.integers(0, n_parts, len(frame))
+        whole = rng.random() < 0.5
+        if whole:  # every query in one partition
+            query_part = {qid: int(rng.integers(0, n_parts)) for qid in np.unique(frame["qid"])}
+            part = frame["qid"].map(query_part).to_numpy()
+        pieces = [frame[part == number] for number in range(n_parts)]
+        ddf = dd.from_map(lambda number, pieces=pieces: pieces[number], range(n_parts))
+        in_parts = {
+            qid: sorted({int(number) for number in part[frame["qid"] == qid]})
+            for qid in np.unique(frame["qid"])
+        }
+        split = sorted(qid for qid, parts in in_parts.items() if len(parts) > 1)
+        assert not (whole and split)
+        outcomes.append(bool(split))
+        if not split:
+            assert_same_means(on_dask(ddf, ["map", "ndcg@5"], partitioned_by_query=True),
+                              in_memory(frame, ["map", "ndcg@5"]))
+            continue
+        first, (one, other) = split[0], in_parts[split[0]][:2]
+        with pytest.raises(
+            ValueError, match=f"query {first} has rows in partitions {one} and {other} "
+        ):
+            on_dask(ddf, ["map", "ndcg@5"], partitioned_by_query=True)
+    assert 5 <= sum(outcomes) <= 20  # both outcomes, many times
+
+
+def test_first_shared_query():
+    def parts(ids, number):
+        return query_parts(pd.Series(ids), number)
+
+    assert first_shared_query([]) is None
+    assert first_shared_query([parts([3, 1], 0), parts([], 1), parts([2, 4], 2)]) is None
+    assert first_shared_query([parts([3, 1], 0), parts([5, 3, 1], 1), parts([1], 2)]) == (1, 0, 1)
+    assert first_shared_query([parts(["b", "a"], 0), parts(["c", "b"], 3)]) == ("b", 0, 3)
+    # categoricals with different codes for one id, and nulls (refused elsewhere)
+    left = pd.Series(["x", "y", None], dtype="category")
+    right = pd.Series(["y"], dtype=pd.CategoricalDtype(["y", "x"]))
+    assert first_shared_query([query_parts(left, 0), query_parts(right, 1)]) == ("y", 0, 1)
+    assert first_shared_query([parts([1.0, np.nan], 0), parts([np.nan], 1)]) is None
 
 
 # dask's read_parquet(index=...) calls set_index(inplace=True), deprecated in pandas 3
@@ -442,6 +598,43 @@ def test_no_query_left_warns_like_in_memory():
         warnings.simplefilter("error")
         got = on_dask(ddf, ["map"], replace_undefined_by="skip")
     assert_same_means(got, in_memory(frame, ["map"], replace_undefined_by="skip"))
+
+
+def record(call, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call(*args, **kwargs)
+    return result, [(warning.category, str(warning.message)) for warning in caught]
+
+
+def test_warnings_once_per_call_with_the_in_memory_text():
+    # issue 44, item 12: each partition warned on its own (4 partitions: 4 warnings),
+    # and the mean's warnings had other texts or were missing
+    rng = np.random.default_rng(18)
+    frame = pd.DataFrame({"qid": rng.integers(0, 40, 800), "label": rng.integers(0, 2, 800)})
+    frame["score"] = np.round(rng.normal(size=800), 1)
+    cases = [
+        (frame, ["err@10"], {}),  # binary labels with ERR's 0-4 scale, in every partition
+        (frame.assign(label=0.0), ["map"], {"replace_undefined_by": "skip"}),  # nothing left
+        (frame.assign(label=0.0), ["map", "ndcg@5"], {}),  # every query undefined: 0.0
+    ]
+    for data, metrics, params in cases:
+        expected, in_memory_warnings = record(in_memory, data, metrics, **params)
+        got, dask_warnings = record(on_dask, scattered(data, 4), metrics, **params)
+        assert_same_means(got, expected)
+        assert len(in_memory_warnings) == len(metrics if not params else [1])  # the reference
+        assert dask_warnings == in_memory_warnings, (metrics, params)
+    # a warning whose text names one partition's query: once, saying so
+    _, in_memory_warnings = record(in_memory, frame, ["map"], convention="trec_eval")
+    _, dask_warnings = record(on_dask, scattered(frame, 4), ["map"], convention="trec_eval")
+    assert [category for category, _ in dask_warnings] == [TieOrderWarning]
+    assert [category for category, _ in in_memory_warnings] == [TieOrderWarning]
+    assert dask_warnings[0][1].endswith(
+        "[Raised in 4 of the 4 partitions of the Dask DataFrame, each about its own rows; "
+        "its counts and query ids are one's]"
+    )
+    head = in_memory_warnings[0][1].split("(first in query")[0]
+    assert dask_warnings[0][1].startswith(head)
 
 
 def test_errors():

@@ -21,8 +21,13 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
 from sklearn_rank_metrics._engine._warnings import TieOrderWarning
-from sklearn_rank_metrics.spark import evaluate, evaluate_per_query
-from tests.metrics.test_dask import ALL_METRICS, make_frame
+from sklearn_rank_metrics.spark import (
+    RankingMetricEvaluator,
+    evaluate,
+    evaluate_per_query,
+    per_query_values,
+)
+from tests.metrics.test_dask import ALL_METRICS, ISSUE_FRAME, make_frame
 
 pytestmark = [
     pytest.mark.xdist_group("spark"),
@@ -187,8 +192,54 @@ def test_string_and_int_ids_partitioned_or_shuffled(spark):
     frame = spark_frame(seed=5).sort_values("qid", kind="stable").reset_index(drop=True)
     df = spark.createDataFrame(frame).withColumn("qid", F.col("qid").cast("int"))
     assert_same_means(on_spark(df, ties="input"), in_memory(frame, ties="input"))
-    wrong = on_spark(df, ["ndcg@10"], partitioned_by_query=True)  # trusting a wrong claim
-    assert wrong["ndcg@10"] != pytest.approx(in_memory(frame, ["ndcg@10"])["ndcg@10"], abs=1e-9)
+    # a wrong claim is refused (it gave another ndcg@10 before), naming the query
+    parts = [set(rows) for rows in df.select("qid").rdd.map(lambda row: row[0]).glom().collect()]
+    assert len(parts) == 2 and parts[0] & parts[1]
+    first = min(parts[0] & parts[1])
+    with pytest.raises(ValueError, match=f"query {first} has rows in partitions 0 and 1 of"):
+        on_spark(df, ["ndcg@10"], partitioned_by_query=True)
+
+
+def test_partitioned_by_query_true_on_split_queries_is_refused(spark):
+    # issue 44, item 6, on Spark: the issue's reshuffled frame in two partitions
+    frame = ISSUE_FRAME
+    # the reference is the in-memory evaluate (the non-distributed path) on the same rows
+    expected = evaluate_in_memory(
+        frame["y_true"], frame["y_score"], frame["group"], metrics=["ndcg@3", "map"]
+    )
+    df = spark.createDataFrame(frame.sample(frac=1, random_state=1))
+    parts = [set(rows) for rows in df.select("group").rdd.map(lambda row: row[0]).glom().collect()]
+    assert len(parts) == 2 and parts[0] & parts[1] == {1, 2, 3, 4}  # every query is split
+    message = (
+        r"The 'partitioned_by_query' parameter of evaluate is True, but query 1 has rows in "
+        r"partitions 0 and 1 of the Spark DataFrame: .* Leave partitioned_by_query at 'auto' "
+        r"\(or pass False\) .* repartition the data by query first "
+        r"\(df.repartition\('group'\)\)"
+    )
+    with pytest.raises(ValueError, match=message):  # the check made with the sums
+        evaluate(df, ["ndcg@3", "map"], partitioned_by_query=True)
+    with pytest.raises(ValueError, match=message.replace("evaluate", "evaluate_per_query")):
+        evaluate_per_query(df, ["ndcg@3", "map"], partitioned_by_query=True)  # made now
+    with pytest.raises(ValueError, match=message.replace("evaluate", "per_query_values")):
+        per_query_values(df, ["ndcg@3", "map"], partitioned_by_query=True)
+    # the fixes the message names give the in-memory means
+    assert_same_means(evaluate(df, ["ndcg@3", "map"]), expected)
+    assert_same_means(evaluate(df, ["ndcg@3", "map"], partitioned_by_query=False), expected)
+    by_query = df.repartition(2, "group")
+    assert_same_means(evaluate(by_query, ["ndcg@3", "map"], partitioned_by_query=True), expected)
+    # one row of one query moved: that query, those partitions, with either check
+    rows = frame.sort_values("group", kind="stable")
+    moved = pd.concat([rows[rows["group"] <= 2], rows[rows["group"] == 3].iloc[:1]])
+    rest = rows.drop(moved.index)
+    one_split = spark.createDataFrame(moved).union(spark.createDataFrame(rest)).coalesce(2)
+    parts = [
+        set(rows) for rows in one_split.select("group").rdd.map(lambda row: row[0]).glom().collect()
+    ]
+    assert len(parts) == 2 and parts[0] & parts[1] == {3}
+    with pytest.raises(ValueError, match="query 3 has rows in partitions 0 and 1 "):
+        evaluate(one_split, ["map"], partitioned_by_query=True)
+    with pytest.raises(ValueError, match="query 3 has rows in partitions 0 and 1 "):
+        evaluate_per_query(one_split, ["map"], partitioned_by_query=True)
 
 
 def test_raise_policy_and_errors_in_buckets(spark):
@@ -248,18 +299,57 @@ def test_worker_warnings_come_back_once(spark):
     frame = spark_frame(seed=8)
     frame["label"] = (frame["label"] > 1).astype(float)  # binary labels: ERR warns
     df = spark.createDataFrame(frame)
-    with pytest.warns(UndefinedMetricWarning, match="binary relevance"):
+    with warnings.catch_warnings(record=True) as in_memory_caught:
+        warnings.simplefilter("always")
         expected = in_memory(frame, ["err@10", "map"])
+    assert [w.category for w in in_memory_caught] == [UndefinedMetricWarning]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = on_spark(df, ["err@10", "map"], buckets=4)
     assert_same_means(got, expected)
-    assert [w.category for w in caught if "binary relevance" in str(w.message)] == [
-        UndefinedMetricWarning
+    # every bucket raised it, with one text: the in-memory warning, once (issue 44, item 12)
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (w.category, str(w.message)) for w in in_memory_caught
     ]
-    (warning,) = [w for w in caught if "binary relevance" in str(w.message)]
-    assert "[Raised in one bucket of the Spark DataFrame, and in 3 more]" in str(warning.message)
-    assert warning.filename == __file__  # attributed to the caller's line
+    assert caught[0].filename == __file__  # attributed to the caller's line
+    # the mean's own warnings: the in-memory texts too (no query left; every query
+    # undefined, which was missing)
+    nothing = spark.createDataFrame(frame.assign(label=0.0))
+    for metrics, params in ((["map"], {"replace_undefined_by": "skip"}), (["map", "ndcg@5"], {})):
+        with warnings.catch_warnings(record=True) as in_memory_caught:
+            warnings.simplefilter("always")
+            in_memory(frame.assign(label=0.0), metrics, **params)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            on_spark(nothing, metrics, **params)
+        assert len(caught) == len(in_memory_caught) == (1 if params else 2)
+        assert [(w.category, str(w.message)) for w in caught] == [
+            (w.category, str(w.message)) for w in in_memory_caught
+        ]
+
+
+def test_our_calls_print_no_pyspark_pandas_warning_and_leave_the_filters_alone(spark):
+    # issue 44, item 9: pyspark 4.3 warns (FutureWarning) each time it makes a pandas
+    # UDF under pandas 3, and every call of the package made one or two
+    df = spark.createDataFrame(ISSUE_FRAME)  # (a pandas conversion of the test's own)
+    filters = list(warnings.filters)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate(df, ["map"])  # the "auto" check and the sums
+        evaluate(df, ["map"], partitioned_by_query=True)
+        evaluate(df, ["map"], partitioned_by_query=False)
+        evaluate_per_query(df, ["map"], partitioned_by_query=True).collect()
+        per_query_values(df, ["map"])
+        RankingMetricEvaluator(
+            metricName="map", labelCol="y_true", predictionCol="y_score", queryCol="group"
+        ).evaluate(df)
+        ours = [str(warning.message) for warning in caught]
+        # the user's own pandas UDF still warns: the filter is not global
+        df.mapInPandas(lambda batches: batches, df.schema).collect()
+    assert ours == []
+    assert [warning.category for warning in caught] == [FutureWarning]
+    assert "PySpark does not yet fully support pandas" in str(caught[0].message)
+    assert warnings.filters == filters
 
 
 def test_importing_the_package_does_not_import_pyspark_and_missing_pyspark_is_explained():

@@ -41,6 +41,14 @@ def test_guide_spark_examples_print_what_they_show(spark, tmp_path, monkeypatch)
     runner = doctest.DocTestRunner(
         optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     )
-    result = runner.run(test, out=report.write)
+    result = runner.run(test, out=report.write, clear_globs=False)
     assert result.failed == 0, report.getvalue()
     assert result.attempted == len(test.examples)
+    # the CrossValidator example shows a choice: its two settings score differently,
+    # and the model kept is the one with the higher mean (issue 44, item 9)
+    model, grid = test.globs["model"], test.globs["search"].getEstimatorParamMaps()
+    scores = [float(value) for value in model.avgMetrics]
+    assert len(scores) == 2 and abs(scores[0] - scores[1]) > 0.01, scores
+    chosen = grid[scores.index(max(scores))]
+    tree = test.globs["tree"]
+    assert model.bestModel.getMaxDepth() == chosen[tree.maxDepth]
