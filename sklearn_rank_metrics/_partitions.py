@@ -217,6 +217,19 @@ def split_query_error(
     )
 
 
+def judged_column(judged: Any) -> Any:
+    """The column of ``judged=``, or None when it says no column (None: judged rows
+    unknown; ``True``: every row judged).
+
+    ``True`` is recognised by identity (NumPy's bool too), never by equality: ``1``
+    equals ``True`` in Python, and would be read as "every row judged" instead of as
+    the column it names.
+    """
+    if judged is None or (isinstance(judged, (bool, np.bool_)) and bool(judged)):
+        return None
+    return judged
+
+
 def _group_of(frame: pd.DataFrame, plan: PartitionPlan) -> pd.Series | pd.Index:
     return frame.index if plan.group_on_index else frame[plan.group]
 
@@ -235,7 +248,8 @@ def partition_details(
         order = np.argsort(frame[ROW_ORDER_COLUMN].to_numpy(), kind="stable")
         frame = frame.iloc[order]
     weights = None if plan.sample_weight is None else frame[plan.sample_weight]
-    judged = plan.judged if plan.judged in (None, True) else frame[plan.judged]
+    column = judged_column(plan.judged)
+    judged = plan.judged if column is None else frame[column]
     try:
         # a worker runs outside the caller's context: the plan carries its name
         with called_as(plan.caller):

@@ -36,6 +36,7 @@ from ._partitions import (
     checked_metric_names,
     descriptions_of,
     group_range,
+    judged_column,
     means,
     needs_row_order,
     partition_details,
@@ -261,7 +262,7 @@ def prepare(
     partitions now (one Spark job), else with the sums (:func:`collect_means`).
     """
     values = [plan.y_true, *scores, plan.sample_weight, plan.doc_id]
-    if plan.judged not in (None, True):
+    if judged_column(plan.judged) is not None:
         values.append(plan.judged)
     needed = list(dict.fromkeys(name for name in [plan.group, *values] if name is not None))
     if partitioned_by_query == "auto":
@@ -347,7 +348,7 @@ def _check_columns(df: DataFrame, arguments: dict[str, Any], scores: list[str]) 
         check_column(df, "y_score", score, NUMBERS)
     if arguments["sample_weight"] is not None:
         check_column(df, "sample_weight", arguments["sample_weight"], NUMBERS)
-    if arguments["judged"] not in (None, True):
+    if judged_column(arguments["judged"]) is not None:
         check_column(df, "judged", arguments["judged"], LABELS)
     if arguments["doc_id"] is not None:
         check_column(df, "doc_id", arguments["doc_id"], IDS)

@@ -48,6 +48,7 @@ from ._partitions import (
     combined_sums,
     first_shared_query,
     group_range,
+    judged_column,
     means,
     needs_row_order,
     partition_sums,
@@ -400,13 +401,12 @@ def _needed_columns(
         _check_column(ddf, parameter, columns[parameter], index_allowed=False)
     if sample_weight is not None:
         _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
-    judged_column = judged is not None and judged is not True
-    if judged_column:
+    if judged_column(judged) is not None:
         _check_column(ddf, "judged", judged, index_allowed=False)
     value_columns = [columns["y_true"], columns["y_score"]]
     if sample_weight is not None:
         value_columns.append(sample_weight)
-    if judged_column:
+    if judged_column(judged) is not None:
         value_columns.append(judged)
     return group_on_index, list(dict.fromkeys(value_columns))
 

@@ -758,3 +758,16 @@ def test_local_cluster_of_two_processes(cluster_client):
     assert len(set(workers.values())) == 2
     lazy = on_dask(ddf, ["gauc"], compute=False)
     assert_same_means(cluster_client.compute(lazy).result(), in_memory(frame, ["gauc"]))
+
+
+def test_judged_one_is_a_column_name_never_true():
+    # 1 == True in Python: judged=1 names column 1 (and is refused when there is none),
+    # while True and NumPy's True say that every row was judged
+    frame = dd.from_pandas(
+        pd.DataFrame({"y_true": [1, 0, 1, 0], "y_score": [0.4, 0.3, 0.2, 0.1],
+                      "group": [1, 1, 2, 2]}), npartitions=1,
+    )
+    with pytest.raises(ValueError, match=r"'judged' parameter of evaluate names column 1"):
+        evaluate(frame, ["bpref"], judged=1)
+    for every_row in (True, np.True_):
+        assert evaluate(frame, ["bpref"], judged=every_row) == {"bpref": 1.0}
