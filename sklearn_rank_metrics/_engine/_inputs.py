@@ -13,7 +13,6 @@ from itertools import repeat
 from typing import Any
 
 import numpy as np
-from sklearn.base import is_classifier
 
 from ._caller import caller_name
 from ._containers import first_missing, from_dlpack, is_dlpack_array, library_of
@@ -552,6 +551,8 @@ def response_values(estimator: Any, X: Any, response_method: str = "auto") -> np
     expected grade ``sum_c P(c) * c`` for more (numeric classes only).
     ``"decision_function"``: its 1-D output (binary classifiers).
     """
+    from sklearn.base import is_classifier  # scikit-learn only for estimators
+
     method = response_method
     if method == "auto":
         if not is_classifier(estimator):

@@ -43,6 +43,19 @@ class SuspiciousInputWarning(UserWarning):
     """
 
 
+def undefined_metric_warning() -> type[Warning]:
+    """scikit-learn's ``UndefinedMetricWarning``, the category of an undefined mean.
+
+    Imported when a warning is raised, not with the metrics: ``sklearn.exceptions``
+    imports all of scikit-learn (over a second of CPU), which the metrics themselves
+    never need, so the command line, Dask and Spark workers and ``from
+    sklearn_rank_metrics import ndcg_score`` start without it.
+    """
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    return UndefinedMetricWarning
+
+
 # where warn_at_caller puts its warnings instead of emitting them (recorded_warnings)
 _RECORDED: ContextVar[list[tuple[type[Warning], str]] | None] = ContextVar(
     "recorded_warnings", default=None

@@ -6,12 +6,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._caller import caller_name
 from .._engine._plain import plain
 from .._engine._ranked_groups import RankedGroups
-from .._engine._warnings import warn_at_caller
+from .._engine._warnings import undefined_metric_warning, warn_at_caller
 
 
 @dataclass(frozen=True)
@@ -263,7 +262,7 @@ def warn_no_query_left() -> None:
         f"{caller_name()}: no query is left to average (all were skipped or have weight "
         "0); returning nan. If replace_undefined_by='skip' left out every query, none "
         "has a relevant row: check relevance_level against your labels.",
-        UndefinedMetricWarning,
+        undefined_metric_warning(),
     )
 
 
@@ -281,7 +280,7 @@ def warn_every_query_undefined(n_queries: int, description: str, mean: float) ->
         "ranking. Check relevance_level against your labels (a row is relevant when "
         "y_true > 0, or y_true >= relevance_level when it is set), or pass "
         "replace_undefined_by=nan, 'skip' or 'raise' to be told without a number.",
-        UndefinedMetricWarning,
+        undefined_metric_warning(),
     )
 
 

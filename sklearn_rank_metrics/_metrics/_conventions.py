@@ -215,9 +215,7 @@ def warn_tool_nan(
     """
     if not isinstance(policy, ToolNaN) or n_undefined == 0:
         return
-    from sklearn.exceptions import UndefinedMetricWarning
-
-    from ._aggregate import warn_at_caller
+    from ._aggregate import undefined_metric_warning, warn_at_caller
 
     which = (
         "some queries"
@@ -229,7 +227,7 @@ def warn_tool_nan(
         f"{policy.tool} does (with this warning), so the mean is NaN. Pass "
         "replace_undefined_by='skip' to average the defined queries only, or a number "
         "to give the undefined ones that value.",
-        UndefinedMetricWarning,
+        undefined_metric_warning(),
     )
 
 

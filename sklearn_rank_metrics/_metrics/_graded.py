@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._caller import caller_name
 from .._engine._doc_ids import DESCENDING, LABEL, RANKS, RELEVANT, TOP_K, TieReach
@@ -16,7 +15,7 @@ from .._engine._errors import RowValueError
 from .._engine._inputs import first_bad
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import NONE, Interval, Options
-from .._engine._warnings import warn_at_caller
+from .._engine._warnings import undefined_metric_warning, warn_at_caller
 from .._kernels._combinatorics import safe_divide
 from .._kernels._graded import (
     DEFAULT_MAX_GRADE,
@@ -528,7 +527,7 @@ def _warn_if_labels_look_binary(ranked: RankedGroups) -> None:
             f"{1 / 2**DEFAULT_MAX_GRADE:g}). Pass max_grade=1 for binary labels (R(1) = 1/2, "
             f"that query scores 0.5), or max_grade={DEFAULT_MAX_GRADE} to confirm the "
             f"0-{DEFAULT_MAX_GRADE} scale and silence this warning.",
-            UndefinedMetricWarning,
+            undefined_metric_warning(),
         )
 
 
