@@ -498,19 +498,32 @@ def factorize_text_ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank[codes], uniques[order]
 
 
-def query_weights(
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def row_weights(
     sample_weight: Any,
-    order: np.ndarray,
-    offsets: np.ndarray,
-    n_queries: int,
+    queries: Any,
     two_dimensional: bool,
-) -> np.ndarray:
+    single_precision_tool: str | None = None,
+) -> np.ndarray | None:
+    """``sample_weight`` checked: one weight per row, constant within each query.
+
+    For the 2-D form one weight per query (row of the input). None when no weights
+    were given. Errors name the caller, the rule and the first bad row (for weights
+    that vary within a query: the first row that differs from its query's first row,
+    in input order). ``queries``: the :class:`~._rows.Queries` of the rows.
+    ``single_precision_tool``: the convention whose tool stores weights in float32
+    (the boosters): the weights are rounded so, a weight float32 cannot hold being
+    refused first, by its row (after the cast the checks would only see ``inf``).
+    """
     if sample_weight is None:
-        # every query weighs 1: one read-only broadcast value, not an array per call
-        # (the means recognise it and skip the products)
-        return np.broadcast_to(np.float64(1.0), (n_queries,))
+        return None
     weights = as_float(sample_weight, "sample_weight")
-    expected = n_queries if two_dimensional else len(order)
+    if single_precision_tool is not None:
+        weights = _float32_weights(weights, single_precision_tool)
+    n_rows = int(queries.offsets[-1])
+    expected = queries.n_queries if two_dimensional else n_rows
     unit = (
         "one weight per query (row of the 2-D input)" if two_dimensional else "one weight per row"
     )
@@ -527,11 +540,11 @@ def query_weights(
         )
     if two_dimensional:
         return weights
-    # Compare every row with the first row (in input order) of its query.
-    first_input_row = np.minimum.reduceat(order, offsets[:-1])
+    # compare every row with the first row (in input order) of its query
+    codes = queries.row_codes()
+    first_input_row = np.full(queries.n_queries, n_rows, dtype=np.intp)
+    np.minimum.at(first_input_row, codes, np.arange(n_rows, dtype=np.intp))
     reference = weights[first_input_row]
-    codes = np.empty_like(order)
-    codes[order] = np.repeat(np.arange(n_queries), np.diff(offsets))
     bad = first_bad(weights != reference[codes])
     if bad is not None:
         raise ValueError(
@@ -539,7 +552,19 @@ def query_weights(
             f"row {bad} has weight {weights[bad]} but row {first_input_row[codes[bad]]} of "
             f"the same query has {reference[codes[bad]]}."
         )
-    return reference
+    return weights
+
+
+def _float32_weights(weights: np.ndarray, tool: str) -> np.ndarray:
+    bad = first_bad(~(np.abs(weights) <= _FLOAT32_MAX))  # NaN and infinities too
+    if bad is not None:
+        raise ValueError(
+            f"sample_weight of {caller_name()} must be finite and at most "
+            f"{_FLOAT32_MAX:.7g} under convention={tool!r}, which stores weights "
+            f"in single precision (float32) as the tool does; got "
+            f"{float(weights.flat[bad])!r} at {format_index(bad, weights.shape)}."
+        )
+    return weights.astype(np.float32).astype(np.float64)
 
 
 def response_values(estimator: Any, X: Any, response_method: str = "auto") -> np.ndarray:

@@ -27,20 +27,8 @@ from typing import Any
 import numpy as np
 
 from ._caller import caller_name
-from ._inputs import (
-    INPUT_NAMES,
-    as_float,
-    check_pandas_indexes,
-    check_shapes,
-    check_values,
-    factorize_groups_with_sizes,
-    judged_mask,
-    missing_group_error,
-    query_weights,
-    scores_as_float,
-)
-from ._mixups import warn_one_row_queries, warn_sizes_per_row, warn_swapped_labels_and_scores
 from ._present import present
+from ._rows import Rows, checked_rows
 from ._segments import segment_rows, segment_sums
 from ._sorting import positions_in_queries, sort_by_query_then_score
 
@@ -486,26 +474,6 @@ def _non_decreasing(codes: np.ndarray) -> bool:
 
 
 
-def _warn_if_mixed_up(
-    labels: np.ndarray,
-    scores: np.ndarray,
-    query_ids: np.ndarray,
-    rows_per_query: np.ndarray,
-    flat: bool,
-) -> None:
-    """Warn where the inputs look like arguments in the wrong order (:mod:`._mixups`).
-
-    Query ids with a fraction and group sizes of the wrong length are refused
-    earlier, where the ids are checked.
-    """
-    if flat:
-        if len(query_ids) == len(labels):
-            warn_one_row_queries(len(labels), len(query_ids))
-        else:
-            warn_sizes_per_row(query_ids, rows_per_query)
-    warn_swapped_labels_and_scores(labels, scores)
-
-
 def rank_groups(
     y_true: Any,
     y_score: Any,
@@ -516,77 +484,49 @@ def rank_groups(
 ) -> RankedGroups:
     """Validate inputs and build the :class:`RankedGroups` every metric reads.
 
+    :func:`~._rows.checked_rows`, then :func:`rank_rows`: for a caller that ranks
+    its rows once, as they are (the kernels' tests, the scorers' shared sort).
     Inputs are never modified: arrays are converted (copied only when their dtype
     is not float64) and the sorted arrays are new.
     """
-    check_pandas_indexes(
-        dict(zip(INPUT_NAMES, (y_true, y_score, group, sample_weight, judged), strict=True)),
-    )
-    y_true_array = as_float(y_true, "y_true")
-    y_score_array = scores_as_float(y_score)
-    check_shapes(y_true_array, y_score_array)
-    check_values(y_true_array, y_score_array)
-    judged_rows = judged_mask(judged, y_true_array)
+    rows = checked_rows(y_true, y_score, group, sample_weight=sample_weight, judged=judged)
+    return rank_rows(rows)
 
-    two_dimensional = y_true_array.ndim == 2
-    if two_dimensional:
-        if group is not None:
-            raise ValueError(
-                f"group of {caller_name()} must be None for 2-D input (each row of y_true is a "
-                "query); pass flat 1-D arrays to use query ids."
-            )
-        n_queries, n_docs = y_true_array.shape
-        codes = None  # contiguous: the sizes say it all
-        query_ids = np.arange(n_queries)
-        rows_per_query: np.ndarray | None = np.full(n_queries, n_docs)
-    elif group is None:
-        raise missing_group_error()
-    else:
-        codes, query_ids, rows_per_query = factorize_groups_with_sizes(group, len(y_true_array))
 
-    labels_flat = y_true_array.reshape(-1)
-    scores_flat = y_score_array.reshape(-1)
-    n_queries = len(query_ids)
+def rank_rows(rows: Rows) -> RankedGroups:
+    """Sort checked rows by (query, score descending): the one sort of a reading.
 
-    contiguous = codes is None or _non_decreasing(codes)
-    if rows_per_query is None and n_queries == len(labels_flat):
-        offsets = np.arange(n_queries + 1)  # one row per query: no count needed
-        # every query holds one row: one read-only broadcast value, not an array
-        rows_per_query = np.broadcast_to(np.intp(1), (n_queries,))
-    else:
-        if rows_per_query is None:
-            rows_per_query = np.bincount(present(codes, "codes"), minlength=n_queries)
-        offsets = np.zeros(n_queries + 1, dtype=np.intp)
-        np.cumsum(rows_per_query, out=offsets[1:])
-    _warn_if_mixed_up(labels_flat, scores_flat, query_ids, rows_per_query, group is not None)
+    No check runs here: :func:`~._rows.checked_rows` made them at the door.
+    """
+    queries = rows.queries
+    scores = rows.scores
+    n_queries = queries.n_queries
     order, tied_rows, input_order_in_ties = sort_by_query_then_score(
-        codes, scores_flat, offsets, contiguous
+        queries.codes, scores, queries.offsets, queries.contiguous
     )
-    unretrieved = scores_flat == -np.inf
-    n_retrieved = rows_per_query  # a new array of this call's own (or a broadcast 1)
+    unretrieved = scores == -np.inf
+    n_retrieved = queries.rows_per_query
     if unretrieved.any():
-        if not n_retrieved.flags.writeable:
-            n_retrieved = np.ones(n_queries, dtype=np.intp)
+        n_retrieved = np.array(n_retrieved, dtype=np.intp)  # a new array of this call's own
         unretrieved_rows = np.flatnonzero(unretrieved)
-        if codes is None:
-            query_of_unretrieved = np.searchsorted(offsets, unretrieved_rows, side="right") - 1
+        if queries.codes is None:
+            query_of_unretrieved = (
+                np.searchsorted(queries.offsets, unretrieved_rows, side="right") - 1
+            )
         else:
-            query_of_unretrieved = codes[unretrieved_rows]
+            query_of_unretrieved = queries.codes[unretrieved_rows]
         n_retrieved -= np.bincount(query_of_unretrieved, minlength=n_queries)
-    del codes
-
-    query_weight = query_weights(sample_weight, order, offsets, n_queries, two_dimensional)
     return RankedGroups(
-        query_ids=query_ids,
-        offsets=offsets,
+        query_ids=queries.ids,
+        offsets=queries.offsets,
         order=order,
         tied_rows=tied_rows,
         n_retrieved=n_retrieved,
-        query_weight=query_weight,
-        input_labels=labels_flat,
-        two_dimensional=two_dimensional,
+        query_weight=rows.query_weight,
+        input_labels=rows.labels,
+        two_dimensional=rows.two_dimensional,
         input_order_in_ties=input_order_in_ties,
-        sorted_labels=_OnDemand(partial(np.take, labels_flat, order)),
-        judged=judged_rows,
-        judgments_given=judged is not None,
+        sorted_labels=_OnDemand(partial(np.take, rows.labels, order)),
+        judged=rows.judged,
+        judgments_given=rows.judgments_given,
     )

@@ -4,13 +4,13 @@ scikit-learn calls each scorer of a multi-metric ``scoring=`` dict on its own, w
 the same ``y`` and the same (recomputed) predictions. The scorers made together by
 ``make_ranking_scorers`` share one :class:`SharedSort`: while a scorer runs, the
 sort it belongs to is active (a context variable, so threads and tasks never see
-each other's), and :func:`ranked_groups` hands the next scorer of the set the
-inputs already sorted, when its inputs are equal, bit for bit, to those sorted.
+each other's), and :func:`ranked_rows` hands the next scorer of the set the rows
+already sorted, when its checked rows are equal, bit for bit, to those sorted (each
+scorer still checks its inputs: scikit-learn calls it on its own).
 
 An entry is kept until every scorer of the set has used it, or until the next
-call with other inputs, and a scorer never reuses an entry twice: called again,
-it sorts again. The entry keeps copies of the inputs it compares against, so
-changing an array in place between two calls is seen.
+call with other rows, and a scorer never reuses an entry twice: called again, it
+sorts again. The entry keeps copies of the columns it compares against.
 """
 
 from __future__ import annotations
@@ -24,60 +24,66 @@ from typing import Any
 
 import numpy as np
 
-from ._ranked_groups import RankedGroups, rank_groups
+from ._ranked_groups import RankedGroups, rank_rows
+from ._rows import Rows
 
 
 @dataclass
 class _Entry:
-    inputs: tuple[np.ndarray | None, ...]
+    columns: tuple[np.ndarray, ...]
     ranked: RankedGroups
     used: set[int] = field(default_factory=set)
 
 
-def _comparable(value: Any) -> np.ndarray | None:
-    """The input as an array whose equality means bit-for-bit equality (floats as ints)."""
-    if value is None:
-        return None
-    array = np.asarray(value)
-    if array.dtype.kind in "fc":
+def _columns(rows: Rows) -> tuple[np.ndarray, ...]:
+    """What the sort of ``rows`` depends on, as arrays whose equality means bit-for-bit
+    equality (floats compared as integers)."""
+    queries = rows.queries
+    codes = queries.offsets if queries.codes is None else queries.codes
+    judged = np.zeros(0, bool) if rows.judged is None else rows.judged
+    arrays = (rows.labels, rows.scores, codes, np.asarray(queries.ids), rows.query_weight, judged)
+    return tuple(_comparable(array) for array in arrays) + (
+        np.asarray([len(rows.shape), rows.judgments_given]),
+    )
+
+
+def _comparable(array: np.ndarray) -> np.ndarray:
+    if array.dtype.kind == "f":
         array = np.ascontiguousarray(array)
-        array = array.view(f"u{array.dtype.itemsize}") if array.dtype.kind == "f" else array
+        return array.view(f"u{array.dtype.itemsize}")
     return array
 
 
-def _equal(stored: np.ndarray | None, new: np.ndarray | None) -> bool:
-    if stored is None or new is None:
-        return stored is None and new is None
+def _equal(stored: np.ndarray, new: np.ndarray) -> bool:
     same_kind = stored.dtype == new.dtype and stored.shape == new.shape
     return same_kind and bool(np.array_equal(stored, new))
 
 
 class SharedSort:
-    """The last sorted inputs of a set of scorers (see the module docstring)."""
+    """The last sorted rows of a set of scorers (see the module docstring)."""
 
     def __init__(self, n_users: int) -> None:
         self.n_users = n_users
         self._entry: _Entry | None = None
         self._lock = threading.Lock()
 
-    def ranked(self, user: int, inputs: tuple[Any, Any, Any, Any]) -> RankedGroups:
-        """The sorted ``(y_true, y_score, group, sample_weight)`` for scorer ``user``."""
-        comparable = tuple(_comparable(value) for value in inputs)
+    def ranked(self, user: int, rows: Rows) -> RankedGroups:
+        """The sorted ``rows`` for scorer ``user``."""
+        columns = _columns(rows)
         with self._lock:
             entry = self._entry
         if (
             entry is not None
             and user not in entry.used
-            and all(_equal(a, b) for a, b in zip(entry.inputs, comparable, strict=True))
+            and all(_equal(a, b) for a, b in zip(entry.columns, columns, strict=True))
         ):
             with self._lock:
                 entry.used.add(user)
                 if len(entry.used) >= self.n_users and self._entry is entry:
                     self._entry = None  # every scorer has had it: free the memory
             return entry.ranked
-        y_true, y_score, group, sample_weight = inputs
-        ranked = rank_groups(y_true, y_score, group, sample_weight=sample_weight)
-        copies = tuple(None if array is None else array.copy() for array in comparable)
+        ranked = rank_rows(rows)
+        copies = tuple(array.copy() for array in columns)
         with self._lock:
             self._entry = _Entry(copies, ranked, {user}) if self.n_users > 1 else None
         return ranked
@@ -106,27 +112,10 @@ def sharing_sort(shared: SharedSort | None, user: int) -> Iterator[None]:
         _ACTIVE.reset(token)
 
 
-def ranked_groups(
-    y_true: Any,
-    y_score: Any,
-    group: Any,
-    *,
-    sample_weight: Any,
-    judged: Any = None,
-) -> RankedGroups:
-    """:func:`rank_groups`, through the active shared sort if there is one.
-
-    A ``judged`` mask is not part of what the scorers share: with one, the rows are
-    sorted here.
-    """
+def ranked_rows(rows: Rows) -> RankedGroups:
+    """:func:`~._ranked_groups.rank_rows`, through the active shared sort if there is one."""
     active = _ACTIVE.get()
-    if active is None or judged is not None:
-        return rank_groups(
-            y_true,
-            y_score,
-            group,
-            sample_weight=sample_weight,
-            judged=judged,
-        )
+    if active is None:
+        return rank_rows(rows)
     shared, user = active
-    return shared.ranked(user, (y_true, y_score, group, sample_weight))
+    return shared.ranked(user, rows)

@@ -13,11 +13,9 @@ from typing import Any
 
 from .._engine._caller import caller_name
 from .._engine._doc_ids import JUDGED, LABEL, RANKS, TieOrderRule, TieReach
-from .._engine._ranked_groups import TIES_MODES, RankedGroups
-from .._engine._shared_sort import ranked_groups
+from .._engine._ranked_groups import TIES_MODES
 from .._engine._validation import NONE, Interval, Options
-from ._aggregate import PerQuery, aggregate
-from ._conventions import CONVENTION, DOC_CONVENTION, warn_unordered_ties_in_call
+from ._conventions import CONVENTION, DOC_CONVENTION
 
 # a cutoff beyond any query is the whole ranking; the bound keeps k inside int64
 # arithmetic (an error naming 'k', not an OverflowError deep in NumPy). No query
@@ -153,34 +151,3 @@ def tie_order(
 # what a metric that declares no rule gets: any tie among its returned rows that
 # differs in label or judgment, above the cutoff (never silent, maybe too often)
 ANY_RANK = tie_order(RANKS, (LABEL, JUDGED))
-
-
-def score(
-    per_query: Callable[..., PerQuery],
-    y_true: Any,
-    y_score: Any,
-    group: Any,
-    *,
-    sample_weight: Any,
-    replace_undefined_by: float | str,
-    judged: Any = None,
-    tie_order: TieOrderRule = ANY_RANK,
-    **params: Any,
-) -> float:
-    """Rank the rows once, run the kernel, apply the undefined-query policy, average.
-
-    ``tie_order``: the metric's rule for where the order of tied rows reaches its
-    value, read when a convention orders ties by document ids the call lacks.
-    """
-    # the scorers of one make_ranking_scorers call share this sort (_shared_sort)
-    ranked: RankedGroups = ranked_groups(
-        y_true,
-        y_score,
-        group,
-        sample_weight=sample_weight,
-        judged=judged,
-    )
-    # a convention's tie order by document id without ids (tie_order_without_ids)
-    warn_unordered_ties_in_call(ranked, params, tie_order)
-    values = per_query(ranked, **params)
-    return aggregate(values, ranked, replace_undefined_by)

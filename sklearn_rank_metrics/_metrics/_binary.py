@@ -8,15 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._doc_ids import (
-    ASCENDING,
-    FIRST_RELEVANT,
-    HIT,
-    RANKS,
-    RELEVANT,
-    TOP_K,
-    TieReach,
-)
+from .._engine._doc_ids import FIRST_RELEVANT, HIT, RANKS, RELEVANT, TOP_K, TieReach
+from .._engine._document_ids import ASCENDING
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import Interval, Options
 from .._kernels import _binary as kernels

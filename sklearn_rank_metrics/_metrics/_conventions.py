@@ -55,28 +55,11 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name
-from .._engine._doc_ids import (
-    ASCENDING,
-    DESCENDING,
-    TieOrderRule,
-    TieReach,
-    tool_without_ids,
-    warn_ties_without_ids,
-)
+from .._engine._doc_ids import TieOrderRule, TieReach, warn_ties_without_ids
+from .._engine._document_ids import ASCENDING, DESCENDING
 from .._engine._errors import RowValueError
-from .._engine._inputs import (
-    as_float,
-    check_shapes,
-    check_values,
-    factorize_groups,
-    first_bad,
-    format_index,
-    judged_mask,
-    query_weights,
-    scores_as_float,
-    to_numpy,
-)
 from .._engine._ranked_groups import RankedGroups
+from .._engine._rows import Reading
 from .._engine._validation import NONE, Options, check_parameter
 
 
@@ -450,161 +433,32 @@ def check_convention(value: Any) -> Convention | None:
     return None if name is None else CONVENTIONS[name]
 
 
-def _numeric(values: Any, name: str) -> np.ndarray | None:
-    """``values`` as float64 through the engine's one input path (None stays None).
+def reading_of(convention: Convention, ordering: Ordering) -> Reading:
+    """How the convention's tool reads the rows for a metric of this ordering.
 
-    :func:`~.._engine._inputs.as_float` converts every array-like as the metrics do
-    and refuses what they refuse, naming the argument and the row, before any cast
-    here: a masked array with masked values, text, objects that are not numbers,
-    pyarrow nulls (as NaN, named by the value checks).
+    :func:`~.._engine._rows.read_rows` applies it to the rows checked at the door:
+    scores as float32 for pytrec_eval, ir_measures (most measures), XGBoost and
+    torchmetrics; ``-inf`` as an ordinary score for the boosters; negative labels as
+    gain 0 (and, for trec_eval's pool, unjudged) for the TREC tools and Spark; rows
+    scored ``<= 0`` as torchmetrics reads them; tied rows by document id or by the
+    run's own order where the tool breaks ties so.
     """
-    if values is None:
+    return Reading(
+        single_precision=ordering.single_precision,
+        minus_infinity_is_a_score=convention.minus_infinity_is_a_score,
+        negative_labels_gain_zero=convention.negative_labels_gain_zero,
+        negative_labels_judged=ordering.negative_labels_judged,
+        nonpositive_scores=ordering.nonpositive_scores,
+        tie_order=ordering.doc_id_order,
+    )
+
+
+def weights_tool(convention: Convention | None) -> str | None:
+    """The convention, when its tool stores query weights in float32 (the door reads
+    the weights so, :func:`~.._engine._rows.checked_rows`)."""
+    if convention is None or not convention.single_precision_weights:
         return None
-    return as_float(values, name)
-
-
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
-
-
-def prepare_scores(
-    y_score: Any, convention: Convention, ordering: Ordering
-) -> Any:
-    """The scores as the tool reads them (a new array; the input is never modified)."""
-    if y_score is None:
-        return None
-    array = to_numpy(y_score, "y_score")  # the engine's checks (masked values ...) first
-    if not ordering.single_precision and array.dtype.kind in "iu":
-        return array  # no -inf among integers; the engine keeps large ints exact
-    scores = as_float(array, "y_score")
-    if ordering.single_precision:
-        # beyond float32's range the tool sees +-inf; clipping keeps them finite and
-        # first / last, tied as the tool ties them
-        finite = np.isfinite(scores)
-        scores = np.where(finite, np.clip(scores, -_FLOAT32_MAX, _FLOAT32_MAX), scores)
-        scores = scores.astype(np.float32).astype(np.float64)
-    if convention.minus_infinity_is_a_score:
-        # below every score the tool could hold: ranked last, tied among themselves
-        scores = np.where(scores == -np.inf, np.finfo(np.float64).min, scores)
-    return scores
-
-
-def prepare_labels(
-    y_true: Any, judged: Any, convention: Convention, ordering: Ordering
-) -> tuple[Any, Any]:
-    """Negative labels as gain 0 where the tool reads them so, and judged or not.
-
-    trec_eval keeps a negative qrels grade in the pool but not judged
-    (``Ordering.negative_labels_judged=False``): such a row becomes unjudged where
-    the caller gave judgments (a mask, or ``True`` for every row). ``judged=None``
-    stays None: no judgments are invented.
-    """
-    labels = _numeric(y_true, "y_true")
-    if labels is None or not convention.negative_labels_gain_zero:
-        return labels, judged
-    negative = labels < 0
-    if not negative.any():
-        return labels, judged
-    if not ordering.negative_labels_judged and judged is not None:
-        judged = _judged_without(judged, negative)
-    return np.where(negative, 0.0, labels), judged
-
-
-def _judged_without(judged: Any, negative: np.ndarray) -> Any:
-    """The judged mask with the ``negative`` rows unjudged (a new array).
-
-    A mask the validation would refuse (wrong shape or values) is left to it.
-    """
-    if isinstance(judged, (bool, np.bool_)):
-        return ~negative if judged else judged  # every row judged, but the negative ones
-    mask = to_numpy(judged, "judged")  # a masked array with masked values stops here
-    if mask.shape != negative.shape or mask.dtype.kind not in "biuf":
-        return judged
-    if mask.dtype.kind != "b" and not np.isin(mask, (0, 1)).all():
-        return judged
-    return mask.astype(bool) & ~negative
-
-
-def prepare_nonpositive(
-    y_true: Any, y_score: Any, ordering: Ordering
-) -> tuple[Any, Any]:
-    """Rows scored ``<= 0`` as torchmetrics reads them (``Ordering.nonpositive_scores``)."""
-    if ordering.nonpositive_scores is None:
-        return y_true, y_score
-    labels = _numeric(y_true, "y_true")
-    scores = _numeric(y_score, "y_score")
-    if labels is None or scores is None or labels.shape != scores.shape:
-        return y_true, y_score  # the validation names the problem
-    if ordering.nonpositive_scores == "not_relevant":
-        return np.where(scores > 0, labels, 0.0), y_score
-    return y_true, np.where(scores > 0, scores, -np.inf)
-
-
-def prepare_inputs(
-    convention: Convention,
-    ordering: Ordering,
-    y_true: Any,
-    y_score: Any,
-    sample_weight: Any,
-    judged: Any = None,
-) -> tuple[Any, Any, Any, Any]:
-    """Labels, scores, weights and judgments as the convention's tool reads them.
-
-    Every array goes through the engine's checked conversion first (the input
-    path of every metric, :mod:`.._engine._inputs`), so what the metrics refuse
-    (masked values, text, ...) is refused here too, before any cast. New arrays
-    where anything changes; the inputs are never modified.
-    """
-    y_true, judged = prepare_labels(y_true, judged, convention, ordering)
-    y_score = prepare_scores(y_score, convention, ordering)
-    y_true, y_score = prepare_nonpositive(y_true, y_score, ordering)
-    if sample_weight is not None:
-        sample_weight = prepare_weights(sample_weight, convention)
-    return y_true, y_score, sample_weight, judged
-
-
-def prepare_weights(sample_weight: Any, convention: Convention) -> Any:
-    """Query weights as the tool stores them (float32 for the boosters).
-
-    A weight float32 cannot hold is refused before the cast, named by its row:
-    after it the tool (and the checks) would only see ``inf``.
-    """
-    if not convention.single_precision_weights:
-        return sample_weight
-    weights = as_float(sample_weight, "sample_weight")
-    bad = first_bad(~(np.abs(weights) <= _FLOAT32_MAX))  # NaN and infinities too
-    if bad is not None:
-        raise ValueError(
-            f"sample_weight of {caller_name()} must be finite and at most "
-            f"{_FLOAT32_MAX:.7g} under convention={convention.name!r}, which stores weights "
-            f"in single precision (float32) as the tool does; got "
-            f"{float(weights.flat[bad])!r} at {format_index(bad, weights.shape)}."
-        )
-    return weights.astype(np.float32).astype(np.float64)
-
-
-def check_rows_in_input_order(
-    y_true: Any, y_score: Any, group: Any, sample_weight: Any, judged: Any
-) -> None:
-    """The engine's row checks on the caller's row order, before a preset moves rows.
-
-    A preset that orders tied rows by document id permutes the flat rows; a row the
-    engine named after that would be a sorted row, not the caller's. So the checks
-    of :func:`~.._engine._ranked_groups.rank_groups` that name rows (values,
-    judgments, query ids, weights) run here first, on the prepared inputs in input
-    order. Linear, plus one sort of the query codes when weights are given.
-    """
-    labels = as_float(y_true, "y_true")
-    scores = scores_as_float(y_score)
-    check_shapes(labels, scores)
-    check_values(labels, scores)
-    judged_mask(judged, labels)
-    if group is None:
-        return  # the engine refuses flat rows without ids (no row to name)
-    codes, ids = factorize_groups(group, len(labels))
-    if sample_weight is not None:
-        order = np.argsort(codes, kind="stable")
-        offsets = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=len(ids)))))
-        query_weights(sample_weight, order, offsets, len(ids), False)
+    return convention.name
 
 
 def in_input_rows(error: RowValueError, order: np.ndarray) -> RowValueError:
@@ -635,41 +489,28 @@ def reach_of_tie_order(rule: TieOrderRule, kernel_params: Mapping[str, Any]) -> 
 
 def warn_unordered_ties(
     convention: str | None,
-    doc_id: Any,
-    rankings: Iterable[tuple[Ordering | None, Mapping[str, Any], RankedGroups, TieOrderRule]],
+    rankings: Iterable[
+        tuple[Ordering | None, Mapping[str, Any], RankedGroups, TieOrderRule, bool]
+    ],
 ) -> None:
-    """Warn once when a tool's tie order by document id met tied scores and no ids.
+    """Warn once when a tool's tie order met tied scores the call cannot order so.
 
     ``rankings``: per metric, its input ordering, its kernel parameters, the rows
-    ranked for it and its tie-order rule. Each ranking is looked at from the
-    engine's tied rows (no sort), only for a metric whose value the order of tied
-    rows can change there (:func:`reach_of_tie_order`).
+    ranked for it, its tie-order rule and whether its tie order was followed (the
+    rows moved into the tool's order: document ids, or the run's order, were
+    there). Each ranking is looked at from the engine's tied rows (no sort), only
+    for a metric whose value the order of tied rows can change there
+    (:func:`reach_of_tie_order`).
     """
-    if convention is None or doc_id is not None:
+    if convention is None:
         return
     seen: set[tuple[int, TieReach]] = set()
-    for ordering, kernel_params, ranked, rule in rankings:
-        if ordering is None or ordering.doc_id_order is None:
+    for ordering, kernel_params, ranked, rule, followed in rankings:
+        if ordering is None or ordering.doc_id_order is None or followed:
             continue
         reach = reach_of_tie_order(rule, kernel_params)
         if reach is None or (id(ranked), reach) in seen:
             continue
         seen.add((id(ranked), reach))
-        if warn_ties_without_ids(ranked, convention, reach):
+        if warn_ties_without_ids(ranked, convention, reach, ordering.doc_id_order):
             return
-
-
-def warn_unordered_ties_in_call(
-    ranked: RankedGroups, kernel_params: Mapping[str, Any], rule: TieOrderRule
-) -> None:
-    """:func:`warn_unordered_ties` for the one metric of a metric function's call.
-
-    The call sets the tool (``tie_order_without_ids``) when its convention orders
-    ties by document id and no ids came; the rows are ranked in :func:`._base.score`.
-    """
-    tool = tool_without_ids()
-    if tool is None:
-        return
-    reach = reach_of_tie_order(rule, kernel_params)
-    if reach is not None:
-        warn_ties_without_ids(ranked, tool, reach)

@@ -30,14 +30,13 @@ from types import MappingProxyType
 from typing import Any
 
 from .._engine._caller import called_as, caller_name
-from .._engine._doc_ids import TieOrderRule, doc_id_orders, take_rows, tie_order_without_ids
+from .._engine._doc_ids import TieOrderRule
 from .._engine._errors import RowValueError
-from .._engine._inputs import check_pandas_indexes
 from .._engine._ranked_groups import RankedGroups
 from .._engine._ranking_rows import call_error, expand_rows
 from .._engine._validation import ARRAY_LIKE, BOOLEAN, CALLABLE, Interval, Options, check_parameter
 from .._kernels._graded import DISCOUNTS, GAINS
-from ._aggregate import PerQuery
+from ._aggregate import PerQuery, aggregate
 from ._aliases import Alias
 from ._base import (
     ANY_RANK,
@@ -47,18 +46,18 @@ from ._base import (
     K,
     fill_doc,
     resolve_ignore_ties,
-    score,
 )
 from ._conventions import (
     Convention,
+    Ordering,
     Provider,
     check_convention,
-    check_rows_in_input_order,
     in_input_rows,
-    prepare_inputs,
     register_providers,
     warn_tool_nan,
+    warn_unordered_ties,
 )
+from ._reading import read_for, rows_at_door
 
 Constraints = Mapping[str, list]
 ValueRange = Callable[[Mapping[str, Any]], tuple[float, float]]
@@ -89,8 +88,6 @@ NON_KERNEL_PARAMETERS = (
     "judged",
 )
 
-# the per-row inputs a preset reads, in the order of check_rows_in_input_order
-_ROWS = ("y_true", "y_score", "group", "sample_weight", "judged")
 
 
 def unit_interval(params: Mapping[str, Any]) -> tuple[float, float]:
@@ -394,72 +391,39 @@ def _call(declaration: _Declaration, args: tuple, kwargs: dict[str, Any]) -> Any
     # a RankingData passed whole gives every field it carries (expand_rows)
     arguments, doc_id = expand_rows(given, declaration.accepted)
     convention = check_convention(arguments.get("convention"))
-    if convention is None:
-        return _scored(declaration, arguments)
-    return _under_convention(declaration, convention, arguments, doc_id)
-
-
-def _under_convention(
-    declaration: _Declaration, convention: Convention, arguments: dict[str, Any], doc_id: Any
-) -> Any:
-    """The preset's settings filled in, the inputs read as its tool reads them."""
-    accepted = declaration.accepted
-    # the inputs become arrays below: pandas indexes must agree before that
-    check_pandas_indexes({row: arguments.get(row) for row in _ROWS})
-    arguments["convention"] = None
-    for parameter, value in convention.settings(declaration.name, accepted).items():
-        if parameter == "ties" and arguments.get("ignore_ties"):
-            continue  # scikit-learn's ignore_ties=True already chose the tie order
-        arguments.setdefault(parameter, value)
-    ordering = convention.ordering_of(declaration.name, arguments)
-    y_true, y_score, sample_weight, judged = prepare_inputs(
-        convention,
-        ordering,
-        arguments["y_true"],
-        arguments["y_score"],
-        arguments.get("sample_weight"),
-        arguments.get("judged"),
-    )
-    arguments.update(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
-    if "judged" in accepted:
-        arguments["judged"] = judged
-    if doc_id is not None and ordering.doc_id_order is not None:
-        result = _in_doc_id_order(declaration, arguments, doc_id, ordering.doc_id_order)
-    else:  # tied rows keep their input order: warned where they are known (score)
-        unordered = convention.name if ordering.doc_id_order is not None else None
-        with tie_order_without_ids(unordered):
-            result = _scored(declaration, arguments)
-    if isinstance(result, float) and math.isnan(result):
+    ordering = None
+    if convention is not None:
+        arguments["convention"] = None
+        for parameter, value in convention.settings(
+            declaration.name, declaration.accepted
+        ).items():
+            if parameter == "ties" and arguments.get("ignore_ties"):
+                continue  # scikit-learn's ignore_ties=True already chose the tie order
+            arguments.setdefault(parameter, value)
+        ordering = convention.ordering_of(declaration.name, arguments)
+    result = _scored(declaration, arguments, convention, ordering, doc_id)
+    if convention is not None and isinstance(result, float) and math.isnan(result):
         warn_tool_nan(arguments.get("replace_undefined_by"))
     return result
 
 
-def _in_doc_id_order(
-    declaration: _Declaration, arguments: dict[str, Any], doc_id: Any, direction: str
-) -> Any:
-    """Score with the rows in the tool's document-id order, errors naming input rows."""
-    # the RankingData's document ids break ties as the tool breaks them
-    order = doc_id_orders(doc_id, arguments["y_true"])[direction]
-    y_true, y_score, group, sample_weight, judged = (arguments.get(row) for row in _ROWS)
-    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged)
-    for row in _ROWS:
-        if row in arguments:
-            arguments[row] = take_rows(arguments[row], order)
-    try:
-        return _scored(declaration, arguments)
-    except RowValueError as error:
-        raise in_input_rows(error, order) from None
-
-
-def _scored(declaration: _Declaration, arguments: Mapping[str, Any]) -> float:
-    """Validate the given parameters, fill the defaults and score."""
+def _scored(
+    declaration: _Declaration,
+    arguments: Mapping[str, Any],
+    convention: Convention | None,
+    ordering: Ordering | None,
+    doc_id: Any,
+) -> float:
+    """Validate the parameters and the rows (once), read them as the convention's
+    tool does, rank, and score: the pipeline :func:`evaluate` runs for many metrics
+    (:mod:`._reading`)."""
     bound = declaration.signature.bind(**arguments)
     for parameter, value in bound.arguments.items():
         if parameter in declaration.constraints:
             check_parameter(caller_name(), parameter, value, declaration.constraints[parameter])
     values = {**declaration.defaults, **bound.arguments}
-    if declaration.check is not None:
-        declaration.check(values)
+    if declaration.check is not None and convention is None:
+        declaration.check(values)  # scikit-learn's own checks of its 2-D form
     if "ignore_ties" in values:
         values["ties"] = resolve_ignore_ties(values["ignore_ties"], values["ties"])
     kernel_params = {
@@ -467,14 +431,34 @@ def _scored(declaration: _Declaration, arguments: Mapping[str, Any]) -> float:
         for parameter, value in values.items()
         if parameter not in NON_KERNEL_PARAMETERS
     }
-    return score(
-        declaration.per_query,
+    rows = rows_at_door(
         values["y_true"],
         values["y_score"],
         values["group"],
         sample_weight=values.get("sample_weight"),
-        replace_undefined_by=values["replace_undefined_by"],
         judged=values.get("judged"),
-        tie_order=declaration.tie_order,
-        **kernel_params,
+        doc_id=values.get("doc_id", doc_id),
+        convention=convention,
     )
+    ranked = read_for(rows, convention, ordering)
+    if declaration.check is not None and convention is not None:
+        # scikit-learn's checks of its 2-D form, on what the convention's tool reads
+        read = ranked.rows
+        declaration.check({
+            **values,
+            "y_true": read.labels.reshape(read.shape),
+            "y_score": read.scores.reshape(read.shape),
+        })
+    if convention is not None:
+        warn_unordered_ties(
+            convention.name,
+            [(ordering, kernel_params, ranked.ranked, declaration.tie_order,
+              ranked.tie_order_followed)],
+        )
+    try:
+        per_query = declaration.per_query(ranked.ranked, **kernel_params)
+    except RowValueError as error:
+        if ranked.input_rows is None:
+            raise
+        raise in_input_rows(error, ranked.input_rows) from None
+    return aggregate(per_query, ranked.ranked, values["replace_undefined_by"])

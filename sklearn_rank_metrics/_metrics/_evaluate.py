@@ -11,27 +11,26 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from .._engine._caller import caller_name, entry_point, renamed_as
-from .._engine._doc_ids import check_doc_ids, doc_id_orders, take_rows
 from .._engine._errors import RowValueError
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
-from .._engine._inputs import INPUT_NAMES, check_pandas_indexes
-from .._engine._ranked_groups import RankedGroups, rank_groups
+from .._engine._ranked_groups import RankedGroups
 from .._engine._ranking_rows import accepts_ranking_rows
+from .._engine._rows import Rows
 from .._engine._validation import BOOLEAN, Options, validate_params
 from .._render._trec_eval import trec_eval_lines
 from ._aggregate import PerQuery, apply_policy, undefined_queries, weighted_mean
 from ._base import SHARED_SETTINGS, fill_doc
 from ._conventions import (
     CONVENTIONS,
+    Convention,
     Ordering,
     check_binary_gain_level,
-    check_rows_in_input_order,
     in_input_rows,
-    prepare_inputs,
     preset_name,
     warn_tool_nan,
     warn_unordered_ties,
 )
+from ._reading import Ranked, read_for, rows_at_door
 from ._registry import METRICS, MetricSpec, parse_metric
 from ._settings import Settings
 
@@ -302,8 +301,46 @@ def evaluate_details(
     """
     inputs = (y_true, y_score, group, sample_weight, judged)
     rankings = _ranked_metrics(inputs, metrics, shared, doc_id)
+    return _details(rankings, means)
+
+
+def _details(rankings: Rankings, means: bool) -> EvaluationDetails:
     results = {name: _metric_detail(plan, means) for name, plan in rankings.items()}
     return EvaluationDetails(rankings.query_ids, results)
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """A call's metrics and settings, checked before any row: what reading the rows
+    needs (:func:`plan_metrics`)."""
+
+    names: list[str]
+    specs: list[MetricSpec]
+    settings: list[tuple[dict[str, Any], Any, Ordering | None]]
+    convention: Convention | None
+
+    @property
+    def convention_name(self) -> str | None:
+        return None if self.convention is None else self.convention.name
+
+
+def plan_metrics(metrics: str | Sequence[str], shared: Settings | Mapping[str, Any]) -> CallPlan:
+    """The checked settings and metric names of a call (errors name the caller)."""
+    # every caller (evaluate, the report, compare, the displays, the command line)
+    # passes its shared settings through the same checks as evaluate's own
+    checked = Settings.coerce(shared).checked()
+    names = _metric_names(metrics)
+    specs = [parse_metric(name) for name in names]
+    settings = [metric_settings(spec, checked) for spec in specs]
+    convention_name = preset_name(checked.convention)
+    convention = None if convention_name is None else CONVENTIONS[convention_name]
+    return CallPlan(names, specs, settings, convention)
+
+
+def details_of_rows(rows: Rows, plan: CallPlan, means: bool = True) -> EvaluationDetails:
+    """:func:`evaluate_details` of rows already checked at the door (several models'
+    scores on the same rows: :meth:`Rows.with_scores`)."""
+    return _details(_ranked(rows, plan), means)
 
 
 @dataclass(frozen=True)
@@ -316,6 +353,9 @@ class MetricPlan:
     ranked: RankedGroups
     # the input row of each ranked row when a doc-id preset moved them, for errors
     input_rows: np.ndarray | None = None
+    # False when the tool's tie order (by document id, by the run's order) could not
+    # be followed for lack of ids
+    tie_order_followed: bool = True
 
 
 class Rankings(dict):
@@ -330,95 +370,50 @@ def _ranked_metrics(
     shared: Settings | Mapping[str, Any],
     doc_id: Any = None,
 ) -> Rankings:
-    """The checked settings and metric names, and the inputs sorted once.
+    """The checked settings and metric names, and the rows checked and sorted once.
 
     ``inputs``: ``(y_true, y_score, group, sample_weight, judged)``.
 
-    Once per input ordering, to be exact: a convention whose tool computes some
-    measures with other score precision or tie order (ir_measures) sorts once for
+    The rows are checked and their ids factorised once (:func:`._reading.rows_at_door`),
+    then read and sorted once per reading: a convention whose tool computes some
+    measures with other score precision or tie order (ir_measures) ranks once for
     each ordering it needs.
     """
-    # every caller (evaluate, the report, compare, the displays, the command line)
-    # passes its shared settings through the same checks as evaluate's own
-    shared = Settings.coerce(shared).checked()
-    names = _metric_names(metrics)
-    specs = [parse_metric(name) for name in names]
-    settings = [metric_settings(spec, shared) for spec in specs]
-    convention = preset_name(shared.convention)
-    if convention is not None or doc_id is not None:
-        # the inputs become arrays (and rows move) below: pandas indexes must agree first
-        indexed = dict(zip(INPUT_NAMES, inputs, strict=True))
-        check_pandas_indexes({**indexed, "doc_id": doc_id})
-    # document ids are checked always (a wrong length is never ignored), and sorted
-    # only when the convention orders some metric's ties by them
-    y_true = inputs[0]
-    if doc_id is not None:
-        check_doc_ids(doc_id, y_true)
-    doc_order = None
-    if doc_id is not None and any(
-        ordering is not None and ordering.doc_id_order for _, _, ordering in settings
-    ):
-        doc_order = doc_id_orders(doc_id, y_true)
-    ranked_by_ordering: dict[Ordering | None, RankedGroups] = {}
-    input_rows: dict[Ordering | None, np.ndarray | None] = {}
+    plan = plan_metrics(metrics, shared)
+    y_true, y_score, group, sample_weight, judged = inputs
+    rows = rows_at_door(
+        y_true, y_score, group, sample_weight=sample_weight, judged=judged, doc_id=doc_id,
+        convention=plan.convention,
+    )
+    return _ranked(rows, plan)
+
+
+def _ranked(rows: Rows, plan: CallPlan) -> Rankings:
+    """Every metric's plan: the rows read and ranked once per ordering."""
+    by_ordering: dict[Ordering | None, Ranked] = {}
     rankings = Rankings()
-    for name, spec, (kernel_params, policy, ordering) in zip(names, specs, settings, strict=True):
-        if ordering not in ranked_by_ordering:
-            ranked_by_ordering[ordering], input_rows[ordering] = _ranked_for(
-                inputs, convention, ordering, doc_order
-            )
+    for name, spec, (kernel_params, policy, ordering) in zip(
+        plan.names, plan.specs, plan.settings, strict=True
+    ):
+        if ordering not in by_ordering:
+            by_ordering[ordering] = read_for(rows, plan.convention, ordering)
+        ranked = by_ordering[ordering]
         rankings[name] = MetricPlan(
-            spec, kernel_params, policy, ranked_by_ordering[ordering], input_rows[ordering]
+            spec, kernel_params, policy, ranked.ranked, ranked.input_rows,
+            ranked.tie_order_followed,
         )
-    rankings.query_ids = next(iter(ranked_by_ordering.values())).query_ids
+    rankings.query_ids = rows.queries.ids
     warn_unordered_ties(
-        convention,
-        doc_id,
+        plan.convention_name,
         (
-            (ordering, kernel_params, plan.ranked, plan.spec.info.tie_order)
-            for (kernel_params, _, ordering), plan in zip(settings, rankings.values(), strict=True)
+            (ordering, kernel_params, metric.ranked, metric.spec.info.tie_order,
+             metric.tie_order_followed)
+            for (kernel_params, _, ordering), metric in zip(
+                plan.settings, rankings.values(), strict=True
+            )
         ),
     )
     return rankings
-
-
-def _ranked_for(
-    inputs: Inputs,
-    convention: str | None,
-    ordering: Ordering | None,
-    doc_order: dict[str, np.ndarray] | None,
-) -> tuple[RankedGroups, np.ndarray | None]:
-    """The rows ranked for one input ordering, and their input rows if a preset moved them."""
-    if convention is None or ordering is None:  # no convention: no ordering either
-        ranked = rank_groups(*inputs[:3], sample_weight=inputs[3], judged=inputs[4])
-        return ranked, None
-    prepared = _prepared(inputs, CONVENTIONS[convention], ordering, doc_order)
-    ranked = rank_groups(*prepared[:3], sample_weight=prepared[3], judged=prepared[4])
-    moved = ordering.doc_id_order
-    return ranked, (doc_order[moved] if doc_order is not None and moved else None)
-
-
-def _prepared(
-    inputs: Inputs,
-    convention: Any,
-    ordering: Ordering,
-    doc_order: dict[str, np.ndarray] | None,
-) -> Inputs:
-    """The inputs as the convention's tool reads them, rows in its tie order.
-
-    Rows are checked before they move, so that an error names the caller's row.
-    """
-    y_true, y_score, group, sample_weight, judged = inputs
-    y_true, y_score, sample_weight, judged = prepare_inputs(
-        convention, ordering, y_true, y_score, sample_weight, judged
-    )
-    if doc_order is None or ordering.doc_id_order is None:
-        return y_true, y_score, group, sample_weight, judged
-    check_rows_in_input_order(y_true, y_score, group, sample_weight, judged)
-    order = doc_order[ordering.doc_id_order]
-    return tuple(  # type: ignore[return-value]
-        take_rows(values, order) for values in (y_true, y_score, group, sample_weight, judged)
-    )
 
 
 def _metric_detail(plan: MetricPlan, means: bool) -> MetricDetail:

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name
-from .._engine._doc_ids import DESCENDING, LABEL, RANKS, RELEVANT, TOP_K, TieReach
+from .._engine._doc_ids import LABEL, RANKS, RELEVANT, TOP_K, TieReach
+from .._engine._document_ids import DESCENDING
 from .._engine._errors import RowValueError
 from .._engine._inputs import first_bad
 from .._engine._ranked_groups import RankedGroups

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._doc_ids import ASCENDING, JUDGED, RANKS, RELEVANT, TOP_K
+from .._engine._doc_ids import JUDGED, RANKS, RELEVANT, TOP_K
+from .._engine._document_ids import ASCENDING
 from .._engine._ranked_groups import RankedGroups
 from .._kernels import _judged as kernels
 from ._aggregate import PerQuery

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,8 @@ import numpy as np
 from .._engine._caller import caller_name, renamed_as
 from .._engine._inputs import to_numpy
 from .._metrics._aggregate import warn_if_nothing_defined
-from .._metrics._evaluate import evaluate_details
+from .._metrics._evaluate import details_of_rows, plan_metrics
+from .._metrics._reading import rows_at_door
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
 
@@ -102,7 +104,7 @@ def per_query_values(
     judged: Any = None,
     doc_id: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per-query values of every metric for every model: one ``evaluate_details`` each.
+    """Per-query values of every metric for every model, the rows checked once.
 
     Returns
     -------
@@ -112,20 +114,24 @@ def per_query_values(
     """
     caller = caller_name()
     check_shapes(y_true, scores)
+    plan = plan_metrics(metrics, shared)
     query_ids = None
     values = None
-    for m, y_score in enumerate(scores.values()):
-        details = evaluate_details(
-            y_true,
-            y_score,
-            group,
-            metrics=metrics,
-            shared=shared,
-            sample_weight=None,
-            means=False,
-            judged=judged,
-            doc_id=doc_id,
-        )
+    rows = documents = None
+    for m, (model, y_score) in enumerate(scores.items()):
+        # the rows are checked (and their ids factorised) once, every model's scores
+        # on their own; each run keeps its own order (a TREC run's line order)
+        if rows is None:
+            rows = rows_at_door(
+                y_true, y_score, group, judged=judged, doc_id=doc_id,
+                convention=plan.convention,
+            )
+            documents = rows.doc
+        else:
+            rows = rows.with_scores(y_score)
+        if documents is not None:
+            rows = replace(rows, doc=documents.for_run(model))
+        details = details_of_rows(rows, plan, means=False)
         if values is None:
             query_ids = details.query_ids
             values = np.empty((len(scores), len(details.metrics), len(query_ids)))

@@ -495,13 +495,13 @@ def _counting_sorts(monkeypatch):
     from sklearn_rank_metrics._engine import _shared_sort
 
     calls = []
-    real = _shared_sort.rank_groups
+    real = _shared_sort.rank_rows
 
     def counted(*args, **kwargs):
         calls.append(kwargs.get("function_name"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_shared_sort, "rank_groups", counted)
+    monkeypatch.setattr(_shared_sort, "rank_rows", counted)
     return calls
 
 
