@@ -526,7 +526,8 @@ def _evaluate_runs(
                     metrics=metrics,
                     shared=settings,
                     sample_weight=None,
-                    doc_id=getattr(run_data, "doc_id", None),
+                    # the ids and, for TREC runs, the run's own line order
+                    doc_id=_document_ids(run_data, name),
                     judged=getattr(run_data, "judged", None),
                 )
         except RowValueError as error:  # name the file and line of the row
@@ -538,6 +539,15 @@ def _evaluate_runs(
         evaluated.details[name] = details
         evaluated.query_counts[name] = len(set(run_data.group.tolist()))
     return evaluated
+
+
+def _document_ids(rows: Any, run: str | None = None) -> Any:
+    """The rows' document ids as they carry them (with each TREC run's line order,
+    the tie order of cwl_eval), for run ``run`` of several; None for a table."""
+    if not hasattr(rows, "carried"):
+        return None
+    ids = rows.carried()["doc_id"]
+    return ids.for_run(run) if run is not None and hasattr(ids, "for_run") else ids
 
 
 def _print_trec_eval(
@@ -574,7 +584,7 @@ def _compare_runs(
             correction=args.correction,
             judged=getattr(data, "judged", None),
             # the tie order of a convention that orders ties by document id
-            doc_id=getattr(data, "doc_id", None),
+            doc_id=_document_ids(data),
             n_resamples=args.resamples,
             random_state=args.seed,
             **settings,

@@ -111,7 +111,7 @@ def _union(
                 for data in datasets.values()
             ]
         )
-    scores, n_answered = {}, {}
+    scores, n_answered, positions = {}, {}, {}
     start = 0
     query_of_row = unique_key // len(doc_ids)
     for name, data in datasets.items():
@@ -121,6 +121,10 @@ def _union(
         score = np.full(n_rows, -np.inf)
         score[rows] = run_scores
         scores[name] = score
+        if data.run_position is not None:  # TREC runs: each run's own order
+            position = np.full(n_rows, -1, dtype=np.int64)
+            position[rows] = data.run_position
+            positions[name] = position
         answered = np.zeros(len(group_ids), dtype=bool)
         answered[query_of_row[rows[np.isfinite(run_scores)]]] = True
         n_answered[name] = int(answered.sum())
@@ -136,6 +140,7 @@ def _union(
         judged,
         # the readers read every run of one call alike (trec_eval for TREC runs)
         convention=next(iter(datasets.values())).convention,
+        run_positions=positions,
     )
 
 

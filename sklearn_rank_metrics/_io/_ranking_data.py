@@ -13,6 +13,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from .._engine._document_ids import DocumentIds
 from .._engine._ranking_rows import RankingRows
 from ._frames import FrameRows, read_frame
 
@@ -55,13 +56,22 @@ INT_RE = re.compile(INT_PATTERN)
 FLOAT_RE = re.compile(FLOAT_PATTERN)
 
 
-def carried_fields(rows: Any, scores: str) -> dict[str, Any]:
+def carried_fields(rows: Any, scores: str, run_position: Any = None) -> dict[str, Any]:
     """What flat rows carry, by the parameter name of the entry points: the labels,
     the scores (``y_score`` of one ranking, ``scores`` of several runs), the query ids,
     the judged flags, the document ids, the weights and the convention they were read
-    under."""
+    under.
+
+    With ``run_position`` (the rows' order in the run they were read from), the
+    document ids come as a :class:`~.._engine._doc_ids.DocumentIds` that carries it:
+    an array-like of the ids, which also gives the tie order of a tool that keeps the
+    run's own order (cwl_eval's RBP under ``convention="ir_measures"``).
+    """
     fields = ("y_true", scores, "group", "judged", "doc_id", "sample_weight", "convention")
-    return {name: getattr(rows, name) for name in fields}
+    carried = {name: getattr(rows, name) for name in fields}
+    if run_position is not None and carried["doc_id"] is not None:
+        carried["doc_id"] = DocumentIds(np.asarray(carried["doc_id"]), run_position)
+    return carried
 
 
 def check_convention_name(rows: Any) -> None:
@@ -151,6 +161,12 @@ class RankingData(RankingRows):
         apply. A call's own ``convention=`` wins (``convention="none"``: the
         package's defaults), and so does any setting it gives (``ties=``, ...), on
         top of the convention. Unpacking (``*data``) is refused when it is set.
+    run_position : ndarray of shape (n_rows,), int, or None
+        TREC runs: the position of each row in the run as read (its line order in
+        the file, its order in a dict), ``-1`` for a judged document the run did not
+        return; the tie order of a tool that keeps the run's own order (cwl_eval,
+        which ir_measures calls for RBP). None for the other readers. Not shown in
+        the repr.
     """
 
     y_true: np.ndarray
@@ -167,11 +183,12 @@ class RankingData(RankingRows):
     sample_weight: np.ndarray | None = None
     frame_library: str | None = field(default=None, repr=False)
     convention: str | None = None
+    run_position: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         check_convention_name(self)
         n_rows = n_rows_of(self.y_true)
-        for name in ("y_score", "group", "doc_id", "judged", "sample_weight"):
+        for name in ("y_score", "group", "doc_id", "judged", "sample_weight", "run_position"):
             value = getattr(self, name)
             if value is not None and n_rows_of(value) != n_rows:
                 raise ValueError(
@@ -203,7 +220,7 @@ class RankingData(RankingRows):
         >>> evaluate(**data.carried(), metrics=["ndcg"]) == evaluate(data, metrics=["ndcg"])
         True
         """
-        return carried_fields(self, "y_score")
+        return carried_fields(self, "y_score", self.run_position)
 
     @overload
     @classmethod
@@ -403,6 +420,10 @@ class AlignedRuns(RankingRows):
     convention : str or None
         ``"trec_eval"`` for :func:`align_trec_runs`, None for the other readers: see
         :attr:`RankingData.convention`; :meth:`run` passes it on.
+    run_positions : dict of str to ndarray
+        :func:`align_trec_runs`: each run's position of every row, as
+        :attr:`RankingData.run_position` (``-1`` where the run did not return it);
+        empty for the other readers. Not shown in the repr.
 
     Examples
     --------
@@ -442,6 +463,7 @@ class AlignedRuns(RankingRows):
     sample_weight: np.ndarray | None = None
     frame_library: str | None = field(default=None, repr=False)
     convention: str | None = None
+    run_positions: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         check_convention_name(self)
@@ -462,7 +484,7 @@ class AlignedRuns(RankingRows):
             attributes of those names (None where the rows carry none), the keyword
             arguments of :func:`compare`.
         """
-        return carried_fields(self, "scores")
+        return carried_fields(self, "scores", self.run_positions or None)
 
     def run(self, name: str) -> RankingData:
         """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.
@@ -489,6 +511,7 @@ class AlignedRuns(RankingRows):
             sample_weight=self.sample_weight,
             frame_library=self.frame_library,
             convention=self.convention,
+            run_position=self.run_positions.get(name),
         )
 
     def __repr__(self) -> str:

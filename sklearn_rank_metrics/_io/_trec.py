@@ -340,6 +340,8 @@ class JoinedRows:
     judged: np.ndarray
     n_qrels_queries: int
     n_answered_queries: int
+    # each row's position in the run as read (file line order; -1: not returned)
+    run_position: np.ndarray
 
 
 def join_trec(
@@ -388,6 +390,9 @@ def join_trec(
     y_score = np.concatenate([scores, np.full(np.count_nonzero(unretrieved), -np.inf)])
     rows_query = np.concatenate([run_query[run_rows], qrels_query[unretrieved]])
     rows_doc = np.concatenate([doc_code[n_qrels:][run_rows], doc_code[:n_qrels][unretrieved]])
+    run_position = np.concatenate(
+        [np.flatnonzero(run_rows), np.full(np.count_nonzero(unretrieved), -1)]
+    )
     order = np.lexsort((-rows_doc, rows_query))
     return JoinedRows(
         y_true[order],
@@ -399,6 +404,7 @@ def join_trec(
         np.concatenate([judged[run_rows], np.ones(np.count_nonzero(unretrieved), bool)])[order],
         int(np.count_nonzero(in_qrels)),
         int(np.count_nonzero(in_qrels & in_run)),
+        run_position[order],
     )
 
 
@@ -535,6 +541,7 @@ def join_trec_sources(
         # TREC files mean trec_eval's numbers, through every entry point (the command
         # line's default convention with --qrels is the same)
         convention="trec_eval",
+        run_position=rows.run_position,
     )
     return TrecJoin(data, run_table.tag, rows.n_qrels_queries, source)
 

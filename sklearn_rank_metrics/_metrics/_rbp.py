@@ -11,6 +11,7 @@ import numpy as np
 
 from .._engine._caller import caller_name
 from .._engine._doc_ids import JUDGED, LABEL, RANKS, RELEVANT, TieReach
+from .._engine._document_ids import RUN_ORDER
 from .._engine._ranked_groups import RankedGroups
 from .._engine._validation import BOOLEAN, Interval, Options
 from .._kernels import _rbp as kernels
@@ -86,8 +87,11 @@ def _rbp_tie_order(params: Mapping[str, Any]) -> TieReach:
             example="RBP(p=0.8,rel=1)",
         )
     ],
-    # cwl_eval: double precision, the run's order
-    providers={"ir_measures": Provider(ordering=Ordering(single_precision=False))},
+    # cwl_eval (through ir_measures): double precision; tied scores in the order the run
+    # lists them (ir_measures sorts each query's documents by score, stably)
+    providers={
+        "ir_measures": Provider(ordering=Ordering(single_precision=False, doc_id_order=RUN_ORDER))
+    },
     reads_judgments=(("part", ("residual", "upper")),),
 )
 def rbp_score(

@@ -14,6 +14,7 @@ datasets (``tests/test_crosscheck_boosters.py``).
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from dataclasses import replace
@@ -26,6 +27,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics import evaluate
+from sklearn_rank_metrics._cli import main as _cli_main
 from sklearn_rank_metrics._engine._warnings import TieOrderWarning
 from tests.support.qrels_data import dataset
 
@@ -695,3 +697,67 @@ def test_pandas_inputs_with_other_indexes_are_refused_before_the_preset_casts_th
     assert srm.ndcg_score(y, same, g, convention="trec_eval") == srm.ndcg_score(
         y.to_numpy(), same.to_numpy(), g, convention="trec_eval"
     )
+
+
+def test_ir_measures_rbp_breaks_ties_in_the_run_files_order(tmp_path, capsys):
+    # cwl_eval (ir_measures' RBP) ranks each query's documents by score, tied ones in
+    # the order the run lists them; read_trec's rows keep that order beside their ids
+    ir_measures = pytest.importorskip("ir_measures")
+    rng = np.random.default_rng(11)
+    qrels, runs = {}, {"a": {}, "b": {}}
+    for q in range(12):
+        docs = [f"d{d}" for d in rng.permutation(12)]
+        qrels[f"q{q}"] = {d: int(rng.integers(0, 3)) for d in docs[:9]}
+        for name in runs:
+            listed = list(rng.permutation(docs))  # the run's line order, not by docno
+            runs[name][f"q{q}"] = {d: float(rng.integers(0, 3)) for d in listed}  # ties
+    measures = ["RBP(p=0.8,rel=1)", "RBP(p=0.5,rel=2)"]
+    parsed = [ir_measures.parse_measure(m) for m in measures]
+    aligned = srm.align_trec_runs(qrels, runs)
+    for name, run in runs.items():
+        ours_of = dict(zip(parsed, measures, strict=True))
+        tool = {(m.query_id, ours_of[m.measure]): m.value
+                for m in ir_measures.iter_calc(parsed, qrels, run)}
+        # the run as a file, its lines in the dict's order
+        path = tmp_path / f"{name}.run"
+        path.write_text("".join(
+            f"{q} Q0 {d} {r} {s} {name}\n"
+            for q, docs in run.items() for r, (d, s) in enumerate(docs.items(), start=1)
+        ))
+        for data in (srm.read_trec(qrels, run), srm.read_trec(qrels, str(path)),
+                     aligned.run(name)):
+            table = evaluate(data, metrics=measures, convention="ir_measures", per_query=True)
+            for measure in measures:
+                ours = per_query(table, measure)
+                close([ours[q] for q in qrels], [tool[q, measure] for q in qrels], measure)
+        assert srm.rbp_score(srm.read_trec(qrels, run), p=0.8, convention="ir_measures") == (
+            approx(np.mean([tool[q, "RBP(p=0.8,rel=1)"] for q in qrels]), rel=1e-12)
+        )
+    # several runs on the same rows: each with its own order
+    means = srm.compare(aligned, metrics=measures, convention="ir_measures",
+                        n_resamples=10, random_state=0).means
+    for name, run in runs.items():
+        expected = ir_measures.calc_aggregate(parsed, qrels, run)
+        row = means[means["model"] == name]
+        for measure, parsed_measure in zip(measures, parsed, strict=True):
+            assert float(row[measure].iloc[0]) == approx(expected[parsed_measure], rel=1e-12)
+    # the command line, on the files, aligned (-c) and each run on its own rows
+    qrels_path = tmp_path / "q.qrels"
+    qrels_path.write_text("".join(
+        f"{q} 0 {d} {label}\n" for q, docs in qrels.items() for d, label in docs.items()
+    ))
+    run_options = [option for name in runs for option in ("--run", str(tmp_path / f"{name}.run"))]
+    for extra in ([], ["--answered-only"]):
+        assert _cli_main(["evaluate", "--qrels", str(qrels_path), *run_options,
+                          "--metrics", measures[0], "--convention", "ir_measures",
+                          "--format", "json", *extra]) == 0
+        results = json.loads(capsys.readouterr().out)["results"]
+        for name, run in runs.items():
+            expected = ir_measures.calc_aggregate(parsed[:1], qrels, run)[parsed[0]]
+            (printed,) = results[f"{name}.run"].values()
+            assert printed["mean"] == approx(expected, rel=1e-12)
+    # the bare arrays without the run's order warn that they cannot follow it
+    data = srm.read_trec(qrels, runs["a"])
+    with pytest.warns(TieOrderWarning, match="as the run file lists them"):
+        evaluate(data.y_true, data.y_score, data.group, metrics=["RBP(p=0.8,rel=1)"],
+                 convention="ir_measures", doc_id=data.doc_id)
