@@ -20,7 +20,7 @@ import pytest
 from sklearn_rank_metrics import PerQueryValues, compare, evaluate, ranking_report
 from sklearn_rank_metrics._metrics._evaluate import evaluate_details
 from sklearn_rank_metrics._metrics._registry import parse_metric
-from sklearn_rank_metrics._stats._per_query_values import weights_queries
+from sklearn_rank_metrics._stats._per_query_checks import weights_queries
 
 METRICS = ["ndcg@5", "mrr", "p@3", "map", "fallout@3"]
 POLICIES = [None, "skip", math.nan]
@@ -441,6 +441,17 @@ def test_the_object_is_frozen_and_keeps_copies():
         PerQueryValues(np.array([1, 2]), np.zeros((1, 1, 3)), ("mrr",), (0.0,))
     with pytest.raises(ValueError, match="query 1 is there twice"):
         PerQueryValues(np.array([1, 1]), np.zeros((1, 1, 2)), ("mrr",), (0.0,))
+
+
+def test_pickles_name_the_module_that_has_always_defined_the_class():
+    # the class stays where pickles made before the module was split by job look for it
+    values = PerQueryValues.from_frame({"query": [1, 2], "mrr": [1.0, 0.5]})
+    stream = pickle.dumps(values, protocol=2)  # protocol 2 names module and class in full
+    assert b"sklearn_rank_metrics._stats._per_query_values" in stream
+    assert PerQueryValues.__module__ == "sklearn_rank_metrics._stats._per_query_values"
+    restored = pickle.loads(stream)
+    assert repr(restored) == repr(values)
+    np.testing.assert_array_equal(restored.query_ids, values.query_ids)
 
 
 @pytest.mark.parametrize("library", ["pandas", "polars", "pyarrow"])
