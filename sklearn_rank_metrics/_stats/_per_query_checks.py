@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._engine._caller import caller_name
-from .._engine._inputs import missing_objects
+from .._engine._inputs import factorize_groups, missing_objects
 from .._engine._plain import plain
 from .._engine._validation import check_parameter
 from .._metrics._base import SHARED_SETTINGS
@@ -100,15 +100,36 @@ def checked_runs(runs: Any) -> tuple[str | None, ...]:
 
 
 def sorted_ids(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct ids sorted (as :func:`evaluate` sorts queries) and each id's code."""
+    """The distinct ids sorted and each id's code, by the engine's query-id factoriser
+    (:func:`evaluate` sorts queries with it).
+
+    Per-query values may carry ids no ranking input holds, which the engine refuses as
+    a ``group`` (dates, numbers with a fraction, NaN or None, complex numbers): those
+    are sorted by ``np.unique``, as the engine sorts the ids it takes.
+    """
     try:
-        distinct, codes = np.unique(ids, return_inverse=True)
+        if not _ranking_ids(ids):
+            distinct, codes = np.unique(ids, return_inverse=True)
+            return distinct, codes.reshape(-1)
+        if not len(ids):
+            return ids[:0].copy(), np.zeros(0, dtype=np.intp)
+        codes, distinct = factorize_groups(ids, len(ids))
     except TypeError:
         raise TypeError(
             f"{caller_name()}: the query ids mix types that do not sort together (e.g. "
             "int and str); give every table the same id type."
         ) from None
-    return distinct, codes.reshape(-1)
+    return distinct, codes
+
+
+def _ranking_ids(ids: np.ndarray) -> bool:
+    """Whether the engine takes ``ids`` as query ids (whole numbers, text, objects, none
+    missing: what a ``group`` of :func:`evaluate` holds)."""
+    if ids.dtype.kind == "f":
+        return bool(np.all(np.floor(ids) == ids))  # False for NaN
+    if ids.dtype.kind == "O":
+        return not missing_objects(ids).any()
+    return ids.dtype.kind in "biuUS"
 
 
 def checked_query_ids(query_ids: Any) -> np.ndarray:

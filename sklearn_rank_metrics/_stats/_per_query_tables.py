@@ -16,6 +16,7 @@ import numpy as np
 
 from .._engine._caller import caller_name
 from .._engine._frames import check_named_columns, from_native
+from .._engine._inputs import factorize_text_ids
 from .._engine._plain import plain
 from .._metrics._evaluate import metric_names
 from ._per_query_checks import first_bad_weight, missing_ids
@@ -179,11 +180,22 @@ def _read_columns(
         roles["weight"] = _weights(_float_column(roles["weight"], wanted["weight"]),
                                    wanted["weight"])
     values = {name: _float_column(arrays[name], name) for name in names}
-    run_column = None
-    if "run" in roles:
-        distinct, codes = np.unique(roles.pop("run"), return_inverse=True)
-        run_column = (distinct.tolist(), codes.reshape(-1))
+    run_column = _run_column(roles.pop("run")) if "run" in roles else None
     return TableRead(roles, values, None, run, run_column)
+
+
+def _run_column(names: np.ndarray) -> tuple[list[Any], np.ndarray]:
+    """The distinct run names of a dict's run column, sorted (by code point, as
+    ``np.unique`` sorts them), and the position of each row's run among them: by the
+    engine's factoriser of text ids. Names that are not all str are refused next
+    (:func:`_run_names`, naming the first in sorted order): sorted as before."""
+    if names.dtype.kind == "U" or (
+        names.dtype.kind == "O" and all(isinstance(name, str) for name in names)
+    ):
+        codes, distinct = factorize_text_ids(names.astype(object))
+        return distinct.tolist(), codes
+    distinct, codes = np.unique(names, return_inverse=True)
+    return distinct.tolist(), codes.reshape(-1)
 
 
 def _weights(values: np.ndarray, column: Any) -> np.ndarray:
