@@ -13,8 +13,8 @@ package, the public functions of ``sklearn_rank_metrics.dask`` and
 - dataclass-like classes (dataclasses and named tuples) document their public fields
   (no leading underscore), in order, under "Parameters" or, failing that, "Attributes";
 - the module-level functions that return something have a "Returns" section;
-- no ``[[name]]`` marker of ``fill_doc`` (``sklearn_rank_metrics._metrics._base``) is
-  left in any public docstring.
+- no ``[[name]]`` marker of ``fill_doc`` (``sklearn_rank_metrics._engine._docs``) is
+  left in any public docstring, and no module but that one writes a ``__doc__``.
 """
 
 from __future__ import annotations
