@@ -1,18 +1,19 @@
-"""What every public metric shares: declared parameters, docstring text, the call path.
+"""What every public metric shares: declared parameters, docstring text, tie rules.
 
-A public metric is ``validate -> rank_groups -> per-query kernel -> aggregate``;
-:func:`score` is that path, which the declaration (:mod:`._declaration`) runs.
+A public metric's call path (door, reading, ranking, kernel, aggregation) is the
+declaration's (:mod:`._declaration`), the same as :func:`evaluate`'s
+(:mod:`._reading`).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._engine._caller import caller_name
 from .._engine._doc_ids import JUDGED, LABEL, RANKS, TieOrderRule, TieReach
+from .._engine._docs import fill_doc as fill_markers
 from .._engine._ranked_groups import TIES_MODES
 from .._engine._validation import NONE, Interval, Options
 from ._conventions import CONVENTION, DOC_CONVENTION
@@ -102,19 +103,10 @@ def fill_doc(function: Callable, fragments: Mapping[str, str] | None = None) -> 
     """Replace ``[[name]]`` markers in a docstring by the shared fragments.
 
     ``fragments``: more of them, for this docstring only. A marker with no fragment
-    is an error at import: a typo never reaches the docs.
+    is an error at import: a typo never reaches the docs. The mechanism is the
+    engine's :func:`~.._engine._docs.fill_doc`; the fragments are the metrics'.
     """
-    doc = function.__doc__ or ""
-    for name, text in {**(fragments or {}), **DOC_FRAGMENTS}.items():
-        doc = doc.replace(f"[[{name}]]", text)
-    leftover = re.search(r"\[\[(\w+)\]\]", doc)
-    if leftover:
-        raise ValueError(
-            f"fill_doc: the docstring of {function.__qualname__} has the marker "
-            f"{leftover.group(0)} but there is no fragment {leftover.group(1)!r}."
-        )
-    function.__doc__ = doc
-    return function
+    return fill_markers(function, {**(fragments or {}), **DOC_FRAGMENTS})
 
 
 def resolve_ignore_ties(ignore_ties: bool, ties: str) -> str:

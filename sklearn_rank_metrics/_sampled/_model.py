@@ -10,18 +10,22 @@ and the fitted one of :mod:`._distribution` build on it, as does the metric of a
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy.special import gammaln, xlog1py, xlogy
 
 from .._engine._caller import caller_name, entry_point
+from .._engine._docs import fill_doc
 from .._engine._inputs import to_numpy
 from .._engine._validation import (
     Interval,
     Options,
     validate_params,
 )
+
+F = TypeVar("F", bound=Callable)
 
 SAMPLED_METRICS = ("hit_rate", "ndcg", "mrr", "ap", "auc")
 # the registry's names (evaluate, scorers, the command line) of the same metrics of
@@ -53,9 +57,9 @@ _REFERENCES = """Krichene, W., & Rendle, S. (2020). On Sampled Metrics for Item 
     Recommendation Evaluation Metrics under Sampling. AAAI '21, 35(5), 4147-4154."""
 
 
-def fill_references(function: Any) -> Any:
-    function.__doc__ = (function.__doc__ or "").replace("[[references]]", _REFERENCES)
-    return function
+def fill_references(function: F) -> F:
+    """Fill the ``[[references]]`` marker of a sampled metric's docstring."""
+    return fill_doc(function, {"references": _REFERENCES})
 
 
 # --------------------------------------------------------------------------- sampling model

@@ -29,12 +29,8 @@ from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
 from ._comparison_table import comparison_tables
 from ._model_values import count_error, greater_is_better, per_query_values, score_mapping
-from ._per_query_values import (
-    PerQueryValues,
-    accepts_per_query_values,
-    chosen_metrics,
-    frame_library_of,
-)
+from ._per_query_doors import accepts_per_query_values, chosen_metrics, frame_library_of
+from ._per_query_values import PerQueryValues
 from ._resampling import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,

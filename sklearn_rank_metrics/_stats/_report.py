@@ -24,12 +24,8 @@ from .._render._table import Cell, Table, Verbatim
 from ._compare import ComparisonResult, compare
 from ._comparison_table import means_table
 from ._model_values import score_mapping
-from ._per_query_values import (
-    PerQueryValues,
-    accepts_per_query_values,
-    chosen_metrics,
-    frame_library_of,
-)
+from ._per_query_doors import accepts_per_query_values, chosen_metrics, frame_library_of
+from ._per_query_values import PerQueryValues
 from ._resampling import RESAMPLES
 
 # the report's default: MRR over the whole ranking (evaluate's default cuts it at 10)

@@ -13,16 +13,18 @@ package, the public functions of ``sklearn_rank_metrics.dask`` and
 - dataclass-like classes (dataclasses and named tuples) document their public fields
   (no leading underscore), in order, under "Parameters" or, failing that, "Attributes";
 - the module-level functions that return something have a "Returns" section;
-- no ``[[name]]`` marker of ``fill_doc`` (``sklearn_rank_metrics._metrics._base``) is
-  left in any public docstring.
+- no ``[[name]]`` marker of ``fill_doc`` (``sklearn_rank_metrics._engine._docs``) is
+  left in any public docstring, and no module but that one writes a ``__doc__``.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -332,3 +334,57 @@ def test_fill_doc_refuses_a_marker_without_a_fragment():
     assert "[[k]]" not in fill_doc(metric).__doc__
     with pytest.raises(ValueError, match=r"marker \[\[no_such_fragment\]\]"):
         fill_doc(typo)
+
+
+def test_engine_fill_doc_fills_markers_in_order_and_refuses_leftovers():
+    from sklearn_rank_metrics._engine._docs import fill_doc
+
+    def method():
+        """Returns a [[returned]]."""
+
+    # a fragment may hold the marker of a later one (the displays' [[display]])
+    filled = fill_doc(method, {"returned": "[[display]] object", "display": "MetricAtKDisplay"})
+    assert filled is method
+    assert method.__doc__ == "Returns a MetricAtKDisplay object."
+
+    def typo():
+        """[[returned]] [[no_such_fragment]]"""
+
+    with pytest.raises(ValueError, match=r"typo has the marker \[\[no_such_fragment\]\]"):
+        fill_doc(typo, {"returned": "a value"})
+
+
+# converted to fill_doc on another branch of issue 45, merged with this one
+_HAND_TEMPLATING_PENDING = frozenset({"dask.py", "spark.py"})
+
+
+def _docstring_writes(path: Path) -> list[int]:
+    """The lines of ``path`` that write a ``__doc__`` (``f.__doc__ = ...``, ``setattr``)."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        targets: list[Any] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        if any(isinstance(t, ast.Attribute) and t.attr == "__doc__" for t in targets) or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and any(isinstance(a, ast.Constant) and a.value == "__doc__" for a in node.args)
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_fill_doc_is_the_one_routine_that_writes_docstrings():
+    """Docstring text is shared through ``_engine._docs.fill_doc`` alone: no module
+    writes a ``__doc__`` by hand (a second templating routine, without its check)."""
+    package = Path(sklearn_rank_metrics.__file__).parent
+    writes = {
+        str(path.relative_to(package)): lines
+        for path in sorted(package.rglob("*.py"))
+        if path.relative_to(package).as_posix() not in _HAND_TEMPLATING_PENDING
+        and (lines := _docstring_writes(path))
+    }
+    assert list(writes) == ["_engine/_docs.py"], writes

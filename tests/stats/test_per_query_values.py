@@ -20,7 +20,7 @@ import pytest
 from sklearn_rank_metrics import PerQueryValues, compare, evaluate, ranking_report
 from sklearn_rank_metrics._metrics._evaluate import evaluate_details
 from sklearn_rank_metrics._metrics._registry import parse_metric
-from sklearn_rank_metrics._stats._per_query_values import weights_queries
+from sklearn_rank_metrics._stats._per_query_checks import weights_queries
 
 METRICS = ["ndcg@5", "mrr", "p@3", "map", "fallout@3"]
 POLICIES = [None, "skip", math.nan]
@@ -443,6 +443,17 @@ def test_the_object_is_frozen_and_keeps_copies():
         PerQueryValues(np.array([1, 1]), np.zeros((1, 1, 2)), ("mrr",), (0.0,))
 
 
+def test_pickles_name_the_module_that_has_always_defined_the_class():
+    # the class stays where pickles made before the module was split by job look for it
+    values = PerQueryValues.from_frame({"query": [1, 2], "mrr": [1.0, 0.5]})
+    stream = pickle.dumps(values, protocol=2)  # protocol 2 names module and class in full
+    assert b"sklearn_rank_metrics._stats._per_query_values" in stream
+    assert PerQueryValues.__module__ == "sklearn_rank_metrics._stats._per_query_values"
+    restored = pickle.loads(stream)
+    assert repr(restored) == repr(values)
+    np.testing.assert_array_equal(restored.query_ids, values.query_ids)
+
+
 @pytest.mark.parametrize("library", ["pandas", "polars", "pyarrow"])
 def test_text_query_ids_sort_as_evaluate_sorts_them(library):
     y_true, scores, group, _ = make_rows(seed=14)
@@ -488,3 +499,59 @@ def test_duplicated_metric_columns_are_refused():
     relation = duckdb.sql("SELECT * FROM (VALUES (1, 1.0, 0.5), (2, 0.5, 0.25)) t(query, mrr, x)")
     with pytest.raises(ValueError, match="the table has 2 columns named 'mrr' \\(a metric\\)"):
         PerQueryValues.from_frame(relation.project("query, mrr, x AS mrr"))
+
+
+_IDS = {
+    "sorted ints": np.array([1, 1, 2, 5, 5, 9]),
+    "dense ints": np.array([7, 3, 5, 3, 4]),
+    "sparse ints": np.array([10**12, -5, 7, -5]),
+    "small ints": np.array([-3, 100, 2, -3], dtype=np.int8),
+    "uints": np.array([2**64 - 1, 3, 2**63], dtype=np.uint64),
+    "bools": np.array([True, False, True]),
+    "whole floats": np.array([3.0, -1.0, np.inf, 3.0]),
+    "fractional floats": np.array([1.5, 0.5, 1.5]),
+    "text": np.array(["q10", "q9", "Q1", "é", "q9"]),
+    "text objects": np.array(["q10", "q9", "Q1", "é"], dtype=object),
+    "bytes": np.array([b"b", b"a", b"b"]),
+    "int objects": np.array([3, 1, 2, 1], dtype=object),
+    "dates": np.array(["2020-01-02", "2020-01-01", "2020-01-02"], dtype="M8[D]"),
+    "one id": np.array([4]),
+}
+
+
+@pytest.mark.parametrize("ids", list(_IDS.values()), ids=list(_IDS))
+def test_query_ids_sort_and_code_as_np_unique_sorts_them(ids):
+    from sklearn_rank_metrics._stats._per_query_checks import sorted_ids
+
+    distinct, codes = sorted_ids(ids)
+    expected, expected_codes = np.unique(ids, return_inverse=True)
+    assert distinct.dtype == expected.dtype
+    assert distinct.tolist() == expected.tolist()
+    assert codes.tolist() == expected_codes.reshape(-1).tolist()
+
+
+def test_query_ids_and_run_names_are_coded_by_the_engines_factorisers(monkeypatch):
+    from sklearn_rank_metrics._stats import _per_query_checks, _per_query_tables
+
+    calls = []
+
+    def counted(module, name):
+        function = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            calls.append(name)
+            return function(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    counted(_per_query_checks, "factorize_groups")
+    counted(_per_query_tables, "factorize_text_ids")
+    table = {
+        "query": np.array(["q2", "q1", "q1", "q2"]),
+        "run": np.array(["bm25", "bm25", "dense", "dense"]),
+        "mrr": np.array([1.0, 0.5, 0.25, 1.0]),
+    }
+    values = PerQueryValues.from_frame(table, run="run")
+    assert values.query_ids.tolist() == ["q1", "q2"] and values.runs == ("bm25", "dense")
+    assert values.values[:, 0].tolist() == [[0.5, 1.0], [0.25, 1.0]]
+    assert set(calls) == {"factorize_groups", "factorize_text_ids"}, calls
