@@ -23,29 +23,26 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from ._engine._caller import caller_name
-from ._io._frames import refuse_shared_columns
-from ._metrics._settings import Settings
-from ._partitions import (
-    DESCRIPTIONS_COLUMN,
+from ._distributed._call import checked_metric_names, needs_row_order
+from ._distributed._layout import (
     QUERIES_COLUMN,
-    ROW_ORDER_COLUMN,
-    STATISTICS,
-    PartitionPlan,
-    captured_warnings,
-    checked_metric_names,
-    descriptions_of,
     group_range,
-    judged_column,
-    means,
-    needs_row_order,
-    partition_details,
-    partition_sums,
     query_parts,
     ranges_are_disjoint,
     split_query_error,
-    warn_once,
 )
+from ._distributed._means import descriptions_of, means
+from ._distributed._partition import (
+    DESCRIPTIONS_COLUMN,
+    ROW_ORDER_COLUMN,
+    partition_details,
+    partition_sums,
+)
+from ._distributed._plan import STATISTICS, PartitionPlan, judged_column
+from ._distributed._worker_warnings import captured_warnings, warn_once
+from ._engine._caller import caller_name
+from ._io._frames import refuse_shared_columns
+from ._metrics._settings import Settings
 
 BUCKET_COLUMN = "__sklearn_rank_metrics_bucket__"
 _ERROR = "__error__"  # "<TypeError or ValueError>\x1f<message>" of a bucket, or null

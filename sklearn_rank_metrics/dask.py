@@ -31,33 +31,30 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
         f"distributed pandas pyarrow) ({error})"
     ) from error
 
+from ._distributed._call import checked_metric_names, needs_row_order
+from ._distributed._layout import (
+    QUERIES_COLUMN,
+    first_shared_query,
+    group_range,
+    query_parts,
+    ranges_are_disjoint,
+    split_query_error,
+)
+from ._distributed._means import Totals, combined_sums, means
+from ._distributed._partition import (
+    DESCRIPTIONS_COLUMN,
+    WARNINGS_COLUMN,
+    add_row_order,
+    partition_sums,
+    partition_table,
+)
+from ._distributed._plan import PartitionPlan, judged_column
+from ._distributed._worker_warnings import captured_warnings, warn_once
 from ._engine._caller import caller_name, entry_point
 from ._engine._validation import BOOLEAN, Options, validate_params
 from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS
 from ._metrics._settings import Settings
-from ._partitions import (
-    DESCRIPTIONS_COLUMN,
-    QUERIES_COLUMN,
-    WARNINGS_COLUMN,
-    PartitionPlan,
-    Totals,
-    add_row_order,
-    captured_warnings,
-    checked_metric_names,
-    combined_sums,
-    first_shared_query,
-    group_range,
-    judged_column,
-    means,
-    needs_row_order,
-    partition_sums,
-    partition_table,
-    query_parts,
-    ranges_are_disjoint,
-    split_query_error,
-    warn_once,
-)
 
 __all__ = ["evaluate", "evaluate_per_query"]
 

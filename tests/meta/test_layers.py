@@ -3,11 +3,11 @@
 Each private folder is one layer. ``ALLOWED`` declares, per layer, the layers its
 modules may import (besides their own folder): a graph that must have no cycle, so the
 layers stay a partial order without a layer seeing every layer below it (``_io`` may not
-read ``_metrics``). The top-level modules (the command line, Dask, the demo,
-``__init__``) sit above every folder. The imports are read with :mod:`ast` from the
-files (module level and inside functions alike), so a lazy import inside a function
-counts as well. Within a folder, and among the top-level modules, the imports must form
-no cycle.
+read ``_metrics``). The top-level modules (the command line, the public ``dask`` and
+``spark`` modules, the demo, ``__init__``) sit above every folder. The imports are read
+with :mod:`ast` from the files (module level and inside functions alike), so a lazy
+import inside a function counts as well. Within a folder, and among the top-level
+modules, the imports must form no cycle.
 """
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "_model_selection": frozenset({"_engine", "_kernels", "_metrics"}),  # scorers, ranker
     "_stats": frozenset({"_engine", "_metrics", "_render"}),  # resampling, compare, report
     "_plot": frozenset({"_engine", "_metrics", "_stats"}),  # displays
+    # Dask and Spark: the call, the partitions' work, the means from their sums
+    "_distributed": frozenset({"_engine", "_metrics"}),
 }
 LAYERS = tuple(ALLOWED)
-TOP = "top level"  # __init__, __main__, _cli, demo, dask, spark, _partitions, _spark_*, _version
+TOP = "top level"  # __init__, __main__, _cli, demo, dask, spark, _spark_*, _version
 # declared before its folder exists (empty when every layer is there)
 NOT_YET_CREATED: frozenset[str] = frozenset()
 
@@ -153,8 +155,19 @@ def test_the_checks_can_fail(tmp_path, monkeypatch):
     sideways.write_text("from .._metrics._registry import METRICS\n")
     rendering = kernels / "_rendering.py"
     rendering.write_text("from .._render import text\n")
+    # the distributed room: it may not draw, and the metrics may not reach into it
+    distributed = tmp_path / "_distributed"
+    distributed.mkdir()
+    drawing = distributed / "_drawing.py"
+    drawing.write_text("from .._plot._base import RankingDisplay\nfrom ._plan import P\n")
+    metrics = tmp_path / "_metrics"
+    metrics.mkdir()
+    upward = metrics / "_upward.py"
+    upward.write_text("def f():\n    from .._distributed._plan import PartitionPlan\n")
     monkeypatch.setitem(globals(), "PACKAGE", tmp_path)
     assert _upward_imports(bad) == ["line 4: _metrics._registry (_metrics)"]
     assert _upward_imports(fine) == []
     assert _upward_imports(sideways) == ["line 1: _metrics._registry (_metrics)"]
     assert _upward_imports(rendering) == ["line 1: _render (_render)"]
+    assert _upward_imports(drawing) == ["line 1: _plot._base (_plot)"]
+    assert _upward_imports(upward) == ["line 2: _distributed._plan (_distributed)"]

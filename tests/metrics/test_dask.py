@@ -25,18 +25,20 @@ from distributed import Client, LocalCluster
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
-from sklearn_rank_metrics._engine._warnings import TieOrderWarning
-from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
-from sklearn_rank_metrics._metrics._settings import Settings
-from sklearn_rank_metrics._partitions import (
-    ROW_ORDER_COLUMN,
-    PartitionPlan,
-    add_row_order,
+from sklearn_rank_metrics._distributed._layout import (
     first_shared_query,
-    partition_table,
     query_parts,
     ranges_are_disjoint,
 )
+from sklearn_rank_metrics._distributed._partition import (
+    ROW_ORDER_COLUMN,
+    add_row_order,
+    partition_table,
+)
+from sklearn_rank_metrics._distributed._plan import PartitionPlan
+from sklearn_rank_metrics._engine._warnings import TieOrderWarning
+from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
+from sklearn_rank_metrics._metrics._settings import Settings
 from sklearn_rank_metrics.dask import evaluate, evaluate_per_query
 
 # names with parameters and cutoffs chosen by hand, then every other registered metric
