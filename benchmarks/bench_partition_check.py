@@ -123,7 +123,7 @@ def bench_spark(folder: Path, repeat: int) -> None:
     from tests.support.spark import start_session
 
     spark = start_session()
-    from sklearn_rank_metrics import _spark_frames
+    from sklearn_rank_metrics._distributed import _spark_layout, _spark_prepare, _spark_run
     from sklearn_rank_metrics.spark import evaluate
 
     df = spark.read.parquet(str(folder))
@@ -138,8 +138,8 @@ def bench_spark(folder: Path, repeat: int) -> None:
             "ties": None, "replace_undefined_by": None, "relevance_level": None,
             "partitioned_by_query": True, "buckets": None,
         }
-        prepared = _spark_frames.prepared_call(df, METRICS, arguments, check_now=False)
-        return _spark_frames.collect_means(dataclasses.replace(prepared, check_split=False))[0]
+        prepared = _spark_prepare.prepared_call(df, METRICS, arguments, check_now=False)
+        return _spark_run.collect_means(dataclasses.replace(prepared, check_split=False))[0]
 
     expected = call()  # warm the JVM and the Python workers
     assert same(unchecked(), expected)
@@ -147,7 +147,7 @@ def bench_spark(folder: Path, repeat: int) -> None:
         {
             "call, checked": call,
             "call, no check": unchecked,
-            "separate check": lambda: _spark_frames.shared_query(df, "qid"),
+            "separate check": lambda: _spark_layout.shared_query(df, "qid"),
         },
         repeat,
     )

@@ -34,12 +34,13 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
 
 from pyspark.sql import DataFrame
 
+from ._distributed._spark_evaluator import RankingMetricEvaluator
+from ._distributed._spark_prepare import prepared_call
+from ._distributed._spark_run import collect_means, per_query_frame
 from ._engine._caller import entry_point
 from ._engine._validation import BOOLEAN, NONE, Interval, Options, validate_params
 from ._metrics._base import SHARED_SETTINGS
 from ._metrics._evaluate import DEFAULT_METRICS
-from ._spark_evaluator import RankingMetricEvaluator
-from ._spark_frames import collect_means, per_query_frame, prepared_call
 from ._stats._per_query_values import PerQueryValues
 
 __all__ = ["RankingMetricEvaluator", "evaluate", "evaluate_per_query", "per_query_values"]
