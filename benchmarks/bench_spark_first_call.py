@@ -38,6 +38,7 @@ spark = start_session()
 session = time.perf_counter() - started
 started = time.perf_counter()
 import sklearn_rank_metrics._distributed._spark_prepare as prepare
+import sklearn_rank_metrics._distributed._spark_run as run
 import sklearn_rank_metrics.spark as rank_spark
 imported = time.perf_counter() - started
 df = spark.createDataFrame(
@@ -54,7 +55,7 @@ def timed(name, function):
             jobs[name] = time.perf_counter() - started
     return wrapper
 prepare.query_ranges_are_disjoint = timed("ranges", prepare.query_ranges_are_disjoint)
-rank_spark.collect_means = timed("sums", rank_spark.collect_means)
+run.collect_means = timed("sums", run.collect_means)
 result = {"session": session, "import": imported}
 if sys.argv[2] == "warm":
     started = time.perf_counter()

@@ -10,6 +10,7 @@ from pyspark.sql import types as T
 
 from .._engine._caller import caller_name
 from .._io._frames import refuse_shared_columns
+from ._call import DistributedCall
 from ._plan import judged_column
 
 
@@ -67,20 +68,21 @@ def score_columns(y_score: Any) -> tuple[list[str], bool]:
     return list(y_score), True
 
 
-def check_columns(df: DataFrame, arguments: dict[str, Any], scores: list[str]) -> None:
+def check_columns(df: DataFrame, call: DistributedCall, scores: list[str]) -> None:
     """Every column named exists and has a type the parameter takes."""
-    check_column(df, "group", arguments["group"], IDS)
-    check_column(df, "y_true", arguments["y_true"], LABELS)
+    check_column(df, "group", call.group, IDS)
+    check_column(df, "y_true", call.y_true, LABELS)
     for score in scores:
         check_column(df, "y_score", score, NUMBERS)
-    if arguments["sample_weight"] is not None:
-        check_column(df, "sample_weight", arguments["sample_weight"], NUMBERS)
-    if judged_column(arguments["judged"]) is not None:
-        check_column(df, "judged", arguments["judged"], LABELS)
-    if arguments["doc_id"] is not None:
-        check_column(df, "doc_id", arguments["doc_id"], IDS)
-    named = [("group", arguments["group"]), ("y_true", arguments["y_true"])]
+    if call.sample_weight is not None:
+        check_column(df, "sample_weight", call.sample_weight, NUMBERS)
+    if judged_column(call.judged) is not None:
+        check_column(df, "judged", call.judged, LABELS)
+    if call.doc_id is not None:
+        check_column(df, "doc_id", call.doc_id, IDS)
+    named = [("group", call.group), ("y_true", call.y_true)]
     named += [("y_score", score) for score in scores]
-    named += [(parameter, arguments[parameter]) for parameter in ("sample_weight", "doc_id")
-              if arguments[parameter] is not None]
+    named += [(parameter, value) for parameter, value in
+              (("sample_weight", call.sample_weight), ("doc_id", call.doc_id))
+              if value is not None]
     refuse_shared_columns(named, caller_name())

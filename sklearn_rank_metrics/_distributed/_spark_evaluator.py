@@ -20,9 +20,9 @@ from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
 from .._engine._caller import called_as
 from .._metrics._registry import parse_metric
+from ._call import distributed_call
 from ._spark_checks import IDS, LABELS, NUMBERS, check_column, check_frame
-from ._spark_prepare import prepared_call
-from ._spark_run import collect_means
+from ._spark_run import spark_means
 
 # pyspark.ml.evaluation.RankingEvaluator's metric names, and what they are here (with
 # convention="spark" for MLlib's exact settings)
@@ -275,25 +275,24 @@ class RankingMetricEvaluator(
     def _evaluate(self, dataset: Any) -> float:
         """``sklearn_rank_metrics.spark.evaluate(dataset, [metricName], ...)``."""
         name = self.getMetricName()
-        arguments = {
-            "y_true": self.getLabelCol(),
-            "y_score": self.getPredictionCol(),
-            "group": self.getQueryCol(),
-            "sample_weight": self._optional(self.weightCol),
-            "judged": None,
-            "doc_id": None,
-            "convention": self._optional(self.convention),
-            "ties": self._optional(self.ties),
-            "replace_undefined_by": self._policy(),
-            "relevance_level": self._optional(self.relevanceLevel),
-            "partitioned_by_query": "auto",
-            "buckets": None,
-        }
         with called_as("RankingMetricEvaluator"):
             check_frame(dataset, "dataset")
             for param, kinds in self._columns():  # errors name this class's params
                 check_column(dataset, param.name, self.getOrDefault(param), kinds)
-            (scores,) = collect_means(prepared_call(dataset, [name], arguments))
+            call = distributed_call(
+                [name],
+                y_true=self.getLabelCol(),
+                y_score=self.getPredictionCol(),
+                group=self.getQueryCol(),
+                sample_weight=self._optional(self.weightCol),
+                judged=None,
+                convention=self._optional(self.convention),
+                ties=self._optional(self.ties),
+                replace_undefined_by=self._policy(),
+                relevance_level=self._optional(self.relevanceLevel),
+                partitioned_by_query="auto",
+            )
+            scores = spark_means(dataset, call)
         return float(scores[name])
 
 

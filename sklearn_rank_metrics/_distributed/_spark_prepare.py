@@ -3,28 +3,24 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from .._engine._caller import caller_name
-from .._metrics._settings import Settings
-from ._call import checked_metric_names, needs_row_order
+from ._call import DistributedCall
 from ._layout import split_query_error
 from ._partition import ROW_ORDER_COLUMN
-from ._plan import STATISTICS, PartitionPlan, judged_column
-from ._spark_checks import check_columns, check_frame, score_columns
+from ._plan import STATISTICS, PartitionPlan
+from ._spark_checks import check_columns, score_columns
 from ._spark_layout import query_ranges_are_disjoint, repartition_hint, shared_query
 from ._spark_sql import column
 
 
 @dataclass(frozen=True)
-class SparkCall:
-    """One call, ready to run: the rows to read and what each bucket computes.
+class SparkJob:
+    """One call's Spark job, ready to run: the rows to read and what each bucket computes.
 
     Attributes
     ----------
@@ -61,91 +57,58 @@ class SparkCall:
         ]
 
 
-def prepare(
-    df: DataFrame,
-    plan: PartitionPlan,
-    *,
-    scores: list[str],
-    several: bool,
-    partitioned_by_query: bool | str,
-    buckets: int | None,
-    check_now: bool = True,
-) -> SparkCall:
+def spark_job(df: DataFrame, call: DistributedCall, *, check_now: bool = True) -> SparkJob:
+    """Check the columns on the driver (no Spark job), then plan the call's job.
+
+    ``check_now=False`` leaves the ``partitioned_by_query=True`` check to
+    :func:`~._spark_run.collect_means`, which makes it in the same job as the sums.
+    """
+    scores, several = score_columns(call.y_score)
+    check_columns(df, call, scores)
+    return _prepared(df, call, scores=scores, several=several, check_now=check_now)
+
+
+def _prepared(
+    df: DataFrame, call: DistributedCall, *, scores: list[str], several: bool, check_now: bool
+) -> SparkJob:
     """Keep the needed columns, add the row key if needed, and decide on the shuffle.
 
     ``check_now``: with ``partitioned_by_query=True``, look for a query in two
     partitions now (one Spark job), else with the sums (:func:`collect_means`).
     """
-    values = [plan.y_true, *scores, plan.sample_weight, plan.doc_id]
-    if judged_column(plan.judged) is not None:
-        values.append(plan.judged)
-    needed = list(dict.fromkeys(name for name in [plan.group, *values] if name is not None))
-    if partitioned_by_query == "auto":
-        shuffle = not query_ranges_are_disjoint(df, plan.group)
+    group = call.group
+    needed = list(dict.fromkeys([group, *call.value_columns(scores)]))
+    if call.partitioned_by_query == "auto":
+        shuffle = not query_ranges_are_disjoint(df, group)
     else:
-        shuffle = not partitioned_by_query
-    if partitioned_by_query is True and check_now:
-        error = split_query_error(shared_query(df, plan.group), plan, repartition_hint(plan))
+        shuffle = not call.partitioned_by_query
+    # the row key (ties="input") only after a shuffle, which keeps no order
+    row_order = shuffle and call.needs_row_order()
+    plans = tuple(
+        call.plan(
+            y_score=score,
+            group_on_index=False,
+            row_order=row_order,
+            part="bucket" if shuffle else "partition",
+            frame_kind="Spark DataFrame",
+        )
+        for score in scores
+    )
+    if call.partitioned_by_query is True and check_now:
+        error = split_query_error(shared_query(df, group), plans[0], repartition_hint(plans[0]))
         if error is not None:
             raise error
     frame = df.select(*(column(name) for name in needed))
-    row_order = shuffle and needs_row_order(plan.metrics, plan.shared)
     if row_order:  # before the exchange, which keeps no order
         frame = frame.withColumn(ROW_ORDER_COLUMN, F.monotonically_increasing_id())
+    buckets = call.buckets
     if shuffle and buckets is None:
         buckets = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions") or 200)
-    plan = dataclasses.replace(
-        plan, row_order=row_order, part="bucket" if shuffle else "partition"
-    )
-    plans = tuple(dataclasses.replace(plan, y_score=score) for score in scores)
-    return SparkCall(
+    return SparkJob(
         frame=frame,
         plans=plans,
         runs=tuple(scores) if several else None,
         buckets=buckets if shuffle else None,
-        group_type=df.schema[plan.group].dataType,
-        check_split=partitioned_by_query is True and not check_now,
-    )
-
-
-def prepared_call(
-    df: Any, metrics: Any, arguments: dict[str, Any], *, check_now: bool = True
-) -> SparkCall:
-    """Check everything on the driver (no Spark job), then plan the call.
-
-    ``check_now=False`` leaves the ``partitioned_by_query=True`` check to
-    :func:`collect_means`, which makes it in the same job as the sums.
-    """
-    check_frame(df)
-    names = checked_metric_names(metrics)
-    shared = Settings.from_arguments(
-        convention=arguments["convention"],
-        ties=arguments["ties"],
-        replace_undefined_by=arguments["replace_undefined_by"],
-        relevance_level=arguments["relevance_level"],
-    ).checked()
-    scores, several = score_columns(arguments["y_score"])
-    check_columns(df, arguments, scores)
-    plan = PartitionPlan(
-        metrics=tuple(names),
-        shared=shared,
-        y_true=arguments["y_true"],
-        y_score=scores[0],
-        group=arguments["group"],
-        sample_weight=arguments["sample_weight"],
-        judged=arguments["judged"],
-        group_on_index=False,
-        row_order=False,
-        caller=caller_name(),
-        doc_id=arguments["doc_id"],
-        frame_kind="Spark DataFrame",
-    )
-    return prepare(
-        df,
-        plan,
-        scores=scores,
-        several=several,
-        partitioned_by_query=arguments["partitioned_by_query"],
-        buckets=arguments["buckets"],
-        check_now=check_now,
+        group_type=df.schema[group].dataType,
+        check_split=call.partitioned_by_query is True and not check_now,
     )

@@ -8,6 +8,7 @@ in one pandas frame, and moves back a few sums (or per-query values).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -17,6 +18,8 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from .._stats._per_query_values import PerQueryValues
+from ._call import DistributedCall
 from ._layout import split_query_error
 from ._means import descriptions_of, means
 from ._plan import STATISTICS
@@ -30,7 +33,7 @@ from ._spark_buckets import (
     bucket_table,
 )
 from ._spark_layout import repartition_hint, shared_query
-from ._spark_prepare import SparkCall
+from ._spark_prepare import SparkJob, spark_job
 from ._spark_sql import column, quiet_pandas_udfs
 from ._worker_warnings import warn_once
 
@@ -40,10 +43,45 @@ BUCKET_COLUMN = "__sklearn_rank_metrics_bucket__"
 _PARTS = "__parts__"  # the buckets that held rows (in the collected total)
 
 
-def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame], schema: Any):
+def spark_means(df: DataFrame, call: DistributedCall) -> dict[str, Any]:
+    """``sklearn_rank_metrics.spark.evaluate``: ``{metric: mean}``, or with several score
+    columns ``{column: {metric: mean}}``. One Spark job (two with the ``"auto"`` check)."""
+    job = spark_job(df, call, check_now=False)  # checked with the sums
+    results = collect_means(job)
+    if job.runs is None:
+        return results[0]
+    return dict(zip(job.runs, results, strict=True))
+
+
+def spark_table(df: DataFrame, call: DistributedCall) -> DataFrame:
+    """``sklearn_rank_metrics.spark.evaluate_per_query``: the lazy per-query table."""
+    return per_query_frame(spark_job(df, call), call.metrics)
+
+
+def spark_values(df: DataFrame, call: DistributedCall) -> PerQueryValues:
+    """``sklearn_rank_metrics.spark.per_query_values``: :func:`spark_table` collected
+    (one row per query and run), as :class:`PerQueryValues`."""
+    table = spark_table(df, call)
+    several = not isinstance(call.y_score, str)
+    names = [name for name in table.columns if name not in ("query", "run", "weight")]
+    collected = PerQueryValues.from_frame(
+        table.toArrow(),
+        run="run" if several else None,
+        weight="weight" if call.sample_weight is not None else None,
+        metrics=names,
+        runs=list(call.y_score) if several else None,
+        replace_undefined_by=call.shared.replace_undefined_by,
+        convention=call.shared.convention,
+    )
+    # Arrow is only the way the queries travel: the tables of compare and
+    # ranking_report follow the package's rule for input that is not a frame (pandas)
+    return dataclasses.replace(collected, frame_library=None)
+
+
+def _each_part(job: SparkJob, function: Callable[[pd.DataFrame], pd.DataFrame], schema: Any):
     """``function`` on the rows of each bucket (after a shuffle) or each partition."""
-    if call.buckets is None:
-        columns = call.frame.columns
+    if job.buckets is None:
+        columns = job.frame.columns
 
         def whole_partition(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
             frames = list(batches)  # every Arrow batch of the partition: all its rows
@@ -53,34 +91,34 @@ def _each_part(call: SparkCall, function: Callable[[pd.DataFrame], pd.DataFrame]
             yield function(rows)
 
         with quiet_pandas_udfs():
-            return call.frame.mapInPandas(whole_partition, schema)
-    bucket = F.pmod(F.xxhash64(column(call.plans[0].group)), F.lit(call.buckets))
-    keyed = call.frame.withColumn(BUCKET_COLUMN, bucket)
+            return job.frame.mapInPandas(whole_partition, schema)
+    bucket = F.pmod(F.xxhash64(column(job.plans[0].group)), F.lit(job.buckets))
+    keyed = job.frame.withColumn(BUCKET_COLUMN, bucket)
     with quiet_pandas_udfs():
         return keyed.groupBy(BUCKET_COLUMN).applyInPandas(function, schema)
 
 
-def collect_means(call: SparkCall) -> list[dict[str, float]]:
+def collect_means(job: SparkJob) -> list[dict[str, float]]:
     """Each run's ``{metric: mean}``, from the sums of every bucket.
 
     The buckets' rows (one per non-empty bucket or partition: a few floats per metric
     and its warnings) are collected and added on the driver, as Dask adds its
     partitions' rows: no aggregation stage after the Python one.
     """
-    statistics = call.statistic_columns()
+    statistics = job.statistic_columns()
     fields = [T.StructField(name, T.DoubleType()) for name in statistics] + [
         T.StructField(WARNINGS_FIELD, T.ArrayType(T.StringType())),
         T.StructField(ERROR_FIELD, T.StringType()),
         T.StructField(DESCRIPTIONS_FIELD, T.StringType()),
     ]
-    listed = call.check_split and call.buckets is None
+    listed = job.check_split and job.buckets is None
     if listed:
-        fields.append(T.StructField(QUERIES_FIELD, T.ArrayType(call.group_type)))
-    plans = call.plans
+        fields.append(T.StructField(QUERIES_FIELD, T.ArrayType(job.group_type)))
+    plans = job.plans
     sums = _each_part(
-        call, lambda rows: bucket_sums(rows, plans, statistics, listed), T.StructType(fields)
+        job, lambda rows: bucket_sums(rows, plans, statistics, listed), T.StructType(fields)
     )
-    total = _listed_total(sums, statistics, call) if listed else _total(sums, statistics)
+    total = _listed_total(sums, statistics, job) if listed else _total(sums, statistics)
     warn_once(total[WARNINGS_FIELD], plans[0], total[_PARTS])
     if total[ERROR_FIELD] is not None:
         kind, _, message = total[ERROR_FIELD].partition(ERROR_SEPARATOR)
@@ -118,7 +156,7 @@ def _total(sums: DataFrame, statistics: list[str]) -> dict[str, Any]:
     return total
 
 
-def _listed_total(sums: DataFrame, statistics: list[str], call: SparkCall) -> dict[str, Any]:
+def _listed_total(sums: DataFrame, statistics: list[str], job: SparkJob) -> dict[str, Any]:
     """:func:`_total` where each partition also listed its distinct query ids: Spark adds
     the sums and counts the ids (listed more often than once distinct: an id is in two
     partitions, an error), so that the lists never reach the driver."""
@@ -136,24 +174,24 @@ def _listed_total(sums: DataFrame, statistics: list[str], call: SparkCall) -> di
         F.size(F.array_distinct(every)).alias("distinct"),
     ).collect()[0]  # an aggregation without groupBy: one row
     if total["n"] != total["distinct"]:
-        plan = call.plans[0]
-        found = shared_query(call.frame, plan.group) or (None, 0, 0)
+        plan = job.plans[0]
+        found = shared_query(job.frame, plan.group) or (None, 0, 0)
         raise split_query_error(found, plan, repartition_hint(plan))  # type: ignore[misc]
     result = total.asDict()
     result[WARNINGS_FIELD] = result[WARNINGS_FIELD] or []
     return result
 
 
-def per_query_frame(call: SparkCall, names: Sequence[str]) -> DataFrame:
+def per_query_frame(job: SparkJob, names: Sequence[str]) -> DataFrame:
     """One row per query (and run): ``query``, ``run``, ``weight``, one column per metric.
 
     A value is null where the query was skipped (``replace_undefined_by="skip"``),
     NaN where the ``nan`` policy made it NaN (the bucket returns a NaN as a null,
     which Arrow makes of it, and a flag saying which nulls were skipped).
     """
-    plan = call.plans[0]
-    fields = [T.StructField("query", call.group_type)]
-    if call.runs is not None:
+    plan = job.plans[0]
+    fields = [T.StructField("query", job.group_type)]
+    if job.runs is not None:
         fields.append(T.StructField("run", T.StringType()))
     if plan.sample_weight is not None:
         fields.append(T.StructField("weight", T.DoubleType()))
@@ -162,10 +200,10 @@ def per_query_frame(call: SparkCall, names: Sequence[str]) -> DataFrame:
             T.StructField(f"v{index}", T.DoubleType()),
             T.StructField(f"k{index}", T.BooleanType()),
         ]
-    plans, runs = call.plans, call.runs
+    plans, runs = job.plans, job.runs
     out = [field.name for field in fields]
     table = _each_part(
-        call, lambda rows: bucket_table(rows, plans, runs, out), T.StructType(fields)
+        job, lambda rows: bucket_table(rows, plans, runs, out), T.StructType(fields)
     )
     nan, null = F.lit(float("nan")), F.lit(None).cast(T.DoubleType())
     values = [

@@ -32,7 +32,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "_stats": frozenset({"_engine", "_metrics", "_render"}),  # resampling, compare, report
     "_plot": frozenset({"_engine", "_metrics", "_stats"}),  # displays
     # Dask and Spark: the call, the partitions' work, the means from their sums
-    "_distributed": frozenset({"_engine", "_metrics", "_io"}),
+    "_distributed": frozenset({"_engine", "_metrics", "_io", "_stats"}),
 }
 LAYERS = tuple(ALLOWED)
 TOP = "top level"  # __init__, __main__, _cli, demo, dask, spark, _spark_*, _version
