@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 try:  # imported by the Dask half; named here, where the message says what to install
@@ -35,13 +36,14 @@ from ._distributed._call import CONSTRAINTS, distributed_call
 from ._distributed._dask import dask_means, dask_table
 from ._engine._caller import entry_point
 from ._engine._validation import BOOLEAN, validate_params
+from ._metrics._base import fill_doc
 from ._metrics._evaluate import DEFAULT_METRICS
 
 __all__ = ["evaluate", "evaluate_per_query"]
 
-# the parameters evaluate and evaluate_per_query share, in their docstrings
-_DASK_PARAMETERS = """\
-    ddf : dask.dataframe.DataFrame
+# the parameters the functions share, in their docstrings (through fill_doc)
+_FRAGMENTS = {
+    "dask_parameters": """ddf : dask.dataframe.DataFrame
         One row per (query, document) pair.
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names as in :func:`sklearn_rank_metrics.evaluate` (``"ndcg@10"``,
@@ -79,12 +81,13 @@ _DASK_PARAMETERS = """\
         query); otherwise shuffle. Known divisions alone are not trusted:
         ``read_parquet`` with ``calculate_divisions=True`` reports them even when a
         query straddles two files. The ``"auto"`` check runs when this function is
-        called, also with ``compute=False``.
-"""
+        called, also with ``compute=False``.""",
+}
 
 
 @entry_point
 @validate_params({**CONSTRAINTS, "compute": [BOOLEAN]})
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate(
     ddf: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -194,6 +197,7 @@ def evaluate(
 
 @entry_point(name="evaluate")  # the name its messages have always used
 @validate_params(CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate_per_query(
     ddf: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -254,10 +258,3 @@ def evaluate_per_query(
         partitioned_by_query=partitioned_by_query,
     )
     return dask_table(ddf, call)
-
-
-for _function in (evaluate, evaluate_per_query):
-    _function.__doc__ = _function.__doc__.replace(
-        "    [[dask_parameters]]\n", _DASK_PARAMETERS
-    )
-del _function

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 try:  # the workers' frames are pandas, moved as Arrow batches
@@ -39,6 +40,7 @@ from ._distributed._spark_evaluator import RankingMetricEvaluator
 from ._distributed._spark_run import spark_means, spark_table, spark_values
 from ._engine._caller import entry_point
 from ._engine._validation import NONE, Interval, validate_params
+from ._metrics._base import fill_doc
 from ._metrics._evaluate import DEFAULT_METRICS
 from ._stats._per_query_values import PerQueryValues
 
@@ -47,9 +49,9 @@ __all__ = ["RankingMetricEvaluator", "evaluate", "evaluate_per_query", "per_quer
 _CONSTRAINTS = {**CONSTRAINTS, "buckets": [Interval(int, 1, None), NONE]}
 
 
-# the parameters evaluate and evaluate_per_query share, in their docstrings
-_SPARK_PARAMETERS = """\
-    df : pyspark.sql.DataFrame
+# the parameters the functions share, in their docstrings (through fill_doc)
+_FRAGMENTS = {
+    "spark_parameters": """df : pyspark.sql.DataFrame
         One row per (query, document) pair, in any order and partitioning.
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names as in :func:`sklearn_rank_metrics.evaluate` (``"ndcg@10"``,
@@ -93,12 +95,13 @@ _SPARK_PARAMETERS = """\
     buckets : int or None, default=None
         Number of hash buckets of query ids the rows are shuffled into; None:
         ``spark.sql.shuffle.partitions``. A bucket is one pandas frame in one Python
-        worker (about 200 bytes per row): aim at about a million rows per bucket.
-"""
+        worker (about 200 bytes per row): aim at about a million rows per bucket.""",
+}
 
 
 @entry_point
 @validate_params(_CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate(
     df: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -206,6 +209,7 @@ def evaluate(
 
 @entry_point
 @validate_params(_CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate_per_query(
     df: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -283,6 +287,7 @@ def evaluate_per_query(
 
 @entry_point
 @validate_params(_CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def per_query_values(
     df: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -356,10 +361,3 @@ def per_query_values(
         partitioned_by_query=partitioned_by_query, buckets=buckets,
     )
     return spark_values(df, call)
-
-
-for _function in (evaluate, evaluate_per_query, per_query_values):
-    _function.__doc__ = (_function.__doc__ or "").replace(
-        "    [[spark_parameters]]\n", _SPARK_PARAMETERS
-    )
-del _function
