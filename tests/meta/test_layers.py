@@ -139,6 +139,46 @@ def test_the_imports_form_no_cycle():
         pytest.fail(f"import cycle: {' -> '.join('.'.join(m) for m in error.args[1])}")
 
 
+# the public modules of the distributed backends: doors into _distributed
+DOORS = ("dask.py", "spark.py")
+
+
+def _thick_door_parts(path: Path) -> list[str]:
+    """What makes the door ``path`` more than a door: a definition that is not public
+    (``__all__``), a public function that does not build the one call object
+    (``distributed_call``), or a ``locals()`` relay."""
+    tree = ast.parse(path.read_text(), str(path))
+    public: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            public = set(ast.literal_eval(node.value))
+    found = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            continue
+        if node.name not in public:
+            found.append(f"line {node.lineno}: {node.name} is defined here, not public")
+            continue
+        called = {
+            call.func.id
+            for call in ast.walk(node)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        }
+        if isinstance(node, ast.FunctionDef) and "distributed_call" not in called:
+            found.append(f"line {node.lineno}: {node.name} builds no distributed_call")
+        if "locals" in called:
+            found.append(f"line {node.lineno}: {node.name} relays locals()")
+    return found
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_the_distributed_doors_only_build_the_call_and_hand_it_on(door):
+    thick = _thick_door_parts(PACKAGE / door)
+    assert not thick, f"{door} does more than a door (its work goes in _distributed/): {thick}"
+
+
 def test_the_checks_can_fail(tmp_path, monkeypatch):
     # an upward import (a kernel reading the registry), written as the package does
     kernels = tmp_path / "_kernels"
@@ -171,3 +211,20 @@ def test_the_checks_can_fail(tmp_path, monkeypatch):
     assert _upward_imports(rendering) == ["line 1: _render (_render)"]
     assert _upward_imports(drawing) == ["line 1: _plot._base (_plot)"]
     assert _upward_imports(upward) == ["line 2: _distributed._plan (_distributed)"]
+    # a door with a helper of its own and a locals() relay (as dask.py and spark.py were)
+    door = tmp_path / "spark.py"
+    door.write_text(
+        '__all__ = ["evaluate", "per_query_values"]\n'
+        "def evaluate(df, metrics, *, y_true):\n"
+        "    call = distributed_call(metrics, y_true=y_true)\n"
+        "    return spark_means(df, call)\n"
+        "def per_query_values(df, metrics, *, y_true):\n"
+        "    return _collected(evaluate_per_query(**locals()))\n"
+        "def _collected(table):\n"
+        "    return table\n"
+    )
+    assert _thick_door_parts(door) == [
+        "line 5: per_query_values builds no distributed_call",
+        "line 5: per_query_values relays locals()",
+        "line 7: _collected is defined here, not public",
+    ]
