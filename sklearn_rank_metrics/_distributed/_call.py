@@ -3,8 +3,8 @@
 Every door (``dask.evaluate``, ``dask.evaluate_per_query``, ``spark.evaluate``,
 ``spark.evaluate_per_query``, ``spark.per_query_values``, ``RankingMetricEvaluator``)
 builds one with :func:`distributed_call` and hands it to its backend, which checks
-the frame and its columns and plans the partitions' work from it
-(:meth:`DistributedCall.plan`).
+the frame and its columns and plans the partitions' work: each
+:class:`~._plan.PartitionPlan` carries the call to the workers.
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .._engine._caller import caller_name
 from .._engine._validation import BOOLEAN, Options
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._evaluate import metric_names, metric_settings
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
-from ._plan import PartitionPlan, judged_column
 
 # the constraints of the keywords every door takes, for validate_params
 CONSTRAINTS = {
@@ -35,7 +36,9 @@ class DistributedCall:
     Attributes
     ----------
     metrics : tuple of str
-        Metric names as the user wrote them, each parsed once already.
+        Metric names as the user wrote them, each parsed once already (and again
+        in each partition: a parsed spec holds a ``MappingProxyType``, which does
+        not pickle).
     shared : Settings
         ``convention``, ``ties``, ``replace_undefined_by`` and ``relevance_level``,
         checked.
@@ -47,6 +50,9 @@ class DistributedCall:
         Spark's hash buckets (None: ``spark.sql.shuffle.partitions``; Dask: None).
     caller : str
         The public function called, for messages (workers run outside its context).
+
+    Plain values only, so that it pickles: each partition's
+    :class:`~._plan.PartitionPlan` carries it to the workers.
     """
 
     metrics: tuple[str, ...]
@@ -73,29 +79,6 @@ class DistributedCall:
         optional = (self.sample_weight, self.doc_id, judged_column(self.judged))
         named = [self.y_true, *scores, *(name for name in optional if name is not None)]
         return list(dict.fromkeys(named))
-
-    def plan(
-        self, *, y_score: Any, group_on_index: bool, row_order: bool, part: str, frame_kind: str
-    ) -> PartitionPlan:
-        """The :class:`PartitionPlan` of one run (``y_score``: its one score column),
-        with what the backend decided: whether the query ids are the index, whether
-        the rows carry their input order, and the words of its messages (one
-        ``part`` of a ``frame_kind``)."""
-        return PartitionPlan(
-            metrics=self.metrics,
-            shared=self.shared,
-            y_true=self.y_true,
-            y_score=y_score,
-            group=self.group,
-            sample_weight=self.sample_weight,
-            judged=self.judged,
-            group_on_index=group_on_index,
-            row_order=row_order,
-            caller=self.caller,
-            doc_id=self.doc_id,
-            part=part,
-            frame_kind=frame_kind,
-        )
 
 
 def distributed_call(
@@ -142,3 +125,16 @@ def distributed_call(
         buckets=buckets,
         caller=caller_name(),
     )
+
+
+def judged_column(judged: Any) -> Any:
+    """The column of ``judged=``, or None when it says no column (None: judged rows
+    unknown; ``True``: every row judged).
+
+    ``True`` is recognised by identity (NumPy's bool too), never by equality: ``1``
+    equals ``True`` in Python, and would be read as "every row judged" instead of as
+    the column it names.
+    """
+    if judged is None or (isinstance(judged, (bool, np.bool_)) and bool(judged)):
+        return None
+    return judged

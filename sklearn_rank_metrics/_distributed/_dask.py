@@ -14,7 +14,7 @@ import dask
 import dask.dataframe as dd
 import pandas as pd
 
-from ._call import DistributedCall
+from ._call import DistributedCall, judged_column
 from ._layout import (
     QUERIES_COLUMN,
     first_shared_query,
@@ -31,7 +31,7 @@ from ._partition import (
     partition_sums,
     partition_table,
 )
-from ._plan import PartitionPlan, judged_column
+from ._plan import PartitionPlan
 from ._worker_warnings import captured_warnings, warn_once
 
 
@@ -100,7 +100,8 @@ def _prepared(ddf: Any, call: DistributedCall, *, check_now: bool) -> tuple[Any,
         prepared = prepared.map_partitions(add_row_order)
     if shuffle:
         prepared = prepared.shuffle(on=group)
-    plan = call.plan(
+    plan = PartitionPlan(
+        call,
         y_score=call.y_score,
         group_on_index=group_on_index,
         row_order=row_order,
@@ -170,7 +171,7 @@ def _partition_sums(
 def _means(totals: Totals, plan: PartitionPlan) -> dict[str, float]:
     """:func:`means` of the summed statistics, unless a query was found in two
     partitions; the partitions' warnings are emitted once each, as in memory."""
-    error = split_query_error(totals.found, plan, f"ddf.shuffle(on={plan.group!r})")
+    error = split_query_error(totals.found, plan, f"ddf.shuffle(on={plan.call.group!r})")
     if error is not None:
         raise error
     warn_once(totals.warnings, plan, totals.n_parts)

@@ -98,7 +98,7 @@ def split_query_error(
         else f"some query has rows in two {plan.part}s"
     )
     return ValueError(
-        f"The 'partitioned_by_query' parameter of {plan.caller} is True, but {where} of "
+        f"The 'partitioned_by_query' parameter of {plan.call.caller} is True, but {where} of "
         f"the {plan.frame_kind}: each {plan.part} would score its own rows of it as a "
         "separate query, and the means would be wrong. Leave partitioned_by_query at "
         "'auto' (or pass False) to shuffle the rows by query, or repartition the data "

@@ -27,7 +27,7 @@ def descriptions_of(texts: Sequence[Any], plan: PartitionPlan) -> list[str] | No
     for text in texts:
         if isinstance(text, str) and text:
             found = text.split(DESCRIPTIONS_SEPARATOR)
-            return found if len(found) == len(plan.metrics) else None
+            return found if len(found) == len(plan.call.metrics) else None
     return None
 
 
@@ -91,9 +91,9 @@ def means(
     """
     total = {column: float(totals.get(column) or 0.0) for column in plan.statistic_columns()}
     if total["0:n_kept"] + total["0:n_skipped"] == 0:
-        raise ValueError(f"y_true of {plan.caller} is empty; at least one row is needed.")
+        raise ValueError(f"y_true of {plan.call.caller} is empty; at least one row is needed.")
     result: dict[str, float] = {}
-    for index, name in enumerate(plan.metrics):
+    for index, name in enumerate(plan.call.metrics):
         spec = parse_metric(name)
         # as in memory, the mean's warnings name the metric function
         with renamed_as(spec.info.function.__name__):

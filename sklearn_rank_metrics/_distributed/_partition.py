@@ -20,8 +20,9 @@ import pandas as pd
 from .._engine._caller import called_as
 from .._metrics._aggregate import PerQuery, scaled_sum
 from .._metrics._evaluate import evaluate_details
+from ._call import judged_column
 from ._layout import QUERIES_COLUMN, query_parts
-from ._plan import STATISTICS, PartitionPlan, judged_column
+from ._plan import STATISTICS, PartitionPlan
 
 # beside the sums: the partition's warnings (captured_warnings) and, per metric, what
 # makes a query undefined (the kernel's words, for the mean's warning)
@@ -45,7 +46,7 @@ def add_row_order(frame: pd.DataFrame, partition_info: dict | None = None) -> pd
 
 
 def _group_of(frame: pd.DataFrame, plan: PartitionPlan) -> pd.Series | pd.Index:
-    return frame.index if plan.group_on_index else frame[plan.group]
+    return frame.index if plan.group_on_index else frame[plan.call.group]
 
 
 def partition_details(
@@ -61,22 +62,22 @@ def partition_details(
     if plan.row_order:
         order = np.argsort(frame[ROW_ORDER_COLUMN].to_numpy(), kind="stable")
         frame = frame.iloc[order]
-    weights = None if plan.sample_weight is None else frame[plan.sample_weight]
-    column = judged_column(plan.judged)
-    judged = plan.judged if column is None else frame[column]
+    weights = None if plan.call.sample_weight is None else frame[plan.call.sample_weight]
+    column = judged_column(plan.call.judged)
+    judged = plan.call.judged if column is None else frame[column]
     try:
         # a worker runs outside the caller's context: the plan carries its name
-        with called_as(plan.caller):
+        with called_as(plan.call.caller):
             details = evaluate_details(
-                frame[plan.y_true],
+                frame[plan.call.y_true],
                 frame[plan.y_score],
                 _group_of(frame, plan),
-                metrics=list(plan.metrics),
-                shared=plan.shared,
+                metrics=list(plan.call.metrics),
+                shared=plan.call.shared,
                 sample_weight=weights,
                 means=False,
                 judged=judged,
-                doc_id=None if plan.doc_id is None else frame[plan.doc_id],
+                doc_id=None if plan.call.doc_id is None else frame[plan.call.doc_id],
             )
     except (TypeError, ValueError) as error:
         kind = TypeError if isinstance(error, TypeError) else ValueError
@@ -125,7 +126,7 @@ def partition_sums(
     With ``part`` (the partition's number), a last column :data:`QUERIES_COLUMN`
     holds the partition's :func:`query_parts`, for :func:`first_shared_query`.
     """
-    statistics = np.zeros(len(plan.metrics) * len(STATISTICS))
+    statistics = np.zeros(len(plan.call.metrics) * len(STATISTICS))
     query_ids: Any = np.array([], dtype=object)
     descriptions = ""
     if len(frame):
@@ -166,10 +167,10 @@ def partition_table(frame: pd.DataFrame, plan: PartitionPlan) -> pd.DataFrame:
     group_dtype = _group_of(frame, plan).dtype
     if len(frame) == 0:
         columns = {"query": pd.Series([], dtype=group_dtype)}
-        columns.update({name: pd.Series([], dtype=np.float64) for name in plan.metrics})
+        columns.update({name: pd.Series([], dtype=np.float64) for name in plan.call.metrics})
         return pd.DataFrame(columns)
     query_ids, results = partition_details(frame, plan)
     columns = {"query": pd.Series(query_ids).astype(group_dtype)}
-    for name, metric in zip(plan.metrics, results, strict=True):
+    for name, metric in zip(plan.call.metrics, results, strict=True):
         columns[name] = pd.Series(metric.values, dtype=np.float64)
     return pd.DataFrame(columns)

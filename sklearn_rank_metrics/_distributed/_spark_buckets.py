@@ -78,8 +78,8 @@ def bucket_table(
         columns: dict[str, Any] = {"query": pd.Series(query_ids, dtype=id_dtype(query_ids))}
         if runs is not None:
             columns["run"] = np.full(len(query_ids), plan.y_score, dtype=object)
-        if plan.sample_weight is not None:
-            first = rows.groupby(plan.group, sort=False)[plan.sample_weight].first()
+        if plan.call.sample_weight is not None:
+            first = rows.groupby(plan.call.group, sort=False)[plan.call.sample_weight].first()
             columns["weight"] = first.reindex(query_ids).to_numpy(dtype=float)
         for index, metric in enumerate(results):
             columns[f"v{index}"] = metric.values

@@ -10,8 +10,7 @@ from pyspark.sql import types as T
 
 from .._engine._caller import caller_name
 from .._io._frames import refuse_shared_columns
-from ._call import DistributedCall
-from ._plan import judged_column
+from ._call import DistributedCall, judged_column
 
 
 def check_frame(df: Any, parameter: str = "df") -> None:

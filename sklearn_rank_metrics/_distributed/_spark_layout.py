@@ -84,4 +84,4 @@ def shared_query(df: DataFrame, group: str) -> tuple[Any, int, int] | None:
 
 
 def repartition_hint(plan: PartitionPlan) -> str:
-    return f"df.repartition({plan.group!r})"
+    return f"df.repartition({plan.call.group!r})"

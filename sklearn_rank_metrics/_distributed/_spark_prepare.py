@@ -52,7 +52,7 @@ class SparkJob:
         return [
             f"s{run}_{index}_{number}"
             for run in range(len(self.plans))
-            for index in range(len(self.plans[0].metrics))
+            for index in range(len(self.plans[0].call.metrics))
             for number in range(len(STATISTICS))
         ]
 
@@ -85,7 +85,8 @@ def _prepared(
     # the row key (ties="input") only after a shuffle, which keeps no order
     row_order = shuffle and call.needs_row_order()
     plans = tuple(
-        call.plan(
+        PartitionPlan(
+            call,
             y_score=score,
             group_on_index=False,
             row_order=row_order,

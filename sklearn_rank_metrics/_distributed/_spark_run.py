@@ -92,7 +92,7 @@ def _each_part(job: SparkJob, function: Callable[[pd.DataFrame], pd.DataFrame], 
 
         with quiet_pandas_udfs():
             return job.frame.mapInPandas(whole_partition, schema)
-    bucket = F.pmod(F.xxhash64(column(job.plans[0].group)), F.lit(job.buckets))
+    bucket = F.pmod(F.xxhash64(column(job.plans[0].call.group)), F.lit(job.buckets))
     keyed = job.frame.withColumn(BUCKET_COLUMN, bucket)
     with quiet_pandas_udfs():
         return keyed.groupBy(BUCKET_COLUMN).applyInPandas(function, schema)
@@ -123,7 +123,7 @@ def collect_means(job: SparkJob) -> list[dict[str, float]]:
     if total[ERROR_FIELD] is not None:
         kind, _, message = total[ERROR_FIELD].partition(ERROR_SEPARATOR)
         raise (TypeError if kind == "TypeError" else ValueError)(message)
-    n_columns = len(plans[0].metrics) * len(STATISTICS)
+    n_columns = len(plans[0].call.metrics) * len(STATISTICS)
     results = []
     for run, plan in enumerate(plans):
         names = statistics[run * n_columns : (run + 1) * n_columns]
@@ -175,7 +175,7 @@ def _listed_total(sums: DataFrame, statistics: list[str], job: SparkJob) -> dict
     ).collect()[0]  # an aggregation without groupBy: one row
     if total["n"] != total["distinct"]:
         plan = job.plans[0]
-        found = shared_query(job.frame, plan.group) or (None, 0, 0)
+        found = shared_query(job.frame, plan.call.group) or (None, 0, 0)
         raise split_query_error(found, plan, repartition_hint(plan))  # type: ignore[misc]
     result = total.asDict()
     result[WARNINGS_FIELD] = result[WARNINGS_FIELD] or []
@@ -193,7 +193,7 @@ def per_query_frame(job: SparkJob, names: Sequence[str]) -> DataFrame:
     fields = [T.StructField("query", job.group_type)]
     if job.runs is not None:
         fields.append(T.StructField("run", T.StringType()))
-    if plan.sample_weight is not None:
+    if plan.call.sample_weight is not None:
         fields.append(T.StructField("weight", T.DoubleType()))
     for index in range(len(names)):
         fields += [

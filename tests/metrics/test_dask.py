@@ -25,6 +25,7 @@ from distributed import Client, LocalCluster
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
+from sklearn_rank_metrics._distributed._call import DistributedCall
 from sklearn_rank_metrics._distributed._layout import (
     first_shared_query,
     query_parts,
@@ -690,7 +691,7 @@ def test_row_order_key_restores_input_order_for_input_ties():
     )
     keyed = add_row_order(frame, partition_info={"number": 3})
     assert keyed[ROW_ORDER_COLUMN].to_list() == [(3 << 32) + i for i in range(4)]
-    plan = PartitionPlan(
+    call = DistributedCall(
         metrics=("mrr", "p@1"),
         shared=Settings(ties="input"),
         y_true="label",
@@ -698,9 +699,18 @@ def test_row_order_key_restores_input_order_for_input_ties():
         group="qid",
         sample_weight=None,
         judged=None,  # not said: mrr and p@1 do not read it
+        doc_id=None,
+        partitioned_by_query=False,
+        buckets=None,
+        caller="evaluate",
+    )
+    plan = PartitionPlan(
+        call,
+        y_score="score",
         group_on_index=False,
         row_order=True,
-        caller="evaluate",
+        part="partition",
+        frame_kind="Dask DataFrame",
     )
     reversed_rows = keyed.iloc[::-1]
     table = partition_table(reversed_rows, plan)
