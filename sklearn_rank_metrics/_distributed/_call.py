@@ -101,7 +101,8 @@ def distributed_call(
 
     Errors name the public function called
     (:func:`~.._engine._caller.caller_name`). The frame and its columns are the
-    backend's to check.
+    backend's to check: Dask's after these checks, Spark's frame before them (each
+    door keeps the order its errors have always come in).
     """
     names = metric_names(metrics)
     for name in names:  # a bad name fails before any task runs

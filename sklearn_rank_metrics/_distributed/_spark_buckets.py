@@ -20,9 +20,7 @@ ERROR_FIELD = "__error__"  # "<TypeError or ValueError>\x1f<message>" of a bucke
 WARNINGS_FIELD = "__warnings__"  # the warnings a bucket raised (see captured_warnings)
 QUERIES_FIELD = "__queries__"  # a partition's distinct query ids (partitioned_by_query=True)
 DESCRIPTIONS_FIELD = "__descriptions__"  # per metric, what makes a query undefined
-
-
-ERROR_SEPARATOR = "\x1f"
+ERROR_SEPARATOR = "\x1f"  # between the error's type and its message
 
 
 def bucket_sums(

@@ -2,8 +2,8 @@
 the in-memory kernels on whole queries, and sends back a few sums (or its per-query
 values); the driver forms the means.
 
-The formulas are not here: this module only moves rows so that each query's rows meet
-in one pandas frame, and moves back a few sums (or per-query values).
+The formulas are not here: the jobs only move rows so that each query's rows meet in
+one pandas frame, and move back a few sums (or per-query values).
 """
 
 from __future__ import annotations
@@ -38,8 +38,6 @@ from ._spark_sql import column, quiet_pandas_udfs
 from ._worker_warnings import warn_once
 
 BUCKET_COLUMN = "__sklearn_rank_metrics_bucket__"
-
-
 _PARTS = "__parts__"  # the buckets that held rows (in the collected total)
 
 
