@@ -80,7 +80,8 @@ def bench_dask(folder: Path, repeat: int) -> None:
     from distributed import Client, LocalCluster
 
     from sklearn_rank_metrics import dask as rank_dask
-    from sklearn_rank_metrics._metrics._settings import Settings
+    from sklearn_rank_metrics._distributed import _dask
+    from sklearn_rank_metrics._distributed._call import distributed_call
 
     with (
         LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
@@ -94,11 +95,12 @@ def bench_dask(folder: Path, repeat: int) -> None:
             return rank_dask.evaluate(ddf, METRICS, partitioned_by_query=True, **args)
 
         def unchecked():  # evaluate's steps, without the lists of queries
-            prepared, plan = rank_dask._prepare(
-                ddf, METRICS, columns=args, sample_weight=None, judged=None,
-                shared=Settings(), partitioned_by_query=True, check_now=False,
+            call = distributed_call(
+                METRICS, **args, sample_weight=None, judged=None, convention=None, ties=None,
+                replace_undefined_by=None, relevance_level=None, partitioned_by_query=True,
             )
-            return rank_dask._means(rank_dask._totals(prepared, plan, check=False).compute(), plan)
+            prepared, plan = _dask._prepared(ddf, call, check_now=False)
+            return _dask._means(_dask._totals(prepared, plan, check=False).compute(), plan)
 
         expected = call()  # warm the workers (imports)
         assert same(unchecked(), expected)
@@ -106,7 +108,7 @@ def bench_dask(folder: Path, repeat: int) -> None:
             {
                 "call, checked": call,
                 "call, no check": unchecked,
-                "separate check": lambda: rank_dask._shared_query(ddf, "qid", on_index=False),
+                "separate check": lambda: _dask._shared_query(ddf, "qid", on_index=False),
             },
             repeat,
         )
@@ -123,7 +125,8 @@ def bench_spark(folder: Path, repeat: int) -> None:
     from tests.support.spark import start_session
 
     spark = start_session()
-    from sklearn_rank_metrics import _spark_frames
+    from sklearn_rank_metrics._distributed import _spark_layout, _spark_prepare, _spark_run
+    from sklearn_rank_metrics._distributed._call import distributed_call
     from sklearn_rank_metrics.spark import evaluate
 
     df = spark.read.parquet(str(folder))
@@ -133,13 +136,12 @@ def bench_spark(folder: Path, repeat: int) -> None:
         return evaluate(df, METRICS, partitioned_by_query=True, **args)
 
     def unchecked():  # evaluate's steps, without the rows of query ids
-        arguments = {
-            **args, "sample_weight": None, "judged": None, "doc_id": None, "convention": None,
-            "ties": None, "replace_undefined_by": None, "relevance_level": None,
-            "partitioned_by_query": True, "buckets": None,
-        }
-        prepared = _spark_frames.prepared_call(df, METRICS, arguments, check_now=False)
-        return _spark_frames.collect_means(dataclasses.replace(prepared, check_split=False))[0]
+        call = distributed_call(
+            METRICS, **args, sample_weight=None, judged=None, convention=None, ties=None,
+            replace_undefined_by=None, relevance_level=None, partitioned_by_query=True,
+        )
+        job = _spark_prepare.spark_job(df, call, check_now=False)
+        return _spark_run.collect_means(dataclasses.replace(job, check_split=False))[0]
 
     expected = call()  # warm the JVM and the Python workers
     assert same(unchecked(), expected)
@@ -147,7 +149,7 @@ def bench_spark(folder: Path, repeat: int) -> None:
         {
             "call, checked": call,
             "call, no check": unchecked,
-            "separate check": lambda: _spark_frames.shared_query(df, "qid"),
+            "separate check": lambda: _spark_layout.shared_query(df, "qid"),
         },
         repeat,
     )

@@ -158,7 +158,7 @@ def start_spark(driver_memory: str, buckets: int):
 
 def run_spark(spark, path: Path, sampler: PeakSampler) -> dict:
     from sklearn_rank_metrics import spark as rank_spark
-    from sklearn_rank_metrics._spark_frames import query_ranges_are_disjoint
+    from sklearn_rank_metrics._distributed._spark_layout import query_ranges_are_disjoint
 
     baseline = sampler.start()
     start = time.perf_counter()

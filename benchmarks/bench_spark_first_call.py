@@ -37,7 +37,8 @@ from tests.support.spark import start_session
 spark = start_session()
 session = time.perf_counter() - started
 started = time.perf_counter()
-import sklearn_rank_metrics._spark_frames as frames
+import sklearn_rank_metrics._distributed._spark_prepare as prepare
+import sklearn_rank_metrics._distributed._spark_run as run
 import sklearn_rank_metrics.spark as rank_spark
 imported = time.perf_counter() - started
 df = spark.createDataFrame(
@@ -53,8 +54,8 @@ def timed(name, function):
         finally:
             jobs[name] = time.perf_counter() - started
     return wrapper
-frames.query_ranges_are_disjoint = timed("ranges", frames.query_ranges_are_disjoint)
-rank_spark.collect_means = timed("sums", rank_spark.collect_means)
+prepare.query_ranges_are_disjoint = timed("ranges", prepare.query_ranges_are_disjoint)
+run.collect_means = timed("sums", run.collect_means)
 result = {"session": session, "import": imported}
 if sys.argv[2] == "warm":
     started = time.perf_counter()

@@ -17,13 +17,14 @@ index (or ``python -m pip install "dask[dataframe]" distributed pandas pyarrow``
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
-try:
-    import dask
-    import dask.dataframe as dd
-    import pandas as pd
+try:  # imported by the Dask half; named here, where the message says what to install
+    for _module in ("dask", "dask.dataframe", "pandas"):
+        importlib.import_module(_module)
 except ImportError as error:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         "sklearn_rank_metrics.dask needs Dask (dask[dataframe], distributed) and pandas: "
@@ -31,45 +32,18 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
         f"distributed pandas pyarrow) ({error})"
     ) from error
 
-from ._engine._caller import caller_name, entry_point
-from ._engine._validation import BOOLEAN, Options, validate_params
-from ._metrics._base import SHARED_SETTINGS
+from ._distributed._call import CONSTRAINTS, distributed_call
+from ._distributed._dask import dask_means, dask_table
+from ._engine._caller import entry_point
+from ._engine._validation import BOOLEAN, validate_params
+from ._metrics._base import fill_doc
 from ._metrics._evaluate import DEFAULT_METRICS
-from ._metrics._settings import Settings
-from ._partitions import (
-    DESCRIPTIONS_COLUMN,
-    QUERIES_COLUMN,
-    WARNINGS_COLUMN,
-    PartitionPlan,
-    Totals,
-    add_row_order,
-    captured_warnings,
-    checked_metric_names,
-    combined_sums,
-    first_shared_query,
-    group_range,
-    judged_column,
-    means,
-    needs_row_order,
-    partition_sums,
-    partition_table,
-    query_parts,
-    ranges_are_disjoint,
-    split_query_error,
-    warn_once,
-)
 
 __all__ = ["evaluate", "evaluate_per_query"]
 
-_CONSTRAINTS = {
-    **SHARED_SETTINGS,
-    "partitioned_by_query": [BOOLEAN, Options("auto")],
-}
-
-
-# the parameters evaluate and evaluate_per_query share, in their docstrings
-_DASK_PARAMETERS = """\
-    ddf : dask.dataframe.DataFrame
+# the parameters the functions share, in their docstrings (through fill_doc)
+_FRAGMENTS = {
+    "dask_parameters": """ddf : dask.dataframe.DataFrame
         One row per (query, document) pair.
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names as in :func:`sklearn_rank_metrics.evaluate` (``"ndcg@10"``,
@@ -107,12 +81,13 @@ _DASK_PARAMETERS = """\
         query); otherwise shuffle. Known divisions alone are not trusted:
         ``read_parquet`` with ``calculate_divisions=True`` reports them even when a
         query straddles two files. The ``"auto"`` check runs when this function is
-        called, also with ``compute=False``.
-"""
+        called, also with ``compute=False``.""",
+}
 
 
 @entry_point
-@validate_params({**_CONSTRAINTS, "compute": [BOOLEAN]})
+@validate_params({**CONSTRAINTS, "compute": [BOOLEAN]})
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate(
     ddf: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -211,32 +186,18 @@ def evaluate(
     ...              group="qid")
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    names = checked_metric_names(metrics)
-    prepared, plan = _prepare(
-        ddf,
-        names,
-        columns={"y_true": y_true, "y_score": y_score, "group": group},
-        sample_weight=sample_weight,
-        judged=judged,
-        shared=Settings.from_arguments(
-            convention=convention,
-            ties=ties,
-            replace_undefined_by=replace_undefined_by,
-            relevance_level=relevance_level,
-        ),
+    call = distributed_call(
+        metrics, y_true=y_true, y_score=y_score, group=group, sample_weight=sample_weight,
+        judged=judged, convention=convention, ties=ties,
+        replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
         partitioned_by_query=partitioned_by_query,
-        check_now=False,
     )
-    # with partitioned_by_query=True, the ranking lists each partition's queries: one
-    # task adds the sums and compares the lists
-    totals = _totals(prepared, plan, check=partitioned_by_query is True)
-    if not compute:
-        return dask.delayed(_means, pure=True)(totals, plan)
-    return _means(totals.compute(), plan)
+    return dask_means(ddf, call, compute=compute)
 
 
 @entry_point(name="evaluate")  # the name its messages have always used
-@validate_params(_CONSTRAINTS)
+@validate_params(CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate_per_query(
     ddf: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -290,194 +251,10 @@ def evaluate_per_query(
          1 0.50  0.0
          2 0.75  0.5
     """
-    names = checked_metric_names(metrics)
-    prepared, plan = _prepare(
-        ddf,
-        names,
-        columns={"y_true": y_true, "y_score": y_score, "group": group},
-        sample_weight=sample_weight,
-        judged=judged,
-        shared=Settings.from_arguments(
-            convention=convention,
-            ties=ties,
-            replace_undefined_by=replace_undefined_by,
-            relevance_level=relevance_level,
-        ),
+    call = distributed_call(
+        metrics, y_true=y_true, y_score=y_score, group=group, sample_weight=sample_weight,
+        judged=judged, convention=convention, ties=ties,
+        replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
         partitioned_by_query=partitioned_by_query,
-        check_now=True,
     )
-    meta = partition_table(prepared._meta, plan)
-    return prepared.map_partitions(partition_table, plan, meta=meta, clear_divisions=True)
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def _check_column(ddf: Any, parameter: str, column: Any, *, index_allowed: bool) -> bool:
-    """Whether ``column`` names the index (only for ``group``); error if it names nothing."""
-    if column in ddf.columns:
-        return False
-    if index_allowed and column is not None and column == ddf.index.name:
-        return True
-    listed = ", ".join(repr(name) for name in list(ddf.columns)[:20])
-    more = ", ..." if len(ddf.columns) > 20 else ""
-    index = f"; its index is named {ddf.index.name!r}" if ddf.index.name is not None else ""
-    raise ValueError(
-        f"The {parameter!r} parameter of evaluate names column {column!r}, which the Dask "
-        f"DataFrame does not have. Its columns are {listed}{more}{index}."
-    )
-
-
-def _prepare(
-    ddf: Any,
-    names: list[str],
-    *,
-    columns: dict[str, Any],
-    sample_weight: Any,
-    judged: Any,
-    shared: Settings,
-    partitioned_by_query: bool | str,
-    check_now: bool,
-) -> tuple[Any, PartitionPlan]:
-    """Check the columns, keep only those needed, and shuffle by query if needed.
-
-    ``check_now``: with ``partitioned_by_query=True``, look for a query in two
-    partitions now (else the caller looks for it with the sums).
-    """
-    if not isinstance(ddf, dd.DataFrame):
-        raise TypeError(
-            "The 'ddf' parameter of evaluate must be a dask.dataframe.DataFrame; got "
-            f"{type(ddf).__name__}. For data in memory use sklearn_rank_metrics.evaluate, "
-            "or wrap a pandas DataFrame with dask.dataframe.from_pandas."
-        )
-    group = columns["group"]
-    group_on_index, value_columns = _needed_columns(ddf, columns, sample_weight, judged)
-    if partitioned_by_query == "auto":
-        shuffle = not _ranges_are_disjoint(ddf, group, on_index=group_on_index)
-    else:
-        shuffle = not partitioned_by_query
-    if group_on_index and shuffle:  # the index becomes a column, shuffled as one
-        ddf = ddf.reset_index()
-        group_on_index = False
-    if group_on_index:
-        prepared = ddf[value_columns]
-    else:
-        prepared = ddf[list(dict.fromkeys([group, *value_columns]))]
-    row_order = shuffle and needs_row_order(names, shared)
-    if row_order:
-        prepared = prepared.map_partitions(add_row_order)
-    if shuffle:
-        prepared = prepared.shuffle(on=group)
-    plan = PartitionPlan(
-        metrics=tuple(names),
-        shared=shared,
-        y_true=columns["y_true"],
-        y_score=columns["y_score"],
-        group=group,
-        sample_weight=sample_weight,
-        judged=judged,
-        group_on_index=group_on_index,
-        row_order=row_order,
-        caller=caller_name(),
-    )
-    if partitioned_by_query is True and ddf.npartitions > 1 and check_now:
-        error = split_query_error(
-            _shared_query(ddf, group, on_index=group_on_index), plan, f"ddf.shuffle(on={group!r})"
-        )
-        if error is not None:
-            raise error
-    return prepared, plan
-
-
-def _needed_columns(
-    ddf: Any, columns: dict[str, Any], sample_weight: Any, judged: Any
-) -> tuple[bool, list[Any]]:
-    """Whether the group is the index, and the other columns needed (each once).
-
-    Every column named is checked first (an error names the parameter).
-    """
-    group_on_index = _check_column(ddf, "group", columns["group"], index_allowed=True)
-    for parameter in ("y_true", "y_score"):
-        _check_column(ddf, parameter, columns[parameter], index_allowed=False)
-    if sample_weight is not None:
-        _check_column(ddf, "sample_weight", sample_weight, index_allowed=False)
-    if judged_column(judged) is not None:
-        _check_column(ddf, "judged", judged, index_allowed=False)
-    value_columns = [columns["y_true"], columns["y_score"]]
-    if sample_weight is not None:
-        value_columns.append(sample_weight)
-    if judged_column(judged) is not None:
-        value_columns.append(judged)
-    return group_on_index, list(dict.fromkeys(value_columns))
-
-
-def _ranges_are_disjoint(ddf: Any, group: Any, *, on_index: bool = False) -> bool:
-    """One pass over the group column (or index): are the partitions' id ranges disjoint?
-
-    Known divisions are not trusted instead: ``read_parquet(calculate_divisions=True)``
-    reports the files' minima as divisions even when a boundary id occurs in two files.
-    """
-    if ddf.npartitions == 1:
-        return True
-    parts = (ddf.index if on_index else ddf[group]).to_delayed()
-    ranges = dask.compute(*[dask.delayed(group_range)(part) for part in parts])
-    return ranges_are_disjoint(ranges)
-
-
-def _totals(prepared: Any, plan: PartitionPlan, *, check: bool) -> Any:
-    """A delayed :class:`~sklearn_rank_metrics._partitions.Totals` of every partition."""
-    check = check and prepared.npartitions > 1
-    meta = pd.DataFrame({column: pd.Series([], dtype=float) for column in plan.statistic_columns()})
-    for column in (DESCRIPTIONS_COLUMN, WARNINGS_COLUMN, QUERIES_COLUMN if check else None):
-        if column is not None:
-            meta[column] = pd.Series([], dtype=object)
-    sums = prepared.map_partitions(_partition_sums, plan, check, meta=meta, clear_divisions=True)
-    return dask.delayed(combined_sums, pure=True)(sums.to_delayed(), plan)
-
-
-def _partition_sums(
-    frame: pd.DataFrame, plan: PartitionPlan, check: bool, partition_info: dict | None = None
-) -> pd.DataFrame:
-    """:func:`partition_sums` of one partition, with the warnings it raised (emitted
-    once per call by :func:`_means`) and, when ``check``, its queries."""
-    part = None
-    if check:
-        part = 0 if partition_info is None else int(partition_info["number"])
-    with captured_warnings() as recorded:
-        sums = partition_sums(frame, plan, part)
-    sums.insert(len(plan.statistic_columns()) + 1, WARNINGS_COLUMN, pd.Series([recorded]))
-    return sums
-
-
-def _means(totals: Totals, plan: PartitionPlan) -> dict[str, float]:
-    """:func:`means` of the summed statistics, unless a query was found in two
-    partitions; the partitions' warnings are emitted once each, as in memory."""
-    error = split_query_error(totals.found, plan, f"ddf.shuffle(on={plan.group!r})")
-    if error is not None:
-        raise error
-    warn_once(totals.warnings, plan, totals.n_parts)
-    return means(totals.sums, plan, totals.descriptions)
-
-
-def _partition_queries(ids: Any, partition_info: dict | None = None) -> pd.DataFrame:
-    """:func:`query_parts` of one partition, numbered by Dask."""
-    return query_parts(ids, 0 if partition_info is None else int(partition_info["number"]))
-
-
-def _shared_query(ddf: Any, group: Any, *, on_index: bool) -> tuple[Any, int, int] | None:
-    """The first query id found in two partitions, with two of them; None if none is.
-
-    Exact: each partition lists its distinct ids (one row per query), and one task
-    compares the lists (memory for one id per query and partition, on a worker).
-    """
-    ids = ddf.index if on_index else ddf[group]
-    meta = query_parts(ids._meta, 0)
-    lists = ids.map_partitions(_partition_queries, meta=meta, clear_divisions=True)
-    return dask.delayed(first_shared_query, pure=True)(lists.to_delayed()).compute()
-
-
-for _function in (evaluate, evaluate_per_query):
-    _function.__doc__ = _function.__doc__.replace(
-        "    [[dask_parameters]]\n", _DASK_PARAMETERS
-    )
-del _function
+    return dask_table(ddf, call)

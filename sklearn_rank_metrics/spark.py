@@ -17,9 +17,9 @@ workers must import this package: set ``PYSPARK_PYTHON`` to the interpreter that
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 try:  # the workers' frames are pandas, moved as Arrow batches
@@ -34,26 +34,24 @@ except ImportError as error:  # pragma: no cover - exercised without the extra o
 
 from pyspark.sql import DataFrame
 
+from ._distributed._call import CONSTRAINTS, distributed_call
+from ._distributed._spark_checks import check_frame
+from ._distributed._spark_evaluator import RankingMetricEvaluator
+from ._distributed._spark_run import spark_means, spark_table, spark_values
 from ._engine._caller import entry_point
-from ._engine._validation import BOOLEAN, NONE, Interval, Options, validate_params
-from ._metrics._base import SHARED_SETTINGS
+from ._engine._validation import NONE, Interval, validate_params
+from ._metrics._base import fill_doc
 from ._metrics._evaluate import DEFAULT_METRICS
-from ._spark_evaluator import RankingMetricEvaluator
-from ._spark_frames import collect_means, per_query_frame, prepared_call
 from ._stats._per_query_values import PerQueryValues
 
 __all__ = ["RankingMetricEvaluator", "evaluate", "evaluate_per_query", "per_query_values"]
 
-_CONSTRAINTS = {
-    **SHARED_SETTINGS,
-    "partitioned_by_query": [BOOLEAN, Options("auto")],
-    "buckets": [Interval(int, 1, None), NONE],
-}
+_CONSTRAINTS = {**CONSTRAINTS, "buckets": [Interval(int, 1, None), NONE]}
 
 
-# the parameters evaluate and evaluate_per_query share, in their docstrings
-_SPARK_PARAMETERS = """\
-    df : pyspark.sql.DataFrame
+# the parameters the functions share, in their docstrings (through fill_doc)
+_FRAGMENTS = {
+    "spark_parameters": """df : pyspark.sql.DataFrame
         One row per (query, document) pair, in any order and partitioning.
     metrics : str or sequence of str, default=("ndcg@10", "map", "mrr@10", "p@10", "recall@10")
         Metric names as in :func:`sklearn_rank_metrics.evaluate` (``"ndcg@10"``,
@@ -97,12 +95,13 @@ _SPARK_PARAMETERS = """\
     buckets : int or None, default=None
         Number of hash buckets of query ids the rows are shuffled into; None:
         ``spark.sql.shuffle.partitions``. A bucket is one pandas frame in one Python
-        worker (about 200 bytes per row): aim at about a million rows per bucket.
-"""
+        worker (about 200 bytes per row): aim at about a million rows per bucket.""",
+}
 
 
 @entry_point
 @validate_params(_CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate(
     df: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -198,15 +197,19 @@ def evaluate(
     ...          group="qid")  # doctest: +SKIP
     {'mrr': 1.0, 'p@1': 1.0, 'recall@2': 0.75}
     """
-    call = prepared_call(df, metrics, locals(), check_now=False)  # checked with the sums
-    results = collect_means(call)
-    if call.runs is None:
-        return results[0]
-    return dict(zip(call.runs, results, strict=True))
+    check_frame(df)
+    call = distributed_call(
+        metrics, y_true=y_true, y_score=y_score, group=group, sample_weight=sample_weight,
+        judged=judged, doc_id=doc_id, convention=convention, ties=ties,
+        replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
+        partitioned_by_query=partitioned_by_query, buckets=buckets,
+    )
+    return spark_means(df, call)
 
 
 @entry_point
 @validate_params(_CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def evaluate_per_query(
     df: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -272,12 +275,19 @@ def evaluate_per_query(
     |    2|0.75|0.5|
     +-----+----+---+
     """
-    call = prepared_call(df, metrics, locals())
-    return per_query_frame(call, call.plans[0].metrics)
+    check_frame(df)
+    call = distributed_call(
+        metrics, y_true=y_true, y_score=y_score, group=group, sample_weight=sample_weight,
+        judged=judged, doc_id=doc_id, convention=convention, ties=ties,
+        replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
+        partitioned_by_query=partitioned_by_query, buckets=buckets,
+    )
+    return spark_table(df, call)
 
 
 @entry_point
 @validate_params(_CONSTRAINTS)
+@partial(fill_doc, fragments=_FRAGMENTS)
 def per_query_values(
     df: Any,
     metrics: str | Sequence[str] = DEFAULT_METRICS,
@@ -343,25 +353,11 @@ def per_query_values(
     0  good  1.000000  1.000000
     1   bad  0.666667  0.333333
     """
-    table = evaluate_per_query(**locals())  # the same parameters, passed on whole
-    several = not isinstance(y_score, str)
-    names = [name for name in table.columns if name not in ("query", "run", "weight")]
-    collected = PerQueryValues.from_frame(
-        table.toArrow(),
-        run="run" if several else None,
-        weight="weight" if sample_weight is not None else None,
-        metrics=names,
-        runs=list(y_score) if several else None,
-        replace_undefined_by=replace_undefined_by,
-        convention=convention,
+    check_frame(df)
+    call = distributed_call(
+        metrics, y_true=y_true, y_score=y_score, group=group, sample_weight=sample_weight,
+        judged=judged, doc_id=doc_id, convention=convention, ties=ties,
+        replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
+        partitioned_by_query=partitioned_by_query, buckets=buckets,
     )
-    # Arrow is only the way the queries travel: the tables of compare and
-    # ranking_report follow the package's rule for input that is not a frame (pandas)
-    return dataclasses.replace(collected, frame_library=None)
-
-
-for _function in (evaluate, evaluate_per_query, per_query_values):
-    _function.__doc__ = (_function.__doc__ or "").replace(
-        "    [[spark_parameters]]\n", _SPARK_PARAMETERS
-    )
-del _function
+    return spark_values(df, call)

@@ -3,11 +3,11 @@
 Each private folder is one layer. ``ALLOWED`` declares, per layer, the layers its
 modules may import (besides their own folder): a graph that must have no cycle, so the
 layers stay a partial order without a layer seeing every layer below it (``_io`` may not
-read ``_metrics``). The top-level modules (the command line, Dask, the demo,
-``__init__``) sit above every folder. The imports are read with :mod:`ast` from the
-files (module level and inside functions alike), so a lazy import inside a function
-counts as well. Within a folder, and among the top-level modules, the imports must form
-no cycle.
+read ``_metrics``). The top-level modules (the command line, the public ``dask`` and
+``spark`` modules, the demo, ``__init__``) sit above every folder. The imports are read
+with :mod:`ast` from the files (module level and inside functions alike), so a lazy
+import inside a function counts as well. Within a folder, and among the top-level
+modules, the imports must form no cycle.
 """
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "_model_selection": frozenset({"_engine", "_kernels", "_metrics"}),  # scorers, ranker
     "_stats": frozenset({"_engine", "_metrics", "_render"}),  # resampling, compare, report
     "_plot": frozenset({"_engine", "_metrics", "_stats"}),  # displays
+    # Dask and Spark: the call, the partitions' work, the means from their sums
+    "_distributed": frozenset({"_engine", "_metrics", "_io", "_stats"}),
 }
 LAYERS = tuple(ALLOWED)
-TOP = "top level"  # __init__, __main__, _cli, demo, dask, spark, _partitions, _spark_*, _version
+TOP = "top level"  # __init__, __main__, _cli, demo, dask, spark, _spark_*, _version
 # declared before its folder exists (empty when every layer is there)
 NOT_YET_CREATED: frozenset[str] = frozenset()
 
@@ -137,6 +139,46 @@ def test_the_imports_form_no_cycle():
         pytest.fail(f"import cycle: {' -> '.join('.'.join(m) for m in error.args[1])}")
 
 
+# the public modules of the distributed backends: doors into _distributed
+DOORS = ("dask.py", "spark.py")
+
+
+def _thick_door_parts(path: Path) -> list[str]:
+    """What makes the door ``path`` more than a door: a definition that is not public
+    (``__all__``), a public function that does not build the one call object
+    (``distributed_call``), or a ``locals()`` relay."""
+    tree = ast.parse(path.read_text(), str(path))
+    public: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            public = set(ast.literal_eval(node.value))
+    found = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            continue
+        if node.name not in public:
+            found.append(f"line {node.lineno}: {node.name} is defined here, not public")
+            continue
+        called = {
+            call.func.id
+            for call in ast.walk(node)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        }
+        if isinstance(node, ast.FunctionDef) and "distributed_call" not in called:
+            found.append(f"line {node.lineno}: {node.name} builds no distributed_call")
+        if "locals" in called:
+            found.append(f"line {node.lineno}: {node.name} relays locals()")
+    return found
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_the_distributed_doors_only_build_the_call_and_hand_it_on(door):
+    thick = _thick_door_parts(PACKAGE / door)
+    assert not thick, f"{door} does more than a door (its work goes in _distributed/): {thick}"
+
+
 def test_the_checks_can_fail(tmp_path, monkeypatch):
     # an upward import (a kernel reading the registry), written as the package does
     kernels = tmp_path / "_kernels"
@@ -153,8 +195,36 @@ def test_the_checks_can_fail(tmp_path, monkeypatch):
     sideways.write_text("from .._metrics._registry import METRICS\n")
     rendering = kernels / "_rendering.py"
     rendering.write_text("from .._render import text\n")
+    # the distributed room: it may not draw, and the metrics may not reach into it
+    distributed = tmp_path / "_distributed"
+    distributed.mkdir()
+    drawing = distributed / "_drawing.py"
+    drawing.write_text("from .._plot._base import RankingDisplay\nfrom ._plan import P\n")
+    metrics = tmp_path / "_metrics"
+    metrics.mkdir()
+    upward = metrics / "_upward.py"
+    upward.write_text("def f():\n    from .._distributed._plan import PartitionPlan\n")
     monkeypatch.setitem(globals(), "PACKAGE", tmp_path)
     assert _upward_imports(bad) == ["line 4: _metrics._registry (_metrics)"]
     assert _upward_imports(fine) == []
     assert _upward_imports(sideways) == ["line 1: _metrics._registry (_metrics)"]
     assert _upward_imports(rendering) == ["line 1: _render (_render)"]
+    assert _upward_imports(drawing) == ["line 1: _plot._base (_plot)"]
+    assert _upward_imports(upward) == ["line 2: _distributed._plan (_distributed)"]
+    # a door with a helper of its own and a locals() relay (as dask.py and spark.py were)
+    door = tmp_path / "spark.py"
+    door.write_text(
+        '__all__ = ["evaluate", "per_query_values"]\n'
+        "def evaluate(df, metrics, *, y_true):\n"
+        "    call = distributed_call(metrics, y_true=y_true)\n"
+        "    return spark_means(df, call)\n"
+        "def per_query_values(df, metrics, *, y_true):\n"
+        "    return _collected(evaluate_per_query(**locals()))\n"
+        "def _collected(table):\n"
+        "    return table\n"
+    )
+    assert _thick_door_parts(door) == [
+        "line 5: per_query_values builds no distributed_call",
+        "line 5: per_query_values relays locals()",
+        "line 7: _collected is defined here, not public",
+    ]

@@ -25,18 +25,21 @@ from distributed import Client, LocalCluster
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
-from sklearn_rank_metrics._engine._warnings import TieOrderWarning
-from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
-from sklearn_rank_metrics._metrics._settings import Settings
-from sklearn_rank_metrics._partitions import (
-    ROW_ORDER_COLUMN,
-    PartitionPlan,
-    add_row_order,
+from sklearn_rank_metrics._distributed._call import DistributedCall
+from sklearn_rank_metrics._distributed._layout import (
     first_shared_query,
-    partition_table,
     query_parts,
     ranges_are_disjoint,
 )
+from sklearn_rank_metrics._distributed._partition import (
+    ROW_ORDER_COLUMN,
+    add_row_order,
+    partition_table,
+)
+from sklearn_rank_metrics._distributed._plan import PartitionPlan
+from sklearn_rank_metrics._engine._warnings import TieOrderWarning
+from sklearn_rank_metrics._metrics._registry import METRICS, parse_metric
+from sklearn_rank_metrics._metrics._settings import Settings
 from sklearn_rank_metrics.dask import evaluate, evaluate_per_query
 
 # names with parameters and cutoffs chosen by hand, then every other registered metric
@@ -688,7 +691,7 @@ def test_row_order_key_restores_input_order_for_input_ties():
     )
     keyed = add_row_order(frame, partition_info={"number": 3})
     assert keyed[ROW_ORDER_COLUMN].to_list() == [(3 << 32) + i for i in range(4)]
-    plan = PartitionPlan(
+    call = DistributedCall(
         metrics=("mrr", "p@1"),
         shared=Settings(ties="input"),
         y_true="label",
@@ -696,9 +699,18 @@ def test_row_order_key_restores_input_order_for_input_ties():
         group="qid",
         sample_weight=None,
         judged=None,  # not said: mrr and p@1 do not read it
+        doc_id=None,
+        partitioned_by_query=False,
+        buckets=None,
+        caller="evaluate",
+    )
+    plan = PartitionPlan(
+        call,
+        y_score="score",
         group_on_index=False,
         row_order=True,
-        caller="evaluate",
+        part="partition",
+        frame_kind="Dask DataFrame",
     )
     reversed_rows = keyed.iloc[::-1]
     table = partition_table(reversed_rows, plan)

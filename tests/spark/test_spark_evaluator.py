@@ -3,7 +3,9 @@ query folds, each number checked against the in-memory evaluate on the same rows
 
 from __future__ import annotations
 
+import base64
 import math
+import pickle
 import re
 
 import numpy as np
@@ -16,6 +18,7 @@ from pyspark.ml.tuning import CrossValidator, ParamGridBuilder
 from pyspark.sql import functions as F
 
 from sklearn_rank_metrics import evaluate as evaluate_in_memory
+from sklearn_rank_metrics._distributed import _spark_evaluator
 from sklearn_rank_metrics.spark import RankingMetricEvaluator
 
 pytestmark = [
@@ -129,3 +132,57 @@ def test_evaluate_and_cross_validator_with_query_folds(spark):
         assert isinstance(model.avgMetrics[index], float)  # CrossValidator averages with NumPy
         assert model.avgMetrics[index] == pytest.approx(np.mean(by_fold), rel=1e-12)
     assert not math.isclose(model.avgMetrics[0], model.avgMetrics[1])
+
+
+# RankingMetricEvaluator(metricName="map(denominator=min(k,n_relevant))@5", queryCol="qid",
+# weightCol="weight", ties="pessimistic", replaceUndefinedBy="skip", relevanceLevel=2.0)
+# pickled (protocol 4) by commit dfd8990, when its module was
+# sklearn_rank_metrics._spark_evaluator: the class is named by its public path, the
+# converters of metricName and replaceUndefinedBy by that module
+OLD_PICKLE = base64.b64decode(
+    "gASVIAUAAAAAAACMGnNrbGVhcm5fcmFua19tZXRyaWNzLnNwYXJrlIwWUmFua2luZ01ldHJpY0V2YWx1YXRvcpST"
+    "lCmBlH2UKIwNX2lucHV0X2t3YXJnc5R9lCiMCm1ldHJpY05hbWWUjCRtYXAoZGVub21pbmF0b3I9bWluKGssbl9y"
+    "ZWxldmFudCkpQDWUjAhxdWVyeUNvbJSMA3FpZJSMCXdlaWdodENvbJSMBndlaWdodJSMBHRpZXOUjAtwZXNzaW1p"
+    "c3RpY5SMEnJlcGxhY2VVbmRlZmluZWRCeZSMBHNraXCUjA5yZWxldmFuY2VMZXZlbJRHQAAAAAAAAAB1jAN1aWSU"
+    "jCNSYW5raW5nTWV0cmljRXZhbHVhdG9yXzcyNzA2NGY4NGUzNJSMCV9wYXJhbU1hcJR9lCiMEHB5c3BhcmsubWwu"
+    "cGFyYW2UjAVQYXJhbZSTlCmBlH2UKIwGcGFyZW50lGgTjARuYW1llGgHjANkb2OUjD5yYW5raW5nIG1ldHJpYyBu"
+    "YW1lLCBhcyBza2xlYXJuX3JhbmtfbWV0cmljcy5ldmFsdWF0ZSB0YWtlcyBpdJSMDXR5cGVDb252ZXJ0ZXKUjCVz"
+    "a2xlYXJuX3JhbmtfbWV0cmljcy5fc3BhcmtfZXZhbHVhdG9ylIwMX21ldHJpY19uYW1llJOUdWJoCGgYKYGUfZQo"
+    "aBtoE2gcaAloHYwUcXVlcnkgaWQgY29sdW1uIG5hbWWUaB9oFowXVHlwZUNvbnZlcnRlcnMudG9TdHJpbmeUk5R1"
+    "YmgKaBgpgZR9lChoG2gTaBxoC2gdjFZ3ZWlnaHQgY29sdW1uIG5hbWUuIElmIHRoaXMgaXMgbm90IHNldCBvciBl"
+    "bXB0eSwgd2UgdHJlYXQgYWxsIGluc3RhbmNlIHdlaWdodHMgYXMgMS4wLpRoH2gndWJoDGgYKYGUfZQoaBtoE2gc"
+    "aA1oHYwVaG93IHRpZWQgc2NvcmVzIGNvdW50lGgfaCd1YmgOaBgpgZR9lChoG2gTaBxoD2gdjEN1bmRlZmluZWQt"
+    "cXVlcnkgcG9saWN5OiBhIG51bWJlciwgJ25hbicsICdza2lwJyBvciAncmFpc2UnLCBhcyB0ZXh0lGgfaCCMEV91"
+    "bmRlZmluZWRfcG9saWN5lJOUdWJoEGgYKYGUfZQoaBtoE2gcaBFoHYwgc21hbGxlc3QgbGFiZWwgb2YgYSByZWxl"
+    "dmFudCByb3eUaB9oFowWVHlwZUNvbnZlcnRlcnMudG9GbG9hdJSTlHViR0AAAAAAAAAAdYwQX2RlZmF1bHRQYXJh"
+    "bU1hcJR9lChoGCmBlH2UKGgbaBNoHIwNcHJlZGljdGlvbkNvbJRoHYwXcHJlZGljdGlvbiBjb2x1bW4gbmFtZS6U"
+    "aB9oJ3VijApwcmVkaWN0aW9ulGgYKYGUfZQoaBtoE2gcjAhsYWJlbENvbJRoHYwSbGFiZWwgY29sdW1uIG5hbWUu"
+    "lGgfaCd1YowFbGFiZWyUaBmMB25kY2dAMTCUaCOMBXF1ZXJ5lHWMB19wYXJhbXOUTowKY29udmVudGlvbpRoGCmB"
+    "lH2UKGgbaBNoHGhHaB2MTXRvb2wgd2hvc2UgY29udmVudGlvbnMgdG8gZm9sbG93IChza2xlYXJuX3JhbmtfbWV0"
+    "cmljcy5ldmFsdWF0ZSdzIGNvbnZlbnRpb24plGgfaCd1YmhBaD9oB2gZaDxoOmgJaCNoEWgzaA9oLmgNaCtoC2go"
+    "dWIu"
+)
+
+
+def test_an_evaluator_pickled_before_its_module_moved_still_loads(spark):
+    assert b"sklearn_rank_metrics._spark_evaluator\x94\x8c\x0c_metric_name" in OLD_PICKLE
+    loaded = pickle.loads(OLD_PICKLE)
+    assert type(loaded) is RankingMetricEvaluator
+    assert loaded.getMetricName() == "map(denominator=min(k,n_relevant))@5"
+    assert (loaded.getQueryCol(), loaded.getWeightCol()) == ("qid", "weight")
+    assert loaded.getOrDefault("replaceUndefinedBy") == "skip"
+    # the converters are today's, so the loaded evaluator still checks what it is given
+    assert loaded.metricName.typeConverter is _spark_evaluator._metric_name
+    assert loaded.replaceUndefinedBy.typeConverter is _spark_evaluator._undefined_policy
+    with pytest.raises(ValueError, match="Unknown metric 'ndgc@10'"):
+        loaded.setMetricName("ndgc@10")
+    frame = ranking_rows()
+    expected = in_memory(
+        frame,
+        "map(denominator=min(k,n_relevant))@5",
+        sample_weight=frame["weight"],
+        ties="pessimistic",
+        replace_undefined_by="skip",
+        relevance_level=2.0,
+    )
+    assert loaded.evaluate(spark.createDataFrame(frame)) == pytest.approx(expected, rel=1e-12)
