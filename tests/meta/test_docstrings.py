@@ -354,10 +354,6 @@ def test_engine_fill_doc_fills_markers_in_order_and_refuses_leftovers():
         fill_doc(typo, {"returned": "a value"})
 
 
-# converted to fill_doc on another branch of issue 45, merged with this one
-_HAND_TEMPLATING_PENDING = frozenset({"dask.py", "spark.py"})
-
-
 def _docstring_writes(path: Path) -> list[int]:
     """The lines of ``path`` that write a ``__doc__`` (``f.__doc__ = ...``, ``setattr``)."""
     lines = []
@@ -384,7 +380,6 @@ def test_fill_doc_is_the_one_routine_that_writes_docstrings():
     writes = {
         str(path.relative_to(package)): lines
         for path in sorted(package.rglob("*.py"))
-        if path.relative_to(package).as_posix() not in _HAND_TEMPLATING_PENDING
-        and (lines := _docstring_writes(path))
+        if (lines := _docstring_writes(path))
     }
     assert list(writes) == ["_engine/_docs.py"], writes
