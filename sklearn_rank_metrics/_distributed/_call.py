@@ -122,7 +122,11 @@ def distributed_call(
         sample_weight=sample_weight,
         judged=judged,
         doc_id=doc_id,
-        partitioned_by_query=partitioned_by_query,
+        # NumPy's bools as Python's: the backends test ``is True``
+        partitioned_by_query=(
+            partitioned_by_query if isinstance(partitioned_by_query, str)
+            else bool(partitioned_by_query)
+        ),
         buckets=buckets,
         caller=caller_name(),
     )

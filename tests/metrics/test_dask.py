@@ -370,10 +370,11 @@ def test_partitioned_by_query_true_on_split_queries_is_refused():
         r"\(or pass False\) .* repartition the data by query first \(ddf.shuffle\(on='group'\)\)"
     )
     # before: {'ndcg@3': 0.6655, 'map': 0.6354}, each half of a query scored as a query
-    with pytest.raises(ValueError, match=message):
-        evaluate(ddf, ["ndcg@3", "map"], partitioned_by_query=True)
-    with pytest.raises(ValueError, match=message):
-        evaluate_per_query(ddf, ["ndcg@3", "map"], partitioned_by_query=True)
+    for flag in (True, np.True_):  # NumPy's True too: it used to skip the check
+        with pytest.raises(ValueError, match=message):
+            evaluate(ddf, ["ndcg@3", "map"], partitioned_by_query=flag)
+        with pytest.raises(ValueError, match=message):
+            evaluate_per_query(ddf, ["ndcg@3", "map"], partitioned_by_query=flag)
     lazy = evaluate(ddf, ["ndcg@3", "map"], partitioned_by_query=True, compute=False)
     with pytest.raises(ValueError, match=message):
         lazy.compute()

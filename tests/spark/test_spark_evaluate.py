@@ -216,8 +216,9 @@ def test_partitioned_by_query_true_on_split_queries_is_refused(spark):
         r"\(or pass False\) .* repartition the data by query first "
         r"\(df.repartition\('group'\)\)"
     )
-    with pytest.raises(ValueError, match=message):  # the check made with the sums
-        evaluate(df, ["ndcg@3", "map"], partitioned_by_query=True)
+    for flag in (True, np.True_):  # the check made with the sums; NumPy's True too
+        with pytest.raises(ValueError, match=message):
+            evaluate(df, ["ndcg@3", "map"], partitioned_by_query=flag)
     with pytest.raises(ValueError, match=message.replace("evaluate", "evaluate_per_query")):
         evaluate_per_query(df, ["ndcg@3", "map"], partitioned_by_query=True)  # made now
     with pytest.raises(ValueError, match=message.replace("evaluate", "per_query_values")):
