@@ -165,7 +165,8 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
         ``{name: run file or {query: {docno: score}}}``, or run file paths (named by
         their file names).
     single_precision : bool, default=False
-        Round the scores to single precision, as trec_eval 9 (pytrec_eval) does; the
+        Round the scores to single precision, as trec_eval 9 (pytrec_eval) does: the
+        rows then carry ``convention="pytrec_eval"``, as :func:`read_trec`'s; the
         presets that need it (``convention="pytrec_eval"``) round them themselves.
 
     Returns

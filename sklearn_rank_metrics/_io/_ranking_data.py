@@ -154,7 +154,8 @@ class RankingData(RankingRows):
     convention : str or None
         The convention of the tool that defines the numbers of the source:
         ``"trec_eval"`` for rows read from TREC files (:func:`read_trec`,
-        :func:`align_trec_runs`), so that every entry point given the rows whole
+        :func:`align_trec_runs`; ``"pytrec_eval"``, trec_eval 9, with
+        ``single_precision=True``), so that every entry point given the rows whole
         computes what ``trec_eval`` (and ``rank-metrics evaluate --qrels``) prints;
         None for the other readers (LETOR and SVMlight files, tables, frames and
         recommendation lists come from no single tool), and the package's defaults

@@ -539,8 +539,9 @@ def join_trec_sources(
         judged=rows.judged,
         n_answered_queries=rows.n_answered_queries,
         # TREC files mean trec_eval's numbers, through every entry point (the command
-        # line's default convention with --qrels is the same)
-        convention="trec_eval",
+        # line's default convention with --qrels is the same); scores rounded to float32
+        # mean trec_eval 9's, pytrec_eval's
+        convention="pytrec_eval" if single_precision else "trec_eval",
         run_position=rows.run_position,
     )
     return TrecJoin(data, run_table.tag, rows.n_qrels_queries, source)
@@ -592,8 +593,10 @@ def read_trec(
         pytrec_eval): the mean is then over those queries.
     single_precision : bool, default=False
         Round the scores to single precision, so that scores equal in float32 tie, as
-        in trec_eval 9 (what pytrec_eval builds). The default keeps the scores as
-        written: trec_eval 10 reads them in double precision, and
+        in trec_eval 9 (what pytrec_eval builds): the rows then carry
+        ``convention="pytrec_eval"`` (trec_eval 9's numbers, its interpolated
+        precision cutoff included), not ``"trec_eval"``. The default keeps the scores
+        as written: trec_eval 10 reads them in double precision, and
         ``convention="pytrec_eval"`` (or ``"ir_measures"``) rounds them itself.
 
     Returns

@@ -288,3 +288,25 @@ def test_stdin_run_is_read_like_a_file(files, capsys, monkeypatch):
     assert document["results"]["stdin"]["map"]["mean"] == pytest.approx(
         evaluate(read_trec(qrels, run), metrics=["map"])["map"], rel=1e-12
     )
+
+
+def test_rows_rounded_to_float32_carry_trec_eval_9s_convention():
+    # single_precision=True reads the run as trec_eval 9 (pytrec_eval) does; the rows
+    # carried trec_eval 10's convention, which mixed 10's interpolated-precision cutoff
+    # round(X*R) with 9's float32 scores. Relevant rows at ranks 1, 4, 8, 9, 10, 11;
+    # recall 0.2 of 6 relevant: 10's round(1.2) = 1 takes the best precision from the
+    # first relevant row on (1/1), 9's floor(1.2 + 0.9) = 2 from the second (6/11)
+    qrels = {"q": {f"r{i}": 1 for i in range(6)}}
+    run = {"q": {doc: score for doc, score in zip(
+        ["r0", "n0", "n1", "r1", "n2", "n3", "n4", "r2", "r3", "r4", "r5"],
+        [11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0], strict=True,
+    )}}
+    tool = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall"}).evaluate(run)["q"]
+    expected = tool["iprec_at_recall_0.20"]
+    assert expected == pytest.approx(6 / 11)
+    for data in (read_trec(qrels, run, single_precision=True),
+                 align_trec_runs(qrels, {"x": run}, single_precision=True).run("x")):
+        assert data.convention == "pytrec_eval"
+        got = evaluate(data, metrics=["iprec_at_recall_0.20"])["iprec_at_recall_0.20"]
+        assert got == pytest.approx(expected, rel=1e-12)
+    assert read_trec(qrels, run).convention == "trec_eval"
