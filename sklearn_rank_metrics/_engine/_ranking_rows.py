@@ -38,6 +38,24 @@ class RankingRows:
         raise NotImplementedError
 
 
+class CarriedRows(RankingRows):
+    """Rows built from the fields a :class:`RankingRows` carries, with other scores.
+
+    For a caller that scores a reader's rows with an estimator (the scorers): passed
+    whole to a metric function, the rows hand over everything the reader's object
+    carried (judged flags, document ids and their run order, the convention), as
+    the object itself would.
+    """
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, **fields: Any) -> None:
+        self._fields = fields
+
+    def carried(self) -> dict[str, Any]:
+        return dict(self._fields)
+
+
 def _is_models_mapping(value: Any) -> bool:
     """Several named models' scores: a mapping or a DataFrame (one column a model)."""
     return isinstance(value, Mapping) or hasattr(value, "columns")
@@ -329,9 +347,10 @@ def estimator_inputs(
 
     ``X`` may be a :class:`RankingRows` object with features (``.X``, as
     :func:`read_letor` gives them): its labels and query ids are used (``y`` and
-    ``group`` must then be left out), and ``judged`` / ``doc_id`` come back in the
-    dict. Any other ``X`` passes through with ``y``, ``group`` and an empty dict.
-    Errors name the caller (see ``_caller``).
+    ``group`` must then be left out), and ``judged`` / ``doc_id`` (and
+    ``convention``, when the rows carry one, for the caller to apply where the call
+    names none) come back in the dict. Any other ``X`` passes through with ``y``,
+    ``group`` and an empty dict. Errors name the caller (see ``_caller``).
     """
     if not isinstance(X, RankingRows):
         return X, y, group, {}
@@ -362,4 +381,6 @@ def _carried_inputs(X: RankingRows, y: Any, group: Any) -> tuple[Any, Any, Any, 
         )
     judged = True if carried["judged"] is None else carried["judged"]
     extra = {"judged": judged, "doc_id": carried["doc_id"]}
+    if carried.get("convention") is not None:  # applied where the call names none
+        extra["convention"] = carried["convention"]
     return features, carried["y_true"], carried["group"], extra

@@ -25,7 +25,7 @@ from sklearn.utils.metadata_routing import MetadataRequest
 from .._engine._caller import entry_point, renamed_as
 from .._engine._inputs import RESPONSE_METHODS, plain_array, query_id_column, response_values
 from .._engine._plain import counted
-from .._engine._ranking_rows import estimator_inputs
+from .._engine._ranking_rows import CarriedRows, estimator_inputs
 from .._engine._shared_sort import SharedSort, sharing_sort
 from .._engine._validation import BOOLEAN, NONE, Options, check_parameter
 from .._metrics._base import SHARED_SETTINGS
@@ -175,14 +175,25 @@ class RankingScorer:
         self._check_whole_queries(estimator, group, y_true)
         y_score = response_values(estimator, X, self.response_method)
         params = dict(self.metric_params)
-        if "judged" in carried and "judged" not in params:
-            names, takes_any = _metric_parameters(self.metric_function)
-            if "judged" in names or takes_any:
-                params["judged"] = carried["judged"]
         with sharing_sort(self._shared_sort, self._shared_sort_user):
-            value = self.metric_function(
-                y_true, y_score, group, sample_weight=sample_weight, **params
-            )
+            if carried and _declared_direction(self.metric_function) is not None:
+                # a reader's rows with features: one of our metric functions takes them
+                # whole (judged flags, document ids, convention), as evaluate(data) does
+                rows = CarriedRows(
+                    y_true=y_true, y_score=y_score, group=group, sample_weight=None,
+                    judged=carried["judged"], doc_id=carried["doc_id"],
+                    convention=carried.get("convention"),
+                )
+                value = self.metric_function(rows, sample_weight=sample_weight, **params)
+            else:
+                names, takes_any = _metric_parameters(self.metric_function)
+                if "judged" in carried and "judged" not in params and (
+                    "judged" in names or takes_any
+                ):
+                    params["judged"] = carried["judged"]
+                value = self.metric_function(
+                    y_true, y_score, group, sample_weight=sample_weight, **params
+                )
         return self.sign * value
 
     def _by_parameter_name(self, metadata: dict[str, Any]) -> dict[str, Any]:

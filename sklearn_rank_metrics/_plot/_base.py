@@ -72,7 +72,17 @@ def display_from_estimator(
     with renamed_as(f"{display.__name__}.from_estimator"):
         X, y, group, carried = estimator_rows(estimator, X, y, group)
         scores = estimator_scores(estimator, X, response_method, name)
-    return display.from_predictions(y, scores, group, **carried, **kwargs)
+    return display.from_predictions(y, scores, group, **with_carried(carried, kwargs))
+
+
+def with_carried(carried: dict[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keywords of ``from_predictions``: the rows' judged flags and document ids,
+    and their convention where the call names none."""
+    options = dict(kwargs)
+    for field, value in carried.items():
+        if field != "convention" or options.get("convention") is None:
+            options[field] = value
+    return options
 
 
 def model_scores(y_score: Any, name: str | None) -> dict[str, Any]:

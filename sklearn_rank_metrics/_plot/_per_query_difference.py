@@ -12,7 +12,7 @@ from .._engine._caller import renamed_as
 from .._engine._plain import counted
 from .._engine._ranking_rows import accepts_ranking_rows
 from .._stats._model_values import greater_is_better
-from ._base import axes, estimator_rows, estimator_scores, per_query_metric
+from ._base import axes, estimator_rows, estimator_scores, per_query_metric, with_carried
 from ._doc import display_doc
 
 
@@ -250,6 +250,5 @@ class PerQueryDifferenceDisplay:
             group,
             name=name,
             baseline_name=baseline_name,
-            **carried,
-            **kwargs,
+            **with_carried(carried, kwargs),
         )

@@ -310,3 +310,42 @@ def test_rows_rounded_to_float32_carry_trec_eval_9s_convention():
         got = evaluate(data, metrics=["iprec_at_recall_0.20"])["iprec_at_recall_0.20"]
         assert got == pytest.approx(expected, rel=1e-12)
     assert read_trec(qrels, run).convention == "trec_eval"
+
+
+def test_rows_with_features_keep_their_convention_in_scorers_and_displays():
+    # a reader's rows with features (.X) scored by an estimator: the scorer and the
+    # displays apply what the rows carry (the convention, the document ids), as
+    # evaluate does on the same rows with the estimator's scores
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    import scipy.sparse as sp
+    from sklearn.tree import DecisionTreeRegressor
+
+    from sklearn_rank_metrics import make_ranking_scorer
+
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = rng.integers(0, 3, 60).astype(float)
+    group = np.repeat(np.arange(6), 10)
+    doc = np.array([f"d{i:02d}" for i in rng.permutation(60)], dtype=object)
+    model = DecisionTreeRegressor(max_depth=1).fit(X, y)  # two distinct scores: ties
+    data = RankingData(y, None, group, doc_id=doc, X=sp.csr_matrix(X), convention="trec_eval")
+    scored = RankingData(y, model.predict(X), group, doc_id=doc, convention="trec_eval")
+    expected = evaluate(scored, metrics=["map"])["map"]
+    # by hand: trec_eval's order is score descending, then docno descending
+    order = np.lexsort((-np.argsort(np.argsort(doc)), -model.predict(X), group))
+    assert expected == pytest.approx(evaluate(
+        y[order], model.predict(X)[order], group[order], metrics=["map"], ties="input"
+    )["map"], rel=1e-12)
+    assert expected != pytest.approx(evaluate(scored, metrics=["map"], convention="none")["map"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the document ids come along: no tie warning
+        assert make_ranking_scorer("map")(model, data) == pytest.approx(expected, rel=1e-12)
+        display = PerQueryMetricDisplay.from_estimator(model, data, None, metric="map")
+    assert np.mean(next(iter(display.values.values()))) == pytest.approx(expected, rel=1e-12)
+    # the scorer's own convention wins
+    assert make_ranking_scorer("map", convention="none")(model, data) == pytest.approx(
+        evaluate(scored, metrics=["map"], convention="none")["map"], rel=1e-12
+    )
+    matplotlib.pyplot.close("all")
