@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .._engine import _warnings
-from .._engine._warnings import recorded_warnings, warn_at_caller
+from .._engine._warnings import SuspiciousInputWarning, recorded_warnings, warn_at_caller
 from ._plan import PartitionPlan
 
 _SEPARATOR = "\x1f"  # between a warning's category and its text
@@ -59,7 +59,10 @@ def warn_once(recorded: Sequence[str], plan: PartitionPlan, n_parts: int) -> Non
     counts and queries) are one kind. When each of the ``n_parts`` partitions that
     held rows raised the same text, it is emitted as it is: the in-memory call's
     warning. Otherwise the first text is emitted, saying that it is about one
-    partition's rows and how many partitions raised it.
+    partition's rows and how many partitions raised it; a
+    :class:`SuspiciousInputWarning` (inputs that look mixed up) only when every
+    partition raised it, since one partition's rows can look so where the whole
+    input does not.
     """
     kinds: dict[tuple[str, str], list[str]] = {}
     for entry in recorded:
@@ -67,6 +70,10 @@ def warn_once(recorded: Sequence[str], plan: PartitionPlan, n_parts: int) -> Non
         kinds.setdefault((path, _PARTICULARS.sub("#", text)), []).append(text)
     for (path, _), texts in kinds.items():
         text = texts[0]
+        if _category(path) is SuspiciousInputWarning and len(texts) != n_parts:
+            # a part of the rows can look like a mix-up the whole does not (every query
+            # of one partition holding one row): said only when every partition said it
+            continue
         if len(texts) != n_parts or len(set(texts)) > 1:
             text += (
                 f" [Raised in {len(texts)} of the {n_parts} {plan.part}s of the "

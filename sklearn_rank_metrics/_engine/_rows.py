@@ -176,6 +176,7 @@ def checked_rows(
     doc_id: Any = None,
     single_precision_weights: str | None = None,
     negative_labels_gain_zero: bool = False,
+    whole_call: bool = True,
 ) -> Rows:
     """Check and convert the inputs of one call, once: the door of every entry point.
 
@@ -186,6 +187,10 @@ def checked_rows(
     first, naming the convention). ``negative_labels_gain_zero``: the convention
     reads a negative label as gain 0, so an unjudged row may carry one (a row nobody
     judged has the label 0, which is what the tool reads there).
+    ``whole_call=False``: the rows are a part of a call's rows (a Dask or Spark
+    partition, a streaming batch), which can look like a mix-up the whole does not
+    (every query of a part holding one row), so only swapped labels and scores are
+    looked for.
     """
     check_pandas_indexes(
         {
@@ -215,7 +220,7 @@ def checked_rows(
     else:
         queries = _queries(*factorize_groups_with_sizes(group, len(labels)), len(labels))
     labels_flat, scores_flat = labels.reshape(-1), scores.reshape(-1)
-    if group is not None:
+    if group is not None and whole_call:
         _warn_if_mixed_up(labels_flat, scores_flat, queries)
     else:
         warn_swapped_labels_and_scores(labels_flat, scores_flat)

@@ -291,16 +291,19 @@ def evaluate_details(
     means: bool = True,
     doc_id: Any = None,
     judged: Any = None,
+    whole_call: bool = True,
 ) -> EvaluationDetails:
     """Validate, sort once, and compute every metric's per-query values and mean.
 
     ``means=False`` leaves every ``mean`` NaN (and warns about nothing), for callers
-    that combine the per-query values of several calls themselves.
+    that combine the per-query values of several calls themselves; those pass
+    ``whole_call=False`` when the rows are a part of what the user gave (a partition,
+    a batch), whose look alone does not say the arguments were mixed up.
     The validation errors name the caller (see ``_caller``); the metrics' own errors
     name the caller, else the metric function.
     """
     inputs = (y_true, y_score, group, sample_weight, judged)
-    rankings = _ranked_metrics(inputs, metrics, shared, doc_id)
+    rankings = _ranked_metrics(inputs, metrics, shared, doc_id, whole_call)
     return _details(rankings, means)
 
 
@@ -369,6 +372,7 @@ def _ranked_metrics(
     metrics: str | Sequence[str],
     shared: Settings | Mapping[str, Any],
     doc_id: Any = None,
+    whole_call: bool = True,
 ) -> Rankings:
     """The checked settings and metric names, and the rows checked and sorted once.
 
@@ -383,7 +387,7 @@ def _ranked_metrics(
     y_true, y_score, group, sample_weight, judged = inputs
     rows = rows_at_door(
         y_true, y_score, group, sample_weight=sample_weight, judged=judged, doc_id=doc_id,
-        convention=plan.convention,
+        convention=plan.convention, whole_call=whole_call,
     )
     return _ranked(rows, plan)
 

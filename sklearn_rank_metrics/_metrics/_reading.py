@@ -36,8 +36,13 @@ def rows_at_door(
     judged: Any = None,
     doc_id: Any = None,
     convention: Convention | None = None,
+    whole_call: bool = True,
 ) -> Rows:
-    """The call's rows, checked once (errors name the caller, the argument and the row)."""
+    """The call's rows, checked once (errors name the caller, the argument and the row).
+
+    ``whole_call=False`` for a part of a call's rows (see
+    :func:`~.._engine._rows.checked_rows`).
+    """
     return checked_rows(
         y_true,
         y_score,
@@ -47,6 +52,7 @@ def rows_at_door(
         doc_id=doc_id,
         single_precision_weights=weights_tool(convention),
         negative_labels_gain_zero=convention is not None and convention.negative_labels_gain_zero,
+        whole_call=whole_call,
     )
 
 

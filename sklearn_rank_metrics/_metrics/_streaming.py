@@ -20,6 +20,7 @@ import numpy as np
 from .._engine._caller import caller_name, entry_point, renamed_as
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
 from .._engine._inputs import to_numpy
+from .._engine._mixups import warn_one_row_queries
 from .._engine._ranking_rows import RankingRows, accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
 from .._render._trec_eval import MeasureValues, trec_eval_lines
@@ -134,6 +135,8 @@ class RankingEvaluator:
         self._seen: set = set()
         # the frame library of the first batch's inputs: that of the per-query table
         self._frame_library: str | None = None
+        # rows of every batch: compute judges the whole (every query one row?)
+        self._n_rows = 0
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -146,6 +149,7 @@ class RankingEvaluator:
         if "shared" in state:  # pickled before the settings became one object
             state["settings"] = Settings.coerce(state.pop("shared"))
         state.setdefault("_frame_library", None)  # pickled before tables followed the inputs
+        state.setdefault("_n_rows", 0)  # pickled before the rows were counted
         self.__dict__.update(state)
         self._lock = threading.Lock()
 
@@ -198,8 +202,11 @@ class RankingEvaluator:
             means=False,
             doc_id=doc_id,
             judged=judged,
+            whole_call=False,  # a batch: some of the queries (compute judges the whole)
         )
         self._add(details.query_ids, details.metrics, "RankingEvaluator.update", output_library())
+        with self._lock:
+            self._n_rows += int(np.size(y_true))
 
     def _add(
         self,
@@ -255,9 +262,11 @@ class RankingEvaluator:
             )
         with other._lock:  # a snapshot; self may be other (its queries are then refused)
             batches = list(zip(other._query_ids, other._details, strict=True))
-            library = other._frame_library
+            library, n_rows = other._frame_library, other._n_rows
         for query_ids, details in batches:
             self._add(query_ids, details, "RankingEvaluator.merge", library)
+        with self._lock:
+            self._n_rows += n_rows
         return self
 
     @entry_point(name="RankingEvaluator.compute")
@@ -284,8 +293,11 @@ class RankingEvaluator:
         as_table = bool(per_query) and not isinstance(per_query, str)
         with self._lock:
             batch_ids, batch_details = list(self._query_ids), list(self._details)
+            n_rows = self._n_rows
         if not batch_details:
             raise ValueError("RankingEvaluator.compute: no batch was added (call update first).")
+        # the batches' mix-up the batches alone cannot tell (every query one row)
+        warn_one_row_queries(n_rows, len(self._seen))
         query_ids = np.concatenate(batch_ids)
         order = np.argsort(query_ids, kind="stable")
         results, per_query_values = {}, {}

@@ -244,3 +244,32 @@ def _qrels_and_run(data, scores):
         if score > -np.inf:
             run.setdefault(str(query), {})[str(doc)] = float(score)
     return qrels, run
+
+
+def test_a_part_of_the_rows_is_not_judged_alone():
+    # 30 queries of 5 rows and 20 of one: no mix-up in memory, nor when the one-row
+    # queries arrive alone in a Dask partition or a streaming batch (a part of the
+    # rows can look like every query holds one row where the whole does not)
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from sklearn_rank_metrics import RankingEvaluator
+    from sklearn_rank_metrics.dask import evaluate as dask_evaluate
+
+    rng = np.random.default_rng(0)
+    group = np.r_[np.repeat(np.arange(30), 5), np.arange(30, 50)]
+    y = rng.integers(0, 2, len(group)).astype(float)
+    s = rng.random(len(group))
+    frame = pd.DataFrame({"y_true": y, "y_score": s, "group": group})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SuspiciousInputWarning)
+        expected = srm.evaluate(y, s, group, metrics=["map"])
+        parts = dd.concat([dd.from_pandas(frame[frame.group < 30], npartitions=1),
+                           dd.from_pandas(frame[frame.group >= 30], npartitions=1)])
+        got = dask_evaluate(parts, ["map"])
+        evaluator = RankingEvaluator(["map"])
+        for batch in (group < 30, group >= 30):
+            evaluator.update(y[batch], s[batch], group[batch])
+        streamed = evaluator.compute()
+    assert got["map"] == pytest.approx(expected["map"], rel=1e-12)
+    assert streamed["map"] == pytest.approx(expected["map"], rel=1e-12)
