@@ -121,6 +121,7 @@ class RankingScorer:
         sign: int = 1,
         shown_params: Mapping[str, Any] | None = None,
         by_name: bool = True,
+        allow_split_queries: bool = False,
     ) -> None:
         self.metric_function = metric_function
         self.metric_params = dict(metric_params)
@@ -133,6 +134,7 @@ class RankingScorer:
         self.group = group
         self.response_method = response_method
         self.sign = sign
+        self.allow_split_queries = allow_split_queries
         # metadata routing: the metric's ``group`` is requested under the name
         # ``groups`` (what GroupKFold consumes); sample_weight is not requested.
         self._score_requests: dict[str, Any] = {"group": "groups", "sample_weight": None}
@@ -257,6 +259,8 @@ class RankingScorer:
             shown.append("group=<bound ids>")
         if self.sign < 0:
             shown.append("greater_is_better=False")
+        if getattr(self, "allow_split_queries", False):
+            shown.append("allow_split_queries=True")
         params = getattr(self, "shown_params", {})  # (absent from scorers pickled before)
         shown.extend(f"{key}={value!r}" for key, value in sorted(params.items()))
         return f"make_ranking_scorer({', '.join(shown)})"
@@ -275,6 +279,8 @@ class RankingScorer:
         is checked; for any other estimator the training queries are unknown. In
         both cases the folds must keep queries whole (see :func:`make_ranking_scorer`).
         """
+        if getattr(self, "allow_split_queries", False):  # split on purpose (scorers pickled
+            return  # before the option have none)
         record = fitted_queries(estimator) if _inside_cross_validation() else None
         if record is None:
             return
@@ -290,7 +296,9 @@ class RankingScorer:
                 "in training): the folds split them between training and scoring, so each "
                 "is scored on part of its rows by a model that saw the rest. Keep every "
                 "query on one side of each split: cv=GroupKFold(n_splits) (or "
-                "GroupShuffleSplit, LeaveOneGroupOut) with the query ids as groups."
+                "GroupShuffleSplit, LeaveOneGroupOut) with the query ids as groups. Where "
+                "the split is the protocol (a user's last interactions held out, each user "
+                "a query), say so: make_ranking_scorer(..., allow_split_queries=True)."
             )
         )
 
@@ -477,6 +485,7 @@ def make_ranking_scorer(
     response_method: str = "auto",
     greater_is_better: bool | None = None,
     group: Any = None,
+    allow_split_queries: bool = False,
     **params: Any,
 ) -> RankingScorer:
     """Make a scikit-learn scorer from a ranking metric over query groups.
@@ -525,6 +534,12 @@ default="auto"
         ``permutation_importance`` on a held-out set, where nothing is routed and a
         query-id column would itself be permuted). The scorer raises if the number
         of rows differs.
+    allow_split_queries : bool, default=False
+        Score queries whose other rows the model was trained on, on purpose: the
+        recommender protocol that holds out each user's last interactions (every
+        user, a query, on both sides of the split, ``PredefinedSplit`` or a
+        time-based split). By default such folds are refused where the scorer can
+        know them (see Notes).
     **params
         Parameters of the metric (``k``, ``gain``, ``ties``,
         ``replace_undefined_by``, ``convention``, ...), checked now: a bad value is
@@ -597,6 +612,7 @@ default="auto"
                     [BOOLEAN, NONE])
     if greater_is_better is not None:  # NumPy's bool as Python's (``is`` compares below)
         greater_is_better = bool(greater_is_better)
+    check_parameter("make_ranking_scorer", "allow_split_queries", allow_split_queries, [BOOLEAN])
     function, metric_params, name, shown = _resolve_metric(metric, dict(params))
     greater_is_better = _direction(metric, function, greater_is_better)
     return RankingScorer(
@@ -609,6 +625,7 @@ default="auto"
         sign=1 if greater_is_better else -1,
         shown_params=shown,
         by_name=isinstance(metric, str),
+        allow_split_queries=bool(allow_split_queries),
     )
 
 
@@ -623,6 +640,7 @@ def make_ranking_scorers(
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
     relevance_level: float | None = None,
+    allow_split_queries: bool = False,
 ) -> dict[str, RankingScorer]:
     """A dict ``{name: scorer}`` for several metric names, for multi-metric ``scoring=``.
 
@@ -632,7 +650,7 @@ def make_ranking_scorers(
         Registered names as in :func:`evaluate`, e.g. ``["ndcg@10", "map", "mrr@10"]``.
         They become the keys, so ``refit="ndcg@10"`` picks one and
         ``cv_results_["mean_test_ndcg@10"]`` holds its scores.
-    group_column, response_method, group
+    group_column, response_method, group, allow_split_queries
         As in :func:`make_ranking_scorer`, for every scorer.
     convention, ties, replace_undefined_by, relevance_level : default=None
         Applied to every metric that has the parameter and does not set it in its
@@ -672,6 +690,7 @@ def make_ranking_scorers(
             group_column=group_column,
             response_method=response_method,
             group=group,
+            allow_split_queries=allow_split_queries,
             **shared.given(accepted, named=spec.params),
         )
     # scikit-learn calls each scorer on its own, with the same y and predictions:

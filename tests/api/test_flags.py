@@ -101,6 +101,10 @@ CALLS = {
     ("make_ranking", "coef"): lambda v: srm.make_ranking(5, coef=v),
     ("make_ranking_scorer", "greater_is_better"):
         lambda v: srm.make_ranking_scorer("map", greater_is_better=v),
+    ("make_ranking_scorer", "allow_split_queries"):
+        lambda v: srm.make_ranking_scorer("map", allow_split_queries=v),
+    ("make_ranking_scorers", "allow_split_queries"):
+        lambda v: srm.make_ranking_scorers(["map"], allow_split_queries=v),
     ("ranking_report", "output_dict"): lambda v: srm.ranking_report(Y, S, G, output_dict=v),
     ("ranking_report", "as_frame"): lambda v: srm.ranking_report(Y, S, G, as_frame=v),
     ("rbp_score", "graded"): lambda v: srm.rbp_score(Y, S, G, graded=v),

@@ -277,3 +277,30 @@ def test_drop_column_pipeline_with_a_plain_model_is_unknown_and_documented():
     scores = cross_val_score(model, frame, y, cv=KFold(3),
                              scoring=make_ranking_scorer("ndcg@10", group_column="qid"))
     assert np.all(np.isfinite(scores))
+
+
+def test_a_split_on_purpose_is_allowed_and_named_in_the_refusal():
+    # a recommender's leave-last-out: every user (a query) has rows on both sides of the
+    # one split, on purpose; the refusal names the way to say so, and with it the
+    # scores are those of the held-out rows scored by hand
+    from sklearn.model_selection import PredefinedSplit
+
+    X, y, qid = _queries()
+    # each query's last two rows are the test fold
+    position = np.concatenate([np.arange(n) for n in np.bincount(qid)])
+    last = position >= np.repeat(np.bincount(qid), np.bincount(qid)) - 2
+    split = PredefinedSplit(np.where(last, 0, -1))
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(BaseException, match=r"allow_split_queries=True") as error:
+            cross_val_score(_ranker(), X, y, cv=split, scoring=make_ranking_scorer("ndcg@10"),
+                            params={"groups": qid})  # fmt: skip
+        _check_split_refusal(error)
+        scorer = make_ranking_scorer("ndcg@10", allow_split_queries=True)
+        assert "allow_split_queries=True" in repr(scorer)
+        (score,) = cross_val_score(_ranker(), X, y, cv=split, scoring=scorer,
+                                   params={"groups": qid})  # fmt: skip
+    model = _ranker().fit(X[~last], y[~last], group=qid[~last])
+    expected, _ = reference_mean("ndcg", y[last], model.predict(X[last]), qid[last], k=10)
+    assert score == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(TypeError, match="'allow_split_queries' parameter of make_ranking"):
+        make_ranking_scorer("ndcg@10", allow_split_queries="yes")
