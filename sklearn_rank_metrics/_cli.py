@@ -33,7 +33,7 @@ from ._render import MAX_DIGITS, _csv, _json
 from ._render._escape import text as escape_text
 from ._render._trec_eval import trec_eval_lines
 from ._stats._compare import compare
-from ._stats._report import REPORT_METRICS, RankingReport, summarize
+from ._stats._report import REPORT_METRICS, RankingReport, summarize, with_note
 from ._stats._resampling import MAX_RESAMPLES  # --resamples at most, as compare's
 from ._version import __version__
 
@@ -650,7 +650,10 @@ def _print_report(
     elif args.format in ("markdown", "latex"):
         counts = ", ".join(f"{name}: {count}" for name, count in query_counts.items())
         which = "each run answered in" if loaded.answered_only else "of"
-        caption = f"Means over the queries {which} {loaded.source} ({counts})."
+        caption = with_note(
+            f"Means over the queries {which} {loaded.source} ({counts}).",
+            Settings.from_arguments(**settings),
+        )
         render = report.to_markdown if args.format == "markdown" else report.to_latex
         text = render(caption=caption, alpha=args.alpha, digits=args.digits)
         out.write(text if text.endswith("\n") else text + "\n")  # LaTeX ends with one

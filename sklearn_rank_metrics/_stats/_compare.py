@@ -166,10 +166,13 @@ class ComparisonResult:
         return self.to_text()
 
     def _tables(self, style: str, test: Any, alpha: Any, digits: Any) -> str:
+        # the text ends with the convention's line; Markdown and LaTeX say it in the caption
+        note = None if style == "text" or self.settings is None else self.settings.described()
         with renamed_as(f"ComparisonResult.to_{style}"):
             return comparison_tables(
                 self._columns, self._means, baseline=self.baseline, correction=self.correction,
                 n_resamples=self.n_resamples, test=test, alpha=alpha, digits=digits, style=style,
+                note=note,
             )
 
     def to_text(self, *, test: str = "permutation", alpha: float = 0.05, digits: int = 4) -> str:

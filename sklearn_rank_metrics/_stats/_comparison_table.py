@@ -94,10 +94,12 @@ def comparison_tables(
     alpha: float,
     digits: int,
     style: str,
+    note: str | None = None,
 ) -> str:
     """The summary table and the per-comparison details in one format.
 
     Every run, metric and baseline name is escaped for ``style`` (:mod:`.._render._escape`).
+    ``note`` (the convention that applied) ends the caption.
     """
     owner = caller_name("comparison_tables")
     check_parameter(owner, "test", test, [Options(*_TESTS)])
@@ -117,6 +119,8 @@ def comparison_tables(
     caption = _caption(
         columns, models, baseline, correction, n_resamples, test_name, alpha, len(models)
     )
+    if note is not None:
+        caption += f" {note[0].upper()}{note[1:]}."
     summary = Table(
         ["", "run", *metrics],
         [

@@ -137,7 +137,7 @@ class RankingReport:
             for model, by_metric in self.summaries.items()
         }
         digits = self.digits if digits is None else digits
-        return means_table(means, caption, digits=digits, style=style)
+        return means_table(means, with_note(caption, self.settings), digits=digits, style=style)
 
     def to_markdown(
         self,
@@ -184,6 +184,16 @@ class RankingReport:
         if self.comparison is not None:
             document["comparison"] = self.comparison.records()
         return _json.render(document)
+
+
+def with_note(caption: str | None, settings: Settings | None) -> str | None:
+    """The caption, ended by the convention that applied (a caption of its own when
+    there is none); the caption as it is without a convention."""
+    note = None if settings is None else settings.described()
+    if note is None:
+        return caption
+    sentence = f"{note[0].upper()}{note[1:]}."
+    return sentence if caption is None else f"{caption} {sentence}"
 
 
 def standard_error(detail: MetricDetail) -> float:

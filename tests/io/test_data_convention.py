@@ -213,8 +213,14 @@ def test_comparisons_say_which_convention_applied(files):
         "label >= 1, empty query 0, iprec cutoff round(X*R)"
     )
     assert json.loads(result.to_json())["convention"] == "trec_eval"
+    # the formats papers take the tables in say it in the caption
+    assert "Convention: trec\\_eval 10" in result.to_markdown()
+    assert "Convention: trec\\_eval 10" in result.to_latex()
+    report = ranking_report(aligned, metrics=["map"], as_frame=False)
+    assert report.endswith("iprec cutoff round(X*R)")
     plain = compare(aligned, metrics=["map"], n_resamples=10, random_state=0, convention="none")
     assert plain.convention is None and "convention" not in plain.to_text()
+    assert "onvention" not in plain.to_markdown() + plain.to_latex()
     # the report with a comparison says it once, at the end
     text = ranking_report(aligned, metrics=["map"], baseline="tied", n_resamples=10)
     assert text.count("convention: trec_eval 10") == 1
@@ -225,6 +231,10 @@ def test_the_command_line_header_names_the_convention(files, capsys):
     qrels, run = files
     assert cli_main(["evaluate", "--qrels", qrels, "--run", run, "--metrics", "map"]) == 0
     assert "convention: trec_eval 10" in capsys.readouterr().out
+    for style in ("markdown", "latex"):  # in the caption
+        assert cli_main(["evaluate", "--qrels", qrels, "--run", run, "--metrics", "map",
+                         "--format", style]) == 0
+        assert "Convention: trec\\_eval 10" in capsys.readouterr().out
     assert cli_main(["evaluate", "--qrels", qrels, "--run", run, "--metrics", "map",
                      "--convention", "none", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["convention"] == "none"
