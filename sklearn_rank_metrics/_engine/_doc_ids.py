@@ -185,8 +185,8 @@ def warn_ties_without_ids(
             f"(cwl_eval's order, as ir_measures does for this measure), and this call has no "
             f"run order, so tied rows (first in query {query!r}) keep their input order and "
             "the result may differ from the tool's. Pass the RankingData of read_trec "
-            f"(or align_trec_runs) whole, as in {caller}(data, ..., convention={tool!r}): "
-            "it keeps each run's order."
+            f"(or align_trec_runs) whole, as in {caller}(data, ...): it keeps each run's "
+            "order."
         )
     else:
         message = (
@@ -194,8 +194,8 @@ def warn_ties_without_ids(
             f"does, and this call has no document ids, so tied rows (first in query "
             f"{query!r}) keep their input order and the result may differ from the tool's. "
             f"Pass the ids: evaluate(..., doc_id=<one id per row>, convention={tool!r}), or "
-            f"the RankingData of read_trec whole, as in {caller}(data, ..., "
-            f"convention={tool!r}), not {caller}(*data, ...)."
+            f"the RankingData of read_trec whole, which carries them: {caller}(data, ...), "
+            f"not {caller}(*data, ...)."
         )
     warn_at_caller(message, TieOrderWarning)
     return True

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._engine._document_ids import DocumentIds
 from .._engine._ranking_rows import RankingRows
+from .._engine._tools import CONVENTION_NAMES
 from ._frames import FrameRows, read_frame
 
 
@@ -75,12 +76,19 @@ def carried_fields(rows: Any, scores: str, run_position: Any = None) -> dict[str
 
 
 def check_convention_name(rows: Any) -> None:
-    """A carried convention is a tool's name (str) or None; the metrics check the name."""
+    """A carried convention is a tool's name or None, checked when the rows are made
+    (not first at a call that never named one)."""
     convention = rows.convention
     if convention is not None and not isinstance(convention, str):
         raise TypeError(
             f"{type(rows).__name__}: convention must be a tool's name (str, e.g. "
             f"'trec_eval') or None; got {type(convention).__name__}."
+        )
+    if convention is not None and convention not in (*CONVENTION_NAMES, "none"):
+        names = ", ".join(repr(name) for name in CONVENTION_NAMES)
+        raise ValueError(
+            f"{type(rows).__name__}: convention must be one of {names}, 'none' or None; "
+            f"got {convention!r}."
         )
 
 
@@ -88,7 +96,7 @@ def refuse_unpacking_convention(rows: Any) -> None:
     """``*data`` keeps three arrays; rows read under a tool's convention would lose it,
     and the metrics would give the package's numbers instead of the tool's without a
     word, so that unpacking is refused, showing both spellings."""
-    if rows.convention is None:
+    if rows.convention in (None, "none"):  # no tool's numbers to lose
         return
     kind = type(rows).__name__
     raise TypeError(

@@ -60,6 +60,7 @@ from .._engine._document_ids import ASCENDING, DESCENDING
 from .._engine._errors import RowValueError
 from .._engine._ranked_groups import RankedGroups
 from .._engine._rows import Reading
+from .._engine._tools import CONVENTION_NAMES
 from .._engine._validation import NONE, Options, check_parameter
 
 
@@ -362,6 +363,9 @@ CONVENTIONS: Mapping[str, Convention] = MappingProxyType(
         )
     }
 )
+
+if tuple(CONVENTIONS) != CONVENTION_NAMES:  # pragma: no cover - a declaration's slip
+    raise RuntimeError(f"_engine/_tools.py lists {CONVENTION_NAMES}, not {tuple(CONVENTIONS)}")
 
 # "none": the package's own defaults, said on purpose: it wins over the convention a
 # RankingData carries (TREC files carry "trec_eval"), where None means "not given"

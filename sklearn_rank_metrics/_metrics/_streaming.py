@@ -52,13 +52,14 @@ def _refuse_unnamed_convention(update: Callable[..., Any]) -> Callable[..., Any]
         rows = args[0] if args else kwargs.get("y_true")
         carried = rows.carried()["convention"] if isinstance(rows, RankingRows) else None
         if carried is not None and self.settings.convention is None:
+            given = "".join(f", {name}={value!r}" for name, value in self.settings.given().items())
             raise ValueError(
                 f"{caller_name()} got a {type(rows).__name__} read under "
                 f"convention={carried!r}, but the evaluator was built without a convention, "
                 "so the batch could be evaluated two ways. Build it with "
-                f"RankingEvaluator(..., convention={carried!r}) for {carried}'s numbers (as "
-                "evaluate(data) gives them), or with convention='none' for the package's "
-                "defaults."
+                f"RankingEvaluator(..., convention={carried!r}{given}) for {carried}'s "
+                "numbers (as evaluate(data) gives them), or with convention='none'"
+                f"{given} for the package's defaults."
             )
         return update(self, *args, **kwargs)
 

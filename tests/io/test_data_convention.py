@@ -256,6 +256,9 @@ def test_an_evaluator_without_a_convention_refuses_the_rows(files):
     data = read_trec(*files)
     with pytest.raises(ValueError, match=r"RankingEvaluator\(\.\.\., convention='trec_eval'\)"):
         RankingEvaluator(["map"]).update(data)
+    # its settings are kept in the spelling it shows
+    with pytest.raises(ValueError, match=r"convention='trec_eval', ties='average'\)"):
+        RankingEvaluator(["map"], ties="average").update(data)
     evaluator = RankingEvaluator(["map"], convention="none")
     evaluator.update(data)
     assert evaluator.compute() == evaluate(data, metrics=["map"], convention="none")
@@ -281,8 +284,12 @@ def test_a_convention_must_be_a_name():
         RankingData([1.0], [0.5], [1], convention=1)
     rows = RankingData([1.0, 0.0], [0.5, 0.5], [1, 1], doc_id=["a", "b"], convention="trec_eval")
     assert mean_reciprocal_rank_score(rows) == 0.5  # b (docno descending) first
-    with pytest.raises(ValueError, match="'convention' parameter of evaluate"):
-        evaluate(RankingData([1.0], [0.5], [1], convention="trec-eval"), metrics=["map"])
+    # a misspelt name is refused when the rows are made, not at a call that named none
+    with pytest.raises(ValueError, match=r"RankingData: convention must be one of .*"
+                       r"got 'trec-eval'"):
+        RankingData([1.0], [0.5], [1], convention="trec-eval")
+    # rows that carry "none" (the package's defaults) unpack: nothing would be lost
+    y, s, g = RankingData([1.0, 0.0], [0.5, 0.2], [1, 1], convention="none")
     assert "convention='trec_eval'" in repr(rows)
 
 

@@ -252,3 +252,16 @@ def test_bad_judged_masks_are_errors_naming_the_row():
         judged_at_k_score([1, 0], [0.5, 0.4], judged=["yes", "no"])
     with pytest.raises(ValueError, match="must hold True/False"):
         bpref_score([1, 0], [0.5, 0.4], judged=[1, 2])
+
+
+def test_numpy_true_says_every_row_was_judged_under_a_doc_id_convention():
+    # judged=np.True_ with document ids under trec_eval's convention crashed with an
+    # IndexError (the rows were moved into docno order with 'judged is True' tests)
+    y, s, qid, doc = [1, 0, 1], [0.5, 0.5, 0.2], [1, 1, 1], ["a", "b", "c"]
+    expected = evaluate(y, s, qid, metrics=["bpref"], judged=True, doc_id=doc,
+                        convention="trec_eval")
+    assert evaluate(y, s, qid, metrics=["bpref"], judged=np.True_, doc_id=doc,
+                    convention="trec_eval") == expected
+    # by hand: b (non-relevant, docno after a) ranks first, so both relevant rows have
+    # the one non-relevant row above them: (1 - 1/1) + (1 - 1/1) over R = 2
+    assert expected == {"bpref": 0.0}
