@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -16,7 +16,8 @@ from .._engine._validation import BOOLEAN, NONE, InstanceOf, validate_params
 from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._conventions import preset_name
-from .._metrics._evaluate import MetricDetail, evaluate_details
+from .._metrics._evaluate import MetricDetail, details_of_rows, plan_metrics
+from .._metrics._reading import rows_at_door
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
 from .._render import DIGITS, _csv, _json, _text
@@ -492,19 +493,24 @@ def ranking_report(
             "it cannot be combined with 'sample_weight'."
         )
     summaries: Summaries = {}
-    for name, scores in models.items():
-        with called_as("ranking_report"):
-            details = evaluate_details(
-                y_true,
-                scores,
-                group,
-                metrics=metrics,
-                shared=settings,
-                sample_weight=sample_weight,
-                judged=judged,
-                doc_id=doc_id,
-            )
-        summaries[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
+    with called_as("ranking_report"):
+        plan = plan_metrics(metrics, settings)
+        rows = documents = None
+        for name, scores in models.items():
+            # the rows checked once, each model's scores on their own (a TREC run
+            # keeps its own line order)
+            if rows is None:
+                rows = rows_at_door(
+                    y_true, scores, group, sample_weight=sample_weight, judged=judged,
+                    doc_id=doc_id, convention=plan.convention,
+                )
+                documents = rows.doc
+            else:
+                rows = rows.with_scores(scores)
+            if documents is not None and name is not None:
+                rows = replace(rows, doc=documents.for_run(name))
+            details = details_of_rows(rows, plan)
+            summaries[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
     comparison = None
     if baseline is not None:
         comparison = compare(
