@@ -17,7 +17,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -26,7 +26,8 @@ from ._engine._errors import RowValueError
 from ._engine._plain import counted
 from ._engine._present import present
 from ._metrics._conventions import CONVENTIONS
-from ._metrics._evaluate import evaluate_details
+from ._metrics._evaluate import details_of_rows, plan_metrics
+from ._metrics._reading import rows_at_door
 from ._metrics._registry import METRICS, parse_metric
 from ._metrics._settings import Settings
 from ._render import MAX_DIGITS, _csv, _json
@@ -511,25 +512,30 @@ def _evaluate_command(args: argparse.Namespace, out: TextIO) -> None:
 def _evaluate_runs(
     metrics: list[str], loaded: LoadedRuns, settings: dict[str, Any]
 ) -> EvaluatedRuns:
-    """evaluate_details of every run; a bad row is named by its file and line."""
+    """Every run's details, the shared rows checked once; a bad row is named by its
+    file and line."""
     evaluated = EvaluatedRuns()
+    with called_as("rank-metrics evaluate"):
+        plan = plan_metrics(metrics, settings)
+    shared = None  # the rows every run scores (a table, LETOR, TREC runs aligned)
     for name, scores in loaded.runs.items():
-        # TREC runs each bring their own rows (the union of the run and the qrels)
+        # TREC runs without -c each bring their own rows (the run and the qrels)
         run_data = scores if loaded.data is None else loaded.data
         y_score = scores.y_score if loaded.data is None else scores
         try:
             with called_as("rank-metrics evaluate"):
-                details = evaluate_details(
-                    run_data.y_true,
-                    y_score,
-                    run_data.group,
-                    metrics=metrics,
-                    shared=settings,
-                    sample_weight=None,
-                    # the ids and, for TREC runs, the run's own line order
-                    doc_id=_document_ids(run_data, name),
-                    judged=getattr(run_data, "judged", None),
-                )
+                if shared is None:
+                    rows = rows_at_door(
+                        run_data.y_true, y_score, run_data.group,
+                        judged=getattr(run_data, "judged", None),
+                        doc_id=_document_ids(run_data), convention=plan.convention,
+                    )
+                    shared = rows if loaded.data is not None else None
+                else:
+                    rows = shared.with_scores(y_score)
+                if rows.doc is not None:  # each TREC run with its own line order
+                    rows = replace(rows, doc=rows.doc.for_run(name))
+                details = details_of_rows(rows, plan)
         except RowValueError as error:  # name the file and line of the row
             locate = getattr(run_data, "_row_location", None)
             if locate is None:
