@@ -48,7 +48,10 @@ def test_the_review_case_warns_and_doc_ids_give_trec_eval():
     # both fixes, spelt out
     assert "doc_id=<one id per row>" in message
     assert "RankingData of read_trec whole" in message
-    assert "read_trec whole, which carries them: evaluate(data, ...), not evaluate(*data, ...)" in message
+    assert (
+        "read_trec whole, which carries them: evaluate(data, ...), not evaluate(*data, ...)"
+        in message
+    )
     with no_warning():
         got = evaluate(
             [0, 1], [0.5, 0.5], [1, 1], metrics=["recip_rank"], convention="trec_eval",
