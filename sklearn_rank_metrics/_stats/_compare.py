@@ -28,7 +28,13 @@ from .._metrics._settings import Settings
 from .._render import _csv, _json, _text
 from .._render._table import Table, Verbatim
 from ._comparison_table import comparison_tables
-from ._model_values import count_error, greater_is_better, per_query_values, score_mapping
+from ._model_values import (
+    count_error,
+    greater_is_better,
+    per_query_values,
+    score_mapping,
+    values_of,
+)
 from ._per_query_doors import accepts_per_query_values, chosen_metrics, frame_library_of
 from ._per_query_values import PerQueryValues
 from ._resampling import (
@@ -658,6 +664,34 @@ def compare(
     result = _comparison(
         _Compared(models, names, query_ids, values), pairs, methods, n_resamples,
         confidence_level, rng, correction, baseline, output_library(),
+    )
+    return replace(result, settings=settings)
+
+
+def compare_values(
+    compared: Mapping[str, Any],
+    names: list[str],
+    *,
+    baseline: str | None,
+    n_resamples: int,
+    random_state: Any,
+    settings: Settings,
+) -> ComparisonResult:
+    """:func:`compare` at its defaults of the models' details computed elsewhere on
+    the same rows (:func:`ranking_report`'s, which checked the rows once for both).
+
+    ``compared``: ``{model: EvaluationDetails}``. Errors and warnings read as
+    ``compare``'s.
+    """
+    models = list(compared)
+    with renamed_as("compare"):
+        pairs = _pairs(models, baseline)
+        methods = _methods(("percentile", "bca"))
+        rng = as_generator(random_state)
+        query_ids, values = values_of(list(compared.values()), "compare")
+    result = _comparison(
+        _Compared(models, names, query_ids, values), pairs, methods, n_resamples, 0.95, rng,
+        None, baseline, output_library(),
     )
     return replace(result, settings=settings)
 

@@ -17,7 +17,7 @@ import numpy as np
 from .._engine._caller import caller_name, renamed_as
 from .._engine._inputs import to_numpy
 from .._metrics._aggregate import warn_if_nothing_defined
-from .._metrics._evaluate import details_of_rows, plan_metrics
+from .._metrics._evaluate import CallPlan, EvaluationDetails, details_of_rows, plan_metrics
 from .._metrics._reading import rows_at_door
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
@@ -115,27 +115,52 @@ def per_query_values(
     caller = caller_name()
     check_shapes(y_true, scores)
     plan = plan_metrics(metrics, shared)
-    query_ids = None
-    values = None
+    details = models_details(y_true, scores, group, plan, judged=judged, doc_id=doc_id)
+    return values_of(list(details.values()), caller)
+
+
+def models_details(
+    y_true: Any,
+    scores: Mapping[Any, Any],
+    group: Any,
+    plan: CallPlan,
+    *,
+    judged: Any = None,
+    doc_id: Any = None,
+    sample_weight: Any = None,
+    means: bool = False,
+) -> dict[Any, EvaluationDetails]:
+    """Every model's details on the same rows: the rows checked (and their ids
+    factorised) once, each model's scores on their own, each run with its own order (a
+    TREC run's line order)."""
+    details = {}
     rows = documents = None
-    for m, (model, y_score) in enumerate(scores.items()):
-        # the rows are checked (and their ids factorised) once, every model's scores
-        # on their own; each run keeps its own order (a TREC run's line order)
+    for model, y_score in scores.items():
         if rows is None:
             rows = rows_at_door(
-                y_true, y_score, group, judged=judged, doc_id=doc_id,
-                convention=plan.convention,
+                y_true, y_score, group, sample_weight=sample_weight, judged=judged,
+                doc_id=doc_id, convention=plan.convention,
             )
             documents = rows.doc
         else:
             rows = rows.with_scores(y_score)
-        if documents is not None:
+        if documents is not None and model is not None:
             rows = replace(rows, doc=documents.for_run(model))
-        details = details_of_rows(rows, plan, means=False)
+        details[model] = details_of_rows(rows, plan, means=means)
+    return details
+
+
+def values_of(details: Sequence[EvaluationDetails], caller: str) -> tuple[np.ndarray, np.ndarray]:
+    """The per-query values of every model's details, as :func:`per_query_values` gives
+    them; metrics that weight queries unequally or are summed are refused, naming
+    ``caller``."""
+    query_ids = None
+    values = None
+    for m, model in enumerate(details):
         if values is None:
-            query_ids = details.query_ids
-            values = np.empty((len(scores), len(details.metrics), len(query_ids)))
-        for j, (name, detail) in enumerate(details.metrics.items()):
+            query_ids = model.query_ids
+            values = np.empty((len(details), len(model.metrics), len(query_ids)))
+        for j, (name, detail) in enumerate(model.metrics.items()):
             if detail.weights_queries:
                 raise ValueError(
                     f"The 'metrics' parameter of {caller} must name metrics that "

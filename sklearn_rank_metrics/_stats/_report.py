@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -16,15 +16,14 @@ from .._engine._validation import BOOLEAN, NONE, InstanceOf, validate_params
 from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
 from .._metrics._conventions import preset_name
-from .._metrics._evaluate import MetricDetail, details_of_rows, plan_metrics
-from .._metrics._reading import rows_at_door
+from .._metrics._evaluate import MetricDetail, plan_metrics
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
 from .._render import DIGITS, _csv, _json, _text
 from .._render._table import Cell, Table, Verbatim
-from ._compare import ComparisonResult, compare
+from ._compare import ComparisonResult, compare, compare_values
 from ._comparison_table import means_table
-from ._model_values import score_mapping
+from ._model_values import models_details, score_mapping
 from ._per_query_doors import accepts_per_query_values, chosen_metrics, frame_library_of
 from ._per_query_values import PerQueryValues
 from ._resampling import RESAMPLES
@@ -492,38 +491,23 @@ def ranking_report(
             "The 'baseline' comparison of ranking_report weights every query equally; "
             "it cannot be combined with 'sample_weight'."
         )
-    summaries: Summaries = {}
     with called_as("ranking_report"):
         plan = plan_metrics(metrics, settings)
-        rows = documents = None
-        for name, scores in models.items():
-            # the rows checked once, each model's scores on their own (a TREC run
-            # keeps its own line order)
-            if rows is None:
-                rows = rows_at_door(
-                    y_true, scores, group, sample_weight=sample_weight, judged=judged,
-                    doc_id=doc_id, convention=plan.convention,
-                )
-                documents = rows.doc
-            else:
-                rows = rows.with_scores(scores)
-            if documents is not None and name is not None:
-                rows = replace(rows, doc=documents.for_run(name))
-            details = details_of_rows(rows, plan)
-            summaries[name] = {metric: summarize(d) for metric, d in details.metrics.items()}
+        # the rows checked once, each model's scores on their own (a TREC run keeps its
+        # own line order); the comparison reads the same per-query values
+        details = models_details(
+            y_true, models, group, plan, judged=judged, doc_id=doc_id,
+            sample_weight=sample_weight, means=True,
+        )
+    summaries: Summaries = {
+        name: {metric: summarize(d) for metric, d in model.metrics.items()}
+        for name, model in details.items()
+    }
     comparison = None
     if baseline is not None:
-        comparison = compare(
-            y_true,
-            models,
-            group,
-            metrics=list(next(iter(summaries.values()))),
-            baseline=baseline,
-            n_resamples=n_resamples,
-            random_state=random_state,
-            judged=judged,
-            doc_id=doc_id,
-            **settings.as_dict(),
+        comparison = compare_values(
+            details, plan.names, baseline=baseline, n_resamples=n_resamples,
+            random_state=random_state, settings=settings,
         )
     report = RankingReport(
         summaries, comparison, baseline, digits, frame_library=output_library(),
