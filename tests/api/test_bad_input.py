@@ -196,6 +196,38 @@ def test_bad_settings_are_refused_by_every_entry_point(entry, setting, value):
         calls[entry]()
 
 
+def _unclear_error_cases():
+    import pandas as pd
+    import scipy.sparse
+
+    from sklearn_rank_metrics import evaluate, ndcg_score
+
+    y, s = [1, 0], [0.5, 0.2]
+    return [
+        (lambda: ndcg_score(y, s, k=2**63), ValueError, "'k' parameter of ndcg_score"),
+        (lambda: evaluate(y, s, metrics=["ndcg@99999999999999999999"]), ValueError,
+         "cutoff of metric 'ndcg@99999999999999999999' of evaluate"),
+        (lambda: evaluate(y, s, metrics=["ndcg@" + "9" * 5000]), ValueError,
+         "of evaluate is 5005 characters long; a metric name has at most 256"),
+        (lambda: ndcg_score(y, s, pd.Series(["a", pd.NA], dtype="string")), ValueError,
+         "group of ndcg_score must not be missing; got <NA> at row 1"),
+        (lambda: evaluate(y, s, metrics=None), TypeError, "'metrics' parameter of evaluate"),
+        (lambda: evaluate(y, s, metrics=5), TypeError, "'metrics' parameter of evaluate"),
+        (lambda: evaluate(y, s, metrics=["map", 5]), TypeError, "got 5 of type int"),
+        (lambda: ndcg_score(scipy.sparse.csr_matrix(np.array(y, float)), s, [0, 0]),
+         TypeError, "y_true of ndcg_score must be a dense array-like; got a sparse"),
+        (lambda: ndcg_score((x for x in y), s), TypeError,
+         "y_true of ndcg_score must be an array-like"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_unclear_errors_name_the_argument(index):
+    call, error, message = _unclear_error_cases()[index]
+    with pytest.raises(error, match=re.escape(message)):
+        call()
+
+
 def _dask_with(**settings):
     dd = pytest.importorskip("dask.dataframe")
     frame = dd.from_pandas(pd.DataFrame({"y_true": Y, "y_score": S, "group": G}),
@@ -398,6 +430,19 @@ def test_masked_arrays_are_refused_by_every_entry_point_under_every_preset(entry
             warnings.simplefilter("ignore")
             with pytest.raises(ValueError, match=pattern):
                 call(y, s, G, convention)
+
+
+def test_masked_arrays_with_masked_values_are_refused():
+    from sklearn_rank_metrics import ndcg_score
+
+    y = np.ma.array([1, 0, 1], mask=[False, True, False])
+    one = [0, 0, 0]  # one query
+    with pytest.raises(ValueError, match="y_true is a masked array with masked values"):
+        ndcg_score(y, [0.1, 0.2, 0.3], one)
+    # a masked array without masked values is its data
+    assert ndcg_score(np.ma.array([1, 0, 1]), [0.1, 0.2, 0.3], one) == ndcg_score(
+        [1, 0, 1], [0.1, 0.2, 0.3], one
+    )
 
 
 # rows tied in score, and document ids that sort them backwards: a preset that breaks

@@ -270,6 +270,39 @@ def test_bad_arguments_exit_2_with_one_line(arguments, message, capsys):
     assert message in lines[0]
 
 
+@pytest.fixture(scope="module")
+def small_csv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("settings") / "t.csv"
+    path.write_text("group,y_true,y_score\nq,1,0.5\nq,0,0.7\nr,0,0.2\nr,2,0.9\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--replace-undefined-by", "2"], "'replace_undefined_by' parameter of rank-metrics"),
+        (["--replace-undefined-by", "0.5"], "'replace_undefined_by' parameter"),
+        (["--replace-undefined-by", "-1"], "'replace_undefined_by' parameter"),
+        (["--replace-undefined-by", "inf"], "'replace_undefined_by' parameter"),
+        (["--relevance-level", "nan"], "'relevance_level' parameter of rank-metrics"),
+        (["--digits", "-1"], "--digits: must be an int from 0 to 17"),
+    ],
+)
+def test_cli_settings_are_checked_as_in_python_before_any_output(small_csv, arguments, message):
+    result = run_cli("evaluate", "--table", str(small_csv), "--metrics", "ndcg", "map", *arguments)
+    assert result.returncode == 2
+    assert result.stdout == ""  # nothing of the report is printed
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_the_same_settings_are_refused_by_the_python_api():
+    y, s, g = [1, 0, 0, 2], [0.5, 0.7, 0.2, 0.9], ["q", "q", "r", "r"]
+    with pytest.raises(ValueError, match="'replace_undefined_by' parameter of evaluate"):
+        evaluate(y, s, g, metrics=["ndcg"], replace_undefined_by=2.0)
+    with pytest.raises(ValueError, match="'relevance_level' parameter of ranking_report"):
+        ranking_report(y, s, g, relevance_level=float("nan"))
+
+
 def test_bad_file_content_exits_2_naming_the_file(table, tmp_path):
     path = table[0]
     result = run_cli("evaluate", "--table", str(path), "--group", "query", "--y-true",

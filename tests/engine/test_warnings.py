@@ -1,14 +1,17 @@
 """recorded_warnings: the package's warnings kept for a worker to send back, with no
-process-global warnings filter touched."""
+process-global warnings filter touched; public calls on several threads at once leave
+the warnings filters and NumPy's error state as they found them."""
 
 from __future__ import annotations
 
 import threading
 import warnings
 
+import numpy as np
 import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
+from sklearn_rank_metrics import compare, ranking_report
 from sklearn_rank_metrics._engine._warnings import recorded_warnings, warn_at_caller
 
 
@@ -44,3 +47,28 @@ def test_another_thread_keeps_warning_while_one_records():
     release.set()
     thread.join(5)
     assert recorded == [(UserWarning, "in the worker")]
+
+
+def test_no_process_wide_state_changes_from_concurrent_calls():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 400).astype(float)
+    g = np.repeat(np.arange(40), 10)
+    scores = {"a": rng.random(400), "b": rng.random(400), "same": np.zeros(400)}
+    filters_before, errors_before = list(warnings.filters), np.geterr()
+    failures = []
+
+    def work():
+        try:
+            compare(y, scores, g, metrics=["ndcg@5", "map"], n_resamples=200, random_state=0)
+            ranking_report(y, scores, g, baseline="same", n_resamples=200, random_state=0)
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+    assert list(warnings.filters) == filters_before
+    assert np.geterr() == errors_before

@@ -569,6 +569,30 @@ def test_letor_argument_errors(letor_file, tmp_path):
         read_letor(tmp_path / "nothing.txt")
 
 
+def test_read_letor_never_asks_the_loader_for_query_ids(tmp_path, monkeypatch):
+    # scikit-learn's load_svmlight_file(query_id=True) appends per line and grows
+    # quadratically (100k lines 4.4 s, 400k 65 s); read_letor takes the query ids from
+    # its own linear pass and asks the loader for labels and features only
+    import sklearn.datasets
+
+    from sklearn_rank_metrics import read_letor
+
+    calls = []
+    real = sklearn.datasets.load_svmlight_file
+
+    def recording(*args, **kwargs):
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sklearn.datasets, "load_svmlight_file", recording)
+    path = tmp_path / "small.txt"
+    path.write_text("2 qid:7 1:0.5 2:1\n0 qid:7 1:0.1\n1 qid:9 2:3\n")
+    data = read_letor(path)
+    assert calls and all(not call.get("query_id", False) for call in calls)
+    assert data.group.tolist() == [7, 7, 9]
+    assert data.y_true.tolist() == [2.0, 0.0, 1.0]
+
+
 # ---------------------------------------------------------------------------
 # Tables
 # ---------------------------------------------------------------------------
@@ -763,6 +787,19 @@ def test_malformed_parquet_and_frame(tmp_path):
     other.write_bytes(path.read_bytes())
     with pytest.raises(ValueError, match="suffix"):
         read_table(other)
+
+
+def test_paths_that_are_directories_or_not_parquet(tmp_path):
+    from sklearn_rank_metrics import read_letor, read_table
+
+    with pytest.raises(IsADirectoryError, match=re.escape(f"'{tmp_path}' is a directory")):
+        read_table(tmp_path)
+    with pytest.raises(IsADirectoryError, match="is a directory, not a file"):
+        read_letor(tmp_path)
+    fake = tmp_path / "fake.parquet"
+    fake.write_bytes(b"not parquet")
+    with pytest.raises(ValueError, match=re.escape(f"read_table: {fake} is not a readable")):
+        read_table(fake)
 
 
 def test_table_optional_dependencies(tmp_path, monkeypatch):

@@ -68,3 +68,9 @@ def test_names_separated_by_commas():
     with pytest.raises(ValueError) as error:
         parse_metric("map,nope")
     assert "separated by commas" not in str(error.value)
+
+
+def test_a_metric_name_gives_each_parameter_once():
+    y, s = [1, 0, 2], [0.5, 0.7, 0.9]
+    with pytest.raises(ValueError, match="'gain' is given twice"):
+        evaluate(y, s, metrics=["ndcg(gain=exponential,gain=linear)@10"])
