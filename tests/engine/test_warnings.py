@@ -1,6 +1,7 @@
-"""recorded_warnings: the package's warnings kept for a worker to send back, with no
-process-global warnings filter touched; public calls on several threads at once leave
-the warnings filters and NumPy's error state as they found them."""
+"""The package's warnings: every one goes through warn_at_caller, which points at the
+user's line (also through Dask); recorded_warnings keeps them for a worker to send
+back, with no process-global warnings filter touched; public calls on several threads
+at once leave the warnings filters and NumPy's error state as they found them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
+import sklearn_rank_metrics
 from sklearn_rank_metrics import compare, ranking_report
 from sklearn_rank_metrics._engine._warnings import recorded_warnings, warn_at_caller
 
@@ -72,3 +74,34 @@ def test_no_process_wide_state_changes_from_concurrent_calls():
     assert not failures
     assert list(warnings.filters) == filters_before
     assert np.geterr() == errors_before
+
+
+def test_the_dask_warning_points_at_the_callers_line():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.dask import evaluate as evaluate_dask
+
+    frame = pd.DataFrame({"label": [0.0] * 4, "score": [1.0, 2, 3, 4], "qid": [1, 1, 2, 2]})
+    ddf = dd.from_pandas(frame, npartitions=2, sort=False)
+    with pytest.warns(UserWarning, match="no query is left") as record:
+        evaluate_dask(
+            ddf, ["map"], y_true="label", y_score="score", group="qid",
+            replace_undefined_by="skip",
+        )
+    assert [warning.filename for warning in record] == [__file__]
+
+
+def test_every_warning_of_the_package_goes_through_warn_at_caller():
+    # a fixed stacklevel points at the user's line on one call path only
+    from pathlib import Path
+
+    package = Path(sklearn_rank_metrics.__file__).parent
+    helper = package / "_engine" / "_warnings.py"
+    fixed = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path != helper
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "warnings.warn(" in line or "stacklevel=" in line
+    ]
+    assert fixed == []

@@ -398,6 +398,19 @@ def test_all_queries_skipped_gives_nan_with_warning(name):
     assert math.isnan(value)
 
 
+@pytest.mark.parametrize(
+    ("group", "shown"),
+    [(np.array([1, 1, 2, 2]), "query 2 "), (np.array([1.0, 1.0, 2.0, 2.0]), "query 2.0 "),
+     (np.array(["a", "a", "b", "b"]), "query 'b' ")],
+)
+def test_messages_show_query_ids_as_written_not_numpy_reprs(group, shown):
+    y_true, y_score = np.array([1, 0, 0, 0]), np.array([0.3, 0.2, 0.1, 0.4])
+    with pytest.raises(ValueError, match="is undefined for query") as info:
+        srm.ndcg_score(y_true, y_score, group, replace_undefined_by="raise")
+    assert shown in str(info.value)
+    assert "np." not in str(info.value)
+
+
 # ---------------------------------------------------------------------------
 # evaluate
 # ---------------------------------------------------------------------------

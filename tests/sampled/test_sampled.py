@@ -960,6 +960,16 @@ def test_an_estimate_outside_the_metric_range_is_never_silent(drawn):
         )
 
 
+def test_the_sampled_estimate_outside_its_range_is_refused():
+    # issue 32: no longer a warning (which pointed at this line), a ValueError
+    ranks = np.r_[np.ones(50, int), np.full(50, 3), np.full(100, 60)]
+    with pytest.raises(ValueError, match="so it is refused"):
+        sampled_metric_estimate(
+            ranks, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
+            estimator="minimal_bias",
+        )
+
+
 def test_sampled_metrics_take_the_registry_names():
     # "map" and "gauc" are what evaluate() calls AP and AUC: with one relevant item
     # per user they are the same tables as "ap" and "auc"
