@@ -21,7 +21,7 @@ import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics import _cli
+from sklearn_rank_metrics import RankingData, _cli
 from sklearn_rank_metrics import dask as srm_dask
 
 pd = pytest.importorskip("pandas")
@@ -492,6 +492,38 @@ def test_errors_name_the_input_row_when_a_preset_orders_by_doc_id(entry, convent
             call(convention, **arguments)
     message = str(raised.value)
     assert re.search(words(*patterns), message), message
+
+
+DATA_ROW = 5  # doc ids d0 d5 d4 d3 d2 d1: both text orders move row 5
+
+
+def _ranking_data(**override):
+    columns = {
+        "y_true": np.array([1.0, 0.0, 2.0, 0.0, 1.0, 1.0]),
+        "y_score": np.full(6, 0.5),
+        "group": np.array(["q1"] * 3 + ["q2"] * 3),
+        "doc_id": np.array([f"d{5 * row % 6}" for row in range(6)]),
+        "judged": np.ones(6, dtype=bool),
+    }
+    columns.update(override)
+    return RankingData(**columns)
+
+
+@pytest.mark.parametrize("convention", ["trec_eval", "pytrec_eval", "ir_measures"])
+@pytest.mark.parametrize("metric", [srm.ndcg_score, srm.mean_average_precision_score,
+                                    srm.bpref_score])
+def test_a_metric_names_the_input_row_of_a_ranking_data(metric, convention):
+    metric(_ranking_data(), convention=convention)  # the base data is valid
+    scores = np.full(6, 0.5)
+    scores[DATA_ROW] = np.nan
+    with pytest.raises(ValueError, match=rf"(?s)y_score.*\brow {DATA_ROW}\b"):
+        metric(_ranking_data(y_score=scores), convention=convention)
+    if metric is not srm.bpref_score:
+        return  # the others do not read judgments
+    unjudged = np.ones(6, dtype=bool)
+    unjudged[DATA_ROW] = False  # y_true is 1 there: refused, named by its input row
+    with pytest.raises(ValueError, match=rf"(?s)judged.*\brow {DATA_ROW}\b"):
+        metric(_ranking_data(judged=unjudged), convention=convention)
 
 
 BOOSTER_PRESETS = [name for name in CONVENTION_NAMES if CONVENTIONS[name].single_precision_weights]

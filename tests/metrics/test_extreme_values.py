@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics import evaluate
+from sklearn_rank_metrics import evaluate, rbp_score
 
 
 def test_integer_scores_beyond_two_to_the_53_rank_exactly():
@@ -71,3 +71,23 @@ def test_overflow_is_an_error_or_a_stable_value():
     assert evaluate(y2, s, g, metrics=["mrr"], sample_weight=[5e307] * 4)["mrr"] == 0.75
     tiny = [1e-320, 1e-320, 3e-320, 3e-320]
     assert evaluate(y2, s, g, metrics=["mrr"], sample_weight=tiny)["mrr"] == (1 + 1.5) / 4
+
+
+def test_graded_rbp_of_huge_tied_labels_is_finite_and_exact():
+    # two tied rows of gain 1e308 at ranks 1 and 2 (p = 0.5): each position takes the
+    # block's mean gain 1e308, so RBP = (0.5 + 0.25) * 1e308; the block's sum of
+    # gains (2e308) used to overflow to inf
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = rbp_score([1e308, 1e308, 0.0], [1.0, 1.0, 0.0], [0, 0, 0], graded=True, p=0.5)
+    assert got == pytest.approx(0.75e308, rel=1e-15)
+    top = float(np.finfo(np.float64).max)
+    got = rbp_score([top] * 3, [1.0] * 3, [0] * 3, graded=True, p=0.5)
+    assert np.isfinite(got) and got == pytest.approx(0.875 * top, rel=1e-15)
+
+
+def test_graded_rbp_of_ordinary_labels_is_unchanged():
+    # hand computation, p = 0.5, ties averaged: the block {3, 1} at ranks 1-2 gains
+    # 2 each, then 0 and 2: 0.5 * (2 + 0.5 * 2 + 0.25 * 0 + 0.125 * 2)
+    got = rbp_score([3.0, 1.0, 0.0, 2.0], [0.9, 0.9, 0.5, 0.1], [0] * 4, graded=True, p=0.5)
+    assert got == 0.5 * (2 + 0.5 * 2 + 0.25 * 0 + 0.125 * 2)
