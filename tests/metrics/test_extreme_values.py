@@ -11,7 +11,12 @@ import warnings
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics import evaluate, rbp_score
+from sklearn_rank_metrics import RankingEvaluator, dcg_score, evaluate, rbp_score
+from sklearn_rank_metrics._metrics._aggregate import (
+    mean_of_scaled_sum,
+    scaled_sum,
+    weighted_mean,
+)
 
 
 def test_integer_scores_beyond_two_to_the_53_rank_exactly():
@@ -91,3 +96,109 @@ def test_graded_rbp_of_ordinary_labels_is_unchanged():
     # 2 each, then 0 and 2: 0.5 * (2 + 0.5 * 2 + 0.25 * 0 + 0.125 * 2)
     got = rbp_score([3.0, 1.0, 0.0, 2.0], [0.9, 0.9, 0.5, 0.1], [0] * 4, graded=True, p=0.5)
     assert got == 0.5 * (2 + 0.5 * 2 + 0.25 * 0 + 0.125 * 2)
+
+
+# ---------------------------------------------------------------------------
+# Means of per-query values whose sum overflows float64
+# ---------------------------------------------------------------------------
+
+
+BIG = 1.7e308  # two of these overflow float64 when summed
+
+
+def _rbp_by_hand(grades, p):
+    """Graded RBP of one query, ranked as given: (1 - p) * sum_i p**(i-1) * g_i."""
+    return sum((1 - p) * p**i * g for i, g in enumerate(grades))  # no partial sum overflows
+
+
+def test_rbp_mean_of_huge_values_is_finite():
+    # before: inf (the sum of the per-query values overflowed, not their mean)
+    one_query = _rbp_by_hand([BIG] * 3, 0.5)  # 0.875 * 1.7e308
+    assert one_query == pytest.approx(1.4875e308, rel=1e-15)
+    got = rbp_score([BIG] * 6, [3, 2, 1] * 2, group=[0, 0, 0, 1, 1, 1], graded=True, p=0.5)
+    assert got == pytest.approx(one_query, rel=1e-15)
+    # two different queries: (0.875 + 0.5) / 2 * 1.7e308
+    second = _rbp_by_hand([BIG, 0, 0], 0.5)
+    got = rbp_score([BIG] * 4 + [0, 0], [3, 2, 1] * 2, group=[0, 0, 0, 1, 1, 1],
+                    graded=True, p=0.5)
+    assert got == pytest.approx((one_query / 2 + second / 2), rel=1e-15)
+    assert got == pytest.approx(1.16875e308, rel=1e-15)
+
+
+def test_dcg_mean_of_huge_values_is_finite():
+    # one row per query: DCG = label / log2(2) = label
+    got = dcg_score([1.5e308, BIG], [1.0, 1.0], group=[0, 1])
+    assert got == pytest.approx(1.6e308, rel=1e-15)
+    got = evaluate([1.5e308, BIG], [1.0, 1.0], group=[0, 1], metrics=["dcg"])["dcg"]
+    assert got == pytest.approx(1.6e308, rel=1e-15)
+    largest = np.finfo(np.float64).max
+    # three queries at the largest float: the mean is that float, not inf (nor past it)
+    assert dcg_score([largest] * 3, [1.0] * 3, group=[0, 1, 2]) == largest
+
+
+def test_weighted_mean_of_huge_values_is_finite():
+    # explicit weights (scaled to 1/2 each) still overflowed with six queries
+    labels = [BIG] * 6
+    got = dcg_score(labels, [1.0] * 6, group=np.arange(6), sample_weight=[1.0, 3.0] * 3)
+    assert got == pytest.approx(BIG, rel=1e-15)
+    # (1.7e308 * 1 + 1.5e308 * 3) / 4 = 1.55e308
+    got = dcg_score([BIG, 1.5e308], [1.0, 1.0], group=[0, 1], sample_weight=[1.0, 3.0])
+    assert got == pytest.approx(1.55e308, rel=1e-15)
+
+
+def test_streaming_mean_of_huge_values_is_finite():
+    evaluator = RankingEvaluator(["dcg"])
+    evaluator.update([BIG, 1.5e308], [1.0, 1.0], [0, 1])
+    evaluator.update([1.6e308], [1.0], [2])
+    assert evaluator.compute()["dcg"] == pytest.approx(1.6e308, rel=1e-15)
+
+
+def test_weighted_mean_direct():
+    ones = np.broadcast_to(np.float64(1), (3,))  # the engine's "every weight 1"
+    none = np.zeros(3, bool)
+    assert weighted_mean(np.array([BIG, BIG, 1.4e308]), ones, none) == pytest.approx(
+        1.6e308, rel=1e-15
+    )
+    # a value that is inf itself: the mean is inf, as before
+    assert weighted_mean(np.array([np.inf, BIG, BIG]), ones, none) == np.inf
+    # a skipped huge value is left out
+    assert weighted_mean(np.array([BIG, BIG, np.nan]), ones, np.array([0, 0, 1], bool)) == BIG
+
+
+def test_ordinary_means_are_unchanged():
+    ones = np.broadcast_to(np.float64(1), (3,))
+    none = np.zeros(3, bool)
+    # numpy sums three values in order: ((0.1 + 0.2) + 0.3) / 3
+    assert weighted_mean(np.array([0.1, 0.2, 0.3]), ones, none) == (0.1 + 0.2 + 0.3) / 3
+    weights = np.array([1.0, 2.0, 4.0])  # scaled by 2**-3: exact
+    expected = (0.1 * 0.125 + 0.2 * 0.25 + 0.3 * 0.5) / (0.125 + 0.25 + 0.5)
+    assert weighted_mean(np.array([0.1, 0.2, 0.3]), weights, none) == expected
+
+
+@pytest.mark.parametrize("npartitions", [1, 3])
+def test_dask_mean_of_huge_values_is_finite(npartitions):
+    # before: inf, from the sum within a partition (1) or across partitions (3)
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.dask import evaluate as dask_evaluate
+
+    frame = pd.DataFrame({"y_true": [BIG, 1.5e308, 1.6e308], "y_score": [1.0] * 3,
+                          "group": [0, 1, 2]})
+    ddf = dd.from_pandas(frame, npartitions=npartitions)
+    # one row per query: DCG = label; (1.7 + 1.5 + 1.6) / 3 = 1.6
+    got = dask_evaluate(ddf, ["dcg"], group="group")["dcg"]
+    assert got == pytest.approx(1.6e308, rel=1e-15)
+    ddf = dd.from_pandas(frame.assign(w=[1.0, 1.0, 2.0]), npartitions=npartitions)
+    weighted = dask_evaluate(ddf, ["dcg"], group="group", sample_weight="w")["dcg"]
+    # (1.7 + 1.5 + 2 * 1.6) / 4 = 1.6 (times 1e308); 2 * 1.6e308 overflows by itself
+    assert weighted == pytest.approx(1.6e308, rel=1e-15)
+
+
+def test_scaled_mean_helpers():
+    largest = np.finfo(np.float64).max
+    # three times the largest float, scaled: the mean is the largest float, not past it
+    assert mean_of_scaled_sum(scaled_sum(np.full(3, largest)), 3.0) == largest
+    assert mean_of_scaled_sum(scaled_sum(np.array([BIG, -BIG, BIG])), 3.0) == pytest.approx(
+        BIG / 3, rel=1e-15
+    )
+    assert mean_of_scaled_sum(scaled_sum(np.array([np.inf, BIG])), 2.0) == np.inf
