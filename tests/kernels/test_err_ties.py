@@ -1,13 +1,5 @@
-"""Kernel tests: blocked work over whole queries, and ERR's subset means of tied blocks.
+"""ERR under ``ties="average"`` (``_kernels/_err_ties.py``): the subset means of tied blocks.
 
-Part 1. Work done block by block over whole queries gives the same numbers for any
-block size. The ideal DCG counts labels per (level, query) in blocks of consecutive
-queries (``_graded._LEVEL_COUNT_BLOCK_ROWS`` rows each) to keep its temporaries
-cache-sized; tiny blocks put many block boundaries into small data, and the result
-must still be scikit-learn's NDCG, including when a non-integer label shows up only
-in a late block (the counts must then be abandoned for the sorting path).
-
-Part 2. ERR under ``ties="average"``: the subset means of tied blocks, small and large.
 A block of ``m`` tied rows with continuation probabilities ``x_i = 1 - R_i`` reaches
 position ``t`` of the block with probability ``e_t``: the mean, over the t-subsets
 of its rows, of their product, which is ``E_t / C(m, t)`` with ``E_t`` the t-th
@@ -24,33 +16,9 @@ from math import comb
 
 import numpy as np
 import pytest
-from sklearn.metrics import ndcg_score as sklearn_ndcg_score
 
-from sklearn_rank_metrics import expected_reciprocal_rank_score, ndcg_score
-from sklearn_rank_metrics._kernels import _err_ties, _graded
-
-# ---------------------------------------------------------------------------
-# Part 1: blocked kernels give the same numbers for any block size
-# ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("block_rows", [1, 5, 13, 1 << 17])
-@pytest.mark.parametrize("fractional_last_label", [False, True])
-def test_ndcg_matches_sklearn_for_any_block_size(monkeypatch, block_rows, fractional_last_label):
-    monkeypatch.setattr(_graded, "_LEVEL_COUNT_BLOCK_ROWS", block_rows)
-    rng = np.random.default_rng(block_rows)
-    y_true = rng.integers(0, 5, (40, 7)).astype(float)
-    if fractional_last_label:
-        y_true[-1, -1] = 2.5
-    y_score = np.round(rng.normal(size=(40, 7)), 1)  # ties too
-    for k in (None, 3):
-        expected = sklearn_ndcg_score(y_true, y_score, k=k)
-        assert ndcg_score(y_true, y_score, k=k) == pytest.approx(expected, rel=1e-12)
-
-
-# ---------------------------------------------------------------------------
-# Part 2: ERR under ties="average", the subset means of tied blocks
-# ---------------------------------------------------------------------------
+from sklearn_rank_metrics import expected_reciprocal_rank_score
+from sklearn_rank_metrics._kernels import _err_ties
 
 
 def _exact_subset_means(keep: list[Fraction], degree: int) -> list[Fraction]:
