@@ -11,6 +11,8 @@ for a brute-force enumeration of tie orders (tested in ``test_against_reference`
 are checked here.
 """
 
+import itertools
+import math
 from fractions import Fraction
 from math import comb
 
@@ -148,3 +150,31 @@ def test_err_of_a_million_tied_rows_in_100_blocks_is_bounded_and_exact():
         tracemalloc.stop()
     assert got == pytest.approx(expected, rel=1e-9)
     assert peak < 400 * 2**20, f"peak {peak / 2**20:.0f} MiB"
+
+
+def _subset_mean_by_enumeration(keep, size):
+    """e_t: the mean, over every t-subset of the block's rows, of the product of their x."""
+    products = [math.prod(subset) for subset in itertools.combinations(keep, size)]
+    return sum(products) / len(products)
+
+
+def test_stopping_chances_by_enumeration_of_the_subsets():
+    # three blocks, some rows with x = 1 (label 0: the user never stops there)
+    blocks = [[Fraction(1, 2), Fraction(15, 16), Fraction(1)],
+              [Fraction(1, 4)],
+              [Fraction(1), Fraction(13, 16), Fraction(1), Fraction(1, 16)]]  # fmt: skip
+    keep = np.array([float(x) for block in blocks for x in block])
+    sizes = np.array([len(block) for block in blocks])
+    owner = np.repeat(np.arange(len(blocks)), sizes)
+    offset = np.concatenate([np.arange(size) for size in sizes])
+    got = _err_ties.stopping_chances(keep, sizes, owner, offset)
+    expected = [
+        _subset_mean_by_enumeration(block, t) - _subset_mean_by_enumeration(block, t + 1)
+        for block in blocks
+        for t in range(len(block))
+    ]
+    np.testing.assert_allclose(got, [float(e) for e in expected], rtol=1e-13, atol=1e-16)
+    # only some positions asked for: the same values there
+    some = _err_ties.stopping_chances(keep, sizes, owner[[0, 5, 7]], offset[[0, 5, 7]])
+    np.testing.assert_allclose(some, [float(expected[i]) for i in (0, 5, 7)], rtol=1e-13)
+    assert len(_err_ties.stopping_chances(keep, sizes, owner[:0], offset[:0])) == 0
