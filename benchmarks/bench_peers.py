@@ -18,7 +18,8 @@ to AVX-512, the full run then runs itself again in a subprocess with
 time a lower level on any machine (``--output`` names the file; with ``--output`` the
 AVX2 rerun writes ``<name>-avx2.md``). ``--quick`` writes no file unless ``--output``
 is given, and never reruns. ``benchmarks/RESULTS.md`` is an older report, from before
-the files per level.
+the files per level (its booster columns on shuffled ids, timed with a slower grouping
+of their rows, are removed; ``TARGETS-<level>.md`` has the current booster figures).
 
 Every timed call goes end to end from flat NumPy arrays ``(y_true, y_score, qid)``,
 including the conversions each tool needs (data frames, padding, dicts, tensors,

@@ -24,9 +24,11 @@ import numpy as np
 import pytest
 from pytest import approx
 from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import roc_auc_score
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics import evaluate
+from sklearn_rank_metrics import evaluate, read_trec
 from sklearn_rank_metrics._cli import main as _cli_main
 from sklearn_rank_metrics._engine._warnings import TieOrderWarning
 from tests.support.qrels_data import dataset
@@ -312,6 +314,45 @@ def test_ir_measures_providers_order_ties_differently():
     assert list(got["RR@10"]) == [1.0, 0.5]
 
 
+# on TREC files ir_measures' float64 providers see float64 scores
+HI, LO = 1.0 + 2.0**-29, 1.0 + 2.0**-30  # distinct in float64, equal in float32
+# query 1: the non-relevant "b" scores higher in float64; in float32 the two tie and
+# RR@10 (docno ascending) would put the relevant "a" first: 1.0 instead of 0.5.
+# query 2: the same for ERR@10 (docno descending). query 3: Judged@1 (ascending).
+FLOAT64_QRELS = [("1", "a", 1), ("1", "b", 0), ("2", "a", 0), ("2", "b", 2), ("3", "a", 0)]
+FLOAT64_RUN = [("1", "b", HI), ("1", "a", LO), ("2", "a", HI), ("2", "b", LO), ("3", "b", HI),
+               ("3", "a", LO)]
+FLOAT64_MEASURES = ["RR@10", "ERR@10", "Judged@1"]
+
+
+def _write_trec(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in FLOAT64_QRELS))
+    lines = (f"{q} Q0 {d} {i} {s!r} run\n" for i, (q, d, s) in enumerate(FLOAT64_RUN))
+    run.write_text("".join(lines))
+    return qrels, run
+
+
+def test_float64_measures_of_ir_measures_match_it_on_trec_files(tmp_path):
+    ir_measures = pytest.importorskip("ir_measures")
+    assert np.float32(HI) == np.float32(LO) and HI > LO
+    qrels_path, run_path = _write_trec(tmp_path)
+    data = read_trec(qrels_path, run_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ERR's 0-4 grade scale on labels 0-2
+        ours = evaluate(data, metrics=FLOAT64_MEASURES, convention="ir_measures",
+                        per_query=True)
+    qrels = [ir_measures.Qrel(q, d, r) for q, d, r in FLOAT64_QRELS]
+    run = [ir_measures.ScoredDoc(q, d, s) for q, d, s in FLOAT64_RUN]
+    for name in FLOAT64_MEASURES:
+        measure = ir_measures.parse_measure(name)
+        tool = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+        got = dict(zip(ours["query"], ours[name], strict=True))
+        assert got == pytest.approx(tool, rel=1e-12, abs=1e-15), name
+    # the case discriminates: read as float32, RR@10 of query 1 would be 1.0
+    assert dict(zip(ours["query"], ours["RR@10"], strict=True))["1"] == 0.5
+
+
 # ---------------------------------------------------------------------------
 # ranx
 # ---------------------------------------------------------------------------
@@ -382,6 +423,57 @@ def test_sklearn_preset_matches_sklearn():
     assert srm.mean_average_precision_score(binary, tie_free, convention="sklearn") == approx(
         expected
     )
+
+
+# GAUC under the sklearn preset: NaN for one class, with scikit-learn's warning
+ONE_CLASS = ([0.0, 1.0, 1.0, 1.0], [0.1, 0.2, 0.3, 0.4], [0, 0, 1, 1])  # query 1: all relevant
+
+
+def test_scikit_learn_warns_and_returns_nan_for_one_class():
+    # the reference: roc_auc_score on query 1 alone
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(roc_auc_score([1, 1], [0.3, 0.4]))
+
+
+@pytest.mark.parametrize("entry", ["metric", "evaluate", "ranking_report", "RankingEvaluator",
+                                   "compare"])
+def test_the_sklearn_preset_warns_when_gauc_is_nan(entry):
+    y, s, g = ONE_CLASS
+    calls = {
+        "metric": lambda: srm.group_roc_auc_score(y, s, g, convention="sklearn"),
+        "evaluate": lambda: evaluate(y, s, g, metrics="gauc", convention="sklearn")["gauc"],
+        "ranking_report": lambda: srm.ranking_report(
+            y, s, g, metrics=["gauc"], convention="sklearn", output_dict=True
+        ),
+        "RankingEvaluator": lambda: _evaluator_gauc(y, s, g),
+        "compare": lambda: srm.compare(y, {"a": s, "b": s[::-1]}, g, metrics=["gauc"],
+                                       convention="sklearn", n_resamples=10, random_state=0),
+    }
+    with pytest.warns(UndefinedMetricWarning, match=r"(?s)NaN.*replace_undefined_by"):
+        result = calls[entry]()
+    if entry in ("metric", "evaluate", "RankingEvaluator"):
+        assert np.isnan(result)
+
+
+def _evaluator_gauc(y, s, g):
+    evaluator = srm.RankingEvaluator(["gauc"], convention="sklearn")
+    evaluator.update(y, s, g)
+    return evaluator.compute()["gauc"]
+
+
+def test_a_nan_the_caller_asks_for_stays_silent():
+    y, s, g = ONE_CLASS
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = srm.group_roc_auc_score(y, s, g, convention="sklearn",
+                                      replace_undefined_by=np.nan)
+        assert np.isnan(got)
+        got = evaluate(y, s, g, metrics="gauc", convention="sklearn",
+                       replace_undefined_by=np.nan)["gauc"]
+        assert np.isnan(got)
+        # both queries defined: scikit-learn's mean, no warning
+        got = srm.group_roc_auc_score([0, 1, 0, 1], s, g, convention="sklearn")
+    assert got == np.mean([roc_auc_score([0, 1], s[:2]), roc_auc_score([0, 1], s[2:])])
 
 
 # ---------------------------------------------------------------------------

@@ -536,3 +536,25 @@ def test_the_scikit_learn_form_reads_and_refuses_tensors_alike():
         elsewhere = xp.asarray(y_score, device=xp.Device("device1"))
         with pytest.raises(TypeError, match=rf"^y_score of {name} .*'device1'"):
             function(y_true, elsewhere)
+
+
+def test_pandas_inputs_with_different_indexes_are_refused():
+    import pandas as pd
+
+    from sklearn_rank_metrics import ndcg_score
+
+    labels = pd.Series([1, 0, 1, 0], index=[10, 11, 12, 13])
+    scores = pd.Series([0.1, 0.2, 0.3, 0.4], index=[13, 12, 11, 10])
+    with pytest.raises(ValueError, match="y_true and y_score of ndcg_score are pandas objects"):
+        ndcg_score(labels, scores)
+    groups = pd.Series([1, 1, 2, 2])  # default index
+    with pytest.raises(ValueError, match="y_true and group of evaluate"):
+        evaluate(labels, scores.reindex(labels.index), groups, metrics=["ndcg"])
+    # aligned by label: labels (1, 0) get scores (0.4, 0.3) and (0.2, 0.1), RR 1 and 1;
+    # paired by position they would get (0.1, 0.2) and (0.3, 0.4), RR 1/2 and 1/2
+    aligned = evaluate(labels, scores.reindex(labels.index),
+                       groups.set_axis(labels.index), metrics=["mrr"])
+    assert aligned["mrr"] == 1.0
+    by_position = evaluate(labels.to_numpy(), scores.to_numpy(), groups.to_numpy(),
+                           metrics=["mrr"])
+    assert by_position["mrr"] == 0.5

@@ -7,6 +7,7 @@ for recommenders' top-N lists (``make_comparable=True``).
 
 from __future__ import annotations
 
+import re
 import warnings
 from functools import cache
 
@@ -223,3 +224,19 @@ def test_read_trec_still_names_itself(tmp_path):
     with pytest.raises(ValueError, match=r"^read_trec: no query of the run the run dict \(2 "
                        r"queries\) is in the qrels dict \(1 query\)"):
         read_trec({"q1": {"a": 1}}, {"q8": {"a": 1.0}, "q9": {"a": 1.0}})
+
+
+@pytest.mark.parametrize(
+    "recommended, relevant, message",
+    [
+        ({"a": {"u1": [1, "x"]}, "b": {"u1": ["x"]}}, {"u1": {"x"}},
+         "the item ids must be of one type"),
+        ({"a": {"u1": ["x"]}}, {"u1": {1, "x"}}, "the item ids must be of one type"),
+        ({"a": {"u1": ["x"], 2: ["x"]}}, {"u1": {"x"}, 2: {"x"}},
+         "the user ids must be of one type"),
+    ],
+)
+def test_align_recommendations_refuses_mixed_id_types_clearly(recommended, relevant, message):
+    # before: numpy's "'<' not supported between instances of 'str' and 'int'"
+    with pytest.raises(TypeError, match=re.escape(f"align_recommendations: {message}")):
+        align_recommendations(recommended, relevant)

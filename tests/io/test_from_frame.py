@@ -572,3 +572,14 @@ def test_duplicated_column_names_of_a_duckdb_relation_are_refused():
     relation = duckdb.sql("SELECT q, a AS y, a, y FROM frame")  # 'y' twice: scores, labels
     with pytest.raises(ValueError, match="has 2 columns named 'y' \\(the 'y_true' parameter"):
         RankingData.from_frame(relation, y_true="y", y_score="a", group="q")
+
+
+def test_read_table_names_a_dataframe_index_as_written():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        {"label": [1, 0, "x", 0], "score": [1.0, 2, 3, 4], "qid": [1, 1, 2, 2]},
+        index=[10, 11, 12, 13],
+    )
+    with pytest.raises(ValueError, match=r"row 2 \(index 12\)") as info:
+        read_table(frame, y_true="label", y_score="score", group="qid")
+    assert "np." not in str(info.value)

@@ -10,17 +10,23 @@ Every expected value comes from another tool or from arithmetic written here:
 * recommender lists: ``apk``/``mapk`` in the style of ``ml_metrics``, the NDCG@5 of
   the Airbnb new-user-bookings competition and recall@k, all written out below.
 
-Malformed input must raise with the file name and the right line number.
+Malformed input must raise with the file name and the right line number. Hostile
+input too: a byte-order mark, old Mac line endings, a file replaced while it is read,
+paths that are no regular file, and memory in proportion to the input whatever the
+length of one id or the compression ratio of a file.
 """
 
 from __future__ import annotations
 
+import builtins
 import gzip
 import math
+import os
 import re
 import subprocess
 import sys
 import textwrap
+import tracemalloc
 
 import numpy as np
 import pandas as pd
@@ -38,6 +44,7 @@ from sklearn_rank_metrics import (
 )
 from sklearn_rank_metrics._io import (
     RankingData,
+    _recommendations,
     read_letor,
     read_recommendations,
     read_table,
@@ -375,6 +382,28 @@ def test_trec_run_from_a_binary_stream(trec_files):
     assert from_stream.source == f"{trec_files[0]} + {trec_files[1]}"
 
 
+@pytest.mark.parametrize(
+    "qrels_text, run_text",
+    [
+        (b"# judged by hand\nq1 0 d1 1\nq1 0 d2 0\n", b"q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 0.25 tag\n"),
+        (b"q1 0 d1 1\nq1 0 d2 0\n", b"q1 Q0 d1 1 0.5 tag extra\nq1 Q0 d2 2 0.25 tag\n"),
+    ],
+    ids=["comment", "extra-field"],
+)
+def test_a_bom_is_no_part_of_the_first_query_id(tmp_path, qrels_text, run_text):
+    # before: the plain reader (comments, fields after the tag) kept "\ufeffq1"
+    bom = b"\xef\xbb\xbf"
+    qrels, run = tmp_path / "bom.qrels", tmp_path / "bom.run"
+    qrels.write_bytes(bom + qrels_text)
+    run.write_bytes(bom + run_text)
+    data = read_trec(qrels, run)
+    assert data.group.tolist() == ["q1", "q1"]
+    # the same rows as without the marks: d1 (relevant) first
+    assert data.doc_id.tolist() == ["d2", "d1"] and data.y_true.tolist() == [0.0, 1.0]
+    # d1 of the run's first line is retrieved, not a dropped query "\ufeffq1"
+    assert data.y_score.tolist() == [0.25, 0.5] and data.n_dropped_queries == 0
+
+
 @pytest.mark.parametrize("use_pandas", [True, False])
 @pytest.mark.parametrize(("kind", "text", "line", "message"), MALFORMED_TREC)
 def test_malformed_trec_files(tmp_path, monkeypatch, use_pandas, kind, text, line, message):
@@ -569,6 +598,75 @@ def test_letor_argument_errors(letor_file, tmp_path):
         read_letor(tmp_path / "nothing.txt")
 
 
+def test_read_letor_never_asks_the_loader_for_query_ids(tmp_path, monkeypatch):
+    # scikit-learn's load_svmlight_file(query_id=True) appends per line and grows
+    # quadratically (100k lines 4.4 s, 400k 65 s); read_letor takes the query ids from
+    # its own linear pass and asks the loader for labels and features only
+    import sklearn.datasets
+
+    from sklearn_rank_metrics import read_letor
+
+    calls = []
+    real = sklearn.datasets.load_svmlight_file
+
+    def recording(*args, **kwargs):
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sklearn.datasets, "load_svmlight_file", recording)
+    path = tmp_path / "small.txt"
+    path.write_text("2 qid:7 1:0.5 2:1\n0 qid:7 1:0.1\n1 qid:9 2:3\n")
+    data = read_letor(path)
+    assert calls and all(not call.get("query_id", False) for call in calls)
+    assert data.group.tolist() == [7, 7, 9]
+    assert data.y_true.tolist() == [2.0, 0.0, 1.0]
+
+
+def _count_opens(monkeypatch, path):
+    opened = []
+    real_open = builtins.open
+
+    def counting_open(file, *args, **kwargs):
+        if isinstance(file, (str, os.PathLike)) and os.fspath(file) == os.fspath(path):
+            opened.append(file)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    return opened
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_read_letor_opens_the_file_once(tmp_path, monkeypatch, suffix):
+    # before: the loader, the qid scan and the row locator each opened the file, so a
+    # file replaced during the read mixed the labels of one with the ids of the other
+    text = b"2 qid:1 1:0.5 #docid = a\n0 qid:1 1:0.1 #docid = b\n1 qid:2 1:0.3 #docid = c\n"
+    path = tmp_path / f"once.txt{suffix}"
+    path.write_bytes(gzip.compress(text) if suffix else text)
+    opened = _count_opens(monkeypatch, path)
+    data = read_letor(path, scores=[1.0, np.inf, 0.5])
+    assert len(opened) == 1
+    assert data.group.tolist() == [1, 1, 2] and data.doc_id.tolist() == ["a", "b", "c"]
+
+
+def test_read_letor_names_lines_from_what_it_read(tmp_path, monkeypatch):
+    path = tmp_path / "lines.txt"
+    path.write_bytes(b"# header\n\n2 qid:1 1:0.5\n# between\n0 qid:1 1:0.1\n\n1 qid:2 1:0.3\n")
+    data = read_letor(path)
+    path.write_bytes(b"")  # replaced after the read: the locations do not change
+    assert [data._row_location(i) for i in range(3)] == [
+        f"{path}, line 3", f"{path}, line 5", f"{path}, line 7"
+    ]
+
+
+def test_read_letor_error_names_the_line_of_what_it_read(tmp_path, monkeypatch):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"1 qid:1 1:0.5\n1 qid:x 1:0.5\n")
+    opened = _count_opens(monkeypatch, path)
+    with pytest.raises(ValueError, match=re.escape(f"{path}, line 2: the query id must be")):
+        read_letor(path)
+    assert len(opened) == 1
+
+
 # ---------------------------------------------------------------------------
 # Tables
 # ---------------------------------------------------------------------------
@@ -730,6 +828,24 @@ def test_rows_of_the_wrong_length_are_refused(tmp_path, table_reader, quoted):
         table_reader(gz)
 
 
+def test_cr_only_line_endings_do_not_hide_an_extra_field(tmp_path):
+    # before: only \n ended a line, so the whole file was one line of the byte check,
+    # and pandas (which ends lines at \r too) read "7" as the score of line 3
+    path = tmp_path / "old_mac.csv"
+    path.write_bytes(b"group,y_true,y_score\rq1,1,0.5\rq1,0,7,0.1\rq2,1,0.3\r")
+    with pytest.raises(ValueError, match=re.escape(f"{path}, line 3: has 4 fields but the "
+                                                   "header has 3.")):
+        read_table(path, group="group")
+
+
+def test_cr_only_line_endings_read_as_lines(tmp_path):
+    path = tmp_path / "old_mac.csv"
+    path.write_bytes(b"group,y_true,y_score\rq1,1,0.5\rq1,0,0.1\rq2,1,0.3")
+    data = read_table(path, group="group")
+    assert data.y_score.tolist() == [0.5, 0.1, 0.3]
+    assert data.group.tolist() == ["q1", "q1", "q2"]
+
+
 def test_unreadable_tables_name_the_file(tmp_path, table_reader):
     path = tmp_path / "bad.csv"
     path.write_bytes(b"group,y_true,y_score\nq,1,0.5\n\xff\xfe,1,0.5\n")
@@ -763,6 +879,54 @@ def test_malformed_parquet_and_frame(tmp_path):
     other.write_bytes(path.read_bytes())
     with pytest.raises(ValueError, match="suffix"):
         read_table(other)
+
+
+def test_paths_that_are_directories_or_not_parquet(tmp_path):
+    from sklearn_rank_metrics import read_letor, read_table
+
+    with pytest.raises(IsADirectoryError, match=re.escape(f"'{tmp_path}' is a directory")):
+        read_table(tmp_path)
+    with pytest.raises(IsADirectoryError, match="is a directory, not a file"):
+        read_letor(tmp_path)
+    fake = tmp_path / "fake.parquet"
+    fake.write_bytes(b"not parquet")
+    with pytest.raises(ValueError, match=re.escape(f"read_table: {fake} is not a readable")):
+        read_table(fake)
+
+
+@pytest.fixture
+def odd_paths(tmp_path):
+    loop = tmp_path / "loop"
+    os.symlink(loop, loop)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    return {"directory": tmp_path, "loop": loop, "fifo": fifo, "device": "/dev/null"}
+
+
+READERS = {
+    "read_table": lambda path: read_table(path, group="group"),
+    "read_letor": read_letor,
+    "read_trec": lambda path: read_trec(path, {"q": {"d": 1.0}}),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_odd_paths_get_their_own_oserror(odd_paths, reader):
+    # before: a symlink loop, a FIFO and /dev/null were all "does not exist"
+    # (read_trec: FileNotFoundError for a directory too)
+    call = READERS[reader]
+    with pytest.raises(IsADirectoryError, match="is a directory, not a file"):
+        call(odd_paths["directory"])
+    with pytest.raises(OSError, match="is a symlink loop") as caught:
+        call(odd_paths["loop"])
+    assert not isinstance(caught.value, FileNotFoundError)
+    with pytest.raises(OSError, match=r"is not a regular file: it is a FIFO") as caught:
+        call(odd_paths["fifo"])
+    assert not isinstance(caught.value, FileNotFoundError)
+    with pytest.raises(OSError, match=r"'/dev/null' is not a regular file: it is a device"):
+        call(odd_paths["device"])
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        call(odd_paths["directory"] / "missing.csv")
 
 
 def test_table_optional_dependencies(tmp_path, monkeypatch):
@@ -1012,6 +1176,115 @@ def test_recommendation_inputs_are_not_modified():
     assert recommended == {"u": ["a", "b"]} and relevant == {"u": {"b": 2}}
 
 
+def _same_data(a, b):
+    for field in ("y_true", "y_score", "group", "doc_id"):
+        left, right = getattr(a, field), getattr(b, field)
+        assert left.dtype == right.dtype, field
+        assert left.tolist() == right.tolist(), field
+
+
+def test_equal_length_int_arrays_take_the_matrix_path(monkeypatch):
+    # before: every item became a NumPy scalar in a Python list (100k users x 50 items:
+    # 4 s); now the arrays are stacked into one 2-D array
+    stacked = []
+    original = _recommendations._integer_matrix
+
+    def spy(lists, kinds):
+        result = original(lists, kinds)
+        stacked.append(result is not None)
+        return result
+
+    monkeypatch.setattr(_recommendations, "_integer_matrix", spy)
+    read_recommendations([np.array([3, 1, 2]), np.array([5, 4, 6])], [{1}, {6: 2, 7: 1}])
+    assert stacked == [True]
+
+
+def _general_path(monkeypatch):
+    monkeypatch.setattr(_recommendations, "_integer_matrix", lambda lists, kinds: None)
+
+
+@pytest.mark.parametrize("dtypes", [("int64", "int64"), ("int32", "int64"), ("uint8", "int16")])
+def test_fast_path_gives_the_rows_of_the_general_path(monkeypatch, dtypes):
+    recommended = [np.array([3, 1, 2], dtype=dtypes[0]), np.array([5, 4, 6], dtype=dtypes[1]),
+                   np.array([7, 8, 9], dtype=dtypes[0])]
+    relevant = [{1, 9}, {6: 2, 7: 1}, set()]
+    fast = read_recommendations(recommended, relevant)
+    # by hand: user 0 rows 3 1 2 then missed 9; user 1 rows 5 4 6 then missed 7
+    assert fast.group.tolist() == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2]
+    assert fast.doc_id.tolist() == [3, 1, 2, 9, 5, 4, 6, 7, 7, 8, 9]
+    assert fast.y_true.tolist() == [0, 1, 0, 1, 0, 0, 2, 1, 0, 0, 0]
+    assert fast.y_score.tolist() == [3, 2, 1, -np.inf, 3, 2, 1, -np.inf, 3, 2, 1]
+    _general_path(monkeypatch)
+    _same_data(fast, read_recommendations(recommended, relevant))
+
+
+def test_fast_path_as_a_mapping_gives_the_rows_of_the_general_path(monkeypatch):
+    recommended = {"b": np.array([10, 20]), "a": np.array([30, 10])}
+    relevant = {"a": {10: 3}, "b": [20, 40]}
+    fast = read_recommendations(recommended, relevant)
+    assert fast.group.tolist() == ["a", "a", "b", "b", "b"]
+    assert fast.doc_id.tolist() == [30, 10, 10, 20, 40]
+    assert fast.y_true.tolist() == [0, 3, 0, 1, 1]
+    _general_path(monkeypatch)
+    _same_data(fast, read_recommendations(recommended, relevant))
+
+
+def test_fast_path_refuses_a_duplicate_naming_user_and_positions():
+    with pytest.raises(ValueError, match=r"user 1 has item 4 twice .* positions 0 and 2"):
+        read_recommendations([np.array([1, 2, 3]), np.array([4, 5, 4])], [{1}, {4}])
+
+
+@pytest.mark.parametrize(
+    "recommended",
+    [
+        [np.array([1, 2, 3]), np.array([4, 5])],  # mixed lengths
+        [np.array([1, 2]), [4, 5]],  # an array and a list
+        [np.array([1, 2]), np.array([4.0, 5.0])],  # an int and a float array
+        [np.array([1, 2], dtype=np.uint64), np.array([4, 5])],  # would promote to float
+    ],
+)
+def test_other_containers_keep_the_general_path(recommended):
+    assert _recommendations._integer_matrix(recommended, set(map(type, recommended))) is None
+    data = read_recommendations(recommended, [{2}, {5}])
+    n0 = len(recommended[0])
+    assert data.group.tolist() == [0] * n0 + [1] * len(recommended[1])
+    assert [int(v) for v in data.doc_id] == [int(v) for v in list(recommended[0]) +
+                                             list(recommended[1])]
+    assert data.y_true.tolist() == [float(v == 2) for v in recommended[0]] + [
+        float(v == 5) for v in recommended[1]
+    ]
+
+
+def test_mixed_lengths_rows_and_errors():
+    recommended = [np.array([1, 2, 3]), np.array([9]), np.array([], dtype=np.int64)]
+    data = read_recommendations(recommended, [{3}, {9: 2}, {4}])
+    assert data.group.tolist() == [0, 0, 0, 1, 2]
+    assert data.doc_id.tolist() == [1, 2, 3, 9, 4]
+    assert data.y_true.tolist() == [0, 0, 1, 2, 1]
+    assert data.y_score.tolist() == [3, 2, 1, 1, -np.inf]
+    with pytest.raises(ValueError, match=r"user 1 has item 9 twice .* positions 0 and 1"):
+        read_recommendations([np.array([1, 2, 3]), np.array([9, 9])], [{3}, {9}])
+    with pytest.raises(TypeError, match="user 1 must be an ordered sequence"):
+        read_recommendations([np.array([1, 2]), np.array([[1, 2]])], [{1}, {1}])
+    with pytest.raises(TypeError, match="user 0 must be an ordered sequence"):
+        read_recommendations([{1, 2}, np.array([1, 2])], [{1}, {1}])
+    with pytest.raises(ValueError, match="user 1 has no recommendations and no relevant"):
+        read_recommendations([np.array([1]), np.array([], dtype=np.int64)], [{1}, set()])
+
+
+def test_integer_ids_joined_without_python_ints_give_the_same_ids():
+    # a top-N matrix with relevant ids beyond the matrix's own dtype
+    top = np.array([[1, 2], [3, 4]], dtype=np.int32)
+    data = read_recommendations(top, [{2, 2**40}, {3: 1}])
+    assert data.doc_id.dtype == np.int64
+    assert data.doc_id.tolist() == [1, 2, 2**40, 3, 4]
+    assert data.y_true.tolist() == [0, 1, 1, 1, 0]
+    huge = read_recommendations(top, [{2, 2**70}, {3}])  # beyond int64: object ids
+    assert huge.doc_id.tolist() == [1, 2, 2**70, 3, 4]
+    booleans = read_recommendations(top, [{True}, {3}])  # True == 1, as in Python
+    assert booleans.y_true.tolist() == [1, 0, 1, 0]
+
+
 # ---------------------------------------------------------------------------
 # RankingData
 # ---------------------------------------------------------------------------
@@ -1024,3 +1297,130 @@ def test_ranking_data_unpacks_and_checks_lengths():
     assert repr(data) == "RankingData(n_rows=3, n_queries=2, y_score=None, source='f')"
     with pytest.raises(ValueError, match="group has 2 rows but y_true has 3"):
         RankingData(np.zeros(3), np.zeros(3), np.zeros(2))
+
+
+# ---------------------------------------------------------------------------
+# Memory in proportion to the input: one long id, a file that expands a lot
+# ---------------------------------------------------------------------------
+
+
+LONG = 5000  # characters of the one hostile id
+N_ROWS = 10_000
+
+
+def _peak_bytes(call):
+    """Peak traced allocation (bytes) while ``call()`` runs."""
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _trec_files(tmp_path):
+    """A run of N_ROWS rows (100 queries) whose first docno has LONG characters."""
+    run, qrels = tmp_path / "long.run", tmp_path / "long.qrels"
+    lines = [
+        f"q{i // 100} Q0 {'D' * LONG if i == 0 else f'doc{i}'} {i % 100 + 1} "
+        f"{1.0 / (i % 100 + 1)} tag\n"
+        for i in range(N_ROWS)
+    ]
+    run.write_text("".join(lines))
+    qrels.write_text("".join(f"q{i // 100} 0 doc{i} {i % 3}\n" for i in range(0, N_ROWS, 7)))
+    return qrels, run
+
+
+def test_a_long_docno_costs_memory_in_proportion_to_the_run(tmp_path):
+    # before: every docno was copied as <U5000 (N_ROWS x 5000 x 4 bytes = 200 MB) when
+    # joining, and again when a convention sorted the docnos
+    qrels, run = _trec_files(tmp_path)
+    size = run.stat().st_size + qrels.stat().st_size
+
+    def read_and_evaluate():
+        data = read_trec(qrels, run)
+        assert data.doc_id[-1] == "D" * LONG or "D" * LONG in data.doc_id.tolist()
+        evaluate(data, metrics=["ndcg@10"], convention="trec_eval")
+
+    assert _peak_bytes(read_and_evaluate) < 30 * size
+
+
+def test_a_long_docno_in_a_file_with_comments_costs_memory_in_proportion(tmp_path):
+    # the plain reader (a comment line sends the file there) built <U5000 arrays too
+    qrels, run = _trec_files(tmp_path)
+    run.write_text("# a comment\n" + run.read_text())
+    size = run.stat().st_size + qrels.stat().st_size
+    assert _peak_bytes(lambda: read_trec(qrels, run)) < 30 * size
+
+
+def test_a_long_id_in_a_csv_costs_memory_in_proportion(tmp_path):
+    # before: _typed_ids copied the ids as <U5000 to check whether they are integers
+    path = tmp_path / "long.csv"
+    rows = [f"{'G' * LONG if i == 0 else i // 10},{i % 2},{i / N_ROWS}" for i in range(N_ROWS)]
+    path.write_text("group,y_true,y_score\n" + "\n".join(rows) + "\n")
+    size = path.stat().st_size
+    data = read_table(path, group="group")
+    assert data.group[0] == "G" * LONG and data.group[1] == "0"  # text: not all integers
+    assert _peak_bytes(lambda: read_table(path, group="group")) < 30 * size
+
+
+def test_a_long_docid_in_letor_costs_memory_in_proportion(tmp_path):
+    path = tmp_path / "long.txt"
+    lines = [
+        f"{i % 3} qid:{i // 10} 1:{i / N_ROWS} #docid = {'X' * LONG if i == 0 else f'd{i}'}\n"
+        for i in range(N_ROWS)
+    ]
+    path.write_text("".join(lines))
+    size = path.stat().st_size
+    data = read_letor(path)
+    assert data.doc_id[0] == "X" * LONG and data.doc_id[1] == "d1"
+    assert _peak_bytes(lambda: read_letor(path)) < 30 * size
+
+
+def test_a_long_user_id_costs_memory_in_proportion():
+    users = {("U" * LONG if u == 0 else f"u{u}"): [f"i{u}", "x"] for u in range(N_ROWS // 2)}
+    relevant = {user: {"x"} for user in users}
+    data = read_recommendations(users, relevant)
+    assert data.group[0] == "U" * LONG
+    # before: 300 MB (the user ids as <U5000, repeated for every row); now about 360
+    # bytes a user, whatever the longest id
+    assert _peak_bytes(lambda: read_recommendations(users, relevant)) < 1000 * len(users)
+
+
+def test_a_small_gz_that_expands_to_a_lot_is_refused(tmp_path):
+    # before: decompressed whole (a 249 KB file reached 6.3 GB of memory)
+    path = tmp_path / "bomb.csv.gz"
+    with gzip.open(path, "wb", compresslevel=9) as handle:
+        handle.write(b"group,y_true,y_score\n")
+        for _ in range(4):
+            handle.write(b"q1,1,0.5\n" * 1_000_000)  # 36 MB, compressed to ~70 KB
+    size = path.stat().st_size
+    message = (
+        f"read_table: {path} expands to more than {16 * 2**20:,} bytes when decompressed "
+        f"(100 times its {size:,} bytes, or 16 MiB for a small file)"
+    )
+    peak = []
+
+    def read():
+        with pytest.raises(ValueError, match=re.escape(message)):
+            read_table(path, group="group")
+
+    peak.append(_peak_bytes(read))
+    assert peak[0] < 2 * (16 * 2**20 + 2**24)  # the limit and one block, at most twice
+
+
+def test_a_gz_within_the_limit_reads(tmp_path):
+    path = tmp_path / "ok.csv.gz"
+    with gzip.open(path, "wb") as handle:
+        handle.write(b"group,y_true,y_score\nq1,1,0.5\nq1,0,0.25\n")
+    data = read_table(path, group="group")
+    assert data.y_score.tolist() == [0.5, 0.25]
+
+
+def test_a_letor_gz_that_expands_to_a_lot_is_refused(tmp_path):
+    path = tmp_path / "bomb.txt.gz"
+    with gzip.open(path, "wb", compresslevel=9) as handle:
+        for _ in range(3):
+            handle.write(b"1 qid:1 1:0.5\n" * 1_000_000)
+    with pytest.raises(ValueError, match=r"read_letor: .*bomb\.txt\.gz expands to more than"):
+        read_letor(path)

@@ -158,6 +158,23 @@ def test_importing_every_name_changes_no_global_state():
     assert completed.stdout == "ok\n", completed.stderr
 
 
+def test_importing_changes_no_global_state():
+    # the libraries it builds on are imported first (SciPy, for one, adds warning
+    # filters when imported): what is checked is what importing this package adds
+    code = (
+        "import numpy, scipy.sparse, scipy.special, scipy.stats, sklearn.base, pandas\n"
+        "import sklearn.utils, sklearn.model_selection, sklearn.metrics, dask.dataframe\n"
+        "import random, sys; random.seed(0); expected = random.random(); random.seed(0)\n"
+        "import numpy as np; np.seterr(all='warn'); before = np.geterr()\n"
+        "import warnings; filters = list(warnings.filters)\n"
+        "import sklearn_rank_metrics, sklearn_rank_metrics.dask\n"
+        "assert random.random() == expected, 'random state advanced'\n"
+        "assert np.geterr() == before and list(warnings.filters) == filters\n"
+        "assert 'sklearn.datasets' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
 # --------------------------------------------------------------------------- Ctrl-C
 
 

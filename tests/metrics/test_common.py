@@ -398,6 +398,19 @@ def test_all_queries_skipped_gives_nan_with_warning(name):
     assert math.isnan(value)
 
 
+@pytest.mark.parametrize(
+    ("group", "shown"),
+    [(np.array([1, 1, 2, 2]), "query 2 "), (np.array([1.0, 1.0, 2.0, 2.0]), "query 2.0 "),
+     (np.array(["a", "a", "b", "b"]), "query 'b' ")],
+)
+def test_messages_show_query_ids_as_written_not_numpy_reprs(group, shown):
+    y_true, y_score = np.array([1, 0, 0, 0]), np.array([0.3, 0.2, 0.1, 0.4])
+    with pytest.raises(ValueError, match="is undefined for query") as info:
+        srm.ndcg_score(y_true, y_score, group, replace_undefined_by="raise")
+    assert shown in str(info.value)
+    assert "np." not in str(info.value)
+
+
 # ---------------------------------------------------------------------------
 # evaluate
 # ---------------------------------------------------------------------------
@@ -758,6 +771,33 @@ def test_renaming_check_detects_misaligned_query_weights():
     check_query_renaming_invariance(srm.ndcg_score, data)  # the real metric passes
     with pytest.raises(AssertionError):
         check_query_renaming_invariance(_ndcg_with_misaligned_weights, data)
+
+
+def test_a_value_outside_the_metric_range_is_never_returned():
+    # the aggregation layer checks every per-query value against the metric's range:
+    # a kernel defect (simulated here) raises instead of reaching the mean
+    from sklearn_rank_metrics._engine._caller import called_as
+    from sklearn_rank_metrics._metrics import _aggregate
+
+    def with_values(values, undefined=(0.0, 0.0)):
+        return _aggregate.PerQuery(np.array(values), np.array(undefined))
+
+    ranked_ids = np.array([1, 2])
+
+    class Ranked:
+        query_ids = ranked_ids
+        query_weight = np.ones(2)
+
+    for values in ([1.5, 0.5], [0.5, -0.25], [np.nan, 0.5], [np.inf, 0.5]):
+        with called_as("mrr"), pytest.raises(
+            RuntimeError, match="^mrr computed .*outside the metric's range.*defect"
+        ):
+            _aggregate.aggregate(with_values(values), Ranked(), 0.0)
+    # an undefined query's placeholder is not checked; rounding in the last bits is clipped
+    assert _aggregate.aggregate(with_values([np.nan, 0.5], (1.0, 0.0)), Ranked(), "skip") == 0.5
+    assert _aggregate.aggregate(with_values([1 + 2**-52, 1.0]), Ranked(), 0.0) == 1.0
+    dcg = _aggregate.PerQuery(np.array([7.5, 2.0]), np.zeros(2), value_range=(0.0, np.inf))
+    assert _aggregate.aggregate(dcg, Ranked(), 0.0) == 4.75
 
 
 def test_ndcg_of_a_perfect_order_is_exactly_one():

@@ -172,15 +172,3 @@ def test_parts_and_chunks_do_not_change_the_values(monkeypatch):
     pieces = srm.evaluate(y_true, y_score, group, metrics=names, per_query=True)
     for name in names:
         np.testing.assert_array_equal(np.asarray(pieces[name]), np.asarray(whole[name]))
-
-
-def test_log_binomial_by_betaln_against_exact_integers():
-    # math.log of Python's exact big-integer binomial; the error the docstring states
-    from sklearn_rank_metrics._kernels._combinatorics import log_comb_by_betaln
-
-    n = np.array([0, 5, 60, 2000, 2000, 4000, 20000])
-    k = np.array([0, 2, 30, 1, 1000, 3999, 3])
-    exact = [math.log(math.comb(int(a), int(b))) for a, b in zip(n, k, strict=True)]
-    np.testing.assert_allclose(log_comb_by_betaln(n, k), exact, rtol=0, atol=5e-11)
-    assert abs(log_comb_by_betaln(np.array([2000]), np.array([1]))[0] - math.log(2000)) < 1e-12
-    assert np.isneginf(log_comb_by_betaln(np.array([3, 3]), np.array([-1, 4]))).all()

@@ -296,3 +296,12 @@ def test_read_trec_keeps_what_bpref_needs():
     # ... and refuse it without one, saying which to pass
     with pytest.raises(ValueError, match="convention"):
         srm.ndcg_score(data, convention="none")
+
+
+@pytest.mark.parametrize("convention", ["trec_eval", "pytrec_eval", "ir_measures"])
+def test_a_masked_judged_mask_is_refused_where_negative_grades_rewrite_it(convention):
+    y = np.array([-2.0, 1.0, 0.0, 1.0])
+    judged = np.ma.array([True, True, False, True], mask=[0, 0, 1, 0])
+    with pytest.raises(ValueError, match=r"(?s)judged.*masked"):
+        srm.bpref_score(y, [0.4, 0.3, 0.2, 0.1], [0, 0, 0, 0], judged=judged,
+                        convention=convention)

@@ -7,6 +7,9 @@ rows and queries without relevant rows.
 
 from __future__ import annotations
 
+import pickle
+import threading
+
 import numpy as np
 import pytest
 
@@ -107,3 +110,112 @@ def test_array_likes_with_dunder_array_are_read():
     assert got == pytest.approx(
         evaluate([0, 1, 1], [0.9, 0.8, 0.7], [1, 1, 2], metrics=["mrr", "ndcg@2"])
     )
+
+
+# ---------------------------------------------------------------------------
+# Batches that cannot be one evaluate call, threads, pickles, settings
+# ---------------------------------------------------------------------------
+
+
+def test_evaluator_refuses_query_ids_of_another_kind_in_a_later_batch():
+    evaluator = RankingEvaluator(metrics=["mrr"])
+    evaluator.update([1, 0], [0.9, 0.1], group=[1, 1])
+    # one evaluate call refuses ints mixed with strings; two batches kept "1" and 1
+    # as two queries (and compute turned both into the text "1")
+    mixed = (
+        r"group holds query id '1' \(str\), which cannot be compared with the query ids "
+        r"of earlier batches, such as 1 \(int\)"
+    )
+    with pytest.raises(TypeError, match=mixed):
+        evaluator.update([0, 1], [0.9, 0.1], group=["1", "1"])
+    with pytest.raises(TypeError, match="cannot be compared"):
+        evaluate([1, 0, 0, 1], [0.9, 0.1, 0.9, 0.1], np.array([1, 1, "1", "1"], dtype=object),
+                 metrics=["mrr"])  # fmt: skip
+    assert evaluator.n_queries_ == 1
+    assert evaluator.compute() == {"mrr": 1.0}
+    # comparable kinds are one kind: 2.0 after 1 is another query, 1.0 the same
+    evaluator.update([0, 1], [0.9, 0.1], group=[2.0, 2.0])
+    with pytest.raises(ValueError, match="query 1.0 was already evaluated"):
+        evaluator.update([0, 1], [0.9, 0.1], group=[1.0, 1.0])
+    assert evaluator.compute() == {"mrr": pytest.approx((1 + 0.5) / 2, rel=1e-15)}
+    # merge: the same rule
+    other = RankingEvaluator(metrics=["mrr"])
+    other.update([1, 0], [0.9, 0.1], group=[b"q", b"q"])
+    with pytest.raises(TypeError, match=r"RankingEvaluator.merge: group holds query id b'q'"):
+        evaluator.merge(other)
+
+
+def test_evaluator_accepts_one_of_two_concurrent_batches_of_one_query():
+    # Both threads check that query 5 is new before either records it: each reads
+    # the set, then waits inside the membership test until the other has read it
+    # too (or 1 s passes, when the check and the record are atomic and the other
+    # thread waits outside them).
+    barrier = threading.Barrier(2)
+
+    class MeetingSet(set):
+        def __contains__(self, item):
+            found = super().__contains__(item)
+            try:
+                barrier.wait(timeout=1.0)
+            except threading.BrokenBarrierError:
+                pass
+            return found
+
+    evaluator = RankingEvaluator(metrics=["mrr"])
+    evaluator._seen = MeetingSet()
+    outcomes = []
+
+    def update(labels):
+        try:
+            evaluator.update(labels, [0.9, 0.1], group=[5, 5])
+            outcomes.append("accepted")
+        except ValueError as error:
+            assert "query 5 was already evaluated" in str(error)
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=update, args=(labels,)) for labels in ([1, 0], [0, 1])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["accepted", "refused"]
+    assert evaluator.n_queries_ == 1
+    assert len(evaluator.compute(per_query=True)["query"]) == 1
+
+
+def test_evaluator_pickles_and_merges_after_a_round_trip():
+    evaluator = RankingEvaluator(metrics=["mrr"])
+    evaluator.update([0, 1], [0.9, 0.1], group=[1, 1])
+    copy = pickle.loads(pickle.dumps(evaluator))  # the lock is not pickled
+    copy.update([1, 0], [0.9, 0.1], group=[2, 2])
+    with pytest.raises(ValueError, match="merge: query 1 was already evaluated"):
+        evaluator.merge(copy)
+    # MRR by hand: query 1 -> 1/2, query 2 -> 1
+    merged = RankingEvaluator(metrics=["mrr"]).merge(copy)
+    assert merged.compute() == {"mrr": pytest.approx(0.75, rel=1e-15)}
+
+
+def test_evaluator_checks_metric_names_at_construction():
+    with pytest.raises(ValueError, match="Unknown metric 'nonsense@3' for RankingEvaluator"):
+        RankingEvaluator(metrics=["mrr", "nonsense@3"])
+    with pytest.raises(ValueError, match="'gain' parameter"):
+        RankingEvaluator(metrics=["ndcg(gain=cubic)@10"])
+
+
+def test_evaluator_compute_per_query_takes_what_evaluate_takes():
+    evaluator = RankingEvaluator(metrics=["mrr"])
+    evaluator.update([1, 0, 0], [0.9, 0.8, 0.1], group=[1, 1, 1])
+    evaluator.update([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.1], group=[2, 2, 3, 3])
+    for bad in ("yes", "TREC_EVAL", 1, [True], None):
+        with pytest.raises((TypeError, ValueError), match="'per_query' parameter of "
+                           "RankingEvaluator.compute must be a bool or a str among"):  # fmt: skip
+            evaluator.compute(per_query=bad)
+    # trec_eval -q's layout: "%-22s\t%s\t%6.4f"; MRR by hand: 1, 1/2, 1/2, mean 2/3
+    name = "mrr".ljust(22)
+    assert evaluator.compute(per_query="trec_eval") == (
+        f"{name}\t1\t1.0000\n{name}\t2\t0.5000\n{name}\t3\t0.5000\n"
+        f"{'num_q'.ljust(22)}\tall\t3\n{name}\tall\t0.6667\n"
+    )
+    table = evaluator.compute(per_query=np.True_)
+    np.testing.assert_array_equal(np.asarray(table["mrr"]), [1.0, 0.5, 0.5])
+    assert evaluator.compute(per_query=np.False_) == {"mrr": pytest.approx(2 / 3, rel=1e-15)}

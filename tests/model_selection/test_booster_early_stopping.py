@@ -7,6 +7,12 @@ iteration whose value is strictly greater than every earlier one's maximum (XGBo
 rule: a later equal value is no improvement), and a stop exactly ``rounds`` rounds
 after it. The recorded values themselves are checked against our metric of the
 model's predictions, so the history is the metric (not, e.g., its negation).
+
+A lower-is-better metric (fall-out) keeps its LOWEST iteration, in LightGBM and
+XGBoost: every recorded value is recomputed with :func:`fallout_at_k_loss` from the
+model's predictions at that iteration, and the kept iteration is found by brute force
+over those values: the last iteration whose value is strictly below the minimum of
+every earlier one (both boosters' rule: an equal value is no improvement).
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import pytest
 
 from sklearn_rank_metrics import (
     expected_reciprocal_rank_score,
+    fallout_at_k_loss,
+    make_lightgbm_metric,
     make_xgboost_metric,
     mean_reciprocal_rank_score,
 )
@@ -142,3 +150,100 @@ def test_brute_force_follows_xgboosts_tie_rule():
     assert kept_by_brute_force([0.1, 0.3, 0.2, 0.3, 0.25]) == 1
     assert kept_by_brute_force([0.1, 0.3, 0.2, 0.3000001]) == 3
     assert kept_by_brute_force([0.5, 0.4, 0.3]) == 0
+
+
+# ---------------------------------------------------------------------------
+# A lower-is-better metric (fall-out): both boosters keep its LOWEST iteration
+# ---------------------------------------------------------------------------
+
+
+FALLOUT_ROUNDS = 10
+FALLOUT_N_ROUNDS = 60
+FALLOUT_K = 10
+
+
+def kept_by_brute_force_of_minimum(values):
+    """The best iteration of a minimised history: its first strict minimum."""
+    return kept_by_brute_force(-np.asarray(values, dtype=np.float64))
+
+
+def test_brute_force_takes_the_first_strict_minimum():
+    assert kept_by_brute_force_of_minimum([0.5, 0.4, 0.4, 0.6, 0.3, 0.3]) == 4
+    assert kept_by_brute_force_of_minimum([0.2, 0.5, 0.2]) == 0
+
+
+def test_reported_direction_reads_the_registry():
+    lightgbm_metric = make_lightgbm_metric("fallout@2")
+    assert lightgbm_metric.name == "minimize(fallout@2)"
+    y, s, sizes = np.array([1, 0, 0, 0]), np.array([0.9, 0.8, 0.7, 0.1]), np.array([4])
+    # by hand: the top 2 holds 1 of the 3 non-relevant rows; the top 10, all 3
+    assert lightgbm_metric(y, s, None, sizes) == ("minimize(fallout@2)", 1 / 3, False)
+    assert make_lightgbm_metric("fallout@10")(y, s, None, sizes) == (
+        "minimize(fallout@10)",
+        1.0,
+        False,
+    )
+    named = make_lightgbm_metric("fallout@2", name="fo")
+    assert named(y, s, None, sizes) == ("minimize(fo)", 1 / 3, False)
+    assert make_lightgbm_metric("ndcg@10")(y, s, None, sizes)[2] is True
+    assert make_xgboost_metric("fallout@10").__name__ == "minimize(fallout@10)"
+    assert make_xgboost_metric("ndcg@10").__name__ == "prefer_max(ndcg@10)"
+
+
+def test_lightgbm_early_stopping_keeps_the_lowest_fallout():
+    lgb = pytest.importorskip("lightgbm")
+    (X, y, _, sizes), (Xv, yv, qv, sizes_v) = sample()
+    record = {}
+    booster = lgb.train(
+        {"objective": "lambdarank", "verbosity": -1, "num_threads": 1, "learning_rate": 0.3,
+         "seed": 0, "metric": "None"},
+        lgb.Dataset(X, y, group=sizes), num_boost_round=FALLOUT_N_ROUNDS,
+        valid_sets=[lgb.Dataset(Xv, yv, group=sizes_v)], valid_names=["valid"],
+        feval=make_lightgbm_metric(f"fallout@{FALLOUT_K}"),
+        callbacks=[lgb.record_evaluation(record),
+                   lgb.early_stopping(FALLOUT_ROUNDS, verbose=False)],
+        keep_training_booster=True,  # keeps the trees after the best iteration to predict
+    )  # fmt: skip
+    ((name, history),) = record["valid"].items()  # ours, the only metric
+    ours = [
+        fallout_at_k_loss(yv, booster.predict(Xv, num_iteration=i + 1), qv, k=FALLOUT_K)
+        for i in range(len(history))
+    ]
+    np.testing.assert_allclose(history, ours, rtol=1e-12)
+    expected = kept_by_brute_force_of_minimum(ours)
+    assert booster.best_iteration == expected + 1  # LightGBM counts from 1
+    assert ours[expected] == min(ours) < ours[0]
+    assert len(history) == min(expected + FALLOUT_ROUNDS + 1, FALLOUT_N_ROUNDS)
+    assert name == f"minimize(fallout@{FALLOUT_K})"
+    assert booster.best_score["valid"][name] == pytest.approx(min(ours))
+
+
+@pytest.mark.parametrize("form", ["early_stopping_rounds", "callback"])
+def test_xgboost_early_stopping_keeps_the_lowest_fallout(form):
+    xgb = pytest.importorskip("xgboost")
+    (X, y, qid, _), (Xv, yv, qv, _) = sample()
+    dtrain, dvalid = xgb.DMatrix(X, y, qid=qid), xgb.DMatrix(Xv, yv, qid=qv)
+    options = (
+        {"early_stopping_rounds": FALLOUT_ROUNDS}
+        if form == "early_stopping_rounds"
+        else {"callbacks": [xgb.callback.EarlyStopping(rounds=FALLOUT_ROUNDS)]}
+    )  # maximize left None in both
+    record = {}
+    booster = xgb.train(
+        {"objective": "rank:ndcg", "eta": 0.3, "max_depth": 3, "nthread": 1, "seed": 0,
+         "disable_default_eval_metric": 1},
+        dtrain, num_boost_round=FALLOUT_N_ROUNDS, evals=[(dvalid, "valid")], evals_result=record,
+        custom_metric=make_xgboost_metric(f"fallout@{FALLOUT_K}"), verbose_eval=False, **options,
+    )  # fmt: skip
+    ((name, history),) = record["valid"].items()  # ours, the only metric
+    ours = [
+        fallout_at_k_loss(yv, booster.predict(dvalid, iteration_range=(0, i + 1)), qv, k=FALLOUT_K)
+        for i in range(len(history))
+    ]
+    np.testing.assert_allclose(history, ours, atol=1e-6)  # XGBoost records 6 decimals
+    expected = kept_by_brute_force_of_minimum(history)
+    assert booster.best_iteration == expected
+    assert ours[expected] == pytest.approx(min(ours), abs=1e-6)
+    assert history[expected] < history[0]
+    assert len(history) == min(expected + FALLOUT_ROUNDS + 1, FALLOUT_N_ROUNDS)
+    assert name == f"minimize(fallout@{FALLOUT_K})"

@@ -332,3 +332,99 @@ class _EvalRanker(_NoWidthRanker):
 
     def fit(self, X, y, group=None, eval_set=None, eval_group=None):
         return self
+
+
+# ---------------------------------------------------------------------------
+# Eval sets whose labels, query ids or weights do not fit their rows
+# ---------------------------------------------------------------------------
+
+
+class _EvalRecordingRanker(BaseEstimator):
+    """A ranker that takes group sizes and keeps what fit received."""
+
+    def fit(self, X, y, group=None, eval_set=None, eval_group=None):
+        self.y_, self.eval_set_, self.eval_group_ = y, eval_set, eval_group
+        self.n_features_in_ = np.asarray(X).shape[1]
+        return self
+
+    def predict(self, X):
+        return np.asarray(X)[:, 0]
+
+
+X4 = np.array([[1.0], [2.0], [3.0], [4.0]])
+Y4 = np.array([0.0, 1.0, 1.0, 0.0])
+QID4 = np.array([7, 7, 8, 8])
+
+
+@pytest.mark.parametrize("n_labels", [3, 5])
+def test_grouped_ranker_refuses_eval_labels_of_another_length(n_labels):
+    # 5 labels for 4 rows were cut to 4, 3 labels raised a bare IndexError
+    y_eval = np.arange(n_labels) % 2
+    with pytest.raises(ValueError, match=rf"eval set 1\): eval_set\[1\]'s X has 4 rows but "
+                       rf"eval_set\[1\]'s y has {n_labels} labels"):  # fmt: skip
+        GroupedRanker(_EvalRecordingRanker()).fit(
+            X4, Y4, QID4, eval_set=[(X4, Y4), (X4, y_eval)], eval_group=[QID4, QID4]
+        )
+    with pytest.raises(ValueError, match=f"X has 4 rows but y has {n_labels} labels"):
+        GroupedRanker(_EvalRecordingRanker()).fit(X4, y_eval, QID4)
+
+
+def test_grouped_ranker_eval_labels_of_another_length_with_lightgbm():
+    lightgbm = pytest.importorskip("lightgbm")
+    ranker = GroupedRanker(lightgbm.LGBMRanker(n_estimators=2, verbose=-1))
+    with pytest.raises(ValueError, match=r"eval_set\[0\]'s y has 5 labels"):
+        ranker.fit(X4, Y4, QID4, eval_set=[(X4, np.array([0, 1, 1, 0, 1]))], eval_group=[QID4])
+
+
+def test_grouped_ranker_eval_group_must_agree_with_the_group_column():
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"qid": QID4, "f": X4[:, 0]})
+    ranker = GroupedRanker(_EvalRecordingRanker(), group_column="qid")
+    # the training rows refuse the conflict ...
+    with pytest.raises(ValueError, match=r"group= and column 'qid' of X, and they differ in "
+                       r"1 of 4 rows \(first: row 1, 8 and 7\)"):  # fmt: skip
+        ranker.fit(frame, Y4, [7, 8, 8, 8])
+    # ... and so does an eval set, whose eval_group used to win silently
+    conflict = (
+        r"\(eval set 0\) got eval_group\[0\] and column 'qid' of X, and they differ in "
+        r"4 of 4 rows \(first: row 0, 8 and 7\)"
+    )
+    with pytest.raises(ValueError, match=conflict):
+        ranker.fit(frame, Y4, eval_set=[(frame, Y4)], eval_group=[[8, 8, 7, 7]])
+    with pytest.raises(ValueError, match=r"eval_group\[0\] with 3 query ids and column 'qid' "
+                       "of X with 4"):  # fmt: skip
+        ranker.fit(frame, Y4, eval_set=[(frame, Y4)], eval_group=[[7, 7, 8]])
+    with pytest.raises(ValueError, match=r"first: row 0, '7' and 7"):
+        ranker.fit(frame, Y4, eval_set=[(frame, Y4)], eval_group=[["7", "7", "8", "8"]])
+    # agreeing ids are taken: rows sorted by query, sizes 2 and 2
+    model = ranker.fit(frame, Y4, eval_set=[(frame, Y4[::-1])], eval_group=[QID4])
+    np.testing.assert_array_equal(model.ranker_.eval_group_[0], [2, 2])
+    np.testing.assert_array_equal(model.ranker_.eval_set_[0][1], Y4[::-1])
+
+
+class _WeightedEvalRecordingRanker(_EvalRecordingRanker):
+    def fit(self, X, y, group=None, eval_set=None, eval_group=None, eval_sample_weight=None):
+        self.eval_sample_weight_ = eval_sample_weight
+        return super().fit(X, y, group, eval_set=eval_set, eval_group=eval_group)
+
+
+def test_grouped_ranker_refuses_per_eval_set_arrays_of_another_length():
+    ranker = GroupedRanker(_WeightedEvalRecordingRanker())
+    fit = dict(eval_set=[(X4, Y4)], eval_group=[np.array([8, 7, 8, 7])])
+    # 3 weights for 4 rows in 2 queries were passed on unsorted
+    with pytest.raises(ValueError, match=r"eval_sample_weight\[0\] has 3 values but eval "
+                       "set 0 has 4 rows in 2 queries"):  # fmt: skip
+        ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.ones(3)], **fit)
+    # one entry per eval set (zip's own message before)
+    with pytest.raises(ValueError, match="1 eval sets but 2 entries in eval_sample_weight"):
+        ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.ones(4), np.ones(4)], **fit)
+    with pytest.raises(TypeError, match="'eval_sample_weight' parameter.*list"):
+        ranker.fit(X4, Y4, QID4, eval_sample_weight=3.0, **fit)
+    # per row: sorted with the rows (queries 7 then 8, rows 1, 3, 0, 2)
+    model = ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.array([1.0, 2, 3, 4])], **fit)
+    np.testing.assert_array_equal(model.ranker_.eval_sample_weight_[0], [2, 4, 1, 3])
+    # per query (XGBoost's form): in sorted query order, as given
+    model = ranker.fit(X4, Y4, QID4, eval_sample_weight=[np.array([5.0, 6.0])], **fit)
+    np.testing.assert_array_equal(model.ranker_.eval_sample_weight_[0], [5, 6])
+    model = ranker.fit(X4, Y4, QID4, eval_sample_weight=[None], **fit)
+    assert model.ranker_.eval_sample_weight_ == [None]

@@ -8,9 +8,10 @@ shows the metric's canonical name with its parameters and the settings given.
 import numpy as np
 import pytest
 import sklearn.metrics
+from sklearn.base import BaseEstimator
 from sklearn.linear_model import Ridge
 
-from sklearn_rank_metrics import make_ranking_scorer, ndcg_score
+from sklearn_rank_metrics import make_ranking_scorer, make_ranking_scorers, ndcg_score
 
 SIGNATURE = "metric(y_true, y_score, group, *, sample_weight=None, **params)"
 
@@ -114,4 +115,40 @@ def test_make_ranking_scorers_show_their_shared_settings():
     assert repr(scorers["ndcg@10"]) == "make_ranking_scorer('ndcg@10', ties='input')"
     assert repr(scorers["map(relevance_level=3)"]) == (
         "make_ranking_scorer('map(relevance_level=3)', ties='input')"
+    )
+
+
+class _FirstFeatureRanker(BaseEstimator):
+    """Predicts the first feature."""
+
+    def fit(self, X, y):
+        self.n_features_in_ = np.asarray(X).shape[1]
+        return self
+
+    def predict(self, X):
+        return np.asarray(X)[:, 0]
+
+
+def test_scorer_checks_convention_when_made():
+    # it was accepted, and the first score raised inside a search
+    shape = "The 'convention' parameter of ndcg_score must be a str among"
+    with pytest.raises(ValueError, match=shape):
+        make_ranking_scorer("ndcg@10", convention="trec-eval")
+    with pytest.raises(ValueError, match=shape):
+        make_ranking_scorer(ndcg_score, convention="bogus")
+    with pytest.raises(TypeError, match=shape):
+        make_ranking_scorer("ndcg@10", convention=3)
+    with pytest.raises(ValueError, match="'convention' parameter of mean_average_precision"):
+        make_ranking_scorers(["map", "ndcg@10"], convention="bogus")
+    # a user's function keeps its own parameters
+    def custom(y_true, y_score, group, sample_weight=None, **kwargs):
+        return 0.0
+
+    assert make_ranking_scorer(custom, convention="mine").metric_params == {"convention": "mine"}
+    # a good one scores as the metric function does (hand value: the relevant row
+    # ranks second, NDCG = (1 / log2(3)) / 1)
+    scorer = make_ranking_scorer("ndcg@10", convention="trec_eval", group=[1, 1])
+    model = _FirstFeatureRanker().fit(np.array([[0.9], [0.1]]), [0, 1])
+    assert scorer(model, np.array([[0.9], [0.1]]), np.array([0, 1])) == pytest.approx(
+        1 / np.log2(3), rel=1e-15
     )

@@ -833,6 +833,20 @@ def test_table_and_distribution_errors(call, error, match):
         call()
 
 
+def test_sampled_estimates_refuse_a_pass_over_a_huge_catalogue():
+    from sklearn_rank_metrics import sampled_metric_estimate, sampled_metric_table
+
+    for estimator in ("rank_distribution", "bias_variance", "minimal_bias"):
+        with pytest.raises(ValueError, match=r"n_items=1,000,000,000,000 full ranks"):
+            sampled_metric_estimate([1, 2, 3], n_negatives=100, n_items=10**12,
+                                    metric="hit_rate", k=10, estimator=estimator)
+    with pytest.raises(ValueError, match="takes one pass over all n_items"):
+        sampled_metric_table(n_negatives=100, n_items=10**12, metric="ndcg")
+    # the naive metric and the rescaled rank need no pass: they answer at once
+    assert sampled_metric_estimate([1, 2, 3], n_negatives=100, n_items=10**12,
+                                   metric="hit_rate", k=2, estimator="naive") == 2 / 3
+
+
 # --------------------------------------------------------------------------- robust default
 
 # full-rank shapes of a catalogue of 10,000 items: a model near the top, a bimodal one
@@ -943,6 +957,16 @@ def test_an_estimate_outside_the_metric_range_is_never_silent(drawn):
         sampled_metric_estimate(
             sampled, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
             estimator="minimal_bias", return_std_err=True,
+        )
+
+
+def test_the_sampled_estimate_outside_its_range_is_refused():
+    # issue 32: no longer a warning (which pointed at this line), a ValueError
+    ranks = np.r_[np.ones(50, int), np.full(50, 3), np.full(100, 60)]
+    with pytest.raises(ValueError, match="so it is refused"):
+        sampled_metric_estimate(
+            ranks, n_negatives=100, n_items=10_000, metric="hit_rate", k=10,
+            estimator="minimal_bias",
         )
 
 

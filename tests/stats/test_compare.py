@@ -2,6 +2,7 @@
 
 import dataclasses
 import sys
+import warnings
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -511,6 +512,19 @@ def test_t_test_helper_matches_scipy_on_varying_columns_and_handles_constant_one
     assert np.isnan(p[0]) and np.isnan(p[3]) and p[2] == 0.0
     np.testing.assert_allclose(p[1], stats.ttest_rel(a[:, 1], b[:, 1]).pvalue, rtol=1e-12)
     assert np.isnan(_t_test_pvalues(a[:1], b[:1])).all()  # a single query
+
+
+def test_t_test_p_values_equal_scipys_without_warnings():
+    rng = np.random.default_rng(0)
+    a, b = rng.random((30, 4)), rng.random((30, 4))
+    b[:, 2] = a[:, 2] - 0.25  # constant differences
+    b[:, 3] = a[:, 3]  # no difference at all
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning at all from ours
+        ours = _t_test_pvalues(a, b)
+    theirs = stats.ttest_rel(a[:, :2], b[:, :2], axis=0).pvalue
+    np.testing.assert_allclose(ours[:2], theirs, rtol=1e-10)
+    assert ours[2] == 0.0 and np.isnan(ours[3])
 
 
 def test_metrics_with_different_kept_queries_are_compared_on_their_own_queries():

@@ -21,7 +21,7 @@ import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics import _cli
+from sklearn_rank_metrics import RankingData, _cli
 from sklearn_rank_metrics import dask as srm_dask
 
 pd = pytest.importorskip("pandas")
@@ -194,6 +194,38 @@ def test_bad_settings_are_refused_by_every_entry_point(entry, setting, value):
     }
     with pytest.raises(ValueError, match=rf"'{setting}' parameter of"):
         calls[entry]()
+
+
+def _unclear_error_cases():
+    import pandas as pd
+    import scipy.sparse
+
+    from sklearn_rank_metrics import evaluate, ndcg_score
+
+    y, s = [1, 0], [0.5, 0.2]
+    return [
+        (lambda: ndcg_score(y, s, k=2**63), ValueError, "'k' parameter of ndcg_score"),
+        (lambda: evaluate(y, s, metrics=["ndcg@99999999999999999999"]), ValueError,
+         "cutoff of metric 'ndcg@99999999999999999999' of evaluate"),
+        (lambda: evaluate(y, s, metrics=["ndcg@" + "9" * 5000]), ValueError,
+         "of evaluate is 5005 characters long; a metric name has at most 256"),
+        (lambda: ndcg_score(y, s, pd.Series(["a", pd.NA], dtype="string")), ValueError,
+         "group of ndcg_score must not be missing; got <NA> at row 1"),
+        (lambda: evaluate(y, s, metrics=None), TypeError, "'metrics' parameter of evaluate"),
+        (lambda: evaluate(y, s, metrics=5), TypeError, "'metrics' parameter of evaluate"),
+        (lambda: evaluate(y, s, metrics=["map", 5]), TypeError, "got 5 of type int"),
+        (lambda: ndcg_score(scipy.sparse.csr_matrix(np.array(y, float)), s, [0, 0]),
+         TypeError, "y_true of ndcg_score must be a dense array-like; got a sparse"),
+        (lambda: ndcg_score((x for x in y), s), TypeError,
+         "y_true of ndcg_score must be an array-like"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_unclear_errors_name_the_argument(index):
+    call, error, message = _unclear_error_cases()[index]
+    with pytest.raises(error, match=re.escape(message)):
+        call()
 
 
 def _dask_with(**settings):
@@ -400,6 +432,19 @@ def test_masked_arrays_are_refused_by_every_entry_point_under_every_preset(entry
                 call(y, s, G, convention)
 
 
+def test_masked_arrays_with_masked_values_are_refused():
+    from sklearn_rank_metrics import ndcg_score
+
+    y = np.ma.array([1, 0, 1], mask=[False, True, False])
+    one = [0, 0, 0]  # one query
+    with pytest.raises(ValueError, match="y_true is a masked array with masked values"):
+        ndcg_score(y, [0.1, 0.2, 0.3], one)
+    # a masked array without masked values is its data
+    assert ndcg_score(np.ma.array([1, 0, 1]), [0.1, 0.2, 0.3], one) == ndcg_score(
+        [1, 0, 1], [0.1, 0.2, 0.3], one
+    )
+
+
 # rows tied in score, and document ids that sort them backwards: a preset that breaks
 # ties by document id moves every row, and an error must still name the caller's row
 TIED = np.repeat([0.5, 0.4, 0.3, 0.2], 5)
@@ -447,6 +492,38 @@ def test_errors_name_the_input_row_when_a_preset_orders_by_doc_id(entry, convent
             call(convention, **arguments)
     message = str(raised.value)
     assert re.search(words(*patterns), message), message
+
+
+DATA_ROW = 5  # doc ids d0 d5 d4 d3 d2 d1: both text orders move row 5
+
+
+def _ranking_data(**override):
+    columns = {
+        "y_true": np.array([1.0, 0.0, 2.0, 0.0, 1.0, 1.0]),
+        "y_score": np.full(6, 0.5),
+        "group": np.array(["q1"] * 3 + ["q2"] * 3),
+        "doc_id": np.array([f"d{5 * row % 6}" for row in range(6)]),
+        "judged": np.ones(6, dtype=bool),
+    }
+    columns.update(override)
+    return RankingData(**columns)
+
+
+@pytest.mark.parametrize("convention", ["trec_eval", "pytrec_eval", "ir_measures"])
+@pytest.mark.parametrize("metric", [srm.ndcg_score, srm.mean_average_precision_score,
+                                    srm.bpref_score])
+def test_a_metric_names_the_input_row_of_a_ranking_data(metric, convention):
+    metric(_ranking_data(), convention=convention)  # the base data is valid
+    scores = np.full(6, 0.5)
+    scores[DATA_ROW] = np.nan
+    with pytest.raises(ValueError, match=rf"(?s)y_score.*\brow {DATA_ROW}\b"):
+        metric(_ranking_data(y_score=scores), convention=convention)
+    if metric is not srm.bpref_score:
+        return  # the others do not read judgments
+    unjudged = np.ones(6, dtype=bool)
+    unjudged[DATA_ROW] = False  # y_true is 1 there: refused, named by its input row
+    with pytest.raises(ValueError, match=rf"(?s)judged.*\brow {DATA_ROW}\b"):
+        metric(_ranking_data(judged=unjudged), convention=convention)
 
 
 BOOSTER_PRESETS = [name for name in CONVENTION_NAMES if CONVENTIONS[name].single_precision_weights]

@@ -1,13 +1,5 @@
-"""Kernel tests: blocked work over whole queries, and ERR's subset means of tied blocks.
+"""ERR under ``ties="average"`` (``_kernels/_err_ties.py``): the subset means of tied blocks.
 
-Part 1. Work done block by block over whole queries gives the same numbers for any
-block size. The ideal DCG counts labels per (level, query) in blocks of consecutive
-queries (``_graded._LEVEL_COUNT_BLOCK_ROWS`` rows each) to keep its temporaries
-cache-sized; tiny blocks put many block boundaries into small data, and the result
-must still be scikit-learn's NDCG, including when a non-integer label shows up only
-in a late block (the counts must then be abandoned for the sorting path).
-
-Part 2. ERR under ``ties="average"``: the subset means of tied blocks, small and large.
 A block of ``m`` tied rows with continuation probabilities ``x_i = 1 - R_i`` reaches
 position ``t`` of the block with probability ``e_t``: the mean, over the t-subsets
 of its rows, of their product, which is ``E_t / C(m, t)`` with ``E_t`` the t-th
@@ -19,38 +11,16 @@ for a brute-force enumeration of tie orders (tested in ``test_against_reference`
 are checked here.
 """
 
+import itertools
+import math
 from fractions import Fraction
 from math import comb
 
 import numpy as np
 import pytest
-from sklearn.metrics import ndcg_score as sklearn_ndcg_score
 
-from sklearn_rank_metrics import expected_reciprocal_rank_score, ndcg_score
-from sklearn_rank_metrics._kernels import _err_ties, _graded
-
-# ---------------------------------------------------------------------------
-# Part 1: blocked kernels give the same numbers for any block size
-# ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("block_rows", [1, 5, 13, 1 << 17])
-@pytest.mark.parametrize("fractional_last_label", [False, True])
-def test_ndcg_matches_sklearn_for_any_block_size(monkeypatch, block_rows, fractional_last_label):
-    monkeypatch.setattr(_graded, "_LEVEL_COUNT_BLOCK_ROWS", block_rows)
-    rng = np.random.default_rng(block_rows)
-    y_true = rng.integers(0, 5, (40, 7)).astype(float)
-    if fractional_last_label:
-        y_true[-1, -1] = 2.5
-    y_score = np.round(rng.normal(size=(40, 7)), 1)  # ties too
-    for k in (None, 3):
-        expected = sklearn_ndcg_score(y_true, y_score, k=k)
-        assert ndcg_score(y_true, y_score, k=k) == pytest.approx(expected, rel=1e-12)
-
-
-# ---------------------------------------------------------------------------
-# Part 2: ERR under ties="average", the subset means of tied blocks
-# ---------------------------------------------------------------------------
+from sklearn_rank_metrics import expected_reciprocal_rank_score
+from sklearn_rank_metrics._kernels import _err_ties
 
 
 def _exact_subset_means(keep: list[Fraction], degree: int) -> list[Fraction]:
@@ -180,3 +150,31 @@ def test_err_of_a_million_tied_rows_in_100_blocks_is_bounded_and_exact():
         tracemalloc.stop()
     assert got == pytest.approx(expected, rel=1e-9)
     assert peak < 400 * 2**20, f"peak {peak / 2**20:.0f} MiB"
+
+
+def _subset_mean_by_enumeration(keep, size):
+    """e_t: the mean, over every t-subset of the block's rows, of the product of their x."""
+    products = [math.prod(subset) for subset in itertools.combinations(keep, size)]
+    return sum(products) / len(products)
+
+
+def test_stopping_chances_by_enumeration_of_the_subsets():
+    # three blocks, some rows with x = 1 (label 0: the user never stops there)
+    blocks = [[Fraction(1, 2), Fraction(15, 16), Fraction(1)],
+              [Fraction(1, 4)],
+              [Fraction(1), Fraction(13, 16), Fraction(1), Fraction(1, 16)]]  # fmt: skip
+    keep = np.array([float(x) for block in blocks for x in block])
+    sizes = np.array([len(block) for block in blocks])
+    owner = np.repeat(np.arange(len(blocks)), sizes)
+    offset = np.concatenate([np.arange(size) for size in sizes])
+    got = _err_ties.stopping_chances(keep, sizes, owner, offset)
+    expected = [
+        _subset_mean_by_enumeration(block, t) - _subset_mean_by_enumeration(block, t + 1)
+        for block in blocks
+        for t in range(len(block))
+    ]
+    np.testing.assert_allclose(got, [float(e) for e in expected], rtol=1e-13, atol=1e-16)
+    # only some positions asked for: the same values there
+    some = _err_ties.stopping_chances(keep, sizes, owner[[0, 5, 7]], offset[[0, 5, 7]])
+    np.testing.assert_allclose(some, [float(expected[i]) for i in (0, 5, 7)], rtol=1e-13)
+    assert len(_err_ties.stopping_chances(keep, sizes, owner[:0], offset[:0])) == 0

@@ -163,3 +163,60 @@ def test_map_is_the_same_for_every_chunk_size(monkeypatch, seed):
         monkeypatch.setattr(_binary, "_TIED_CHUNK_POSITIONS", chunk)
         values.append(mean_average_precision_score(*data))
     assert values[0] == values[1] == values[2]
+
+
+# ---------------------------------------------------------------------------
+# The blocks and the cutoff's scope by hand
+# ---------------------------------------------------------------------------
+
+# three queries of rows already in rank order: a has no tie; b a block of 3 at rank 1
+# and a -inf row; c blocks of 2 at ranks 0 and 2
+HAND = {
+    "a": ([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6]),
+    "b": ([0, 1, 0, 1, 0, 1], [0.9, 0.5, 0.5, 0.5, 0.1, -np.inf]),
+    "c": ([1, 0, 1, 0], [0.3, 0.3, 0.2, 0.2]),
+}
+
+
+def _hand_ranked():
+    group = np.concatenate([[q] * len(labels) for q, (labels, _) in HAND.items()])
+    y_true = np.concatenate([labels for labels, _ in HAND.values()]).astype(float)
+    y_score = np.concatenate([scores for _, scores in HAND.values()])
+    return rank_groups(y_true, y_score, group)
+
+
+@pytest.mark.parametrize(
+    ("k", "every_row", "expected"),
+    [
+        # (size, start rank, positions inside, query, first sorted row) of each block;
+        # sorted rows: a 0-3, b 4-9, c 10-13
+        (None, False, [(3, 1, 3, 1, 5), (2, 0, 2, 2, 10), (2, 2, 2, 2, 12)]),
+        (2, False, [(3, 1, 1, 1, 5), (2, 0, 2, 2, 10)]),  # c's second block starts at 2
+        (3, False, [(3, 1, 2, 1, 5), (2, 0, 2, 2, 10), (2, 2, 1, 2, 12)]),
+        (None, True, [(3, 1, 3, 1, 5), (2, 0, 2, 2, 10), (2, 2, 2, 2, 12)]),
+    ],
+)
+def test_tied_blocks_by_hand(k, every_row, expected):
+    blocks = tied_blocks(_hand_ranked(), "average", k, every_row=every_row)
+    got = list(zip(blocks.size, blocks.start_rank, blocks.inside, blocks.query,
+                   blocks.first_row, strict=True))  # fmt: skip
+    assert [tuple(int(v) for v in block) for block in got] == expected
+    # compact position of each block's first row: the rows each query ranks (a 4, b 5
+    # retrieved or 6 with every row, c 4) within the cutoff, counted query after query
+    depth = np.minimum([4, 6 if every_row else 5, 4], 6 if k is None else k)
+    start = np.cumsum(depth) - depth
+    position = [start[q] + s for _, s, _, q, _ in expected]
+    np.testing.assert_array_equal(blocks.block_position, position)
+
+
+def test_cutoff_scope_names_every_row_when_the_cutoff_keeps_them_all():
+    from sklearn_rank_metrics._kernels._tie_blocks import EVERY_ROW, cutoff_scope
+
+    with_unretrieved = _hand_ranked()  # b's -inf row is past every cutoff
+    assert cutoff_scope(with_unretrieved, None, False) is None
+    assert cutoff_scope(with_unretrieved, 2, False) == 2
+    assert cutoff_scope(with_unretrieved, None, True) == EVERY_ROW
+    retrieved = rank_groups([1.0, 0.0, 1.0], [0.3, 0.2, 0.1], [0, 0, 1])
+    assert cutoff_scope(retrieved, None, False) == EVERY_ROW
+    assert cutoff_scope(retrieved, 2, False) == EVERY_ROW  # k at the largest query
+    assert cutoff_scope(retrieved, 1, False) == 1
