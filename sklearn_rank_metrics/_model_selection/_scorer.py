@@ -650,11 +650,13 @@ def make_ranking_scorers(
         Registered names as in :func:`evaluate`, e.g. ``["ndcg@10", "map", "mrr@10"]``.
         They become the keys, so ``refit="ndcg@10"`` picks one and
         ``cv_results_["mean_test_ndcg@10"]`` holds its scores.
-    group_column, response_method, group, allow_split_queries
+    group_column, response_method, group
         As in :func:`make_ranking_scorer`, for every scorer.
     convention, ties, replace_undefined_by, relevance_level : default=None
         Applied to every metric that has the parameter and does not set it in its
         name; ``None`` keeps each metric's default (as in :func:`evaluate`).
+    allow_split_queries : bool, default=False
+        As in :func:`make_ranking_scorer`, for every scorer.
 
     Returns
     -------
