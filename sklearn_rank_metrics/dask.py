@@ -59,15 +59,16 @@ _FRAGMENTS = {
         bound): the column of booleans saying whether each row was judged, or
         ``True`` when every row was. With None those measures refuse to run: they
         never assume every row was judged.
+    doc_id : column label or None, default=None
+        Column of document ids: the tie order of a ``convention`` whose tool orders
+        tied rows by document id (trec_eval), as in the in-memory ``evaluate``.
     convention, ties, replace_undefined_by, relevance_level : default=None
         As in :func:`sklearn_rank_metrics.evaluate`: applied to every metric that has
         the parameter, unless its name sets it. ``ties="input"`` follows the row
         order of ``ddf`` (partition by partition), which the shuffle keeps through an
         int64 row key. ``replace_undefined_by="raise"`` raises a ValueError naming an
         undefined query, from the partition where it was found (the in-memory
-        version names the smallest undefined id; here it may be another one). A
-        ``convention`` whose tool breaks ties by document id takes the row order
-        here (no ``doc_id`` column).
+        version names the smallest undefined id; here it may be another one).
     partitioned_by_query : bool or "auto", default="auto"
         Whether every query's rows already sit in one partition. ``True``: no
         shuffle, and a query id found in two partitions is a ValueError naming the
@@ -97,6 +98,7 @@ def evaluate(
     group: Any = "group",
     sample_weight: Any = None,
     judged: Any = None,
+    doc_id: Any = None,
     convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
@@ -188,7 +190,7 @@ def evaluate(
     """
     call = distributed_call(
         metrics, y_true=y_true, y_score=y_score, group=group, sample_weight=sample_weight,
-        judged=judged, convention=convention, ties=ties,
+        judged=judged, doc_id=doc_id, convention=convention, ties=ties,
         replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
         partitioned_by_query=partitioned_by_query,
     )
@@ -207,6 +209,7 @@ def evaluate_per_query(
     group: Any = "group",
     sample_weight: Any = None,
     judged: Any = None,
+    doc_id: Any = None,
     convention: str | None = None,
     ties: str | None = None,
     replace_undefined_by: float | str | None = None,
@@ -253,7 +256,7 @@ def evaluate_per_query(
     """
     call = distributed_call(
         metrics, y_true=y_true, y_score=y_score, group=group, sample_weight=sample_weight,
-        judged=judged, convention=convention, ties=ties,
+        judged=judged, doc_id=doc_id, convention=convention, ties=ties,
         replace_undefined_by=replace_undefined_by, relevance_level=relevance_level,
         partitioned_by_query=partitioned_by_query,
     )

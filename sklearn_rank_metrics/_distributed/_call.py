@@ -44,7 +44,7 @@ class DistributedCall:
         checked.
     y_true, y_score, group, sample_weight, judged, doc_id : column labels
         As the door received them (Spark: ``y_score`` may name several columns,
-        one run each; Dask takes no ``doc_id``, None).
+        one run each).
     partitioned_by_query : bool or "auto"
     buckets : int or None
         Spark's hash buckets (None: ``spark.sql.shuffle.partitions``; Dask: None).

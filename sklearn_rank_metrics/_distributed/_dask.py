@@ -127,6 +127,8 @@ def _checked_columns(ddf: Any, call: DistributedCall) -> bool:
         _check_column(ddf, "sample_weight", call.sample_weight, index_allowed=False)
     if judged_column(call.judged) is not None:
         _check_column(ddf, "judged", call.judged, index_allowed=False)
+    if call.doc_id is not None:
+        _check_column(ddf, "doc_id", call.doc_id, index_allowed=False)
     return group_on_index
 
 
