@@ -152,3 +152,26 @@ def test_a_scorer_checks_its_fold_once(counts):
     counts.clear()
     scorer(model, X, y)
     _once(counts)
+
+
+def test_a_dask_partition_checks_its_rows_once(counts):
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.dask import evaluate as dask_evaluate
+
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({
+        "group": np.repeat(np.arange(8), 5), "y_true": rng.integers(0, 3, 40),
+        "y_score": rng.integers(0, 3, 40).astype(float), "doc": [f"d{i}" for i in range(40)],
+    })
+    ddf = dd.from_pandas(frame, npartitions=2, sort=True)  # queries 0-3, 4-7
+    counts.clear()
+    with dask.config.set(scheduler="synchronous"):
+        dask_evaluate(ddf, METRICS[:4], convention="ir_measures", doc_id="doc",
+                      partitioned_by_query=True)
+    # each partition's rows checked, and their ids factorised, once
+    assert counts["as_float:y_true"] == 2, counts
+    assert counts["query ids"] == 2, counts
+    assert counts["scores"] == 2, counts
+    assert counts["document ids"] == 2, counts
