@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name, renamed_as
-from .._engine._inputs import to_numpy
+from .._engine._document_ids import DocumentIds
+from .._engine._inputs import check_pandas_indexes, to_numpy
 from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import CallPlan, EvaluationDetails, details_of_rows, plan_metrics
 from .._metrics._reading import rows_at_door
@@ -142,7 +143,17 @@ def models_details(
                 doc_id=doc_id, convention=plan.convention,
             )
             documents = rows.doc
+            if documents is not None and isinstance(documents.run_position, np.ndarray):
+                # one run's line order, read with the rows: the order of their own
+                # scores, not of the models given here (a tie then warns, as without it)
+                documents = DocumentIds(documents.ids)
         else:
+            # the rows' inputs were checked with the first model's scores; this model's
+            # pandas index must match them too (rows are paired by position)
+            check_pandas_indexes(
+                {"y_true": y_true, "y_score": y_score, "group": group,
+                 "sample_weight": sample_weight, "judged": judged, "doc_id": doc_id}
+            )
             rows = rows.with_scores(y_score)
         if documents is not None and model is not None:
             rows = replace(rows, doc=documents.for_run(model))

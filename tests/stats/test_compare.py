@@ -715,3 +715,45 @@ def test_one_query_is_counted_in_the_singular():
     result = compare([1, 0], {"a": [0.2, 0.1], "b": [0.1, 0.2]}, [1, 1], metrics=["map"])
     assert "Means over 1 query." in result.to_text()
     assert "1 queries" not in result.to_text() + result.to_markdown() + result.to_latex()
+
+
+@pytest.mark.parametrize("entry", ["compare", "ranking_report"])
+def test_a_later_models_pandas_index_is_checked_against_the_rows(entry):
+    # the rows are checked with the first model's scores; every later model's scores
+    # are paired by position with them, so their index must be the rows' index too
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics import ranking_report
+
+    index = [10, 11, 12, 13, 14, 15]
+    y = pd.Series([2, 0, 1, 0, 1, 0], index=index)
+    qid = pd.Series([1, 1, 1, 2, 2, 2], index=index)
+    a = pd.Series([0.9, 0.8, 0.1, 0.3, 0.7, 0.2], index=index)
+    b = pd.Series([0.2, 0.7, 0.3, 0.1, 0.8, 0.9], index=index[::-1])
+    call = compare if entry == "compare" else ranking_report
+    with pytest.raises(ValueError, match=f"y_true and y_score of {entry} are pandas objects "
+                       "with different indexes"):
+        call(y, {"a": a, "b": b}, qid, metrics=["ndcg@2"])
+    # aligned first, the same call runs
+    call(y, {"a": a, "b": b.reindex(y.index)}, qid, metrics=["ndcg@2"])
+
+
+def test_one_runs_line_order_is_not_every_models_tie_order():
+    # read_trec's rows carry their run's line order (cwl_eval's tie order for RBP
+    # under ir_measures); models given beside those rows have their own scores, so
+    # that order is not theirs: their tied rows keep the input order and warn
+    from sklearn_rank_metrics import read_trec
+    from sklearn_rank_metrics._engine._warnings import TieOrderWarning
+
+    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1, "d4": 0}}
+    run = {"q1": {"d1": 1.0, "d4": 1.0, "d3": 1.0, "d2": 0.5}}  # three tied: d1, d4, d3
+    data = read_trec(qrels, run)
+    metric = "RBP(p=0.8,rel=1)"
+    reversed_scores = np.array(data.y_score[::-1])
+    with pytest.warns(TieOrderWarning, match="run order"):
+        result = compare(data, {"A": data.y_score, "B": reversed_scores}, metrics=[metric],
+                         convention="ir_measures", n_resamples=10, random_state=0)
+    # by hand: the rows in input order (docno descending: d4, d3, d2, d1); A's tied
+    # d4, d3, d1 keep it: gains 0, 1, 1 at ranks 1-3 -> (1-p)(p + p^2) = 0.288; in the
+    # run's order (d1, d4, d3: gains 1, 0, 1) it would be (1-p)(1 + p^2) = 0.328
+    p = 0.8
+    assert result._means["A"][metric] == pytest.approx((1 - p) * (p + p**2))
