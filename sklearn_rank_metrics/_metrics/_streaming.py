@@ -136,8 +136,10 @@ class RankingEvaluator:
         self._seen: set = set()
         # the frame library of the first batch's inputs: that of the per-query table
         self._frame_library: str | None = None
-        # rows of every batch: compute judges the whole (every query one row?)
+        # rows of every flat batch: compute judges the whole (every query one row?);
+        # scikit-learn's 2-D form has no query ids to mix up (one row each is valid)
         self._n_rows = 0
+        self._two_dimensional = False
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -151,6 +153,7 @@ class RankingEvaluator:
             state["settings"] = Settings.coerce(state.pop("shared"))
         state.setdefault("_frame_library", None)  # pickled before tables followed the inputs
         state.setdefault("_n_rows", 0)  # pickled before the rows were counted
+        state.setdefault("_two_dimensional", False)
         self.__dict__.update(state)
         self._lock = threading.Lock()
 
@@ -208,6 +211,7 @@ class RankingEvaluator:
         self._add(details.query_ids, details.metrics, "RankingEvaluator.update", output_library())
         with self._lock:
             self._n_rows += int(np.size(y_true))
+            self._two_dimensional |= group is None  # 2-D: every row of y_true a query
 
     def _add(
         self,
@@ -264,10 +268,12 @@ class RankingEvaluator:
         with other._lock:  # a snapshot; self may be other (its queries are then refused)
             batches = list(zip(other._query_ids, other._details, strict=True))
             library, n_rows = other._frame_library, other._n_rows
+            two_dimensional = other._two_dimensional
         for query_ids, details in batches:
             self._add(query_ids, details, "RankingEvaluator.merge", library)
         with self._lock:
             self._n_rows += n_rows
+            self._two_dimensional |= two_dimensional
         return self
 
     @entry_point(name="RankingEvaluator.compute")
@@ -294,11 +300,12 @@ class RankingEvaluator:
         as_table = bool(per_query) and not isinstance(per_query, str)
         with self._lock:
             batch_ids, batch_details = list(self._query_ids), list(self._details)
-            n_rows = self._n_rows
+            n_rows, two_dimensional = self._n_rows, self._two_dimensional
         if not batch_details:
             raise ValueError("RankingEvaluator.compute: no batch was added (call update first).")
         # the batches' mix-up the batches alone cannot tell (every query one row)
-        warn_one_row_queries(n_rows, len(self._seen))
+        if not two_dimensional:
+            warn_one_row_queries(n_rows, len(self._seen))
         query_ids = np.concatenate(batch_ids)
         order = np.argsort(query_ids, kind="stable")
         results, per_query_values = {}, {}

@@ -219,3 +219,23 @@ def test_evaluator_compute_per_query_takes_what_evaluate_takes():
     table = evaluator.compute(per_query=np.True_)
     np.testing.assert_array_equal(np.asarray(table["mrr"]), [1.0, 0.5, 0.5])
     assert evaluator.compute(per_query=np.False_) == {"mrr": pytest.approx(2 / 3, rel=1e-15)}
+
+
+def test_two_dimensional_batches_of_one_row_per_query_do_not_warn_of_a_mix_up():
+    # scikit-learn's 2-D form has no query ids: (n, 1) is n queries of one document,
+    # as evaluate reads it without a word; flat rows with one row per query still warn
+    import warnings
+
+    from sklearn_rank_metrics import SuspiciousInputWarning
+
+    rng = np.random.default_rng(0)
+    evaluator = RankingEvaluator(["p@1"])
+    evaluator.update(np.ones((200, 1)), rng.random((200, 1)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SuspiciousInputWarning)
+        assert evaluator.compute() == {"p@1": 1.0}
+        assert evaluate(np.ones((200, 1)), rng.random((200, 1)), metrics="p@1") == {"p@1": 1.0}
+    flat = RankingEvaluator(["p@1"])
+    flat.update(np.ones(200), rng.random(200), np.arange(200))
+    with pytest.warns(SuspiciousInputWarning, match="every one of the 200 queries holds one"):
+        flat.compute()
