@@ -186,7 +186,8 @@ def warn_ties_without_ids(
             f"run order, so tied rows (first in query {query!r}) keep their input order and "
             "the result may differ from the tool's. Pass the RankingData of read_trec "
             f"(or align_trec_runs) whole, as in {caller}(data, ...): it keeps each run's "
-            "order."
+            "order (the in-memory functions only: a Dask or Spark DataFrame carries no "
+            "run order)."
         )
     else:
         message = (

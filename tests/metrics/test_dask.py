@@ -784,3 +784,18 @@ def test_judged_one_is_a_column_name_never_true():
         evaluate(frame, ["bpref"], judged=1)
     for every_row in (True, np.True_):
         assert evaluate(frame, ["bpref"], judged=every_row) == {"bpref": 1.0}
+
+
+def test_the_run_order_warning_says_a_frame_carries_no_run_order():
+    # RBP under ir_measures follows the run file's line order, which only a
+    # RankingData of read_trec carries: the warning must not promise it to Dask
+    frame = pd.DataFrame({
+        "group": [1, 1, 1], "y_true": [0, 1, 1], "y_score": [1.0, 1.0, 1.0],
+        "doc": ["a", "b", "c"],
+    })
+    with dask.config.set(scheduler="synchronous"), pytest.warns(TieOrderWarning) as record:
+        evaluate(dd.from_pandas(frame, npartitions=1), ["RBP(p=0.8,rel=1)"], doc_id="doc",
+                 convention="ir_measures")
+    message = str(record[0].message)
+    assert "orders tied scores as the run file lists them" in message
+    assert "a Dask or Spark DataFrame carries no run order" in message
