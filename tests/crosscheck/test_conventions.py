@@ -879,3 +879,14 @@ def test_ir_measures_rbp_breaks_ties_in_the_run_files_order(tmp_path, capsys):
     with pytest.warns(TieOrderWarning, match="as the run file lists them"):
         evaluate(data.y_true, data.y_score, data.group, metrics=["RBP(p=0.8,rel=1)"],
                  convention="ir_measures", doc_id=data.doc_id)
+
+
+@pytest.mark.parametrize("metric", ["map", "recall@2", "mrr"])
+def test_torchmetrics_checks_judged_against_the_labels_given_for_every_metric(metric):
+    # an unjudged row with a label above 0 contradicts itself whatever a preset then
+    # reads into a score <= 0: refused alike for every metric (it once depended on
+    # the metric's torchmetrics reading)
+    with pytest.raises(ValueError, match="judged of evaluate is False at row 1, where "
+                       "y_true is 1.0; a document nobody judged has the label 0"):
+        evaluate([1, 1, 0, 2], [0.5, -0.4, 0.9, 0.1], [1, 1, 1, 1], metrics=[metric],
+                 judged=[True, False, True, True], convention="torchmetrics")
