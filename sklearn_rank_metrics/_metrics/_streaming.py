@@ -19,7 +19,7 @@ import numpy as np
 
 from .._engine._caller import caller_name, entry_point, renamed_as
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
-from .._engine._inputs import to_numpy
+from .._engine._inputs import check_pandas_indexes, to_numpy
 from .._engine._mixups import warn_one_row_queries
 from .._engine._ranking_rows import RankingRows, accepts_ranking_rows
 from .._engine._validation import BOOLEAN, Options, check_parameter
@@ -193,7 +193,13 @@ class RankingEvaluator:
         sample_weight, judged, doc_id
             As in :func:`evaluate`.
         """
-        # the engine's checked conversion (np.asarray would drop a mask, say)
+        # pandas inputs pair by position only if they share one index (checked before
+        # the conversion drops it); the engine's checked conversion (np.asarray would
+        # drop a mask, say)
+        check_pandas_indexes({
+            "y_true": y_true, "y_score": y_score, "group": group,
+            "sample_weight": sample_weight, "judged": judged, "doc_id": doc_id,
+        })
         y_true, y_score = to_numpy(y_true, "y_true"), to_numpy(y_score, "y_score")
         group = None if group is None else to_numpy(group, "group")
         details = evaluate_details(

@@ -239,3 +239,18 @@ def test_two_dimensional_batches_of_one_row_per_query_do_not_warn_of_a_mix_up():
     flat.update(np.ones(200), rng.random(200), np.arange(200))
     with pytest.warns(SuspiciousInputWarning, match="every one of the 200 queries holds one"):
         flat.compute()
+
+
+def test_a_batch_of_pandas_objects_with_different_indexes_is_refused():
+    # paired by position, misaligned Series would give a silent wrong number
+    pd = pytest.importorskip("pandas")
+    index = [10, 11, 12, 13]
+    y = pd.Series([1, 0, 0, 1], index=index)
+    qid = pd.Series([1, 1, 2, 2], index=index)
+    scores = pd.Series([0.9, 0.1, 0.2, 0.8], index=index[::-1])
+    evaluator = RankingEvaluator(["p@1"])
+    with pytest.raises(ValueError, match="y_true and y_score of RankingEvaluator.update are "
+                       "pandas objects with different indexes"):
+        evaluator.update(y, scores, qid)
+    evaluator.update(y, scores.reindex(index), qid)
+    assert evaluator.compute() == evaluate(y, scores.reindex(index), qid, metrics="p@1")
