@@ -85,7 +85,7 @@ def write_trec(folder: Path, n_queries: int, n_docs: int, seed: int = 0) -> tupl
             names = docnos(numbers[order])
             out_run.writelines(
                 f"{q + 1} Q0 {d} {r + 1} {s:.3f} run\n"
-                for r, (d, s) in enumerate(zip(names.tolist(), score[order].tolist()))
+                for r, (d, s) in enumerate(zip(names.tolist(), score[order].tolist(), strict=True))
             )
             judged = np.unique(np.concatenate([
                 rng.choice(numbers, min(200, n_docs), replace=False), rng.choice(10**7, 100)
@@ -93,7 +93,7 @@ def write_trec(folder: Path, n_queries: int, n_docs: int, seed: int = 0) -> tupl
             labels = rng.choice([0, 0, 0, 1, 2], len(judged))
             out_qrels.writelines(
                 f"{q + 1} 0 {d} {g}\n"
-                for d, g in zip(docnos(judged).tolist(), labels.tolist())
+                for d, g in zip(docnos(judged).tolist(), labels.tolist(), strict=True)
             )
     return qrels, run
 

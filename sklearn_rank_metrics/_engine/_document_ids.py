@@ -176,6 +176,9 @@ def _text_codes(ids: np.ndarray) -> np.ndarray:
         return _integer_text_codes(ids)
     if ids.dtype.kind == "S":  # bytes, compared as bytes
         return _codes_of_sortable(ids)
+    codes = _ascii_text_codes(ids)
+    if codes is not None:
+        return codes
     text = _as_string_dtype(ids)
     if text is not None:
         return _codes_of_sortable(text)
@@ -198,6 +201,44 @@ def _as_string_dtype(ids: np.ndarray) -> np.ndarray | None:
         return source.astype(string_dtype())
     except (UnicodeEncodeError, ValueError, TypeError):
         return None
+
+
+def _ascii_text_codes(ids: np.ndarray) -> np.ndarray | None:
+    """Codes of ``str`` ids that are all ASCII, from their bytes read as big-endian
+    64-bit integers (one sort of integers, several times faster than of strings;
+    byte order is code point order); None for other ids, ids with a trailing NUL
+    (the fixed-width bytes would drop it), or where one long id would make the
+    fixed-width copy mostly padding."""
+    if ids.dtype.kind != "O" or not len(ids) or set(map(type, ids)) != {str}:
+        return None
+    lengths = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
+    width = int(lengths.max())
+    if width == 0 or width * len(ids) > 4 * (int(lengths.sum()) + 64):
+        return None
+    try:
+        text = ids.astype(f"S{width}")
+    except UnicodeEncodeError:
+        return None
+    str_len = getattr(np, "strings", np.char).str_len  # NumPy 1: np.char
+    if not np.array_equal(str_len(text), lengths):  # a trailing NUL
+        return None
+    data = text.view(np.uint8).reshape(len(ids), width)
+    # bytes equal in every id order nothing (a shared prefix, a fixed separator)
+    varying = np.flatnonzero(np.any(data != data[0], axis=0))
+    if not len(varying):
+        return np.zeros(len(ids), dtype=np.intp)
+    words = -(-len(varying) // 8)
+    padded = np.zeros((len(ids), 8 * words), dtype=np.uint8)
+    padded[:, : len(varying)] = data[:, varying]
+    columns = padded.view(">u8").astype(np.uint64)
+    keys = [columns[:, w] for w in range(words)]
+    # equal keys are equal ids, whose order the codes do not keep: any sort will do
+    order = np.argsort(keys[0]) if len(keys) == 1 else np.lexsort(keys[::-1])
+    differs = np.zeros(len(ids) - 1, dtype=bool)
+    for key in keys:
+        ordered = key[order]
+        differs |= ordered[1:] != ordered[:-1]
+    return _dense_codes(order, differs)
 
 
 def _codes_of_sortable(values: np.ndarray) -> np.ndarray:
@@ -238,8 +279,17 @@ def _integer_text_codes(ids: np.ndarray) -> np.ndarray:
     if len(ids) and int(magnitude.max()) >= 10**19:
         return np.unique(ids.astype(str), return_inverse=True)[1].reshape(-1)
     digits = np.searchsorted(_POWERS_OF_TEN[1:], magnitude, side="right") + 1
-    aligned = magnitude * _POWERS_OF_TEN[19 - digits]
-    order = np.lexsort((digits, aligned, ~negative))
+    longest = int(digits.max()) if len(ids) else 1
+    if longest <= 17:
+        # one key: sign | magnitude left-aligned to the longest | digit count (< 32)
+        key = magnitude * _POWERS_OF_TEN[longest - digits]
+        key *= np.uint64(32)
+        key += digits.astype(np.uint64)
+        key |= (~negative).astype(np.uint64) << np.uint64(63)
+        order = np.argsort(key)  # equal keys are equal ids: any sort will do
+    else:
+        aligned = magnitude * _POWERS_OF_TEN[19 - digits]
+        order = np.lexsort((digits, aligned, ~negative))
     ordered = ids[order]
     return _dense_codes(order, ordered[1:] != ordered[:-1])
 

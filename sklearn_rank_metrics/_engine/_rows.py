@@ -331,7 +331,7 @@ def _tie_order(rows: Rows, doc: DocumentIds, direction: Any) -> np.ndarray | Non
     call find it computed.
     """
     queries = rows.queries
-    order, tied, _ = sort_by_query_then_score(
+    order, tied, input_order_in_ties = sort_by_query_then_score(
         queries.codes, rows.scores, queries.offsets, queries.contiguous
     )
     if tied is None:
@@ -350,8 +350,16 @@ def _tie_order(rows: Rows, doc: DocumentIds, direction: Any) -> np.ndarray | Non
         wanted[_float32_tied_rows(rows.scores, order, queries.offsets)] = True
     keys = doc.tie_keys(direction, members, wanted)
     # each block's rows in the tool's order, into the block's places in input order
-    tool_order = members[np.lexsort((members, keys, block))]
-    places = members[np.lexsort((members, block))]
+    if input_order_in_ties:  # a block's members in input order: one stable sort
+        places = members
+        span = int(keys.max()) - int(keys.min()) + 1 if len(keys) else 1
+        if int(block[-1]) < np.iinfo(np.int64).max // span:
+            tool_order = members[np.argsort(block * span + (keys - keys.min()), kind="stable")]
+        else:  # pragma: no cover - beyond 2**63 (blocks x key range)
+            tool_order = members[np.lexsort((members, keys, block))]
+    else:
+        tool_order = members[np.lexsort((members, keys, block))]
+        places = members[np.lexsort((members, block))]
     if np.array_equal(tool_order, places):
         return None
     moved = np.arange(rows.n_rows)

@@ -235,3 +235,50 @@ def test_mixed_query_ids_in_runs_are_refused_as_before():
     ids = np.array(["1", "1", 1, 1, "2"], dtype=object)
     with pytest.raises(TypeError, match="mixes query ids that cannot be compared"):
         _inputs.factorize_groups_with_sizes(ids, len(ids))
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ["a\x00", "a", "b", "a\x00", "ab"],  # a trailing NUL: not the byte path
+        ["doc-12", "doc-2", "doc-12", "doc-", "doc-1" + "9" * 20, "doc-3"],  # > 8 bytes vary
+        ["same", "same", "same"],  # no byte varies
+        ["x" * 200, "x", "y"],  # one long id: mostly padding
+    ],
+)
+def test_ascii_byte_path_and_its_refusals(ids):
+    _check_codes(_document_ids._text_codes(np.array(ids, dtype=object)), ids)
+
+
+def test_the_byte_path_and_string_dtype_agree(monkeypatch):
+    rng = np.random.default_rng(4)
+    ids = [f"clueweb09-en{d // 100000:04d}-{d % 100000:05d}" for d in rng.integers(0, 10**8, 500)]
+    ids += ["clueweb09-en", "clueweb09-en0000-00000", "clueweb09-en00000"]
+    fast = _document_ids._text_codes(np.array(ids, dtype=object))
+    monkeypatch.setattr(_document_ids, "_ascii_text_codes", lambda ids: None)
+    np.testing.assert_array_equal(_document_ids._text_codes(np.array(ids, dtype=object)), fast)
+    _check_codes(fast, ids)
+
+
+def test_long_integers_take_the_three_key_path():
+    values = np.array([10**18, 9, 10**17, -(10**18), 123456789012345678, 1], dtype=np.int64)
+    _check_codes(_document_ids._integer_text_codes(values), values.tolist())
+
+
+@pytest.mark.parametrize("direction", [ASCENDING, DESCENDING, RUN_ORDER])
+def test_ties_not_in_input_order_after_the_sort(direction, monkeypatch):
+    """The argsort path of the sort does not keep tied rows in input order: the
+    blocks are then ordered by (key, input row) explicitly."""
+    from sklearn_rank_metrics._engine import _sorting
+
+    monkeypatch.setattr(_sorting, "_STRATEGY", "argsort")
+    labels, scores, group, ids, position = _data(POOLS["ascii"], 9)
+    rank = _python_rank(ids)
+    key = {ASCENDING: rank, DESCENDING: -rank,
+           RUN_ORDER: np.where(position < 0, len(position), position)}[direction]
+    doc = DocumentIds(np.array(ids, dtype=object), position)
+    rows = checked_rows(labels, scores, group, doc_id=doc)
+    read, moved = read_rows(rows, Reading(tie_order=direction))
+    monkeypatch.setattr(_sorting, "_STRATEGY", "auto")  # the ranking keeps input order
+    got = moved[rank_rows(read).order]
+    np.testing.assert_array_equal(got, _expected(scores, group, key))
