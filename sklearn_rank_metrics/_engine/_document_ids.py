@@ -30,26 +30,36 @@ class DocumentIds:
     the run did not return), the tie order of a tool that keeps the run's own order
     (cwl_eval, which ir_measures calls for RBP); for several runs on the same rows, a
     dict ``{run name: positions}``, one of which :meth:`for_run` picks.
+    ``text_codes`` (optional): the ids' codes in text order, one integer per row,
+    from a reader that has them already (the TREC readers factorise the docnos in
+    text order to join qrels and run): equal ids have equal codes and a smaller
+    code is a smaller id by code point (trec_eval's ``strcmp`` on UTF-8). Given,
+    no text order is computed; the reader vouches for them (only their shape and
+    type are checked).
 
     Passed as ``doc_id=`` it is an array-like of the ids (``np.asarray`` gives them),
     so that a :class:`RankingData` spread out hands its run order along with its ids.
-    The orders are computed on first use and kept: the ids are factorised once per
-    call, whichever orderings its metrics need.
+    Only the rows of tied scores need the ids' text order (:meth:`tie_keys`): it is
+    computed on first use for the rows asked, and kept, so that the readings of one
+    call (and the runs of the same rows) share it.
     """
 
-    __slots__ = ("_run_order", "_text_orders", "ids", "run_position")
+    __slots__ = ("_text", "ids", "run_position")
 
     def __init__(
         self,
         ids: np.ndarray,
         run_position: Any = None,
-        text_orders: dict[str, np.ndarray] | None = None,
+        text_codes: Any = None,
+        *,
+        shared: _TextCodes | None = None,
     ) -> None:
         self.ids = ids
         self.run_position = run_position
-        # the orders by id, shared by the runs of the same rows (for_run)
-        self._text_orders: dict[str, np.ndarray] = {} if text_orders is None else text_orders
-        self._run_order: np.ndarray | None = None
+        if shared is None:
+            shared = _TextCodes(None if text_codes is None else _given_codes(text_codes, ids))
+        # the codes in text order, shared by the runs of the same rows (for_run)
+        self._text = shared
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return self.ids if dtype is None else self.ids.astype(dtype)
@@ -61,51 +71,227 @@ class DocumentIds:
     def shape(self) -> tuple[int, ...]:
         return self.ids.shape
 
+    @property
+    def text_codes(self) -> np.ndarray | None:
+        """The codes in text order of every row, when known for every row (given, or
+        computed for all of them), else None."""
+        text = self._text
+        return text.codes if text.known is None else None
+
     def for_run(self, name: Any) -> DocumentIds:
         """The ids with the run order of run ``name`` (several runs on the same rows);
-        the orders by id, once computed, are shared."""
+        the codes in text order, once computed, are shared."""
         if not isinstance(self.run_position, dict):
             return self
-        return DocumentIds(self.ids, self.run_position.get(name), self._text_orders)
+        if len(self.run_position) > 1:
+            self._text.every_row = True  # each run ties other rows
+        return DocumentIds(self.ids, self.run_position.get(name), shared=self._text)
 
-    def order(self, direction: str | None) -> np.ndarray | None:
-        """The row permutation of a tie order: ids ascending or descending (as text, by
-        code point: trec_eval's ``strcmp``), or the run's order; None for ``None`` or
-        for the run's order of rows that carry none."""
+    def has_order(self, direction: str | None) -> bool:
+        """Whether these ids give the tie order ``direction`` (the run's order needs
+        the rows' positions in the run)."""
         if direction is None:
-            return None
+            return False
+        return direction != RUN_ORDER or isinstance(self.run_position, np.ndarray)
+
+    def tie_keys(
+        self, direction: str, rows: np.ndarray, wanted: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Integer keys of the rows ``rows`` (indexes) in the tie order ``direction``.
+
+        Ordered by key, then by row (a document id given twice keeps its input
+        order), the rows are in the order of their ids ascending or descending (as
+        text, by code point: trec_eval's ``strcmp``), or in the run's order (rows the
+        run did not return, ``-1``, last). ``wanted`` (a boolean mask over all rows,
+        a superset of ``rows``): on first use the text order is computed for these
+        rows at once, so that the other readings of the call (whose tied rows they
+        hold) find it.
+        """
         if direction == RUN_ORDER:
-            if not isinstance(self.run_position, np.ndarray):
-                return None
-            if self._run_order is None:
-                # rows the run did not return (-1) go last: they rank last anyway
-                key = np.where(self.run_position < 0, len(self.ids), self.run_position)
-                self._run_order = np.argsort(key, kind="stable")
-            return self._run_order
-        if direction not in self._text_orders:
-            codes = _text_codes(self.ids)
-            # stable, so a document id given twice keeps its input order either way
-            self._text_orders[ASCENDING] = np.argsort(codes, kind="stable")
-            self._text_orders[DESCENDING] = np.argsort(-codes, kind="stable")
-        return self._text_orders[direction]
+            position = self.run_position[rows]
+            return np.where(position < 0, len(self.ids), position)
+        codes = self._text.codes_of(self.ids, rows, wanted)
+        return codes if direction == ASCENDING else -codes
 
     def moved(self, order: np.ndarray) -> DocumentIds:
-        """The ids of the rows in ``order`` (their tie orders recomputed if needed)."""
+        """The ids of the rows in ``order`` (their codes in text order move with them)."""
         position = self.run_position
         if isinstance(position, np.ndarray):
             position = position[order]
-        return DocumentIds(self.ids[order], position)
+        codes = self.text_codes
+        return DocumentIds(self.ids[order], position, None if codes is None else codes[order])
+
+
+class _TextCodes:
+    """The ids' codes in text order where they are known: ``codes`` (one per row,
+    None before the first use) and ``known`` (the rows whose code is known; None:
+    every row). Computed at most twice per call: for the rows a first reading asks
+    (its tied rows), then, only if another ranking of the same rows ties rows
+    outside them, for every row; ids of several runs (:meth:`DocumentIds.for_run`)
+    are computed for every row at once."""
+
+    __slots__ = ("codes", "every_row", "known")
+
+    def __init__(self, codes: np.ndarray | None) -> None:
+        self.codes = codes
+        self.known: np.ndarray | None = None
+        # ids that several runs rank: computed for every row on first use
+        self.every_row = False
+
+    def codes_of(
+        self, ids: np.ndarray, rows: np.ndarray, wanted: np.ndarray | None
+    ) -> np.ndarray:
+        """The codes of ``rows``: on first use computed for ``wanted`` (every row when
+        ``wanted`` is None); where a later use finds some missing (another ranking of
+        the same rows, tied elsewhere), computed again for every row."""
+        codes, known = self.codes, self.known
+        if codes is not None and (known is None or known[rows].all()):
+            return codes[rows]
+        if codes is not None or wanted is None or self.every_row or wanted.all():
+            self.codes, self.known = _text_codes(ids), None
+        else:
+            at = np.flatnonzero(wanted)
+            self.codes = np.zeros(len(ids), dtype=np.intp)
+            self.codes[at] = _text_codes(ids[at])
+            self.known = wanted
+        return self.codes[rows]
+
+
+def _given_codes(codes: Any, ids: np.ndarray) -> np.ndarray:
+    """A reader's codes in text order, checked for shape and type (the reader vouches
+    for their order)."""
+    codes = np.asarray(codes)
+    if codes.shape != ids.shape or codes.dtype.kind not in "iu":
+        raise ValueError(
+            f"text_codes must hold one integer per document id ({ids.shape}); got "
+            f"{codes.dtype} of shape {codes.shape}."
+        )
+    return codes.astype(np.intp, copy=False)
 
 
 def _text_codes(ids: np.ndarray) -> np.ndarray:
-    """The ids' codes in text order (by code point), whatever their type."""
-    if ids.dtype.kind in "US":
-        return np.unique(ids, return_inverse=True)[1].reshape(-1)
+    """The ids' codes in text order (by code point), whatever their type: equal ids
+    have equal codes, a smaller id (as text) a smaller code."""
+    if ids.dtype.kind in "iu":
+        return _integer_text_codes(ids)
+    if ids.dtype.kind == "S":  # bytes, compared as bytes
+        return _codes_of_sortable(ids)
+    codes = _ascii_text_codes(ids)
+    if codes is not None:
+        return codes
+    text = _as_string_dtype(ids)
+    if text is not None:
+        return _codes_of_sortable(text)
     if ids.dtype.kind == "O":
         # the ids as text objects: a fixed-width copy would take (rows) x (longest id)
         # x 4 bytes, gigabytes for one very long id
         return factorize_text_ids(np.frompyfunc(str, 1, 1)(ids).astype(object))[0]
     return np.unique(ids.astype(str), return_inverse=True)[1].reshape(-1)
+
+
+def _as_string_dtype(ids: np.ndarray) -> np.ndarray | None:
+    """The ids as NumPy's variable-width ``StringDType`` (NumPy 2: UTF-8 inside,
+    ordered by code point, a NUL a character like any), or None where NumPy has
+    none or cannot hold them (a lone surrogate has no UTF-8)."""
+    string_dtype = getattr(getattr(np, "dtypes", None), "StringDType", None)
+    if string_dtype is None:  # NumPy 1
+        return None
+    source = ids if ids.dtype.kind in "UO" else ids.astype(str)
+    try:
+        return source.astype(string_dtype())
+    except (UnicodeEncodeError, ValueError, TypeError):
+        return None
+
+
+def _ascii_text_codes(ids: np.ndarray) -> np.ndarray | None:
+    """Codes of ``str`` ids that are all ASCII, from their bytes read as big-endian
+    64-bit integers (one sort of integers, several times faster than of strings;
+    byte order is code point order); None for other ids, ids with a trailing NUL
+    (the fixed-width bytes would drop it), or where one long id would make the
+    fixed-width copy mostly padding."""
+    if ids.dtype.kind != "O" or not len(ids) or set(map(type, ids)) != {str}:
+        return None
+    lengths = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
+    width = int(lengths.max())
+    if width == 0 or width * len(ids) > 4 * (int(lengths.sum()) + 64):
+        return None
+    try:
+        text = ids.astype(f"S{width}")
+    except UnicodeEncodeError:
+        return None
+    str_len = getattr(np, "strings", np.char).str_len  # NumPy 1: np.char
+    if not np.array_equal(str_len(text), lengths):  # a trailing NUL
+        return None
+    data = text.view(np.uint8).reshape(len(ids), width)
+    # bytes equal in every id order nothing (a shared prefix, a fixed separator)
+    varying = np.flatnonzero(np.any(data != data[0], axis=0))
+    if not len(varying):
+        return np.zeros(len(ids), dtype=np.intp)
+    words = -(-len(varying) // 8)
+    padded = np.zeros((len(ids), 8 * words), dtype=np.uint8)
+    padded[:, : len(varying)] = data[:, varying]
+    columns = padded.view(">u8").astype(np.uint64)
+    keys = [columns[:, w] for w in range(words)]
+    # equal keys are equal ids, whose order the codes do not keep: any sort will do
+    order = np.argsort(keys[0]) if len(keys) == 1 else np.lexsort(keys[::-1])
+    differs = np.zeros(len(ids) - 1, dtype=bool)
+    for key in keys:
+        ordered = key[order]
+        differs |= ordered[1:] != ordered[:-1]
+    return _dense_codes(order, differs)
+
+
+def _codes_of_sortable(values: np.ndarray) -> np.ndarray:
+    """Dense codes of ``values`` in their sort order (one sort of the rows)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    return _dense_codes(order, ordered[1:] != ordered[:-1])
+
+
+def _dense_codes(order: np.ndarray, differs: np.ndarray) -> np.ndarray:
+    """Codes from the order of the rows and whether each sorted row differs from the
+    previous one."""
+    codes = np.empty(len(order), dtype=np.intp)
+    if len(order):
+        sorted_codes = np.zeros(len(order), dtype=np.intp)
+        np.cumsum(differs, out=sorted_codes[1:])
+        codes[order] = sorted_codes
+    return codes
+
+
+_POWERS_OF_TEN = 10 ** np.arange(20, dtype=np.uint64)
+
+
+def _integer_text_codes(ids: np.ndarray) -> np.ndarray:
+    """Codes of integer ids in the order of their decimal text, without the text.
+
+    Text order puts every negative id (``"-"``) before every other, and orders the
+    digits of the magnitude left-aligned, a shorter one first where one is a prefix
+    of the other (``"1" < "10" < "100" < "11" < "9"``): the magnitude scaled to 19
+    digits, then its digit count. Magnitudes of 20 digits (unsigned ids from 10**19)
+    go through the text.
+    """
+    negative = ids < 0 if ids.dtype.kind == "i" else np.zeros(len(ids), dtype=bool)
+    magnitude = ids.astype(np.uint64)
+    if negative.any():
+        # two's complement: 0 - (2**64 + x) wraps to -x, also for the most negative
+        np.subtract(np.uint64(0), magnitude, out=magnitude, where=negative)
+    if len(ids) and int(magnitude.max()) >= 10**19:
+        return np.unique(ids.astype(str), return_inverse=True)[1].reshape(-1)
+    digits = np.searchsorted(_POWERS_OF_TEN[1:], magnitude, side="right") + 1
+    longest = int(digits.max()) if len(ids) else 1
+    if longest <= 17:
+        # one key: sign | magnitude left-aligned to the longest | digit count (< 32)
+        key = magnitude * _POWERS_OF_TEN[longest - digits]
+        key *= np.uint64(32)
+        key += digits.astype(np.uint64)
+        key |= (~negative).astype(np.uint64) << np.uint64(63)
+        order = np.argsort(key)  # equal keys are equal ids: any sort will do
+    else:
+        aligned = magnitude * _POWERS_OF_TEN[19 - digits]
+        order = np.lexsort((digits, aligned, ~negative))
+    ordered = ids[order]
+    return _dense_codes(order, ordered[1:] != ordered[:-1])
 
 
 def check_doc_ids(doc_id: Any, y_true: Any) -> DocumentIds:
@@ -116,6 +302,7 @@ def check_doc_ids(doc_id: Any, y_true: Any) -> DocumentIds:
     :class:`DocumentIds` (a reader's rows spread out) keeps its run order.
     """
     run_position = doc_id.run_position if isinstance(doc_id, DocumentIds) else None
+    text_codes = doc_id.text_codes if isinstance(doc_id, DocumentIds) else None
     if isinstance(doc_id, DocumentIds):
         doc_id = doc_id.ids
     ids = plain_array(doc_id, "doc_id")  # a null is named here, as doc_id
@@ -144,4 +331,4 @@ def check_doc_ids(doc_id: Any, y_true: Any) -> DocumentIds:
             f"The 'doc_id' parameter of {caller_name()} must hold str or int ids (compared "
             f"as text, as trec_eval compares docnos); got dtype {ids.dtype}."
         )
-    return DocumentIds(ids, run_position)
+    return DocumentIds(ids, run_position, text_codes)

@@ -415,6 +415,10 @@ def factorize_groups_with_sizes(
         dense = factorize_dense_integers(ids_array)
         if dense is not None:
             return dense + (None,)
+    if ids_array.dtype.kind == "O" and len(ids_array) > 1:
+        runs = _factorize_text_runs(ids_array)
+        if runs is not None:
+            return runs
     try:
         ids, codes = np.unique(ids_array, return_inverse=True)
     except TypeError:
@@ -423,6 +427,29 @@ def factorize_groups_with_sizes(
             "(e.g. ints and strings)."
         ) from None
     return codes.reshape(-1), ids, None
+
+
+def _factorize_text_runs(
+    ids: np.ndarray,
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None] | None:
+    """String ids whose rows come in runs (a query's rows together, as readers give
+    them): the runs' ids sorted, not every row's (:func:`factorize_groups_with_sizes`'s
+    result, the same as ``np.unique`` gives); None where the ids are not all ``str``
+    or the runs are not much fewer than the rows."""
+    starts = np.flatnonzero(ids[1:] != ids[:-1])
+    if 2 * len(starts) > len(ids):
+        return None
+    starts += 1
+    starts = np.concatenate(([0], starts))
+    run_ids = ids[starts]
+    if set(map(type, run_ids)) != {str}:  # a row that is not a str starts a run
+        return None
+    distinct, run_codes = np.unique(run_ids, return_inverse=True)
+    sizes = np.diff(starts, append=len(ids))
+    run_codes = run_codes.reshape(-1)
+    if len(distinct) == len(run_ids) and np.all(run_codes[1:] > run_codes[:-1]):
+        return None, distinct, sizes  # one run per query, queries in id order
+    return np.repeat(run_codes, sizes), distinct, None
 
 
 def _categorical_codes(group: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ._caller import caller_name
-from ._document_ids import DocumentIds, check_doc_ids
+from ._document_ids import RUN_ORDER, DocumentIds, check_doc_ids
 from ._inputs import (
     INPUT_NAMES,
     as_float,
@@ -43,6 +43,7 @@ from ._inputs import (
 )
 from ._mixups import warn_one_row_queries, warn_sizes_per_row, warn_swapped_labels_and_scores
 from ._present import present
+from ._sorting import sort_by_query_then_score
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
@@ -307,10 +308,76 @@ def read_rows(rows: Rows, reading: Reading) -> tuple[Rows, np.ndarray | None]:
     elif reading.nonpositive_scores == "not_returned":
         scores = np.where(scores > 0, scores, -np.inf)
     read = replace(rows, labels=labels, scores=scores, judged=judged, float_scores=None)
-    order = None if rows.doc is None else rows.doc.order(reading.tie_order)
-    if order is None:
+    if rows.doc is None or not rows.doc.has_order(reading.tie_order):
         return read, None
+    order = _tie_order(read, rows.doc, reading.tie_order)
+    if order is None:  # every tied block already in the tool's order
+        return read, np.arange(read.n_rows)
     return _moved(read, order), order
+
+
+def _tie_order(rows: Rows, doc: DocumentIds, direction: Any) -> np.ndarray | None:
+    """The rows' order with the rows of every tied block (equal scores in a query)
+    ordered as the tool orders them, among the places they hold; every other row
+    stays where it is. None when no row moves.
+
+    Ranked by (query, score descending), stably, these rows are then in the order of
+    one sort by (query, score descending, the tool's key, input row): the order of
+    the ids matters only within a block of tied rows, so only those rows read it
+    (its cost grows with the tied rows, not with all rows). The text order of the
+    ids is asked for the rows tied once the scores are read as float32 (a superset
+    of the tied rows of every reading of these rows whose scores are float64 or
+    float32: rounding never parts equal scores), so that the other readings of the
+    call find it computed.
+    """
+    queries = rows.queries
+    order, tied, input_order_in_ties = sort_by_query_then_score(
+        queries.codes, rows.scores, queries.offsets, queries.contiguous
+    )
+    if tied is None:
+        return None
+    # the blocks: a tied row joins the block of the row before it
+    joins = np.zeros(rows.n_rows + 1, dtype=bool)
+    joins[tied] = True
+    in_block = joins[:-1] | joins[1:]
+    at = np.flatnonzero(in_block)  # sorted positions of the rows in blocks
+    block = np.cumsum(~joins[at])
+    members = order[at]
+    wanted = None
+    if direction != RUN_ORDER:
+        wanted = np.zeros(rows.n_rows, dtype=bool)
+        wanted[members] = True
+        wanted[_float32_tied_rows(rows.scores, order, queries.offsets)] = True
+    keys = doc.tie_keys(direction, members, wanted)
+    # each block's rows in the tool's order, into the block's places in input order
+    if input_order_in_ties:  # a block's members in input order: one stable sort
+        places = members
+        span = int(keys.max()) - int(keys.min()) + 1 if len(keys) else 1
+        if int(block[-1]) < np.iinfo(np.int64).max // span:
+            tool_order = members[np.argsort(block * span + (keys - keys.min()), kind="stable")]
+        else:  # pragma: no cover - beyond 2**63 (blocks x key range)
+            tool_order = members[np.lexsort((members, keys, block))]
+    else:
+        tool_order = members[np.lexsort((members, keys, block))]
+        places = members[np.lexsort((members, block))]
+    if np.array_equal(tool_order, places):
+        return None
+    moved = np.arange(rows.n_rows)
+    moved[places] = tool_order
+    return moved
+
+
+def _float32_tied_rows(scores: np.ndarray, order: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The rows (input indexes) whose score, read as float32, equals the next or the
+    previous row's in the order by (query, score descending): rounding keeps that
+    order, so the tied blocks of the float32 scores are runs in it."""
+    rounded = np.clip(scores[order], -_FLOAT32_MAX, _FLOAT32_MAX).astype(np.float32)
+    same = rounded[1:] == rounded[:-1]
+    same[offsets[1:-1] - 1] = False  # a query's last row and the next query's first
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] = same
+    tied[:-1] |= same
+    return order[tied]
 
 
 def _read_labels(rows: Rows, reading: Reading) -> tuple[np.ndarray, np.ndarray | None]:

@@ -1,0 +1,142 @@
+"""String document ids against integer codes: what ordering tied rows by id costs.
+
+A tool that orders tied rows by document id (trec_eval: docno descending; ir_measures:
+ascending for some measures, the run's order for RBP) needs the ids' text order.
+The issue's target: ``evaluate`` with string ``doc_id`` costs at most 1.3x the same
+call with the same ids as integer codes (which are ordered as their decimal text,
+trec_eval's ``strcmp``, so they are not free either).
+
+Rows: ``--queries`` x ``--docs`` (default 1,000 x 1,000 = 1M), one clueweb09-style
+docno per row (``clueweb09-en0012-34567``, all distinct), labels 0-2 (the relevant rows
+and ~30% of the others judged), query ids as ints. Scores:
+
+- ``realistic``: uniform in [0, 10) rounded to 3 decimals (as a TREC run prints
+  them): ~5% of the rows tied with another;
+- ``heavily tied``: 5 distinct values per query, every row tied.
+
+Each case runs ``evaluate(y_true, y_score, group, doc_id=ids, convention=...)`` with
+map, ndcg@10, P@10, RR and bpref, ``ids`` once as the str docnos (object array) and
+once as int64 codes of the same ids; medians of ``--repeats`` calls, alternating.
+Then ``read_trec`` + ``evaluate(data)`` on generated files of the same shape (1M run
+lines, 300 qrels a query), the issue's reproduction: the evaluate alone is timed.
+
+    python benchmarks/bench_doc_ids.py [--queries 1000] [--docs 1000] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from machine import machine_lines
+from options import option_parser  # benchmarks/options.py
+
+import sklearn_rank_metrics as srm
+
+METRICS = ["map", "ndcg@10", "P@10", "RR", "bpref"]
+TREC_METRICS = ["map", "ndcg_cut_10", "P_10", "recip_rank", "bpref"]
+
+
+def docnos(numbers: np.ndarray) -> np.ndarray:
+    return np.array(
+        [f"clueweb09-en{d // 100000:04d}-{d % 100000:05d}" for d in numbers.tolist()],
+        dtype=object,
+    )
+
+
+def rows(n_queries: int, n_docs: int, seed: int = 0) -> dict:
+    rng = np.random.default_rng(seed)
+    n = n_queries * n_docs
+    numbers = rng.choice(10**8, n, replace=False)
+    y_true = rng.choice([0, 0, 0, 0, 1, 2], n).astype(float)
+    return {
+        "group": np.repeat(np.arange(n_queries), n_docs),
+        "y_true": y_true,
+        "judged": (y_true > 0) | (rng.random(n) < 0.3),
+        "str": docnos(numbers),
+        "int": numbers.astype(np.int64),
+        "realistic": np.round(rng.random(n) * 10, 3),
+        "heavily tied": rng.integers(0, 5, n).astype(float),
+    }
+
+
+def median_time(call, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def write_trec(folder: Path, n_queries: int, n_docs: int, seed: int = 0) -> tuple[Path, Path]:
+    """A run of n_queries x n_docs lines (scores to 3 decimals) and qrels judging 300
+    documents a query (200 retrieved, 100 not)."""
+    rng = np.random.default_rng(seed)
+    run, qrels = folder / "run.txt", folder / "qrels.txt"
+    with open(run, "w") as out_run, open(qrels, "w") as out_qrels:
+        for q in range(n_queries):
+            numbers = rng.choice(10**7, n_docs, replace=False)
+            score = np.round(rng.random(n_docs) * 10, 3)
+            order = np.argsort(-score, kind="stable")
+            names = docnos(numbers[order])
+            out_run.writelines(
+                f"{q + 1} Q0 {d} {r + 1} {s:.3f} run\n"
+                for r, (d, s) in enumerate(zip(names.tolist(), score[order].tolist(), strict=True))
+            )
+            judged = np.unique(np.concatenate([
+                rng.choice(numbers, min(200, n_docs), replace=False), rng.choice(10**7, 100)
+            ]))
+            labels = rng.choice([0, 0, 0, 1, 2], len(judged))
+            out_qrels.writelines(
+                f"{q + 1} 0 {d} {g}\n"
+                for d, g in zip(docnos(judged).tolist(), labels.tolist(), strict=True)
+            )
+    return qrels, run
+
+
+def main() -> None:
+    args = option_parser(__doc__, queries=1000, docs=1000, repeats=3).parse_args()
+    print("\n".join(machine_lines()))
+    print()
+    data = rows(args.queries, args.docs)
+    n = len(data["group"])
+    print(f"{n:,} rows ({args.queries} queries x {args.docs}), medians of {args.repeats}")
+    print()
+    print("| scores | convention | str ids (s) | int codes (s) | str / int |")
+    print("|---|---|---|---|---|")
+    for ties in ("realistic", "heavily tied"):
+        for convention in ("trec_eval", "ir_measures"):
+            timed = {}
+            for kind in ("str", "int"):
+                def call(kind=kind, ties=ties, convention=convention):
+                    srm.evaluate(
+                        data["y_true"], data[ties], data["group"], metrics=METRICS,
+                        judged=data["judged"], doc_id=data[kind], convention=convention,
+                    )
+                call()  # warm
+                timed[kind] = median_time(call, args.repeats)
+            print(
+                f"| {ties} | {convention} | {timed['str']:.3f} | {timed['int']:.3f} | "
+                f"{timed['str'] / timed['int']:.2f} |"
+            )
+    print()
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, run = write_trec(Path(folder), args.queries, args.docs)
+        start = time.perf_counter()
+        trec = srm.read_trec(qrels, run)
+        read_time = time.perf_counter() - start
+        evaluate_time = median_time(
+            lambda: srm.evaluate(trec, metrics=TREC_METRICS), args.repeats
+        )
+    print(
+        f"TREC files ({len(trec.y_true):,} rows): read_trec {read_time:.2f} s, "
+        f"evaluate(data) (trec_eval's convention) {evaluate_time:.3f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
