@@ -146,7 +146,7 @@ def models_details(
             if documents is not None and isinstance(documents.run_position, np.ndarray):
                 # one run's line order, read with the rows: the order of their own
                 # scores, not of the models given here (a tie then warns, as without it)
-                documents = DocumentIds(documents.ids)
+                documents = DocumentIds(documents.ids, None, documents.text_codes)
         else:
             # the rows' inputs were checked with the first model's scores; this model's
             # pandas index must match them too (rows are paired by position)
