@@ -24,8 +24,9 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,9 @@ class TrecTable:
     value: np.ndarray
     source: str
     tag: str | None = None
+    # the bytes of a file whose (query, docno) pairs are not checked yet: the fast
+    # reader leaves that to the join and to_nested_dict (see _check_pairs)
+    raw: bytes | None = field(default=None, repr=False)
 
 
 # --------------------------------------------------------------------------- files
@@ -209,6 +213,267 @@ def _read_trec_file_pandas(data: bytes, name: str, kind: str, pd: Any) -> TrecTa
     )
 
 
+# --------------------------------------------------------------------------- fast reader
+#
+# The bytes of a file are cut into fields with NumPy (no Python object per line): the
+# separators are found in one pass, and each field of the lines becomes a column of a
+# zero-padded byte matrix (one row per line). Query ids and docnos stay such "text
+# matrices" until the join, which factorises them in byte order (trec_eval's strcmp)
+# by sorting their bytes as 64-bit words and makes one str per distinct id. The rules
+# are the plain reader's: any line it would refuse, and any file outside what this
+# reader takes (NUL bytes, whitespace other than spaces, tabs and line ends, a very long
+# id), sends the file to the other readers, which read it or name the first bad line.
+
+_SPACE, _NEWLINE, _HASH = ord(" "), ord("\n"), ord("#")
+# whitespace that str.split() splits at besides spaces, tabs and line ends, and NUL
+# (a text matrix pads with it); a file holding any goes to the other readers
+_OTHER_BYTES = (b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
+_OTHER_SPACES = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_TAB_TO_SPACE = bytes.maketrans(b"\t", b" ")
+_LABEL_BYTES = np.zeros(256, dtype=bool)
+_LABEL_BYTES[list(b"0123456789+-")] = True
+_SCORE_BYTES = np.zeros(256, dtype=bool)
+_SCORE_BYTES[list(b"0123456789+-.eE")] = True
+_MAX_PADDING = 65536
+_SIGNS = np.zeros(256, dtype=bool)
+_SIGNS[list(b"+-")] = True
+
+
+def _normalized(data: bytes) -> bytes | None:
+    """The file with single spaces between fields, ``\\n`` ending every line and no
+    blank line; None for a file the fast reader does not take."""
+    if any(byte in data for byte in _OTHER_BYTES):
+        return None
+    if not data.isascii():
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # the plain reader names the line
+        if _OTHER_SPACES.search(text):
+            return None
+    if b"\r" in data:  # a line ends at \n, \r\n or a lone \r, as in bytes.splitlines
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\t" in data:
+        data = data.translate(_TAB_TO_SPACE)
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    separators = np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
+    if len(separators) == 0 or (separators[0] > 0 and bool(np.all(np.diff(separators) > 1))):
+        return data  # no empty field: the common case, nothing to squeeze
+    space, newline = buffer == _SPACE, buffer == _NEWLINE
+    # keep the first space after a field, then drop spaces before a line end, then
+    # blank lines
+    keep = ~space
+    keep[1:] |= space[1:] & ~space[:-1] & ~newline[:-1]
+    buffer = buffer[keep]
+    before_newline = np.append(buffer[1:] == _NEWLINE, True)
+    buffer = buffer[~((buffer == _SPACE) & before_newline)]
+    newline = buffer == _NEWLINE
+    blank = newline.copy()
+    blank[1:] &= newline[:-1]
+    return buffer[~blank].tobytes()
+
+
+def _text_matrix(buffer: np.ndarray, start: np.ndarray, stop: np.ndarray, limit: int) -> Any:
+    """``buffer[start[i]:stop[i]]`` as row ``i`` of a zero-padded uint8 matrix; None
+    when the matrix would take more than ``limit`` bytes (one very long id).
+
+    ``buffer`` ends with at least the longest field's length of padding (the
+    windows of the last field stay inside it).
+    """
+    length = stop - start
+    width = int(length.max()) if len(length) else 0
+    if width * len(length) > limit:
+        return None
+    windows = np.lib.stride_tricks.sliding_window_view(buffer, max(width, 1))
+    matrix = windows[start]  # a copy: one row of `width` bytes per field
+    matrix[np.arange(matrix.shape[1]) >= length[:, None]] = 0
+    return matrix
+
+
+def _words(matrix: np.ndarray) -> np.ndarray:
+    """The rows of a text matrix as big-endian 64-bit words (native uint64): their
+    order as numbers, word after word, is the byte order of the texts."""
+    n_words = -(-matrix.shape[1] // 8)
+    padded = np.zeros((len(matrix), 8 * max(n_words, 1)), dtype=np.uint8)
+    padded[:, : matrix.shape[1]] = matrix
+    return padded.view(">u8").astype(np.uint64)
+
+
+def _read_values(matrix: np.ndarray, kind: str) -> np.ndarray | None:
+    """The labels (int64) or scores (float64) of a value matrix; None unless every
+    text is one the plain reader takes (INT_PATTERN, FLOAT_PATTERN, in range)."""
+    if len(matrix) == 0:
+        return np.array([], dtype=np.int64 if kind == "qrels" else np.float64)
+    if kind == "qrels":
+        # INT_PATTERN: digits after one optional sign, at most 19 of them
+        if matrix.shape[1] > 20 or not bool(
+            np.all(_LABEL_BYTES[matrix] | (matrix == 0))
+            and not np.any(_SIGNS[matrix[:, 1:]])
+        ):
+            return None
+        texts = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").reshape(-1)
+        try:
+            labels = texts.astype(np.int64)  # int() of each text: a sign alone is refused
+        except (ValueError, OverflowError):
+            return None
+        if bool(np.any(labels == np.iinfo(np.int64).min)):
+            return None  # beyond the plain reader's limit of 2**63 - 1 in absolute value
+        return labels
+    # float() of texts made of these bytes takes exactly FLOAT_PATTERN
+    if matrix.shape[1] > 64 or not bool(np.all(_SCORE_BYTES[matrix] | (matrix == 0))):
+        return None
+    try:
+        scores = _scores(matrix)
+    except ValueError:
+        return None
+    if not bool(np.all(np.abs(scores) <= _FLOAT32_MAX)):
+        return None
+    return scores
+
+
+def _scores(matrix: np.ndarray) -> np.ndarray:
+    """float() of every text of a score matrix, correctly rounded.
+
+    Texts of at most 15 digits without exponent (``-12.375``) are read with integer
+    arithmetic: the digits as an integer below 2**53 over a power of ten up to 1e22,
+    both exact in float64, so the one division rounds correctly (Clinger's fast path),
+    as float() does. Other texts are read by float() through NumPy's cast.
+    """
+    texts = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").reshape(-1)
+    digit = (matrix >= ord("0")) & (matrix <= ord("9"))
+    point = matrix == ord(".")
+    sign = _SIGNS[matrix[:, 0]]
+    simple = (
+        ~np.any((matrix == ord("e")) | (matrix == ord("E")), axis=1)
+        & ~np.any(_SIGNS[matrix[:, 1:]], axis=1)
+        & (np.count_nonzero(point, axis=1) <= 1)
+        & (np.count_nonzero(digit, axis=1) >= 1)
+        & (np.count_nonzero(digit, axis=1) <= 15)
+    )
+    mantissa = np.zeros(len(matrix), dtype=np.int64)
+    decimals = np.zeros(len(matrix), dtype=np.int64)
+    seen_point = np.zeros(len(matrix), dtype=bool)
+    for column in range(matrix.shape[1]):
+        is_digit = digit[:, column] & simple
+        mantissa = np.where(is_digit, mantissa * 10 + (matrix[:, column] - ord("0")), mantissa)
+        decimals += is_digit & seen_point
+        seen_point |= point[:, column]
+    scores = mantissa / 10.0 ** decimals
+    scores[sign & (matrix[:, 0] == ord("-"))] *= -1
+    other = np.flatnonzero(~simple)
+    if len(other):
+        scores[other] = texts[other].astype(np.float64)
+    return scores
+
+
+def _empty_table(name: str, kind: str) -> TrecTable:
+    empty = np.array([], dtype=object)
+    return TrecTable(empty, empty, np.array([], np.int64 if kind == "qrels" else np.float64), name)
+
+
+def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
+    """The vectorised reader; None when the file is not one it takes as it is."""
+    n_fields, doc_index, value_index, _ = _LAYOUT[kind]
+    normalized = _normalized(data)
+    if normalized is None:
+        return None
+    buffer = np.frombuffer(normalized, dtype=np.uint8)
+    # padding after the last line, for the windows of its fields (_text_matrix)
+    padded = np.frombuffer(normalized + bytes(_MAX_PADDING), dtype=np.uint8)
+    if len(buffer) == 0:
+        return _empty_table(name, kind)
+    separators = np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
+    line_end = np.flatnonzero(buffer[separators] == _NEWLINE)  # index into separators
+    first = np.concatenate([[0], line_end[:-1] + 1])  # each line's first separator
+    fields = line_end - first + 1
+    line_start = np.concatenate([[0], separators[line_end[:-1]] + 1])
+    # a comment line's first field starts with "#"
+    lines = np.flatnonzero(buffer[np.minimum(line_start, len(buffer) - 1)] != _HASH)
+    if len(lines) == 0:
+        return _empty_table(name, kind)
+    fields, first, line_start = fields[lines], first[lines], line_start[lines]
+    if bool(np.any(fields < n_fields if kind == "run" else fields != n_fields)):
+        return None
+
+    def column(index: int, limit: int) -> Any:
+        start = line_start if index == 0 else separators[first + index - 1] + 1
+        stop = separators[first + index]
+        if int((stop - start).max()) > _MAX_PADDING:
+            return None  # an id of over 64 KB: the other readers take it
+        return _text_matrix(padded, start, stop, limit)
+
+    # a matrix of ids at most 4 times the file: else one long id would pad every row
+    limit = 4 * len(buffer) + 4096
+    query, doc = column(0, limit), column(doc_index, limit)
+    value_matrix = column(value_index, limit)
+    if query is None or doc is None or value_matrix is None:
+        return None
+    values = _read_values(value_matrix, kind)
+    if values is None:
+        return None
+    tag = None
+    if kind == "run":  # the tag of the last line
+        start, stop = separators[first[-1] + 4] + 1, separators[first[-1] + 5]
+        tag = normalized[start:stop].decode("utf-8")
+    # a (query, docno) pair given twice is found by the join (read_trec) or by
+    # to_nested_dict, which sort the pairs anyway; the bytes are kept for the
+    # plain reader to name the line
+    return TrecTable(query, doc, values, name, tag, raw=data)
+
+
+def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``0..n-1`` of the rows of the text matrices (stacked), in byte order
+    (trec_eval's strcmp, code point order), and the distinct texts as str objects.
+
+    Bytes equal in every row are left out (they change neither equality nor order);
+    the rest are sorted as 64-bit words, least significant word first, each pass
+    stable.
+    """
+    width = max(matrix.shape[1] for matrix in matrices)
+    stacked = np.zeros((sum(len(matrix) for matrix in matrices), width), dtype=np.uint8)
+    row = 0
+    for matrix in matrices:
+        stacked[row : row + len(matrix), : matrix.shape[1]] = matrix
+        row += len(matrix)
+    if len(stacked) == 0:
+        return np.zeros(0, dtype=np.intp), np.array([], dtype=object)
+    varying = stacked.min(axis=0) != stacked.max(axis=0)
+    words = _words(stacked[:, varying])
+    order = np.argsort(words[:, -1])  # the first pass needs no stability
+    for column in range(words.shape[1] - 2, -1, -1):
+        order = order[np.argsort(words[order, column], kind="stable")]
+    ranked = words[order]
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = np.any(ranked[1:] != ranked[:-1], axis=1)
+    codes = np.empty(len(order), dtype=np.intp)
+    codes[order] = np.cumsum(new) - 1
+    return codes, _decoded(stacked[order[new]])
+
+
+def _decoded(matrix: np.ndarray) -> np.ndarray:
+    """The rows of a text matrix as an object array of str (one object per row)."""
+    length = np.count_nonzero(matrix, axis=1)  # no NUL inside a field
+    ended = np.zeros((len(matrix), matrix.shape[1] + 1), dtype=np.uint8)
+    ended[:, : matrix.shape[1]] = matrix
+    ended[np.arange(len(matrix)), length] = _NEWLINE  # no newline inside a field either
+    texts = ended[ended != 0].tobytes().decode("utf-8").split("\n")
+    return _text_objects(texts[: len(matrix)])
+
+
+def _n_distinct(ids: np.ndarray) -> int:
+    return len(_text_codes([ids])[1]) if ids.ndim == 2 else len(np.unique(ids))
+
+
+def _as_objects(ids: np.ndarray) -> np.ndarray:
+    """Ids as an object array of str: a text matrix decoded, object arrays as they are."""
+    if ids.ndim == 1:
+        return ids
+    codes, distinct = _text_codes([ids])
+    return distinct[codes]
+
+
 def read_trec_file(source: Any, kind: str) -> TrecTable:
     """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file into flat columns.
 
@@ -226,6 +491,9 @@ def read_trec_file(source: Any, kind: str) -> TrecTable:
     # a byte order mark is no part of the first query id (pandas drops it; so does
     # the plain reader, which reads files with comments or extra fields)
     data = data.removeprefix(codecs.BOM_UTF8)
+    table = _fast_trec_file(data, name, kind)
+    if table is not None:
+        return table
     try:
         import pandas as pd
     except ImportError:
@@ -315,11 +583,20 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
     """``{query: {docno: value}}``, queries sorted, docnos in their input order."""
     if len(table.query) == 0:
         return {}
-    codes, queries = factorize_text_ids(table.query)
+    if table.raw is None:  # pairs checked by the reader
+        codes, queries = factorize_text_ids(_as_objects(table.query))
+        docs = _as_objects(table.doc)
+    else:
+        codes, queries = _text_codes([table.query])
+        doc_codes, doc_ids = _text_codes([table.doc])
+        pairs = np.sort(codes.astype(np.int64) * len(doc_ids) + doc_codes)
+        if bool(np.any(pairs[1:] == pairs[:-1])):
+            _check_pairs(table)
+        docs = doc_ids[doc_codes]
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
     ends = np.append(starts[1:], len(order))
-    docs = table.doc[order].tolist()
+    docs = docs[order].tolist()
     values = table.value[order].tolist()
     return {
         query: dict(zip(docs[start:end], values[start:end], strict=True))
@@ -328,6 +605,18 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- join
+
+
+def _joint_codes(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes in text order of the ids of two tables (stacked), and the distinct ids.
+
+    Text matrices (the fast reader's) are factorised as bytes; ids of dicts or of the
+    other readers as str objects.
+    """
+    if all(ids.ndim == 2 or len(ids) == 0 for ids in (first, second)):
+        return _text_codes([ids if ids.ndim == 2 else np.empty((0, 1), np.uint8)
+                            for ids in (first, second)])
+    return factorize_text_ids(np.concatenate([_as_objects(first), _as_objects(second)]))
 
 
 @dataclass(frozen=True)
@@ -355,7 +644,7 @@ def join_trec(
     ``-inf``, unless ``answered_only``.
     """
     n_qrels = len(qrels.query)
-    query_code, query_ids = factorize_text_ids(np.concatenate([qrels.query, run.query]))
+    query_code, query_ids = _joint_codes(qrels.query, run.query)
     qrels_query, run_query = query_code[:n_qrels], query_code[n_qrels:]
     in_qrels = np.zeros(len(query_ids), dtype=bool)
     in_qrels[qrels_query] = True
@@ -364,48 +653,60 @@ def join_trec(
     n_dropped = int(np.count_nonzero(in_run & ~in_qrels))
     kept = in_qrels & (in_run | (not answered_only))
 
-    doc_code, doc_ids = factorize_text_ids(np.concatenate([qrels.doc, run.doc]))
-    key = query_code.astype(np.int64) * max(len(doc_ids), 1) + doc_code
-    qrels_key, run_key = key[:n_qrels], key[n_qrels:]
-
-    # the qrels label of every run row (0 when the document is not judged)
-    # and, the other way round, which qrels rows the run retrieved
-    run_label = np.zeros(len(run_key), dtype=np.int64)
-    retrieved = np.zeros(n_qrels, dtype=bool)
-    judged = np.zeros(len(run_key), dtype=bool)
-    if n_qrels:
-        sorter = np.argsort(qrels_key)
-        position = np.searchsorted(qrels_key, run_key, sorter=sorter)
-        position = sorter[np.minimum(position, n_qrels - 1)]
-        judged = qrels_key[position] == run_key
-        run_label[judged] = qrels.value[position[judged]]
-        retrieved[position[judged]] = True
-
-    run_rows = kept[run_query]
-    unretrieved = kept[qrels_query] & ~retrieved
-    scores = run.value[run_rows]
-    if single_precision:
-        scores = scores.astype(np.float32).astype(np.float64)
-    y_true = np.concatenate([run_label[run_rows], qrels.value[unretrieved]]).astype(np.float64)
-    y_score = np.concatenate([scores, np.full(np.count_nonzero(unretrieved), -np.inf)])
-    rows_query = np.concatenate([run_query[run_rows], qrels_query[unretrieved]])
-    rows_doc = np.concatenate([doc_code[n_qrels:][run_rows], doc_code[:n_qrels][unretrieved]])
-    run_position = np.concatenate(
-        [np.flatnonzero(run_rows), np.full(np.count_nonzero(unretrieved), -1)]
+    doc_code, doc_ids = _joint_codes(qrels.doc, run.doc)
+    # one sort of every row by query, then docno descending: the order of the rows
+    # returned, in which a run row and the qrels row of the same pair are neighbours
+    n_docs = max(len(doc_ids), 1)
+    key = query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code)
+    order = np.argsort(key)
+    key = key[order]
+    from_run = order >= n_qrels
+    equal_next = np.zeros(len(key), dtype=bool)
+    equal_next[:-1] = key[1:] == key[:-1]
+    equal_previous = np.zeros(len(key), dtype=bool)
+    equal_previous[1:] = equal_next[:-1]
+    twice = (equal_next[:-1] & (from_run[1:] == from_run[:-1])) | (
+        equal_next[:-1] & equal_next[1:]
     )
-    order = np.lexsort((-rows_doc, rows_query))
+    if bool(np.any(twice)):
+        _check_pairs(qrels)
+        _check_pairs(run)
+    # a run row takes the label of its qrels neighbour (0 when the document is not
+    # judged); that qrels row then goes, the other qrels rows get the score -inf
+    partner = np.where(equal_next, np.arange(1, len(order) + 1), np.arange(-1, len(order) - 1))
+    judged_run = from_run & (equal_next | equal_previous)
+    kept_rows = kept[query_code[order]] & (from_run | ~(equal_next | equal_previous))
+    rows = order[kept_rows]
+    rows_run = from_run[kept_rows]
+    label = np.zeros(len(rows), dtype=np.float64)
+    label[~rows_run] = qrels.value[rows[~rows_run]]
+    judged = ~rows_run | judged_run[kept_rows]
+    with_label = np.flatnonzero(judged_run[kept_rows])
+    label[with_label] = qrels.value[order[partner[kept_rows][with_label]]]
+    scores = np.full(len(rows), -np.inf)
+    run_position = np.where(rows_run, rows - n_qrels, -1)
+    scores[rows_run] = run.value[run_position[rows_run]]
+    if single_precision:
+        scores[rows_run] = scores[rows_run].astype(np.float32).astype(np.float64)
     return JoinedRows(
-        y_true[order],
-        y_score[order],
-        query_ids[rows_query[order]],
-        doc_ids[rows_doc[order]],
+        label,
+        scores,
+        query_ids[query_code[rows]],
+        doc_ids[doc_code[rows]],
         n_dropped,
-        # a run document missing from the qrels was never judged
-        np.concatenate([judged[run_rows], np.ones(np.count_nonzero(unretrieved), bool)])[order],
+        judged,  # a run document missing from the qrels was never judged
         int(np.count_nonzero(in_qrels)),
         int(np.count_nonzero(in_qrels & in_run)),
-        run_position[order],
+        run_position,
     )
+
+
+def _check_pairs(table: TrecTable) -> None:
+    """Raise the plain reader's error for a file whose (query, docno) pair occurs twice
+    (the fast reader leaves that check to the callers, which sort the pairs)."""
+    if table.raw is not None:
+        kind = "qrels" if table.value.dtype.kind == "i" else "run"
+        _scan_trec_file(table.raw, table.source, kind)
 
 
 # --------------------------------------------------------------------------- public
@@ -524,8 +825,8 @@ def join_trec_sources(
     if len(rows.y_true) == 0 or rows.n_answered_queries == 0:
         raise ValueError(
             f"{reader}: no query of the run {shown} "
-            f"({counted(len(np.unique(run_table.query)), 'query')}) is in "
-            f"{qrels_table.source} ({counted(len(np.unique(qrels_table.query)), 'query')}), "
+            f"({counted(_n_distinct(run_table.query), 'query')}) is in "
+            f"{qrels_table.source} ({counted(_n_distinct(qrels_table.query), 'query')}), "
             "so there is nothing to evaluate; check that both write the query ids the "
             "same way."
         )
