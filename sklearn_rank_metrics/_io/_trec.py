@@ -198,6 +198,8 @@ def _read_trec_file_pandas(data: bytes, name: str, kind: str, pd: Any) -> TrecTa
             values = labels.astype(np.int64).to_numpy()
         except (OverflowError, ValueError):
             return None
+        if bool(np.any(values == np.iinfo(np.int64).min)):
+            return None  # -2**63: beyond the plain reader's limit, which names the line
     else:
         values = frame[value_index].to_numpy()
         if not bool(np.all(np.abs(values) <= _FLOAT32_MAX)):
