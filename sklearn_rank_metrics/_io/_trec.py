@@ -241,9 +241,15 @@ _SIGNS = np.zeros(256, dtype=bool)
 _SIGNS[list(b"+-")] = True
 
 
-def _normalized(data: bytes) -> bytes | None:
+def _separators(data: bytes) -> np.ndarray:
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    return np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
+
+
+def _normalized(data: bytes) -> tuple[bytes, np.ndarray] | None:
     """The file with single spaces between fields, ``\\n`` ending every line and no
-    blank line; None for a file the fast reader does not take."""
+    blank line, and the positions of its spaces and line ends; None for a file the
+    fast reader does not take."""
     if any(byte in data for byte in _OTHER_BYTES):
         return None
     if not data.isascii():
@@ -259,10 +265,10 @@ def _normalized(data: bytes) -> bytes | None:
         data = data.translate(_TAB_TO_SPACE)
     if data and not data.endswith(b"\n"):
         data += b"\n"
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    separators = np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
+    separators = _separators(data)
     if len(separators) == 0 or (separators[0] > 0 and bool(np.all(np.diff(separators) > 1))):
-        return data  # no empty field: the common case, nothing to squeeze
+        return data, separators  # no empty field: the common case, nothing to squeeze
+    buffer = np.frombuffer(data, dtype=np.uint8)
     space, newline = buffer == _SPACE, buffer == _NEWLINE
     # keep the first space after a field, then drop spaces before a line end, then
     # blank lines
@@ -274,7 +280,8 @@ def _normalized(data: bytes) -> bytes | None:
     newline = buffer == _NEWLINE
     blank = newline.copy()
     blank[1:] &= newline[:-1]
-    return buffer[~blank].tobytes()
+    data = buffer[~blank].tobytes()
+    return data, _separators(data)
 
 
 def _text_matrix(buffer: np.ndarray, start: np.ndarray, stop: np.ndarray, limit: int) -> Any:
@@ -292,15 +299,6 @@ def _text_matrix(buffer: np.ndarray, start: np.ndarray, stop: np.ndarray, limit:
     matrix = windows[start]  # a copy: one row of `width` bytes per field
     matrix[np.arange(matrix.shape[1]) >= length[:, None]] = 0
     return matrix
-
-
-def _words(matrix: np.ndarray) -> np.ndarray:
-    """The rows of a text matrix as big-endian 64-bit words (native uint64): their
-    order as numbers, word after word, is the byte order of the texts."""
-    n_words = -(-matrix.shape[1] // 8)
-    padded = np.zeros((len(matrix), 8 * max(n_words, 1)), dtype=np.uint8)
-    padded[:, : matrix.shape[1]] = matrix
-    return padded.view(">u8").astype(np.uint64)
 
 
 def _read_values(matrix: np.ndarray, kind: str) -> np.ndarray | None:
@@ -339,34 +337,35 @@ def _scores(matrix: np.ndarray) -> np.ndarray:
     """float() of every text of a score matrix, correctly rounded.
 
     Texts of at most 15 digits without exponent (``-12.375``) are read with integer
-    arithmetic: the digits as an integer below 2**53 over a power of ten up to 1e22,
+    arithmetic: the digits as an integer below 2**53 over a power of ten up to 1e15,
     both exact in float64, so the one division rounds correctly (Clinger's fast path),
     as float() does. Other texts are read by float() through NumPy's cast.
     """
-    texts = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").reshape(-1)
-    digit = (matrix >= ord("0")) & (matrix <= ord("9"))
-    point = matrix == ord(".")
-    sign = _SIGNS[matrix[:, 0]]
+    columns = np.ascontiguousarray(matrix.T)  # one row per byte position
+    digits = columns - np.uint8(ord("0"))
+    is_digit = digits <= 9
+    n_digits = np.count_nonzero(is_digit, axis=0)
     simple = (
-        ~np.any((matrix == ord("e")) | (matrix == ord("E")), axis=1)
-        & ~np.any(_SIGNS[matrix[:, 1:]], axis=1)
-        & (np.count_nonzero(point, axis=1) <= 1)
-        & (np.count_nonzero(digit, axis=1) >= 1)
-        & (np.count_nonzero(digit, axis=1) <= 15)
+        ~np.any((columns == ord("e")) | (columns == ord("E")), axis=0)
+        & ~np.any(_SIGNS[columns[1:]], axis=0)
+        & (np.count_nonzero(columns == ord("."), axis=0) <= 1)
+        & (n_digits >= 1)
+        & (n_digits <= 15)
     )
     mantissa = np.zeros(len(matrix), dtype=np.int64)
     decimals = np.zeros(len(matrix), dtype=np.int64)
-    seen_point = np.zeros(len(matrix), dtype=bool)
-    for column in range(matrix.shape[1]):
-        is_digit = digit[:, column] & simple
-        mantissa = np.where(is_digit, mantissa * 10 + (matrix[:, column] - ord("0")), mantissa)
-        decimals += is_digit & seen_point
-        seen_point |= point[:, column]
-    scores = mantissa / 10.0 ** decimals
-    scores[sign & (matrix[:, 0] == ord("-"))] *= -1
+    after_point = np.zeros(len(matrix), dtype=bool)
+    for position in range(len(columns)):  # one pass per byte of the longest score
+        taken = is_digit[position] & simple
+        mantissa = np.where(taken, mantissa * 10 + digits[position], mantissa)
+        decimals += taken & after_point
+        after_point |= columns[position] == ord(".")
+    scores = mantissa / 10.0**decimals
+    scores[columns[0] == ord("-")] *= -1
     other = np.flatnonzero(~simple)
     if len(other):
-        scores[other] = texts[other].astype(np.float64)
+        texts = np.ascontiguousarray(matrix[other]).view(f"S{matrix.shape[1]}").reshape(-1)
+        scores[other] = texts.astype(np.float64)
     return scores
 
 
@@ -378,15 +377,15 @@ def _empty_table(name: str, kind: str) -> TrecTable:
 def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
     """The vectorised reader; None when the file is not one it takes as it is."""
     n_fields, doc_index, value_index, _ = _LAYOUT[kind]
-    normalized = _normalized(data)
-    if normalized is None:
+    read = _normalized(data)
+    if read is None:
         return None
+    normalized, separators = read
     buffer = np.frombuffer(normalized, dtype=np.uint8)
     # padding after the last line, for the windows of its fields (_text_matrix)
     padded = np.frombuffer(normalized + bytes(_MAX_PADDING), dtype=np.uint8)
     if len(buffer) == 0:
         return _empty_table(name, kind)
-    separators = np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
     line_end = np.flatnonzero(buffer[separators] == _NEWLINE)  # index into separators
     first = np.concatenate([[0], line_end[:-1] + 1])  # each line's first separator
     fields = line_end - first + 1
@@ -425,43 +424,94 @@ def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
     return TrecTable(query, doc, values, name, tag, raw=data)
 
 
-def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Codes ``0..n-1`` of the rows of the text matrices (stacked), in byte order
-    (trec_eval's strcmp, code point order), and the distinct texts as str objects.
+    (trec_eval's strcmp, code point order), the distinct texts as str objects, and
+    the permutation that sorts the rows so.
 
-    Bytes equal in every row are left out (they change neither equality nor order);
-    the rest are sorted as 64-bit words, least significant word first, each pass
-    stable.
+    The rows become 64-bit words that compare as the texts do (_packed_words). Runs of
+    equal rows (a file lists each query's lines together) are sorted as one row.
     """
     width = max(matrix.shape[1] for matrix in matrices)
-    stacked = np.zeros((sum(len(matrix) for matrix in matrices), width), dtype=np.uint8)
+    n_rows = sum(len(matrix) for matrix in matrices)
+    if n_rows == 0:
+        return np.zeros(0, dtype=np.intp), np.array([], dtype=object), np.zeros(0, np.intp)
+    columns = np.zeros((width, n_rows), dtype=np.uint8)  # one row per byte position
     row = 0
     for matrix in matrices:
-        stacked[row : row + len(matrix), : matrix.shape[1]] = matrix
+        columns[: matrix.shape[1], row : row + len(matrix)] = matrix.T
         row += len(matrix)
-    if len(stacked) == 0:
-        return np.zeros(0, dtype=np.intp), np.array([], dtype=object)
-    varying = stacked.min(axis=0) != stacked.max(axis=0)
-    words = _words(stacked[:, varying])
-    order = np.argsort(words[:, -1])  # the first pass needs no stability
-    for column in range(words.shape[1] - 2, -1, -1):
-        order = order[np.argsort(words[order, column], kind="stable")]
-    ranked = words[order]
-    new = np.ones(len(order), dtype=bool)
-    new[1:] = np.any(ranked[1:] != ranked[:-1], axis=1)
-    codes = np.empty(len(order), dtype=np.intp)
+    words = _packed_words(columns)
+    starts = np.flatnonzero(_differs_from_previous(words))
+    if len(starts) <= n_rows // 2:
+        # sort the first row of each run of equal rows; the runs then stay together
+        by_run, new_run = _sorted_rows([word[starts] for word in words])
+        lengths = np.diff(np.append(starts, n_rows))[by_run]
+        ends = np.cumsum(lengths)
+        order = np.repeat(starts[by_run] - ends + lengths, lengths) + np.arange(n_rows)
+        new = np.zeros(n_rows, dtype=bool)
+        new[(ends - lengths)[new_run]] = True
+    else:
+        order, new = _sorted_rows(words)
+    codes = np.empty(n_rows, dtype=np.intp)
     codes[order] = np.cumsum(new) - 1
-    return codes, _decoded(stacked[order[new]])
+    return codes, _decoded(columns[:, order[new]]), order
 
 
-def _decoded(matrix: np.ndarray) -> np.ndarray:
-    """The rows of a text matrix as an object array of str (one object per row)."""
-    length = np.count_nonzero(matrix, axis=1)  # no NUL inside a field
-    ended = np.zeros((len(matrix), matrix.shape[1] + 1), dtype=np.uint8)
-    ended[:, : matrix.shape[1]] = matrix
-    ended[np.arange(len(matrix)), length] = _NEWLINE  # no newline inside a field either
-    texts = ended[ended != 0].tobytes().decode("utf-8").split("\n")
-    return _text_objects(texts[: len(matrix)])
+def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
+    """Whether each row differs from the row before it (the first row: True)."""
+    same = np.ones(len(words[0]), dtype=bool)
+    for word in words:
+        same[1:] &= word[1:] == word[:-1]
+    same[0] = False
+    return ~same
+
+
+def _sorted_rows(words: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The permutation sorting the rows by their words, and whether each sorted row is
+    the first of its value. Least significant word first, each pass after the first
+    stable."""
+    order = np.argsort(words[-1])
+    for word in words[-2::-1]:
+        order = order[np.argsort(word[order], kind="stable")]
+    return order, _differs_from_previous([word[order] for word in words])
+
+
+def _packed_words(columns: np.ndarray) -> list[np.ndarray]:
+    """Texts (one byte position per row of ``columns``) as 64-bit words whose order,
+    word after word, is the byte order of the texts; at least one word.
+
+    Byte positions equal in every text are left out (they change neither equality nor
+    order); each other one becomes the rank of its byte among the bytes there, in as
+    few bits as they need, packed most significant first.
+    """
+    varying = np.flatnonzero(columns.min(axis=1) != columns.max(axis=1))
+    words: list[np.ndarray] = []
+    word = np.zeros(columns.shape[1], dtype=np.uint64)
+    used = 0
+    for position in varying:  # one pass per byte position, not per row
+        values = columns[position]
+        present = np.bincount(values, minlength=256) > 0
+        rank = (np.cumsum(present) - 1).astype(np.uint64)
+        bits = int(np.count_nonzero(present) - 1).bit_length()
+        if used + bits > 64:
+            words.append(word)
+            word, used = np.zeros(columns.shape[1], dtype=np.uint64), 0
+        word = (word << np.uint64(bits)) | rank[values]
+        used += bits
+    words.append(word)
+    return words
+
+
+def _decoded(columns: np.ndarray) -> np.ndarray:
+    """Texts (one byte position per row of ``columns``) as an object array of str."""
+    width, n_texts = columns.shape
+    ended = np.zeros((n_texts, width + 1), dtype=np.uint8)
+    ended[:, :width] = columns.T
+    # a newline ends each text: no text holds one, nor a NUL (only padding is NUL)
+    ended[np.arange(n_texts), np.count_nonzero(columns, axis=0)] = _NEWLINE
+    texts = ended.tobytes().replace(b"\0", b"").decode("utf-8").split("\n")
+    return _text_objects(texts[:n_texts])
 
 
 def _n_distinct(ids: np.ndarray) -> int:
@@ -472,7 +522,7 @@ def _as_objects(ids: np.ndarray) -> np.ndarray:
     """Ids as an object array of str: a text matrix decoded, object arrays as they are."""
     if ids.ndim == 1:
         return ids
-    codes, distinct = _text_codes([ids])
+    codes, distinct, _ = _text_codes([ids])
     return distinct[codes]
 
 
@@ -589,8 +639,8 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
         codes, queries = factorize_text_ids(_as_objects(table.query))
         docs = _as_objects(table.doc)
     else:
-        codes, queries = _text_codes([table.query])
-        doc_codes, doc_ids = _text_codes([table.doc])
+        codes, queries, _ = _text_codes([table.query])
+        doc_codes, doc_ids, _ = _text_codes([table.doc])
         pairs = np.sort(codes.astype(np.int64) * len(doc_ids) + doc_codes)
         if bool(np.any(pairs[1:] == pairs[:-1])):
             _check_pairs(table)
@@ -609,8 +659,11 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
 # --------------------------------------------------------------------------- join
 
 
-def _joint_codes(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes in text order of the ids of two tables (stacked), and the distinct ids.
+def _joint_codes(
+    first: np.ndarray, second: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Codes in text order of the ids of two tables (stacked), the distinct ids, and
+    the permutation that sorts the ids (None when not at hand).
 
     Text matrices (the fast reader's) are factorised as bytes; ids of dicts or of the
     other readers as str objects.
@@ -618,7 +671,8 @@ def _joint_codes(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.
     if all(ids.ndim == 2 or len(ids) == 0 for ids in (first, second)):
         return _text_codes([ids if ids.ndim == 2 else np.empty((0, 1), np.uint8)
                             for ids in (first, second)])
-    return factorize_text_ids(np.concatenate([_as_objects(first), _as_objects(second)]))
+    codes, ids = factorize_text_ids(np.concatenate([_as_objects(first), _as_objects(second)]))
+    return codes, ids, None
 
 
 @dataclass(frozen=True)
@@ -646,7 +700,7 @@ def join_trec(
     ``-inf``, unless ``answered_only``.
     """
     n_qrels = len(qrels.query)
-    query_code, query_ids = _joint_codes(qrels.query, run.query)
+    query_code, query_ids, _ = _joint_codes(qrels.query, run.query)
     qrels_query, run_query = query_code[:n_qrels], query_code[n_qrels:]
     in_qrels = np.zeros(len(query_ids), dtype=bool)
     in_qrels[qrels_query] = True
@@ -655,13 +709,17 @@ def join_trec(
     n_dropped = int(np.count_nonzero(in_run & ~in_qrels))
     kept = in_qrels & (in_run | (not answered_only))
 
-    doc_code, doc_ids = _joint_codes(qrels.doc, run.doc)
-    # one sort of every row by query, then docno descending: the order of the rows
+    doc_code, doc_ids, by_doc = _joint_codes(qrels.doc, run.doc)
+    # every row sorted by query, then docno descending: the order of the rows
     # returned, in which a run row and the qrels row of the same pair are neighbours
     n_docs = max(len(doc_ids), 1)
-    key = query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code)
-    order = np.argsort(key)
-    key = key[order]
+    if by_doc is not None and len(query_ids) <= 2**16:
+        # the rows by docno descending, then by query: a stable radix sort of 16 bits
+        by_doc = by_doc[::-1]
+        order = by_doc[np.argsort(query_code[by_doc].astype(np.uint16), kind="stable")]
+    else:
+        order = np.argsort(query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code))
+    key = query_code[order].astype(np.int64) * n_docs + doc_code[order]
     from_run = order >= n_qrels
     equal_next = np.zeros(len(key), dtype=bool)
     equal_next[:-1] = key[1:] == key[:-1]
