@@ -436,26 +436,29 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
     n_rows = sum(len(matrix) for matrix in matrices)
     if n_rows == 0:
         return np.zeros(0, dtype=np.intp), np.array([], dtype=object), np.zeros(0, np.intp)
+    stacked = np.zeros((n_rows, width), dtype=np.uint8)
     columns = np.zeros((width, n_rows), dtype=np.uint8)  # one row per byte position
     row = 0
     for matrix in matrices:
+        stacked[row : row + len(matrix), : matrix.shape[1]] = matrix
         columns[: matrix.shape[1], row : row + len(matrix)] = matrix.T
         row += len(matrix)
-    words = _packed_words(columns)
+    words, bits = _packed_words(columns)
+    del columns
     starts = np.flatnonzero(_differs_from_previous(words))
     if len(starts) <= n_rows // 2:
         # sort the first row of each run of equal rows; the runs then stay together
-        by_run, new_run = _sorted_rows([word[starts] for word in words])
+        by_run, new_run = _sorted_rows([word[starts] for word in words], bits)
         lengths = np.diff(np.append(starts, n_rows))[by_run]
         ends = np.cumsum(lengths)
         order = np.repeat(starts[by_run] - ends + lengths, lengths) + np.arange(n_rows)
         new = np.zeros(n_rows, dtype=bool)
         new[(ends - lengths)[new_run]] = True
     else:
-        order, new = _sorted_rows(words)
+        order, new = _sorted_rows(words, bits)
     codes = np.empty(n_rows, dtype=np.intp)
     codes[order] = np.cumsum(new) - 1
-    return codes, _decoded(columns[:, order[new]]), order
+    return codes, _decoded(np.take(stacked, order[new], axis=0)), order
 
 
 def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
@@ -467,19 +470,27 @@ def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
     return ~same
 
 
-def _sorted_rows(words: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The permutation sorting the rows by their words, and whether each sorted row is
-    the first of its value. Least significant word first, each pass after the first
-    stable."""
+def _sorted_rows(words: list[np.ndarray], bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The permutation sorting the rows by their words (the last one of ``bits`` bits),
+    and whether each sorted row is the first of its value."""
+    n_rows = len(words[0])
+    row_bits = max(n_rows - 1, 1).bit_length()
+    if len(words) == 1 and bits + row_bits <= 64:
+        # the row number in the low bits: a sort of numbers, faster than an argsort
+        keyed = np.sort((words[0] << np.uint64(row_bits)) | np.arange(n_rows, dtype=np.uint64))
+        order = (keyed & np.uint64((1 << row_bits) - 1)).astype(np.intp)
+        return order, _differs_from_previous([keyed >> np.uint64(row_bits)])
+    # least significant word first, each pass after the first stable
     order = np.argsort(words[-1])
     for word in words[-2::-1]:
         order = order[np.argsort(word[order], kind="stable")]
     return order, _differs_from_previous([word[order] for word in words])
 
 
-def _packed_words(columns: np.ndarray) -> list[np.ndarray]:
+def _packed_words(columns: np.ndarray) -> tuple[list[np.ndarray], int]:
     """Texts (one byte position per row of ``columns``) as 64-bit words whose order,
-    word after word, is the byte order of the texts; at least one word.
+    word after word, is the byte order of the texts (at least one word), and the
+    number of bits used in the last.
 
     Byte positions equal in every text are left out (they change neither equality nor
     order); each other one becomes the rank of its byte among the bytes there, in as
@@ -500,16 +511,16 @@ def _packed_words(columns: np.ndarray) -> list[np.ndarray]:
         word = (word << np.uint64(bits)) | rank[values]
         used += bits
     words.append(word)
-    return words
+    return words, used
 
 
-def _decoded(columns: np.ndarray) -> np.ndarray:
-    """Texts (one byte position per row of ``columns``) as an object array of str."""
-    width, n_texts = columns.shape
+def _decoded(matrix: np.ndarray) -> np.ndarray:
+    """The rows of a text matrix as an object array of str."""
+    n_texts, width = matrix.shape
     ended = np.zeros((n_texts, width + 1), dtype=np.uint8)
-    ended[:, :width] = columns.T
+    ended[:, :width] = matrix
     # a newline ends each text: no text holds one, nor a NUL (only padding is NUL)
-    ended[np.arange(n_texts), np.count_nonzero(columns, axis=0)] = _NEWLINE
+    ended[np.arange(n_texts), np.count_nonzero(matrix, axis=1)] = _NEWLINE
     texts = ended.tobytes().replace(b"\0", b"").decode("utf-8").split("\n")
     return _text_objects(texts[:n_texts])
 
@@ -719,7 +730,8 @@ def join_trec(
         order = by_doc[np.argsort(query_code[by_doc].astype(np.uint16), kind="stable")]
     else:
         order = np.argsort(query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code))
-    key = query_code[order].astype(np.int64) * n_docs + doc_code[order]
+    ordered_query = query_code[order]
+    key = ordered_query.astype(np.int64) * n_docs + doc_code[order]
     from_run = order >= n_qrels
     equal_next = np.zeros(len(key), dtype=bool)
     equal_next[:-1] = key[1:] == key[:-1]
@@ -735,7 +747,7 @@ def join_trec(
     # judged); that qrels row then goes, the other qrels rows get the score -inf
     partner = np.where(equal_next, np.arange(1, len(order) + 1), np.arange(-1, len(order) - 1))
     judged_run = from_run & (equal_next | equal_previous)
-    kept_rows = kept[query_code[order]] & (from_run | ~(equal_next | equal_previous))
+    kept_rows = kept[ordered_query] & (from_run | ~(equal_next | equal_previous))
     rows = order[kept_rows]
     rows_run = from_run[kept_rows]
     label = np.zeros(len(rows), dtype=np.float64)
