@@ -652,9 +652,7 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
     else:
         codes, queries, _ = _text_codes([table.query])
         doc_codes, doc_ids, _ = _text_codes([table.doc])
-        pairs = np.sort(codes.astype(np.int64) * len(doc_ids) + doc_codes)
-        if bool(np.any(pairs[1:] == pairs[:-1])):
-            _check_pairs(table)
+        _check_pairs(table, codes, doc_codes)
         docs = doc_ids[doc_codes]
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
@@ -773,10 +771,21 @@ def join_trec(
     )
 
 
-def _check_pairs(table: TrecTable) -> None:
+def _check_pairs(
+    table: TrecTable, query_code: np.ndarray | None = None, doc_code: np.ndarray | None = None
+) -> None:
     """Raise the plain reader's error for a file whose (query, docno) pair occurs twice
-    (the fast reader leaves that check to the callers, which sort the pairs)."""
-    if table.raw is not None:
+    (the fast reader leaves that check to the callers, which sort the pairs anyway).
+
+    ``query_code`` and ``doc_code``: the codes of the table's ids, if at hand (else
+    computed here). Files read by the other readers were checked as they were read.
+    """
+    if table.raw is None:
+        return
+    if query_code is None or doc_code is None:
+        query_code, doc_code = _text_codes([table.query])[0], _text_codes([table.doc])[0]
+    pairs = np.sort(query_code.astype(np.int64) * (int(doc_code.max(initial=0)) + 1) + doc_code)
+    if bool(np.any(pairs[1:] == pairs[:-1])):
         kind = "qrels" if table.value.dtype.kind == "i" else "run"
         _scan_trec_file(table.raw, table.source, kind)
 
@@ -876,10 +885,15 @@ def join_trec_sources(
     several (None: the run's source alone names it).
     """
     qrels_table = trec_table(qrels, "qrels", "qrels")
-    run_table = trec_table(run, "run", "run")
+    try:
+        run_table = trec_table(run, "run", "run")
+    except ValueError:
+        _check_pairs(qrels_table)  # a pair of the qrels given twice is named first
+        raise
     source = f"{qrels_table.source} + {run_table.source}"
     shown = run_table.source if run_name is None else f"{run_name!r} ({run_table.source})"
     if not len(run_table.query):
+        _check_pairs(qrels_table)
         # an empty results file is a broken pipeline far more often than a system that
         # answered nothing; trec_eval refuses it too ("Cannot read results file")
         raise ValueError(

@@ -245,3 +245,58 @@ def test_bad_lines_are_named_whatever_the_spacing(tmp_path, kind, text, line, me
     reader = read_trec_qrels if kind == "qrels" else read_trec_run
     with pytest.raises(ValueError, match=f"{path}, line {line}: .*{message}"):
         reader(path)
+
+
+def random_trec_text(rand: random.Random, kind: str) -> str:
+    """A random qrels or run file: random spacing, line ends, comments, blank lines,
+    ids sharing prefixes, repeated pairs now and then."""
+    queries = [rand.choice(["1", "10", "2", "q", "q1", "Q1", "301", "é"]) for _ in range(3)]
+    docs = [rand.choice(["d", "d1", "d10", "d2", "D-1", "CR#93", "doc-é", "z" * 9, "z" * 8])
+            for _ in range(8)]
+    lines = []
+    for _ in range(rand.randint(0, 25)):
+        query, doc = rand.choice(queries), rand.choice(docs)
+        if kind == "qrels":
+            fields = [query, "0", doc, rand.choice(["0", "1", "2", "-2", "+1", "007"])]
+        else:
+            score = rand.choice(["0.5", "1", "-2.5e-1", "+.5", "5.", "0.125", "3", "1e2"])
+            fields = [query, "Q0", doc, "1", score, "tag"]
+            fields += ["extra"] * (rand.random() < 0.1)
+        gap = lambda: rand.choice([" ", " ", "\t", "  ", " \t "])  # noqa: E731
+        line = gap().join(fields)
+        if rand.random() < 0.2:
+            line = gap() + line + gap()
+        lines.append(line)
+        if rand.random() < 0.1:
+            lines.append(rand.choice(["", "   ", "# comment", "  #c o m"]))
+    end = rand.choice(["\n", "\r\n", "\r"])
+    return end.join(lines) + rand.choice([end, ""])
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_files_read_as_the_plain_reader_reads_them(tmp_path, monkeypatch, seed):
+    rand = random.Random(seed)
+    qrels, run = tmp_path / "a.qrels", tmp_path / "a.run"
+    qrels.write_bytes(random_trec_text(rand, "qrels").encode())
+    run.write_bytes(random_trec_text(rand, "run").encode())
+    outcomes = []
+    for reader in ("numpy", "plain"):
+        try:
+            outcomes.append(read_with(monkeypatch, reader, qrels, run))
+        except ValueError as error:
+            outcomes.append(str(error))
+    if isinstance(outcomes[1], str):
+        assert outcomes[0] == outcomes[1]
+    else:
+        assert_same(*outcomes)
+
+
+@pytest.mark.parametrize("run_text", ["", "q1 Q0 d1 1 x s\n", "q1 Q0 d1 1 1 s\n"])
+def test_a_pair_twice_in_the_qrels_is_named_before_the_run(tmp_path, run_text):
+    # as when every file was checked as it was read: the qrels' error comes first,
+    # before an empty or bad run, and before the join
+    qrels, run = tmp_path / "a.qrels", tmp_path / "a.run"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq1 0 d1 0\n")
+    run.write_text(run_text)
+    with pytest.raises(ValueError, match=f"{qrels}, line 3: .*appears twice"):
+        read_trec(qrels, run)
