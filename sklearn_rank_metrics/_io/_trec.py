@@ -6,12 +6,15 @@ after the tag are ignored, as trec_eval ignores them and the rank and the tag). 
 are separated by whitespace; blank lines and comment lines (first non-blank character
 ``#``, as in trec_eval's test files) are skipped.
 
-Files are read with ``pandas.read_csv`` when pandas is installed and with a plain
-Python reader otherwise; both apply the same rules. Files that the fast reader does
-not take as they are (comment lines, fields after the tag, any error) go through the
-plain reader, which reads them or names the first bad line. A document that appears
-twice in one query is an error (trec_eval and pytrec_eval refuse it too); nothing is
-repaired silently.
+Files are read by a NumPy reader (no Python object per line; NumPy alone, so every
+install has it), which takes spaces, tabs, runs of them, ``\n``, ``\r\n`` and ``\r``
+line ends, blank and comment lines, fields after the tag and UTF-8 ids. A file it
+does not take (a NUL byte, other whitespace such as ``\v`` or a no-break space, an
+id so long that a byte matrix of the ids would outgrow the file) or any bad line
+goes to ``pandas.read_csv`` when pandas is installed, then to a plain Python reader,
+which states the rules, reads the file or names the first bad line. A document that
+appears twice in one query is an error (trec_eval and pytrec_eval refuse it too);
+nothing is repaired silently.
 
 :func:`join_trec` turns qrels + run into flat rows in the order that makes
 ``ties="input"`` reproduce trec_eval. The public readers :func:`read_trec`,
@@ -26,7 +29,7 @@ import csv
 import io
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,9 +68,6 @@ class TrecTable:
     value: np.ndarray
     source: str
     tag: str | None = None
-    # the bytes of a file whose (query, docno) pairs are not checked yet: the fast
-    # reader leaves that to the join and to_nested_dict (see _check_pairs)
-    raw: bytes | None = field(default=None, repr=False)
 
 
 # --------------------------------------------------------------------------- files
@@ -236,14 +236,25 @@ _LABEL_BYTES = np.zeros(256, dtype=bool)
 _LABEL_BYTES[list(b"0123456789+-")] = True
 _SCORE_BYTES = np.zeros(256, dtype=bool)
 _SCORE_BYTES[list(b"0123456789+-.eE")] = True
-_MAX_PADDING = 65536
 _SIGNS = np.zeros(256, dtype=bool)
 _SIGNS[list(b"+-")] = True
 
 
+_CHUNK = 1 << 24  # bytes of a file scanned at a time, to bound the temporary masks
+
+
 def _separators(data: bytes) -> np.ndarray:
+    """The positions of the spaces and line ends (int32 below 2 GiB), found a chunk at
+    a time: the masks of a whole file would take several times its size."""
     buffer = np.frombuffer(data, dtype=np.uint8)
-    return np.flatnonzero((buffer == _SPACE) | (buffer == _NEWLINE))
+    dtype = np.int32 if len(buffer) < 2**31 else np.int64
+    found = []
+    for begin in range(0, len(buffer), _CHUNK):  # a few passes per file, not per line
+        piece = buffer[begin : begin + _CHUNK]
+        found.append(
+            (np.flatnonzero((piece == _SPACE) | (piece == _NEWLINE)) + begin).astype(dtype)
+        )
+    return np.concatenate(found) if found else np.zeros(0, dtype=dtype)
 
 
 def _normalized(data: bytes) -> tuple[bytes, np.ndarray] | None:
@@ -288,16 +299,29 @@ def _text_matrix(buffer: np.ndarray, start: np.ndarray, stop: np.ndarray, limit:
     """``buffer[start[i]:stop[i]]`` as row ``i`` of a zero-padded uint8 matrix; None
     when the matrix would take more than ``limit`` bytes (one very long id).
 
-    ``buffer`` ends with at least the longest field's length of padding (the
-    windows of the last field stay inside it).
+    ``start`` increases (fields of successive lines). Each row is copied from the
+    window of ``width`` bytes at its start; the last rows, whose window would run
+    past the end, from a padded copy of the end of the buffer.
     """
     length = stop - start
-    width = int(length.max()) if len(length) else 0
+    width = max(int(length.max()) if len(length) else 0, 1)
     if width * len(length) > limit:
         return None
-    windows = np.lib.stride_tricks.sliding_window_view(buffer, max(width, 1))
-    matrix = windows[start]  # a copy: one row of `width` bytes per field
-    matrix[np.arange(matrix.shape[1]) >= length[:, None]] = 0
+    inside = int(np.searchsorted(start, len(buffer) - width, side="right"))
+    if inside == len(start):
+        matrix = np.lib.stride_tricks.sliding_window_view(buffer, width)[start]
+    else:
+        matrix = np.empty((len(start), width), dtype=np.uint8)
+        if inside:
+            windows = np.lib.stride_tricks.sliding_window_view(buffer, width)
+            matrix[:inside] = windows[start[:inside]]
+        base = int(start[inside])
+        end = np.zeros(len(buffer) - base + width, dtype=np.uint8)
+        end[: len(buffer) - base] = buffer[base:]
+        matrix[inside:] = np.lib.stride_tricks.sliding_window_view(end, width)[
+            start[inside:] - base
+        ]
+    matrix[np.arange(width) >= length[:, None]] = 0
     return matrix
 
 
@@ -352,15 +376,20 @@ def _scores(matrix: np.ndarray) -> np.ndarray:
         & (n_digits >= 1)
         & (n_digits <= 15)
     )
+    del n_digits
     mantissa = np.zeros(len(matrix), dtype=np.int64)
-    decimals = np.zeros(len(matrix), dtype=np.int64)
+    decimals = np.zeros(len(matrix), dtype=np.int8)
     after_point = np.zeros(len(matrix), dtype=bool)
+    taken = np.empty(len(matrix), dtype=bool)
     for position in range(len(columns)):  # one pass per byte of the longest score
-        taken = is_digit[position] & simple
-        mantissa = np.where(taken, mantissa * 10 + digits[position], mantissa)
+        np.logical_and(is_digit[position], simple, out=taken)
+        np.multiply(mantissa, 10, out=mantissa, where=taken)
+        np.add(mantissa, digits[position], out=mantissa, where=taken)
         decimals += taken & after_point
         after_point |= columns[position] == ord(".")
-    scores = mantissa / 10.0**decimals
+    del digits, is_digit, taken, after_point
+    scores = np.power(10.0, decimals)
+    np.divide(mantissa, scores, out=scores)
     scores[columns[0] == ord("-")] *= -1
     other = np.flatnonzero(~simple)
     if len(other):
@@ -382,46 +411,69 @@ def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
         return None
     normalized, separators = read
     buffer = np.frombuffer(normalized, dtype=np.uint8)
-    # padding after the last line, for the windows of its fields (_text_matrix)
-    padded = np.frombuffer(normalized + bytes(_MAX_PADDING), dtype=np.uint8)
     if len(buffer) == 0:
         return _empty_table(name, kind)
-    line_end = np.flatnonzero(buffer[separators] == _NEWLINE)  # index into separators
-    first = np.concatenate([[0], line_end[:-1] + 1])  # each line's first separator
-    fields = line_end - first + 1
-    line_start = np.concatenate([[0], separators[line_end[:-1]] + 1])
+    # index into separators of each line's end and first separator, as int32 too
+    line_end = np.flatnonzero(buffer[separators] == _NEWLINE).astype(separators.dtype)
+    first = np.empty_like(line_end)
+    first[0], first[1:] = 0, line_end[:-1] + 1
+    line_start = np.empty_like(line_end)
+    line_start[0], line_start[1:] = 0, separators[line_end[:-1]] + 1
     # a comment line's first field starts with "#"
-    lines = np.flatnonzero(buffer[np.minimum(line_start, len(buffer) - 1)] != _HASH)
-    if len(lines) == 0:
+    comment = buffer[line_start] == _HASH
+    if bool(comment.any()):
+        line_end, first, line_start = line_end[~comment], first[~comment], line_start[~comment]
+    if len(line_end) == 0:
         return _empty_table(name, kind)
-    fields, first, line_start = fields[lines], first[lines], line_start[lines]
+    fields = line_end - first + 1
     if bool(np.any(fields < n_fields if kind == "run" else fields != n_fields)):
         return None
-
-    def column(index: int, limit: int) -> Any:
-        start = line_start if index == 0 else separators[first + index - 1] + 1
-        stop = separators[first + index]
-        if int((stop - start).max()) > _MAX_PADDING:
-            return None  # an id of over 64 KB: the other readers take it
-        return _text_matrix(padded, start, stop, limit)
-
-    # a matrix of ids at most 4 times the file: else one long id would pad every row
-    limit = 4 * len(buffer) + 4096
-    query, doc = column(0, limit), column(doc_index, limit)
-    value_matrix = column(value_index, limit)
-    if query is None or doc is None or value_matrix is None:
-        return None
-    values = _read_values(value_matrix, kind)
-    if values is None:
-        return None
+    del fields, line_end, comment
     tag = None
     if kind == "run":  # the tag of the last line
         start, stop = separators[first[-1] + 4] + 1, separators[first[-1] + 5]
         tag = normalized[start:stop].decode("utf-8")
-    # a (query, docno) pair given twice is found by the join (read_trec) or by
-    # to_nested_dict, which sort the pairs anyway; the bytes are kept for the
-    # plain reader to name the line
-    return TrecTable(query, doc, values, name, tag, raw=data)
+
+    # a matrix of ids at most 4 times the file: else one long id would pad every row
+    limit = 4 * len(buffer) + 4096
+    query, doc, value_matrix = (
+        _text_matrix(
+            buffer,
+            line_start if index == 0 else separators[first + index - 1] + 1,
+            separators[first + index],
+            limit,
+        )
+        for index in (0, doc_index, value_index)
+    )
+    del separators, first, line_start
+    if query is None or doc is None or value_matrix is None:
+        return None
+    values = _read_values(value_matrix, kind)
+    if values is None or _pair_twice(query, doc):
+        return None
+    return TrecTable(query, doc, values, name, tag)
+
+
+def _pair_twice(query: np.ndarray, doc: np.ndarray) -> bool:
+    """Whether some (query, docno) pair may occur twice: a 64-bit hash of both, sorted.
+
+    Equal pairs hash equal; two different pairs hash equal with odds of about
+    ``n**2 / 2**65`` (3e-8 for a million lines), and then the plain reader reads the
+    file and finds no pair twice: slower, never wrong.
+    """
+    state = np.full(len(query), 0x243F6A8885A308D3, dtype=np.uint64)
+    for matrix in (query, doc):
+        n_words = -(-matrix.shape[1] // 8)
+        padded = np.zeros((len(matrix), 8 * n_words), dtype=np.uint8)
+        padded[:, : matrix.shape[1]] = matrix
+        words = padded.view(np.uint64)
+        for column in range(n_words):  # one pass per 8 bytes of the widest id
+            state ^= words[:, column]
+            state *= np.uint64(0x9E3779B97F4A7C15)
+            state ^= state >> np.uint64(31)
+        del padded, words
+    state.sort()
+    return bool(np.any(state[1:] == state[:-1]))
 
 
 def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -458,7 +510,9 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
         order, new = _sorted_rows(words, bits)
     codes = np.empty(n_rows, dtype=np.intp)
     codes[order] = np.cumsum(new) - 1
-    return codes, _decoded(np.take(stacked, order[new], axis=0)), order
+    distinct = np.take(stacked, order[new], axis=0)
+    del stacked, new
+    return codes, _decoded(distinct), order
 
 
 def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
@@ -517,12 +571,17 @@ def _packed_words(columns: np.ndarray) -> tuple[list[np.ndarray], int]:
 def _decoded(matrix: np.ndarray) -> np.ndarray:
     """The rows of a text matrix as an object array of str."""
     n_texts, width = matrix.shape
-    ended = np.zeros((n_texts, width + 1), dtype=np.uint8)
-    ended[:, :width] = matrix
-    # a newline ends each text: no text holds one, nor a NUL (only padding is NUL)
-    ended[np.arange(n_texts), np.count_nonzero(matrix, axis=1)] = _NEWLINE
-    texts = ended.tobytes().replace(b"\0", b"").decode("utf-8").split("\n")
-    return _text_objects(texts[:n_texts])
+    texts = np.empty(n_texts, dtype=object)
+    step = max(_CHUNK // (width + 1), 1)
+    for begin in range(0, n_texts, step):  # a few chunks, to bound the copies
+        rows = matrix[begin : begin + step]
+        ended = np.zeros((len(rows), width + 1), dtype=np.uint8)
+        ended[:, :width] = rows
+        # a newline ends each text: no text holds one, nor a NUL (only padding is NUL)
+        ended[np.arange(len(rows)), np.count_nonzero(rows, axis=1)] = _NEWLINE
+        text = ended.tobytes().replace(b"\0", b"").decode("utf-8")
+        texts[begin : begin + len(rows)] = text.split("\n")[: len(rows)]
+    return texts
 
 
 def _n_distinct(ids: np.ndarray) -> int:
@@ -646,14 +705,12 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
     """``{query: {docno: value}}``, queries sorted, docnos in their input order."""
     if len(table.query) == 0:
         return {}
-    if table.raw is None:  # pairs checked by the reader
-        codes, queries = factorize_text_ids(_as_objects(table.query))
-        docs = _as_objects(table.doc)
-    else:
+    if table.query.ndim == 1:
+        codes, queries = factorize_text_ids(table.query)
+        docs = table.doc
+    else:  # the NumPy reader's text matrices
         codes, queries, _ = _text_codes([table.query])
-        doc_codes, doc_ids, _ = _text_codes([table.doc])
-        _check_pairs(table, codes, doc_codes)
-        docs = doc_ids[doc_codes]
+        docs = _as_objects(table.doc)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
     ends = np.append(starts[1:], len(order))
@@ -735,24 +792,22 @@ def join_trec(
     equal_next[:-1] = key[1:] == key[:-1]
     equal_previous = np.zeros(len(key), dtype=bool)
     equal_previous[1:] = equal_next[:-1]
-    twice = (equal_next[:-1] & (from_run[1:] == from_run[:-1])) | (
-        equal_next[:-1] & equal_next[1:]
-    )
-    if bool(np.any(twice)):
-        _check_pairs(qrels)
-        _check_pairs(run)
+    # every reader refuses a pair given twice in one file: a pair of equal keys is a
+    # qrels row and a run row
     # a run row takes the label of its qrels neighbour (0 when the document is not
     # judged); that qrels row then goes, the other qrels rows get the score -inf
-    partner = np.where(equal_next, np.arange(1, len(order) + 1), np.arange(-1, len(order) - 1))
-    judged_run = from_run & (equal_next | equal_previous)
-    kept_rows = kept[ordered_query] & (from_run | ~(equal_next | equal_previous))
+    paired = equal_next | equal_previous
+    kept_rows = np.flatnonzero(kept[ordered_query] & (from_run | ~paired))
+    del ordered_query, key
     rows = order[kept_rows]
     rows_run = from_run[kept_rows]
     label = np.zeros(len(rows), dtype=np.float64)
     label[~rows_run] = qrels.value[rows[~rows_run]]
-    judged = ~rows_run | judged_run[kept_rows]
-    with_label = np.flatnonzero(judged_run[kept_rows])
-    label[with_label] = qrels.value[order[partner[kept_rows][with_label]]]
+    judged_run = rows_run & paired[kept_rows]
+    judged = ~rows_run | judged_run
+    with_label = np.flatnonzero(judged_run)
+    at = kept_rows[with_label]
+    label[with_label] = qrels.value[order[np.where(equal_next[at], at + 1, at - 1)]]
     scores = np.full(len(rows), -np.inf)
     run_position = np.where(rows_run, rows - n_qrels, -1)
     scores[rows_run] = run.value[run_position[rows_run]]
@@ -769,25 +824,6 @@ def join_trec(
         int(np.count_nonzero(in_qrels & in_run)),
         run_position,
     )
-
-
-def _check_pairs(
-    table: TrecTable, query_code: np.ndarray | None = None, doc_code: np.ndarray | None = None
-) -> None:
-    """Raise the plain reader's error for a file whose (query, docno) pair occurs twice
-    (the fast reader leaves that check to the callers, which sort the pairs anyway).
-
-    ``query_code`` and ``doc_code``: the codes of the table's ids, if at hand (else
-    computed here). Files read by the other readers were checked as they were read.
-    """
-    if table.raw is None:
-        return
-    if query_code is None or doc_code is None:
-        query_code, doc_code = _text_codes([table.query])[0], _text_codes([table.doc])[0]
-    pairs = np.sort(query_code.astype(np.int64) * (int(doc_code.max(initial=0)) + 1) + doc_code)
-    if bool(np.any(pairs[1:] == pairs[:-1])):
-        kind = "qrels" if table.value.dtype.kind == "i" else "run"
-        _scan_trec_file(table.raw, table.source, kind)
 
 
 # --------------------------------------------------------------------------- public
@@ -885,15 +921,10 @@ def join_trec_sources(
     several (None: the run's source alone names it).
     """
     qrels_table = trec_table(qrels, "qrels", "qrels")
-    try:
-        run_table = trec_table(run, "run", "run")
-    except ValueError:
-        _check_pairs(qrels_table)  # a pair of the qrels given twice is named first
-        raise
+    run_table = trec_table(run, "run", "run")
     source = f"{qrels_table.source} + {run_table.source}"
     shown = run_table.source if run_name is None else f"{run_name!r} ({run_table.source})"
     if not len(run_table.query):
-        _check_pairs(qrels_table)
         # an empty results file is a broken pipeline far more often than a system that
         # answered nothing; trec_eval refuses it too ("Cannot read results file")
         raise ValueError(
