@@ -295,16 +295,20 @@ def _normalized(data: bytes) -> tuple[bytes, np.ndarray] | None:
     return data, _separators(data)
 
 
-def _text_matrix(buffer: np.ndarray, start: np.ndarray, stop: np.ndarray, limit: int) -> Any:
+def _text_matrix(
+    buffer: np.ndarray, start: np.ndarray, stop: np.ndarray, limit: int, multiple: int = 1
+) -> Any:
     """``buffer[start[i]:stop[i]]`` as row ``i`` of a zero-padded uint8 matrix; None
     when the matrix would take more than ``limit`` bytes (one very long id).
 
     ``start`` increases (fields of successive lines). Each row is copied from the
-    window of ``width`` bytes at its start; the last rows, whose window would run
-    past the end, from a padded copy of the end of the buffer.
+    window of ``width`` bytes at its start (the longest field, rounded up to a
+    ``multiple``); the last rows, whose window would run past the end, from a padded
+    copy of the end of the buffer.
     """
     length = stop - start
     width = max(int(length.max()) if len(length) else 0, 1)
+    width += -width % multiple
     if width * len(length) > limit:
         return None
     inside = int(np.searchsorted(start, len(buffer) - width, side="right"))
@@ -436,14 +440,16 @@ def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
 
     # a matrix of ids at most 4 times the file: else one long id would pad every row
     limit = 4 * len(buffer) + 4096
+    # ids 8 bytes a row at a time (_pair_twice reads them as 64-bit words)
     query, doc, value_matrix = (
         _text_matrix(
             buffer,
             line_start if index == 0 else separators[first + index - 1] + 1,
             separators[first + index],
             limit,
+            multiple,
         )
-        for index in (0, doc_index, value_index)
+        for index, multiple in ((0, 8), (doc_index, 8), (value_index, 1))
     )
     del separators, first, line_start
     if query is None or doc is None or value_matrix is None:
@@ -462,16 +468,12 @@ def _pair_twice(query: np.ndarray, doc: np.ndarray) -> bool:
     file and finds no pair twice: slower, never wrong.
     """
     state = np.full(len(query), 0x243F6A8885A308D3, dtype=np.uint64)
-    for matrix in (query, doc):
-        n_words = -(-matrix.shape[1] // 8)
-        padded = np.zeros((len(matrix), 8 * n_words), dtype=np.uint8)
-        padded[:, : matrix.shape[1]] = matrix
-        words = padded.view(np.uint64)
-        for column in range(n_words):  # one pass per 8 bytes of the widest id
+    for matrix in (query, doc):  # rows of a multiple of 8 bytes (_fast_trec_file)
+        words = matrix.view(np.uint64)
+        for column in range(words.shape[1]):  # one pass per 8 bytes of the widest id
             state ^= words[:, column]
             state *= np.uint64(0x9E3779B97F4A7C15)
             state ^= state >> np.uint64(31)
-        del padded, words
     state.sort()
     return bool(np.any(state[1:] == state[:-1]))
 
