@@ -10,8 +10,9 @@ Timed (medians of ``--repeats``, wall and CPU seconds of this process):
 - ``read_trec`` as shipped: the NumPy reader (``_trec._fast_trec_file``);
 - ``read_trec`` with the NumPy reader switched off: pandas' C parser, the reader
   before it (``--plain`` adds the plain Python reader too: slow);
-- peak resident memory of a fresh interpreter that imports the package, then reads
-  (``VmHWM``), and of the import alone; their difference is what reading costs.
+- peak resident memory (``VmHWM``) of a fresh interpreter that imports the package
+  and reads two dicts (which imports scikit-learn, and pandas and pyarrow when
+  installed), then the files; the difference is what reading the files costs.
 
 ``--trec-eval PATH`` also times a trec_eval binary on the same files (``-c -m map -m
 ndcg_cut.10 -m P.10 -m recip_rank -m bpref``), for scale. Prints the machine first.
@@ -76,8 +77,8 @@ import sys, time
 def peak():
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
-import sklearn_rank_metrics
 from sklearn_rank_metrics import read_trec
+read_trec({"q": {"d": 1}}, {"q": {"d": 1.0}})  # its lazy imports: scikit-learn, ...
 imported = peak()
 start = time.perf_counter()
 data = read_trec(sys.argv[1], sys.argv[2])
@@ -154,7 +155,7 @@ def main() -> None:
             print(f"  {name:<40s} wall {wall:6.2f} s   cpu {cpu:6.2f} s")
         imported, peak, seconds = peak_memory(qrels, run)
         print(
-            f"  fresh interpreter: import {imported:.0f} MiB, peak after read_trec "
+            f"  fresh interpreter: imports {imported:.0f} MiB, peak after read_trec "
             f"{peak:.0f} MiB (+{peak - imported:.0f} MiB; files {sum(sizes.values()):.0f} "
             f"MiB), first read_trec {seconds:.2f} s"
         )
