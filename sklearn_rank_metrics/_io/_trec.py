@@ -6,12 +6,15 @@ after the tag are ignored, as trec_eval ignores them and the rank and the tag). 
 are separated by whitespace; blank lines and comment lines (first non-blank character
 ``#``, as in trec_eval's test files) are skipped.
 
-Files are read with ``pandas.read_csv`` when pandas is installed and with a plain
-Python reader otherwise; both apply the same rules. Files that the fast reader does
-not take as they are (comment lines, fields after the tag, any error) go through the
-plain reader, which reads them or names the first bad line. A document that appears
-twice in one query is an error (trec_eval and pytrec_eval refuse it too); nothing is
-repaired silently.
+Files are read by a NumPy reader (no Python object per line; NumPy alone, so every
+install has it), which takes spaces, tabs, runs of them, ``\n``, ``\r\n`` and ``\r``
+line ends, blank and comment lines, fields after the tag and UTF-8 ids. A file it
+does not take (a NUL byte, other whitespace such as ``\v`` or a no-break space, an
+id so long that a byte matrix of the ids would outgrow the file) or any bad line
+goes to ``pandas.read_csv`` when pandas is installed, then to a plain Python reader,
+which states the rules, reads the file or names the first bad line. A document that
+appears twice in one query is an error (trec_eval and pytrec_eval refuse it too);
+nothing is repaired silently.
 
 :func:`join_trec` turns qrels + run into flat rows in the order that makes
 ``ties="input"`` reproduce trec_eval. The public readers :func:`read_trec`,
@@ -24,6 +27,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,6 +198,8 @@ def _read_trec_file_pandas(data: bytes, name: str, kind: str, pd: Any) -> TrecTa
             values = labels.astype(np.int64).to_numpy()
         except (OverflowError, ValueError):
             return None
+        if bool(np.any(values == np.iinfo(np.int64).min)):
+            return None  # -2**63: beyond the plain reader's limit, which names the line
     else:
         values = frame[value_index].to_numpy()
         if not bool(np.all(np.abs(values) <= _FLOAT32_MAX)):
@@ -207,6 +213,389 @@ def _read_trec_file_pandas(data: bytes, name: str, kind: str, pd: Any) -> TrecTa
         name,
         str(frame[5].iat[-1]) if kind == "run" and len(frame) else None,
     )
+
+
+# --------------------------------------------------------------------------- fast reader
+#
+# The bytes of a file are cut into fields with NumPy (no Python object per line): the
+# separators are found in one pass, and each field of the lines becomes a column of a
+# zero-padded byte matrix (one row per line). Query ids and docnos stay such "text
+# matrices" until the join, which factorises them in byte order (trec_eval's strcmp)
+# by sorting their bytes as 64-bit words and makes one str per distinct id. The rules
+# are the plain reader's: any line it would refuse, and any file outside what this
+# reader takes (NUL bytes, whitespace other than spaces, tabs and line ends, a very long
+# id), sends the file to the other readers, which read it or name the first bad line.
+
+_SPACE, _NEWLINE, _HASH = ord(" "), ord("\n"), ord("#")
+# whitespace that str.split() splits at besides spaces, tabs and line ends, and NUL
+# (a text matrix pads with it); a file holding any goes to the other readers
+_OTHER_BYTES = (b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
+_OTHER_SPACES = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_TAB_TO_SPACE = bytes.maketrans(b"\t", b" ")
+_LABEL_BYTES = np.zeros(256, dtype=bool)
+_LABEL_BYTES[list(b"0123456789+-")] = True
+_SCORE_BYTES = np.zeros(256, dtype=bool)
+_SCORE_BYTES[list(b"0123456789+-.eE")] = True
+_SIGNS = np.zeros(256, dtype=bool)
+_SIGNS[list(b"+-")] = True
+
+
+_CHUNK = 1 << 24  # bytes of a file scanned at a time, to bound the temporary masks
+
+
+def _separators(data: bytes) -> np.ndarray:
+    """The positions of the spaces and line ends (int32 below 2 GiB), found a chunk at
+    a time: the masks of a whole file would take several times its size."""
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    dtype = np.int32 if len(buffer) < 2**31 else np.int64
+    found = []
+    for begin in range(0, len(buffer), _CHUNK):  # a few passes per file, not per line
+        piece = buffer[begin : begin + _CHUNK]
+        found.append(
+            (np.flatnonzero((piece == _SPACE) | (piece == _NEWLINE)) + begin).astype(dtype)
+        )
+    return np.concatenate(found) if found else np.zeros(0, dtype=dtype)
+
+
+def _normalized(data: bytes) -> tuple[bytes, np.ndarray] | None:
+    """The file with single spaces between fields, ``\\n`` ending every line and no
+    blank line, and the positions of its spaces and line ends; None for a file the
+    fast reader does not take."""
+    if any(byte in data for byte in _OTHER_BYTES):
+        return None
+    if not data.isascii():
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # the plain reader names the line
+        if _OTHER_SPACES.search(text):
+            return None
+    if b"\r" in data:  # a line ends at \n, \r\n or a lone \r, as in bytes.splitlines
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\t" in data:
+        data = data.translate(_TAB_TO_SPACE)
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    separators = _separators(data)
+    if len(separators) == 0 or (separators[0] > 0 and bool(np.all(np.diff(separators) > 1))):
+        return data, separators  # no empty field: the common case, nothing to squeeze
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    space, newline = buffer == _SPACE, buffer == _NEWLINE
+    # keep the first space after a field, then drop spaces before a line end, then
+    # blank lines
+    keep = ~space
+    keep[1:] |= space[1:] & ~space[:-1] & ~newline[:-1]
+    buffer = buffer[keep]
+    before_newline = np.append(buffer[1:] == _NEWLINE, True)
+    buffer = buffer[~((buffer == _SPACE) & before_newline)]
+    newline = buffer == _NEWLINE
+    blank = newline.copy()
+    blank[1:] &= newline[:-1]
+    data = buffer[~blank].tobytes()
+    return data, _separators(data)
+
+
+def _text_matrix(
+    buffer: np.ndarray, start: np.ndarray, stop: np.ndarray, limit: int, multiple: int = 1
+) -> Any:
+    """``buffer[start[i]:stop[i]]`` as row ``i`` of a zero-padded uint8 matrix; None
+    when the matrix would take more than ``limit`` bytes (one very long id).
+
+    ``start`` increases (fields of successive lines). Each row is copied from the
+    window of ``width`` bytes at its start (the longest field, rounded up to a
+    ``multiple``); the last rows, whose window would run past the end, from a padded
+    copy of the end of the buffer.
+    """
+    length = stop - start
+    width = max(int(length.max()) if len(length) else 0, 1)
+    width += -width % multiple
+    if width * len(length) > limit:
+        return None
+    inside = int(np.searchsorted(start, len(buffer) - width, side="right"))
+    if inside == len(start):
+        matrix = np.lib.stride_tricks.sliding_window_view(buffer, width)[start]
+    else:
+        matrix = np.empty((len(start), width), dtype=np.uint8)
+        if inside:
+            windows = np.lib.stride_tricks.sliding_window_view(buffer, width)
+            matrix[:inside] = windows[start[:inside]]
+        base = int(start[inside])
+        end = np.zeros(len(buffer) - base + width, dtype=np.uint8)
+        end[: len(buffer) - base] = buffer[base:]
+        matrix[inside:] = np.lib.stride_tricks.sliding_window_view(end, width)[
+            start[inside:] - base
+        ]
+    matrix[np.arange(width) >= length[:, None]] = 0
+    return matrix
+
+
+def _read_values(matrix: np.ndarray, kind: str) -> np.ndarray | None:
+    """The labels (int64) or scores (float64) of a value matrix; None unless every
+    text is one the plain reader takes (INT_PATTERN, FLOAT_PATTERN, in range)."""
+    if len(matrix) == 0:
+        return np.array([], dtype=np.int64 if kind == "qrels" else np.float64)
+    if kind == "qrels":
+        # INT_PATTERN: digits after one optional sign, at most 19 of them
+        if matrix.shape[1] > 20 or not bool(
+            np.all(_LABEL_BYTES[matrix] | (matrix == 0))
+            and not np.any(_SIGNS[matrix[:, 1:]])
+        ):
+            return None
+        texts = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").reshape(-1)
+        try:
+            labels = texts.astype(np.int64)  # int() of each text: a sign alone is refused
+        except (ValueError, OverflowError):
+            return None
+        if bool(np.any(labels == np.iinfo(np.int64).min)):
+            return None  # beyond the plain reader's limit of 2**63 - 1 in absolute value
+        return labels
+    # float() of texts made of these bytes takes exactly FLOAT_PATTERN
+    if matrix.shape[1] > 64 or not bool(np.all(_SCORE_BYTES[matrix] | (matrix == 0))):
+        return None
+    try:
+        scores = _scores(matrix)
+    except ValueError:
+        return None
+    if not bool(np.all(np.abs(scores) <= _FLOAT32_MAX)):
+        return None
+    return scores
+
+
+def _scores(matrix: np.ndarray) -> np.ndarray:
+    """float() of every text of a score matrix, correctly rounded.
+
+    Texts of at most 15 digits without exponent (``-12.375``) are read with integer
+    arithmetic: the digits as an integer below 2**53 over a power of ten up to 1e15,
+    both exact in float64, so the one division rounds correctly (Clinger's fast path),
+    as float() does. Other texts are read by float() through NumPy's cast.
+    """
+    columns = np.ascontiguousarray(matrix.T)  # one row per byte position
+    digits = columns - np.uint8(ord("0"))
+    is_digit = digits <= 9
+    n_digits = np.count_nonzero(is_digit, axis=0)
+    simple = (
+        ~np.any((columns == ord("e")) | (columns == ord("E")), axis=0)
+        & ~np.any(_SIGNS[columns[1:]], axis=0)
+        & (np.count_nonzero(columns == ord("."), axis=0) <= 1)
+        & (n_digits >= 1)
+        & (n_digits <= 15)
+    )
+    del n_digits
+    mantissa = np.zeros(len(matrix), dtype=np.int64)
+    decimals = np.zeros(len(matrix), dtype=np.int8)
+    after_point = np.zeros(len(matrix), dtype=bool)
+    taken = np.empty(len(matrix), dtype=bool)
+    for position in range(len(columns)):  # one pass per byte of the longest score
+        np.logical_and(is_digit[position], simple, out=taken)
+        np.multiply(mantissa, 10, out=mantissa, where=taken)
+        np.add(mantissa, digits[position], out=mantissa, where=taken)
+        decimals += taken & after_point
+        after_point |= columns[position] == ord(".")
+    del digits, is_digit, taken, after_point
+    scores = np.power(10.0, decimals)
+    np.divide(mantissa, scores, out=scores)
+    scores[columns[0] == ord("-")] *= -1
+    other = np.flatnonzero(~simple)
+    if len(other):
+        texts = np.ascontiguousarray(matrix[other]).view(f"S{matrix.shape[1]}").reshape(-1)
+        scores[other] = texts.astype(np.float64)
+    return scores
+
+
+def _empty_table(name: str, kind: str) -> TrecTable:
+    empty = np.array([], dtype=object)
+    return TrecTable(empty, empty, np.array([], np.int64 if kind == "qrels" else np.float64), name)
+
+
+def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
+    """The vectorised reader; None when the file is not one it takes as it is."""
+    n_fields, doc_index, value_index, _ = _LAYOUT[kind]
+    read = _normalized(data)
+    if read is None:
+        return None
+    normalized, separators = read
+    buffer = np.frombuffer(normalized, dtype=np.uint8)
+    if len(buffer) == 0:
+        return _empty_table(name, kind)
+    # index into separators of each line's end and first separator, as int32 too
+    line_end = np.flatnonzero(buffer[separators] == _NEWLINE).astype(separators.dtype)
+    first = np.empty_like(line_end)
+    first[0], first[1:] = 0, line_end[:-1] + 1
+    line_start = np.empty_like(line_end)
+    line_start[0], line_start[1:] = 0, separators[line_end[:-1]] + 1
+    # a comment line's first field starts with "#"
+    comment = buffer[line_start] == _HASH
+    if bool(comment.any()):
+        line_end, first, line_start = line_end[~comment], first[~comment], line_start[~comment]
+    if len(line_end) == 0:
+        return _empty_table(name, kind)
+    fields = line_end - first + 1
+    if bool(np.any(fields < n_fields if kind == "run" else fields != n_fields)):
+        return None
+    del fields, line_end, comment
+    tag = None
+    if kind == "run":  # the tag of the last line
+        start, stop = separators[first[-1] + 4] + 1, separators[first[-1] + 5]
+        tag = normalized[start:stop].decode("utf-8")
+
+    # a matrix of ids at most 4 times the file: else one long id would pad every row
+    limit = 4 * len(buffer) + 4096
+    # ids 8 bytes a row at a time (_pair_twice reads them as 64-bit words)
+    query, doc, value_matrix = (
+        _text_matrix(
+            buffer,
+            line_start if index == 0 else separators[first + index - 1] + 1,
+            separators[first + index],
+            limit,
+            multiple,
+        )
+        for index, multiple in ((0, 8), (doc_index, 8), (value_index, 1))
+    )
+    del separators, first, line_start
+    if query is None or doc is None or value_matrix is None:
+        return None
+    values = _read_values(value_matrix, kind)
+    if values is None or _pair_twice(query, doc):
+        return None
+    return TrecTable(query, doc, values, name, tag)
+
+
+def _pair_twice(query: np.ndarray, doc: np.ndarray) -> bool:
+    """Whether some (query, docno) pair may occur twice: a 64-bit hash of both, sorted.
+
+    Equal pairs hash equal; two different pairs hash equal with odds of about
+    ``n**2 / 2**65`` (3e-8 for a million lines), and then the plain reader reads the
+    file and finds no pair twice: slower, never wrong.
+    """
+    state = np.full(len(query), 0x243F6A8885A308D3, dtype=np.uint64)
+    for matrix in (query, doc):  # rows of a multiple of 8 bytes (_fast_trec_file)
+        words = matrix.view(np.uint64)
+        for column in range(words.shape[1]):  # one pass per 8 bytes of the widest id
+            state ^= words[:, column]
+            state *= np.uint64(0x9E3779B97F4A7C15)
+            state ^= state >> np.uint64(31)
+    state.sort()
+    return bool(np.any(state[1:] == state[:-1]))
+
+
+def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Codes ``0..n-1`` of the rows of the text matrices (stacked), in byte order
+    (trec_eval's strcmp, code point order), the distinct texts as str objects, and
+    the permutation that sorts the rows so.
+
+    The rows become 64-bit words that compare as the texts do (_packed_words). Runs of
+    equal rows (a file lists each query's lines together) are sorted as one row.
+    """
+    width = max(matrix.shape[1] for matrix in matrices)
+    n_rows = sum(len(matrix) for matrix in matrices)
+    if n_rows == 0:
+        return np.zeros(0, dtype=np.intp), np.array([], dtype=object), np.zeros(0, np.intp)
+    stacked = np.zeros((n_rows, width), dtype=np.uint8)
+    columns = np.zeros((width, n_rows), dtype=np.uint8)  # one row per byte position
+    row = 0
+    for matrix in matrices:
+        stacked[row : row + len(matrix), : matrix.shape[1]] = matrix
+        columns[: matrix.shape[1], row : row + len(matrix)] = matrix.T
+        row += len(matrix)
+    words, bits = _packed_words(columns)
+    del columns
+    starts = np.flatnonzero(_differs_from_previous(words))
+    if len(starts) <= n_rows // 2:
+        # sort the first row of each run of equal rows; the runs then stay together
+        by_run, new_run = _sorted_rows([word[starts] for word in words], bits)
+        lengths = np.diff(np.append(starts, n_rows))[by_run]
+        ends = np.cumsum(lengths)
+        order = np.repeat(starts[by_run] - ends + lengths, lengths) + np.arange(n_rows)
+        new = np.zeros(n_rows, dtype=bool)
+        new[(ends - lengths)[new_run]] = True
+    else:
+        order, new = _sorted_rows(words, bits)
+    codes = np.empty(n_rows, dtype=np.intp)
+    codes[order] = np.cumsum(new) - 1
+    distinct = np.take(stacked, order[new], axis=0)
+    del stacked, new
+    return codes, _decoded(distinct), order
+
+
+def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
+    """Whether each row differs from the row before it (the first row: True)."""
+    same = np.ones(len(words[0]), dtype=bool)
+    for word in words:
+        same[1:] &= word[1:] == word[:-1]
+    same[0] = False
+    return ~same
+
+
+def _sorted_rows(words: list[np.ndarray], bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The permutation sorting the rows by their words (the last one of ``bits`` bits),
+    and whether each sorted row is the first of its value."""
+    n_rows = len(words[0])
+    row_bits = max(n_rows - 1, 1).bit_length()
+    if len(words) == 1 and bits + row_bits <= 64:
+        # the row number in the low bits: a sort of numbers, faster than an argsort
+        keyed = np.sort((words[0] << np.uint64(row_bits)) | np.arange(n_rows, dtype=np.uint64))
+        order = (keyed & np.uint64((1 << row_bits) - 1)).astype(np.intp)
+        return order, _differs_from_previous([keyed >> np.uint64(row_bits)])
+    # least significant word first, each pass after the first stable
+    order = np.argsort(words[-1])
+    for word in words[-2::-1]:
+        order = order[np.argsort(word[order], kind="stable")]
+    return order, _differs_from_previous([word[order] for word in words])
+
+
+def _packed_words(columns: np.ndarray) -> tuple[list[np.ndarray], int]:
+    """Texts (one byte position per row of ``columns``) as 64-bit words whose order,
+    word after word, is the byte order of the texts (at least one word), and the
+    number of bits used in the last.
+
+    Byte positions equal in every text are left out (they change neither equality nor
+    order); each other one becomes the rank of its byte among the bytes there, in as
+    few bits as they need, packed most significant first.
+    """
+    varying = np.flatnonzero(columns.min(axis=1) != columns.max(axis=1))
+    words: list[np.ndarray] = []
+    word = np.zeros(columns.shape[1], dtype=np.uint64)
+    used = 0
+    for position in varying:  # one pass per byte position, not per row
+        values = columns[position]
+        present = np.bincount(values, minlength=256) > 0
+        rank = (np.cumsum(present) - 1).astype(np.uint64)
+        bits = int(np.count_nonzero(present) - 1).bit_length()
+        if used + bits > 64:
+            words.append(word)
+            word, used = np.zeros(columns.shape[1], dtype=np.uint64), 0
+        word = (word << np.uint64(bits)) | rank[values]
+        used += bits
+    words.append(word)
+    return words, used
+
+
+def _decoded(matrix: np.ndarray) -> np.ndarray:
+    """The rows of a text matrix as an object array of str."""
+    n_texts, width = matrix.shape
+    texts = np.empty(n_texts, dtype=object)
+    step = max(_CHUNK // (width + 1), 1)
+    for begin in range(0, n_texts, step):  # a few chunks, to bound the copies
+        rows = matrix[begin : begin + step]
+        ended = np.zeros((len(rows), width + 1), dtype=np.uint8)
+        ended[:, :width] = rows
+        # a newline ends each text: no text holds one, nor a NUL (only padding is NUL)
+        ended[np.arange(len(rows)), np.count_nonzero(rows, axis=1)] = _NEWLINE
+        text = ended.tobytes().replace(b"\0", b"").decode("utf-8")
+        texts[begin : begin + len(rows)] = text.split("\n")[: len(rows)]
+    return texts
+
+
+def _n_distinct(ids: np.ndarray) -> int:
+    return len(_text_codes([ids])[1]) if ids.ndim == 2 else len(np.unique(ids))
+
+
+def _as_objects(ids: np.ndarray) -> np.ndarray:
+    """Ids as an object array of str: a text matrix decoded, object arrays as they are."""
+    if ids.ndim == 1:
+        return ids
+    codes, distinct, _ = _text_codes([ids])
+    return distinct[codes]
 
 
 def read_trec_file(source: Any, kind: str) -> TrecTable:
@@ -226,6 +615,9 @@ def read_trec_file(source: Any, kind: str) -> TrecTable:
     # a byte order mark is no part of the first query id (pandas drops it; so does
     # the plain reader, which reads files with comments or extra fields)
     data = data.removeprefix(codecs.BOM_UTF8)
+    table = _fast_trec_file(data, name, kind)
+    if table is not None:
+        return table
     try:
         import pandas as pd
     except ImportError:
@@ -315,11 +707,16 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
     """``{query: {docno: value}}``, queries sorted, docnos in their input order."""
     if len(table.query) == 0:
         return {}
-    codes, queries = factorize_text_ids(table.query)
+    if table.query.ndim == 1:
+        codes, queries = factorize_text_ids(table.query)
+        docs = table.doc
+    else:  # the NumPy reader's text matrices
+        codes, queries, _ = _text_codes([table.query])
+        docs = _as_objects(table.doc)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
     ends = np.append(starts[1:], len(order))
-    docs = table.doc[order].tolist()
+    docs = docs[order].tolist()
     values = table.value[order].tolist()
     return {
         query: dict(zip(docs[start:end], values[start:end], strict=True))
@@ -328,6 +725,22 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- join
+
+
+def _joint_codes(
+    first: np.ndarray, second: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Codes in text order of the ids of two tables (stacked), the distinct ids, and
+    the permutation that sorts the ids (None when not at hand).
+
+    Text matrices (the fast reader's) are factorised as bytes; ids of dicts or of the
+    other readers as str objects.
+    """
+    if all(ids.ndim == 2 or len(ids) == 0 for ids in (first, second)):
+        return _text_codes([ids if ids.ndim == 2 else np.empty((0, 1), np.uint8)
+                            for ids in (first, second)])
+    codes, ids = factorize_text_ids(np.concatenate([_as_objects(first), _as_objects(second)]))
+    return codes, ids, None
 
 
 @dataclass(frozen=True)
@@ -355,7 +768,7 @@ def join_trec(
     ``-inf``, unless ``answered_only``.
     """
     n_qrels = len(qrels.query)
-    query_code, query_ids = factorize_text_ids(np.concatenate([qrels.query, run.query]))
+    query_code, query_ids, _ = _joint_codes(qrels.query, run.query)
     qrels_query, run_query = query_code[:n_qrels], query_code[n_qrels:]
     in_qrels = np.zeros(len(query_ids), dtype=bool)
     in_qrels[qrels_query] = True
@@ -364,47 +777,54 @@ def join_trec(
     n_dropped = int(np.count_nonzero(in_run & ~in_qrels))
     kept = in_qrels & (in_run | (not answered_only))
 
-    doc_code, doc_ids = factorize_text_ids(np.concatenate([qrels.doc, run.doc]))
-    key = query_code.astype(np.int64) * max(len(doc_ids), 1) + doc_code
-    qrels_key, run_key = key[:n_qrels], key[n_qrels:]
-
-    # the qrels label of every run row (0 when the document is not judged)
-    # and, the other way round, which qrels rows the run retrieved
-    run_label = np.zeros(len(run_key), dtype=np.int64)
-    retrieved = np.zeros(n_qrels, dtype=bool)
-    judged = np.zeros(len(run_key), dtype=bool)
-    if n_qrels:
-        sorter = np.argsort(qrels_key)
-        position = np.searchsorted(qrels_key, run_key, sorter=sorter)
-        position = sorter[np.minimum(position, n_qrels - 1)]
-        judged = qrels_key[position] == run_key
-        run_label[judged] = qrels.value[position[judged]]
-        retrieved[position[judged]] = True
-
-    run_rows = kept[run_query]
-    unretrieved = kept[qrels_query] & ~retrieved
-    scores = run.value[run_rows]
+    doc_code, doc_ids, by_doc = _joint_codes(qrels.doc, run.doc)
+    # every row sorted by query, then docno descending: the order of the rows
+    # returned, in which a run row and the qrels row of the same pair are neighbours
+    n_docs = max(len(doc_ids), 1)
+    if by_doc is not None and len(query_ids) <= 2**16:
+        # the rows by docno descending, then by query: a stable radix sort of 16 bits
+        by_doc = by_doc[::-1]
+        order = by_doc[np.argsort(query_code[by_doc].astype(np.uint16), kind="stable")]
+    else:
+        order = np.argsort(query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code))
+    ordered_query = query_code[order]
+    key = ordered_query.astype(np.int64) * n_docs + doc_code[order]
+    from_run = order >= n_qrels
+    equal_next = np.zeros(len(key), dtype=bool)
+    equal_next[:-1] = key[1:] == key[:-1]
+    equal_previous = np.zeros(len(key), dtype=bool)
+    equal_previous[1:] = equal_next[:-1]
+    # every reader refuses a pair given twice in one file: a pair of equal keys is a
+    # qrels row and a run row
+    # a run row takes the label of its qrels neighbour (0 when the document is not
+    # judged); that qrels row then goes, the other qrels rows get the score -inf
+    paired = equal_next | equal_previous
+    kept_rows = np.flatnonzero(kept[ordered_query] & (from_run | ~paired))
+    del ordered_query, key
+    rows = order[kept_rows]
+    rows_run = from_run[kept_rows]
+    label = np.zeros(len(rows), dtype=np.float64)
+    label[~rows_run] = qrels.value[rows[~rows_run]]
+    judged_run = rows_run & paired[kept_rows]
+    judged = ~rows_run | judged_run
+    with_label = np.flatnonzero(judged_run)
+    at = kept_rows[with_label]
+    label[with_label] = qrels.value[order[np.where(equal_next[at], at + 1, at - 1)]]
+    scores = np.full(len(rows), -np.inf)
+    run_position = np.where(rows_run, rows - n_qrels, -1)
+    scores[rows_run] = run.value[run_position[rows_run]]
     if single_precision:
-        scores = scores.astype(np.float32).astype(np.float64)
-    y_true = np.concatenate([run_label[run_rows], qrels.value[unretrieved]]).astype(np.float64)
-    y_score = np.concatenate([scores, np.full(np.count_nonzero(unretrieved), -np.inf)])
-    rows_query = np.concatenate([run_query[run_rows], qrels_query[unretrieved]])
-    rows_doc = np.concatenate([doc_code[n_qrels:][run_rows], doc_code[:n_qrels][unretrieved]])
-    run_position = np.concatenate(
-        [np.flatnonzero(run_rows), np.full(np.count_nonzero(unretrieved), -1)]
-    )
-    order = np.lexsort((-rows_doc, rows_query))
+        scores[rows_run] = scores[rows_run].astype(np.float32).astype(np.float64)
     return JoinedRows(
-        y_true[order],
-        y_score[order],
-        query_ids[rows_query[order]],
-        doc_ids[rows_doc[order]],
+        label,
+        scores,
+        query_ids[query_code[rows]],
+        doc_ids[doc_code[rows]],
         n_dropped,
-        # a run document missing from the qrels was never judged
-        np.concatenate([judged[run_rows], np.ones(np.count_nonzero(unretrieved), bool)])[order],
+        judged,  # a run document missing from the qrels was never judged
         int(np.count_nonzero(in_qrels)),
         int(np.count_nonzero(in_qrels & in_run)),
-        run_position[order],
+        run_position,
     )
 
 
@@ -524,8 +944,8 @@ def join_trec_sources(
     if len(rows.y_true) == 0 or rows.n_answered_queries == 0:
         raise ValueError(
             f"{reader}: no query of the run {shown} "
-            f"({counted(len(np.unique(run_table.query)), 'query')}) is in "
-            f"{qrels_table.source} ({counted(len(np.unique(qrels_table.query)), 'query')}), "
+            f"({counted(_n_distinct(run_table.query), 'query')}) is in "
+            f"{qrels_table.source} ({counted(_n_distinct(qrels_table.query), 'query')}), "
             "so there is nothing to evaluate; check that both write the query ids the "
             "same way."
         )

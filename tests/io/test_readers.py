@@ -45,6 +45,7 @@ from sklearn_rank_metrics import (
 from sklearn_rank_metrics._io import (
     RankingData,
     _recommendations,
+    _trec,
     read_letor,
     read_recommendations,
     read_table,
@@ -114,6 +115,18 @@ TREC_MEASURES = {"map", "ndcg", "ndcg_cut", "P", "recall", "recip_rank"}
 @pytest.fixture
 def trec_files(tmp_path):
     return write(tmp_path / "test.qrels", QRELS), write(tmp_path / "test.run", RUN)
+
+
+# the TREC file readers: the NumPy one, pandas' C parser, the plain Python scanner
+TREC_READERS = ["numpy", "pandas", "plain"]
+
+
+def use_trec_reader(monkeypatch, reader):
+    """Make ``reader`` read the TREC files (the readers before it decline every file)."""
+    if reader != "numpy":
+        monkeypatch.setattr(_trec, "_fast_trec_file", lambda data, name, kind: None)
+    if reader == "plain":
+        monkeypatch.setitem(sys.modules, "pandas", None)
 
 
 def our_name(measure):
@@ -281,12 +294,13 @@ def test_read_trec_qrels_and_run_equal_pytrec_eval_parsers(trec_files):
     assert read_trec_run(run) == run
 
 
-def test_trec_without_pandas_reads_the_same(trec_files, monkeypatch):
-    with_pandas = read_trec(*trec_files)
-    monkeypatch.setitem(sys.modules, "pandas", None)
+@pytest.mark.parametrize("reader", ["pandas", "plain"])
+def test_trec_other_readers_read_the_same(trec_files, monkeypatch, reader):
+    fast = read_trec(*trec_files)
+    use_trec_reader(monkeypatch, reader)
     without = read_trec(*trec_files)
     for name in ("y_true", "y_score", "group", "doc_id"):
-        np.testing.assert_array_equal(getattr(without, name), getattr(with_pandas, name))
+        np.testing.assert_array_equal(getattr(without, name), getattr(fast, name))
     assert read_trec_run(trec_files[1]) == pytrec_eval.parse_run(lines(trec_files[1]))
 
 
@@ -338,10 +352,9 @@ TREC_EVAL_RUN = (
 )
 
 
-@pytest.mark.parametrize("use_pandas", [True, False])
-def test_trec_files_that_trec_eval_accepts(tmp_path, monkeypatch, use_pandas):
-    if not use_pandas:
-        monkeypatch.setitem(sys.modules, "pandas", None)
+@pytest.mark.parametrize("reader", TREC_READERS)
+def test_trec_files_that_trec_eval_accepts(tmp_path, monkeypatch, reader):
+    use_trec_reader(monkeypatch, reader)
     qrels = write(tmp_path / "qrels.test.with-comments", TREC_EVAL_QRELS)
     run = write(tmp_path / "results.trunc", TREC_EVAL_RUN)
     assert read_trec_qrels(qrels) == {
@@ -404,11 +417,10 @@ def test_a_bom_is_no_part_of_the_first_query_id(tmp_path, qrels_text, run_text):
     assert data.y_score.tolist() == [0.25, 0.5] and data.n_dropped_queries == 0
 
 
-@pytest.mark.parametrize("use_pandas", [True, False])
+@pytest.mark.parametrize("reader", TREC_READERS)
 @pytest.mark.parametrize(("kind", "text", "line", "message"), MALFORMED_TREC)
-def test_malformed_trec_files(tmp_path, monkeypatch, use_pandas, kind, text, line, message):
-    if not use_pandas:
-        monkeypatch.setitem(sys.modules, "pandas", None)
+def test_malformed_trec_files(tmp_path, monkeypatch, reader, kind, text, line, message):
+    use_trec_reader(monkeypatch, reader)
     qrels = write(tmp_path / "a.qrels", text if kind == "qrels" else GOOD_QRELS)
     run = write(tmp_path / "a.run", text if kind == "run" else GOOD_RUN)
     bad = qrels if kind == "qrels" else run
