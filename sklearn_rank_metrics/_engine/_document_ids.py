@@ -299,7 +299,9 @@ def check_doc_ids(doc_id: Any, y_true: Any) -> DocumentIds:
 
     Every call that is given document ids checks them, whether or not a preset
     then sorts by them: a wrong length or type is an error, never ignored. A
-    :class:`DocumentIds` (a reader's rows spread out) keeps its run order.
+    :class:`DocumentIds` (a reader's rows spread out) keeps its run order, and its
+    codes in text order when the reader gave them (its ids, str it made, are then
+    not scanned for their type again).
     """
     run_position = doc_id.run_position if isinstance(doc_id, DocumentIds) else None
     text_codes = doc_id.text_codes if isinstance(doc_id, DocumentIds) else None
@@ -319,6 +321,8 @@ def check_doc_ids(doc_id: Any, y_true: Any) -> DocumentIds:
             f"{len(labels)}; give one document id per row."
         )
     if ids.dtype.kind == "O":
+        if text_codes is not None:  # a reader's ids, coded in text order: its str
+            return DocumentIds(ids, run_position, text_codes)
         kinds = np.fromiter(map(isinstance, ids, repeat((str, int))), bool, len(ids))
         if not kinds.all():
             bad = int(np.flatnonzero(~kinds)[0])

@@ -57,7 +57,9 @@ INT_RE = re.compile(INT_PATTERN)
 FLOAT_RE = re.compile(FLOAT_PATTERN)
 
 
-def carried_fields(rows: Any, scores: str, run_position: Any = None) -> dict[str, Any]:
+def carried_fields(
+    rows: Any, scores: str, run_position: Any = None, doc_text_codes: Any = None
+) -> dict[str, Any]:
     """What flat rows carry, by the parameter name of the entry points: the labels,
     the scores (``y_score`` of one ranking, ``scores`` of several runs), the query ids,
     the judged flags, the document ids, the weights and the convention they were read
@@ -66,13 +68,28 @@ def carried_fields(rows: Any, scores: str, run_position: Any = None) -> dict[str
     With ``run_position`` (the rows' order in the run they were read from), the
     document ids come as a :class:`~.._engine._doc_ids.DocumentIds` that carries it:
     an array-like of the ids, which also gives the tie order of a tool that keeps the
-    run's own order (cwl_eval's RBP under ``convention="ir_measures"``).
+    run's own order (cwl_eval's RBP under ``convention="ir_measures"``), and, with
+    ``doc_text_codes`` (a TREC reader's codes of the ids in text order), the order
+    trec_eval's ``strcmp`` gives them, which no call then computes again.
     """
     fields = ("y_true", scores, "group", "judged", "doc_id", "sample_weight", "convention")
     carried = {name: getattr(rows, name) for name in fields}
-    if run_position is not None and carried["doc_id"] is not None:
-        carried["doc_id"] = DocumentIds(np.asarray(carried["doc_id"]), run_position)
+    ids = carried["doc_id"]
+    codes = text_codes_of(ids, doc_text_codes)
+    if ids is not None and (run_position is not None or codes is not None):
+        carried["doc_id"] = DocumentIds(np.asarray(ids), run_position, codes)
     return carried
+
+
+def text_codes_of(doc_id: Any, doc_text_codes: Any) -> np.ndarray | None:
+    """The reader's codes of ``doc_id`` in text order, when they are the codes of these
+    very ids: ``(ids, codes)`` as the reader made them; rows given other ids since
+    (``dataclasses.replace(data, doc_id=...)``) have none, so that a stale order is
+    never read."""
+    if doc_text_codes is None or doc_id is None:
+        return None
+    made_for, codes = doc_text_codes
+    return codes if made_for is doc_id else None
 
 
 def check_convention_name(rows: Any) -> None:
@@ -193,6 +210,10 @@ class RankingData(RankingRows):
     frame_library: str | None = field(default=None, repr=False)
     convention: str | None = None
     run_position: np.ndarray | None = field(default=None, repr=False)
+    # a TREC reader's (doc_id, its codes in text order: trec_eval's strcmp)
+    _doc_text_codes: tuple[np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         check_convention_name(self)
@@ -229,7 +250,7 @@ class RankingData(RankingRows):
         >>> evaluate(**data.carried(), metrics=["ndcg"]) == evaluate(data, metrics=["ndcg"])
         True
         """
-        return carried_fields(self, "y_score", self.run_position)
+        return carried_fields(self, "y_score", self.run_position, self._doc_text_codes)
 
     @overload
     @classmethod
@@ -473,6 +494,10 @@ class AlignedRuns(RankingRows):
     frame_library: str | None = field(default=None, repr=False)
     convention: str | None = None
     run_positions: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    # a TREC reader's (doc_id, its codes in text order: trec_eval's strcmp)
+    _doc_text_codes: tuple[np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         check_convention_name(self)
@@ -493,7 +518,9 @@ class AlignedRuns(RankingRows):
             attributes of those names (None where the rows carry none), the keyword
             arguments of :func:`compare`.
         """
-        return carried_fields(self, "scores", self.run_positions or None)
+        return carried_fields(
+            self, "scores", self.run_positions or None, self._doc_text_codes
+        )
 
     def run(self, name: str) -> RankingData:
         """One run's rows (all aligned rows, its scores) as a :class:`RankingData`.
@@ -521,6 +548,7 @@ class AlignedRuns(RankingRows):
             frame_library=self.frame_library,
             convention=self.convention,
             run_position=self.run_positions.get(name),
+            _doc_text_codes=self._doc_text_codes,
         )
 
     def __repr__(self) -> str:

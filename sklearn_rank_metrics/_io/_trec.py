@@ -755,6 +755,8 @@ class JoinedRows:
     n_answered_queries: int
     # each row's position in the run as read (file line order; -1: not returned)
     run_position: np.ndarray
+    # each row's docno code in text order (trec_eval's strcmp)
+    doc_code: np.ndarray
 
 
 def join_trec(
@@ -825,6 +827,7 @@ def join_trec(
         int(np.count_nonzero(in_qrels)),
         int(np.count_nonzero(in_qrels & in_run)),
         run_position,
+        doc_code[rows],
     )
 
 
@@ -963,6 +966,7 @@ def join_trec_sources(
         # mean trec_eval 9's, pytrec_eval's
         convention="pytrec_eval" if single_precision else "trec_eval",
         run_position=rows.run_position,
+        _doc_text_codes=(rows.doc_id, rows.doc_code),
     )
     return TrecJoin(data, run_table.tag, rows.n_qrels_queries, source)
 
