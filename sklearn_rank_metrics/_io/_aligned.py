@@ -202,8 +202,42 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
     }
     datasets = {name: join.data for name, join in joins.items()}
     sources = [join.source for join in joins.values()]
-    aligned = _union(datasets, sources[0] if len(sources) == 1 else "; ".join(sources))
+    if len(datasets) == 1:
+        ((name, data),) = datasets.items()
+        aligned = _one_run(name, data, sources[0])
+    else:
+        aligned = _union(datasets, "; ".join(sources))
     return replace(aligned, run_ids={name: join.run_id for name, join in joins.items()})
+
+
+def _one_run(name: str, data: RankingData, source: str) -> AlignedRuns:
+    """One run's joined rows as they are: the join gives one row per (query, document)
+    (every reader refuses a pair twice) for every query of the qrels, in
+    :func:`_union`'s order (query, then document id descending), so the union of one
+    run is its rows; their codes of the document ids in text order come along."""
+    scores = _run_scores(data)
+    # the rows of a query are contiguous: a query starts where the id changes
+    group = data.group
+    starts = np.ones(len(group), dtype=bool)
+    starts[1:] = group[1:] != group[:-1]
+    query_of_row = np.cumsum(starts) - 1
+    n_queries = int(query_of_row[-1]) + 1 if len(group) else 0
+    answered = np.zeros(n_queries, dtype=bool)
+    answered[query_of_row[np.isfinite(scores)]] = True
+    return AlignedRuns(
+        data.y_true,
+        {name: scores},
+        group,
+        data.doc_id,
+        n_queries,
+        {name: int(answered.sum())},
+        {name: data.n_dropped_queries},
+        source,
+        data.judged,
+        convention=data.convention,
+        run_positions={} if data.run_position is None else {name: data.run_position},
+        _doc_text_codes=data._doc_text_codes,
+    )
 
 
 def align_recommendations(

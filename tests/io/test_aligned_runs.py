@@ -240,3 +240,54 @@ def test_align_recommendations_refuses_mixed_id_types_clearly(recommended, relev
     # before: numpy's "'<' not supported between instances of 'str' and 'int'"
     with pytest.raises(TypeError, match=re.escape(f"align_recommendations: {message}")):
         align_recommendations(recommended, relevant)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_one_run_is_aligned_as_the_union_of_one_would_align_it(seed):
+    # align_trec_runs takes one run's joined rows as they are (the command line's
+    # usual case); the general union over runs must give the same rows and counts
+    from sklearn_rank_metrics._io import _aligned
+
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for q in range(int(rng.integers(1, 8))):
+        docs = [f"d{int(d)}" for d in rng.choice(40, int(rng.integers(1, 12)), replace=False)]
+        if rng.random() < 0.8:
+            qrels[f"q{q}"] = {d: int(rng.integers(-1, 3)) for d in docs[: len(docs) // 2 + 1]}
+        if rng.random() < 0.8:
+            run[f"q{q}"] = {
+                d: float(rng.choice([0.0, 0.5, 1.0, rng.random()])) for d in docs
+            }
+    qrels.setdefault("qx", {"dx": 1})
+    run.setdefault(next(iter(qrels)), {"dy": 1.0})
+    aligned = align_trec_runs(qrels, {"r": run})
+    join = _aligned.join_trec_sources(
+        qrels, run, answered_only=False, single_precision=False, reader="align_trec_runs",
+        run_name="r",
+    )
+    union = _aligned._union({"r": join.data}, join.source)
+    for name in ("y_true", "group", "doc_id", "judged"):
+        np.testing.assert_array_equal(getattr(aligned, name), getattr(union, name))
+    np.testing.assert_array_equal(aligned.scores["r"], union.scores["r"])
+    np.testing.assert_array_equal(aligned.run_positions["r"], union.run_positions["r"])
+    assert (aligned.n_queries, aligned.n_answered, aligned.n_dropped_queries) == (
+        union.n_queries, union.n_answered, union.n_dropped_queries
+    )
+
+
+def test_rows_given_other_document_ids_do_not_keep_the_readers_text_order():
+    # read_trec hands its docnos' codes in text order to every call; rows given
+    # other ids since (dataclasses.replace) must be ordered by those ids, not by
+    # the stale codes
+    import dataclasses
+
+    from sklearn_rank_metrics import evaluate, read_trec
+
+    qrels = {"q1": {"a": 1, "b": 0, "c": 0}}
+    run = {"q1": {"a": 1.0, "b": 1.0, "c": 1.0}}  # all tied
+    data = read_trec(qrels, run)
+    # trec_eval: ties by docno descending, so c, b, a: the relevant row last
+    assert evaluate(data, metrics="recip_rank")["recip_rank"] == pytest.approx(1 / 3)
+    renamed = dataclasses.replace(data, doc_id=np.array(["z", "y", "x"], dtype=object)[
+        np.argsort(np.asarray(data.doc_id))])  # a -> z: now the relevant row comes first
+    assert evaluate(renamed, metrics="recip_rank")["recip_rank"] == pytest.approx(1.0)
