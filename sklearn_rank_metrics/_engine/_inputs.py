@@ -368,14 +368,24 @@ def factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] |
 
 
 def missing_objects(values: np.ndarray) -> np.ndarray:
-    """Which entries of an object array are missing: None, NaN, or pandas' NA / NaT."""
+    """Which entries of an object array are missing: None, NaN, or pandas' NA / NaT.
+
+    pandas' missing values exist only once pandas is imported: before that (the
+    readers' ids, the command line) only None and NaN can occur, found by two
+    comparisons NumPy loops over (NaN is the value unequal to itself), without
+    importing pandas for them.
+    """
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        return np.asarray(pd.isna(values), dtype=bool)
     try:
-        import pandas as pd
-    except ImportError:  # without pandas only None and NaN can occur
+        with np.errstate(invalid="ignore"):
+            none = np.equal(values, np.array(None, dtype=object))
+            return np.asarray(none | np.not_equal(values, values), dtype=bool)
+    except (TypeError, ValueError):  # an entry whose comparison is not one bool
         return np.fromiter(
             (item is None or item != item for item in values), dtype=bool, count=len(values)
         )
-    return np.asarray(pd.isna(values), dtype=bool)
 
 
 def factorize_groups(
