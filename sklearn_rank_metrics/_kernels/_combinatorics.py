@@ -1,9 +1,13 @@
-"""Vectorised arithmetic the kernels share: log binomials, hypergeometric pmf, safe division."""
+"""Vectorised arithmetic the kernels share: log binomials, hypergeometric pmf, safe division.
+
+``scipy.special`` is imported by the functions that need it, on first use: most
+calls (every metric without tied rows to average over) never do, and importing it
+costs a command line about a third of its start-up.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import betaln, gammaln
 
 
 def log_comb(n: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -13,6 +17,8 @@ def log_comb(n: np.ndarray, r: np.ndarray) -> np.ndarray:
     valid = (r >= 0) & (r <= n)
     n_safe = np.where(valid, n, 0.0)
     r_safe = np.where(valid, r, 0.0)
+    from scipy.special import gammaln
+
     value = gammaln(n_safe + 1) - gammaln(r_safe + 1) - gammaln(n_safe - r_safe + 1)
     return np.where(valid, value, -np.inf)
 
@@ -32,12 +38,16 @@ def log_comb_by_betaln(n: np.ndarray, k: np.ndarray) -> np.ndarray:
     k = np.asarray(k, dtype=np.float64)
     valid = (k >= 0) & (k <= n)
     n_safe, k_safe = np.where(valid, n, 0.0), np.where(valid, k, 0.0)
+    from scipy.special import betaln
+
     value = -np.log1p(n_safe) - betaln(n_safe - k_safe + 1.0, k_safe + 1.0)
     return np.where(valid, value, -np.inf)
 
 
 def log_factorials(n_max: int) -> np.ndarray:
     """``log(i!)`` for ``i = 0 .. n_max``: a table for :func:`log_comb_of_integers`."""
+    from scipy.special import gammaln
+
     return gammaln(np.arange(n_max + 1) + 1.0)
 
 

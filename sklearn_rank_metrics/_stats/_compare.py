@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import numpy as np
-from scipy.special import stdtr
 
 from .._engine._caller import called_as, renamed_as
 from .._engine._frames import frame_of, output_library, returns_frames_like_inputs
@@ -409,7 +408,10 @@ def _t_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     constant = np.ptp(differences, axis=0) == 0
     with np.errstate(divide="ignore", invalid="ignore"):  # thread-local, unlike warnings
         t = np.mean(differences, axis=0) / (spread / np.sqrt(n))
-    # Student's t survival function, as scipy.stats.t.sf computes it (stdtr(df, -t))
+    # Student's t survival function, as scipy.stats.t.sf computes it (stdtr(df, -t));
+    # imported on first use: the command line starts without it
+    from scipy.special import stdtr
+
     p_values = 2.0 * stdtr(n - 1, -np.abs(t))
     p_values[constant] = np.where(differences[0, constant] == 0, np.nan, 0.0)
     return p_values

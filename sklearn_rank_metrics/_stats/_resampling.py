@@ -23,7 +23,6 @@ import numbers
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
 from .._engine._caller import caller_name
 from .._engine._validation import Interval
@@ -234,6 +233,8 @@ def _bca_levels(
     Unlike :func:`scipy.stats.bootstrap`, ties of a bootstrap mean with the estimate
     are decided with the tolerance of :func:`_tolerance`, not by exact comparison.
     """
+    from scipy.special import ndtr, ndtri  # on first use: the command line starts without it
+
     tolerance = _tolerance(values)
     below = np.count_nonzero(distribution < theta_hat - tolerance, axis=0)
     at_or_below = np.count_nonzero(distribution <= theta_hat + tolerance, axis=0)
