@@ -82,7 +82,10 @@ def _write_files(folder: Path, n_queries: int, n_docs: int, n_judged: int) -> No
     with run.open("w") as run_file, qrels.open("w") as qrels_file:
         for first in range(0, n_queries, CHUNK):
             queries = np.arange(first, min(first + CHUNK, n_queries))
-            codes = rng.integers(0, 10**8, size=(len(queries), n_docs))
+            # distinct within a query (a docno twice is an error to trec_eval): the
+            # column index in the low digits
+            codes = rng.integers(0, 10**8 // n_docs, size=(len(queries), n_docs)) * n_docs
+            codes += np.arange(n_docs)
             scores = np.round(rng.random((len(queries), n_docs)) * 10, 3)
             order = np.argsort(-scores, axis=1, kind="stable")
             scores = np.take_along_axis(scores, order, axis=1)
@@ -97,11 +100,10 @@ def _write_files(folder: Path, n_queries: int, n_docs: int, n_judged: int) -> No
                 )
             ]
             run_file.writelines(lines)
-            judged = np.concatenate(
-                [codes[:, :in_run * 3][:, ::3], rng.integers(10**8, 2 * 10**8,
-                                                             (len(queries), n_judged - in_run))],
-                axis=1,
-            )
+            n_extra = n_judged - in_run
+            extra = rng.integers(0, 10**8 // max(n_extra, 1), size=(len(queries), n_extra))
+            extra = 10**8 + extra * n_extra + np.arange(n_extra)  # judged, not in the run
+            judged = np.concatenate([codes[:, : in_run * 3][:, ::3], extra], axis=1)
             labels = rng.choice([0, 0, 0, 1, 2], size=judged.shape)
             qrels_text = np.repeat((queries + 1).astype(str), judged.shape[1])
             qrels_file.writelines(
