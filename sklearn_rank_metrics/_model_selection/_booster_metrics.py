@@ -171,11 +171,12 @@ class _BoosterMetric:
                 rows, seeds = entry.state
                 rankings = ranked_rows_of_plan(rows.with_scores(y_score), plan)
                 for name, metric_plan in rankings.items():
-                    plant(metric_plan.ranked._cache, seeds.get(name, {}))
+                    if name in seeds:
+                        plant(metric_plan.ranked, seeds[name])
             details = details_of_rankings(rankings, means=False)
             if entry is None and source is not None:
-                caches = {name: metric_plan.ranked._cache for name, metric_plan in rankings.items()}
-                cache.store(source, raw_labels, raw_sizes, raw_weight, (rows, seeds_of(caches)))
+                seeds = {name: seeds_of(plan.ranked) for name, plan in rankings.items()}
+                cache.store(source, raw_labels, raw_sizes, raw_weight, (rows, seeds))
             detail = details.metrics[self.metric]
             # the mean without the "every query undefined" warning: XGBoost's
             # scikit-learn wrapper passes one query at a time, where one without a

@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import threading
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from .._engine._ranked_groups import RankedGroups
 
 # A training evaluates a few datasets (train and valid sets; lgb.cv: two per fold)
 MAX_DATASETS = 16
@@ -39,10 +42,27 @@ MAX_DATASETS = 16
 LABEL_ONLY_KEYS = ("label_level_counts", "n_relevant", "first_negative_label", "n_rows_per_query")
 
 
+# The intermediates that depend on the query layout and on which rows were
+# retrieved (scored above -inf), never on the order of the retrieved rows: the
+# sorted rows within each cutoff, their ranks, whether each row is within it. They
+# are kept only when every row was retrieved at the call that built them, and
+# reused only at a call where every row is retrieved again (then both are the
+# layout's alone).
+RETRIEVED_ONLY_KEYS = ("cutoff_rows", "cutoff_rank", "in_cutoff")
+
+
+def _name(key: Any) -> Any:
+    return key[0] if isinstance(key, tuple) else key
+
+
 def is_label_only(key: Any) -> bool:
     """Whether a RankedGroups cache key names an intermediate of the labels alone."""
-    name = key[0] if isinstance(key, tuple) else key
-    return name in LABEL_ONLY_KEYS
+    return _name(key) in LABEL_ONLY_KEYS
+
+
+def every_row_retrieved(ranked: RankedGroups) -> bool:
+    """Whether no row of ``ranked`` scores ``-inf`` (one comparison per query)."""
+    return bool(np.array_equal(ranked.n_retrieved, ranked.n_rows_per_query))
 
 
 def _private_copy(values: Any) -> np.ndarray | None:
@@ -159,16 +179,35 @@ class LabelSideCache:
             self._entries = [kept for kept in self._entries if kept.source() is not None]
 
 
-def seeds_of(caches: dict[Any, dict]) -> dict[Any, dict]:
-    """The label-only intermediates of each named RankedGroups cache."""
-    return {
-        name: {key: value for key, value in cache.items() if is_label_only(key)}
-        for name, cache in caches.items()
-    }
+@dataclass(frozen=True)
+class Seeds:
+    """What a RankedGroups of a dataset cached that the next ones can reuse."""
+
+    label_only: dict
+    retrieved_only: dict | None  # None: some row was not retrieved at that call
 
 
-def plant(cache: dict, seeds: dict) -> None:
-    """Put the label-only ``seeds`` into a RankedGroups ``cache`` (never another key)."""
-    for key, value in seeds.items():
-        if is_label_only(key):
+def seeds_of(ranked: RankedGroups) -> Seeds:
+    """The label-only (and, when every row was retrieved, layout-only) intermediates."""
+    cache = ranked._cache
+    label_only = {key: value for key, value in cache.items() if is_label_only(key)}
+    retrieved_only = None
+    if every_row_retrieved(ranked):
+        retrieved_only = {
+            key: value for key, value in cache.items() if _name(key) in RETRIEVED_ONLY_KEYS
+        }
+    return Seeds(label_only, retrieved_only)
+
+
+def plant(ranked: RankedGroups, seeds: Seeds) -> None:
+    """Put ``seeds`` into the cache of ``ranked``, a ranking of the same labels and layout.
+
+    The retrieved-only ones only when every row of ``ranked`` is retrieved, as at the
+    call that built them.
+    """
+    cache = ranked._cache
+    for key, value in seeds.label_only.items():
+        cache.setdefault(key, value)
+    if seeds.retrieved_only is not None and every_row_retrieved(ranked):
+        for key, value in seeds.retrieved_only.items():
             cache.setdefault(key, value)
