@@ -409,6 +409,15 @@ def make_lightgbm_metric(
     recorded (checked when LightGBM's ``lgb.train``, ``lgb.cv`` or its scikit-learn
     wrapper calls the metric).
 
+    The metric keeps each dataset's label side (the checked labels, the query
+    layout and weights, the label counts of the ideal DCG, the relevant rows per
+    query) from its first evaluation, so a boosting round checks and sorts only the
+    new scores. Every call compares the dataset's labels, group sizes and weights
+    with the kept ones, element by element: a dataset changed since
+    (``Dataset.set_label``, an array changed in place) is computed anew. An entry
+    lives while its dataset does, at most 16 per metric; a copy of the metric
+    (pickle, deep copy) starts without them.
+
     Examples
     --------
     >>> import numpy as np
@@ -482,6 +491,11 @@ def make_xgboost_metric(
       beside XGBoost's own ``eval_metric="ndcg@10"`` keeps its own history. The name
       holds every setting given (``prefer_max(ndcg@10,convention=xgboost)``); XGBoost
       itself refuses a second custom metric in one training.
+
+    As :func:`make_lightgbm_metric`, the metric keeps each ``DMatrix``'s label side
+    from its first evaluation and compares the labels, groups and weights with it
+    at every call (``xgboost.train``; ``XGBRanker``'s per-query calls keep
+    nothing).
 
     Examples
     --------
