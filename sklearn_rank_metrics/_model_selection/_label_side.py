@@ -181,8 +181,15 @@ class LabelSideCache:
 
 @dataclass(frozen=True)
 class Seeds:
-    """What a RankedGroups of a dataset cached that the next ones can reuse."""
+    """What a RankedGroups of a dataset cached that the next ones can reuse.
 
+    ``labels``: the labels the metric read (its RankedGroups' ``input_labels``).
+    They are the dataset's checked labels, or the labels as a convention's tool reads
+    them, which can depend on the scores (torchmetrics reads a row scored ``<= 0`` as
+    not relevant): the seeds go only where the labels read are these again.
+    """
+
+    labels: np.ndarray
     label_only: dict
     retrieved_only: dict | None  # None: some row was not retrieved at that call
 
@@ -196,15 +203,19 @@ def seeds_of(ranked: RankedGroups) -> Seeds:
         retrieved_only = {
             key: value for key, value in cache.items() if _name(key) in RETRIEVED_ONLY_KEYS
         }
-    return Seeds(label_only, retrieved_only)
+    return Seeds(ranked.input_labels, label_only, retrieved_only)
 
 
 def plant(ranked: RankedGroups, seeds: Seeds) -> None:
-    """Put ``seeds`` into the cache of ``ranked``, a ranking of the same labels and layout.
+    """Put ``seeds`` into the cache of ``ranked``, a ranking of the same query layout.
 
-    The retrieved-only ones only when every row of ``ranked`` is retrieved, as at the
-    call that built them.
+    Nothing unless ``ranked`` read the same labels (the same array, or equal ones);
+    the retrieved-only ones only when every row of ``ranked`` is retrieved, as at
+    the call that built them.
     """
+    labels = ranked.input_labels
+    if labels is not seeds.labels and not np.array_equal(labels, seeds.labels):
+        return
     cache = ranked._cache
     for key, value in seeds.label_only.items():
         cache.setdefault(key, value)

@@ -241,24 +241,35 @@ def test_xgboost_dmatrix_with_new_labels_is_computed_anew(stale):
 METRICS = ["ndcg@3", "map@3", "recall@3", "mrr@3", "p@3", "err(max_grade=4)@3", "ndcg", "gauc"]
 
 
+SETTINGS = [
+    {},
+    {"convention": "lightgbm"},
+    # torchmetrics reads a row scored <= 0 as not relevant (MAP, MRR, P@k) or not
+    # returned (recall): the labels it reads change with the scores, and so do its
+    # relevant rows per query, which decide the queries skipped
+    {"convention": "torchmetrics", "replace_undefined_by": "skip"},
+]
+
+
 @pytest.mark.parametrize("name", METRICS)
-@pytest.mark.parametrize("convention", [None, "lightgbm"])
-def test_every_round_equals_a_fresh_evaluation(name, convention):
-    # rounds of new scores (with ties, and -inf rows at one round), then new labels:
-    # the kept label side gives what evaluating the rows anew gives
-    y, _, sizes = _queries(3)
+@pytest.mark.parametrize("settings", SETTINGS, ids=["default", "lightgbm", "torchmetrics"])
+def test_every_round_equals_a_fresh_evaluation(name, settings):
+    # rounds of new scores (with ties and scores <= 0, and -inf rows at one round),
+    # then new labels: the kept label side gives what evaluating the rows anew gives
+    rng = np.random.default_rng(3)
+    sizes = np.full(30, 8)
     qid = np.repeat(np.arange(len(sizes)), sizes)
-    rng = np.random.default_rng(4)
-    metric = make_lightgbm_metric(name, convention=convention)
+    y = np.where(rng.random(len(qid)) < 0.2, rng.integers(1, 5, len(qid)), 0).astype(float)
+    metric = make_lightgbm_metric(name, **settings)
     for round_ in range(5):
-        scores = np.round(rng.random(len(y)), 1)
+        scores = np.round(rng.random(len(y)), 1) - 0.4
         if round_ == 2:
             scores[rng.random(len(y)) < 0.3] = -np.inf
         if round_ == 4:
             y = rng.integers(0, 5, size=len(y)).astype(float)
         got = metric(y, scores, None, sizes)[1]
-        expected = evaluate(y, scores, qid, metrics=[name], convention=convention)
-        assert got == pytest.approx(expected[name], rel=1e-12, abs=1e-15), round_
+        expected = evaluate(y, scores, qid, metrics=[name], **settings)[name]
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-15), round_
 
 
 def test_minus_infinity_rows_do_not_reuse_the_cutoff_of_a_full_round(monkeypatch):
