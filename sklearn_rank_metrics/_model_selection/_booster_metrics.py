@@ -176,7 +176,9 @@ class _BoosterMetric:
             details = details_of_rankings(rankings, means=False)
             if entry is None and source is not None:
                 seeds = {name: seeds_of(plan.ranked) for name, plan in rankings.items()}
-                cache.store(source, raw_labels, raw_sizes, raw_weight, (rows, seeds))
+                # kept without this round's scores (each round gives its own)
+                kept = replace(rows, scores=rows.scores[:0], float_scores=None)
+                cache.store(source, raw_labels, raw_sizes, raw_weight, (kept, seeds))
             detail = details.metrics[self.metric]
             # the mean without the "every query undefined" warning: XGBoost's
             # scikit-learn wrapper passes one query at a time, where one without a
