@@ -47,12 +47,9 @@ from .._engine._warnings import warn_at_caller
 from .._kernels._graded import DEFAULT_MAX_GRADE
 from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
-from .._metrics._evaluate import (
-    CallPlan,
-    plan_metrics,
-)
-from .._metrics._evaluate import _details as details_of_rankings
-from .._metrics._evaluate import _ranked as ranked_rows_of_plan
+from .._metrics._evaluate import CallPlan, plan_metrics
+from .._metrics._evaluate import _details as details_of_rankings  # the kernels, the means
+from .._metrics._evaluate import _ranked as ranked_rows_of_plan  # read and sort the rows
 from .._metrics._reading import rows_at_door
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
@@ -175,7 +172,7 @@ class _BoosterMetric:
                         plant(metric_plan.ranked, seeds[name])
             details = details_of_rankings(rankings, means=False)
             if entry is None and source is not None:
-                seeds = {name: seeds_of(plan.ranked) for name, plan in rankings.items()}
+                seeds = {name: seeds_of(ranked.ranked) for name, ranked in rankings.items()}
                 # kept without this round's scores (each round gives its own)
                 kept = replace(rows, scores=rows.scores[:0], float_scores=None)
                 cache.store(source, raw_labels, raw_sizes, raw_weight, (kept, seeds))
