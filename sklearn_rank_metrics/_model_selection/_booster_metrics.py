@@ -47,9 +47,13 @@ from .._engine._warnings import warn_at_caller
 from .._kernels._graded import DEFAULT_MAX_GRADE
 from .._metrics._aggregate import weighted_mean
 from .._metrics._base import SHARED_SETTINGS
-from .._metrics._evaluate import evaluate_details
+from .._metrics._evaluate import CallPlan, plan_metrics
+from .._metrics._evaluate import _details as details_of_rankings  # the kernels, the means
+from .._metrics._evaluate import _ranked as ranked_rows_of_plan  # read and sort the rows
+from .._metrics._reading import rows_at_door
 from .._metrics._registry import parse_metric
 from .._metrics._settings import Settings
+from ._label_side import LabelSideCache, plant, seeds_of
 
 # The reported names of our metrics: no LightGBM or XGBoost built-in metric is named
 # so, and XGBoost's early stopping with maximize None maximises a name starting "pre"
@@ -109,9 +113,18 @@ class _BoosterMetric:
         inside = _reported_inside(metric, self.settings) if name is None else name
         self.name = reported.format(inside)
         self.owner = owner
+        # per dataset, its label side (see value); the plan, made at the first call
+        self._label_sides = LabelSideCache()
+        self._call_plan: CallPlan | None = None
 
     def value(
-        self, y_true: Any, y_score: Any, sizes: Any, weight: Any, weight_per: str = "row"
+        self,
+        y_true: Any,
+        y_score: Any,
+        sizes: Any,
+        weight: Any,
+        weight_per: str = "row",
+        source: Any = None,
     ) -> float:
         """The metric of scores whose queries are consecutive runs of ``sizes`` rows.
 
@@ -119,7 +132,14 @@ class _BoosterMetric:
         a query weighs the mean of its rows' weights, as LightGBM weighs it) or one
         per query (``"query"``, XGBoost's form); None or empty means unweighted.
         Another length is refused: no weight is guessed for a row or a query.
+
+        ``source`` is the dataset the labels come from (LightGBM's ``Dataset``,
+        XGBoost's ``DMatrix``, or the label array itself): its label side (checked
+        labels, query layout, weights, the ideal DCG's label counts) is kept and
+        reused at the next call whose labels, sizes and weights are equal to these,
+        element by element (:mod:`._label_side`). None: nothing is kept.
         """
+        raw_sizes, raw_labels, raw_weight = sizes, y_true, weight
         sizes = np.asarray(sizes, dtype=np.int64)
         y_true = np.asarray(y_true, dtype=np.float64)
         y_score = np.asarray(y_score, dtype=np.float64).reshape(-1)
@@ -129,22 +149,56 @@ class _BoosterMetric:
                 f"{len(y_true)} and the predictions {len(y_score)}; a ranking metric needs "
                 "one score per row of queries given to the booster (group= / qid=)."
             )
-        group = np.repeat(np.arange(len(sizes)), sizes)
+        cache = self._label_sides
+        entry = None if source is None else cache.find(source, raw_labels, raw_sizes, raw_weight)
         with called_as(self.owner):  # the booster calls us: errors name the factory
-            details = evaluate_details(
-                y_true,
-                y_score,
-                group,
-                metrics=[self.metric],
-                shared=self.settings,
-                sample_weight=self._row_weights(weight, weight_per, sizes, group),
-                means=False,
-            )
+            plan = self._plan()
+            if entry is None:
+                group = np.repeat(np.arange(len(sizes)), sizes)
+                rows = rows_at_door(
+                    # a copy: the rows kept outlive the call, the caller's array may change
+                    np.array(y_true, dtype=np.float64, copy=True),
+                    y_score,
+                    group,
+                    sample_weight=self._row_weights(weight, weight_per, sizes, group),
+                    convention=plan.convention,
+                )
+                rankings = ranked_rows_of_plan(rows, plan)
+            else:
+                rows, seeds = entry.state
+                rankings = ranked_rows_of_plan(rows.with_scores(y_score), plan)
+                for name, metric_plan in rankings.items():
+                    if name in seeds:
+                        plant(metric_plan.ranked, seeds[name])
+            details = details_of_rankings(rankings, means=False)
+            if entry is None and source is not None:
+                seeds = {name: seeds_of(ranked.ranked) for name, ranked in rankings.items()}
+                # kept without this round's scores (each round gives its own)
+                kept = replace(rows, scores=rows.scores[:0], float_scores=None)
+                cache.store(source, raw_labels, raw_sizes, raw_weight, (kept, seeds))
             detail = details.metrics[self.metric]
             # the mean without the "every query undefined" warning: XGBoost's
             # scikit-learn wrapper passes one query at a time, where one without a
             # relevant row is no sign of a wrong setting
             return weighted_mean(detail.values, detail.weights, detail.skipped, total=detail.total)
+
+    def _plan(self) -> CallPlan:
+        """The checked metric and settings (made at the first call, then kept)."""
+        if self._call_plan is None:
+            self._call_plan = plan_metrics([self.metric], self.settings)
+        return self._call_plan
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy (pickle, LightGBM's deepcopy of its parameters) starts without the
+        # label sides (weak references to datasets do not pickle) and the plan
+        state = dict(self.__dict__)
+        del state["_label_sides"], state["_call_plan"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._label_sides = LabelSideCache()
+        self._call_plan = None
 
     def _row_weights(
         self, weight: Any, weight_per: str, sizes: np.ndarray, group: np.ndarray
@@ -199,14 +253,17 @@ class LightGBMMetric(_BoosterMetric):
         if hasattr(second, "get_label") and hasattr(second, "get_group"):
             y_true, y_score = second.get_label(), first
             sizes, weight = second.get_group(), second.get_weight()
+            source = second  # the Dataset: its label side is kept (see value)
         else:
-            y_true, y_score, sizes = first, second, group
+            # the wrapper passes the Dataset's own label array at every round
+            y_true, y_score, sizes, source = first, second, group, first
         if sizes is None:
             raise ValueError(
                 f"{self.owner}: the LightGBM dataset has no query groups; give group= "
                 "(or eval_group=) to LightGBM, or fit through GroupedRanker."
             )
-        return self.name, self.value(y_true, y_score, sizes, weight), self.higher_is_better
+        value = self.value(y_true, y_score, sizes, weight, source=source)
+        return self.name, value, self.higher_is_better
 
 
 class XGBoostMetric(_BoosterMetric):
@@ -232,7 +289,8 @@ class XGBoostMetric(_BoosterMetric):
         sizes = np.diff(pointers)
         # XGBoost holds one weight per query group when the DMatrix has groups
         weight = dmatrix.get_weight()
-        return self.name, self.value(dmatrix.get_label(), predt, sizes, weight, "query")
+        value = self.value(dmatrix.get_label(), predt, sizes, weight, "query", source=dmatrix)
+        return self.name, value
 
 
 # LightGBM evaluates a dataset in ``Booster.__inner_eval``: it calls each metric of
@@ -350,6 +408,15 @@ def make_lightgbm_metric(
     recorded (checked when LightGBM's ``lgb.train``, ``lgb.cv`` or its scikit-learn
     wrapper calls the metric).
 
+    The metric keeps each dataset's label side (the checked labels, the query
+    layout and weights, the label counts of the ideal DCG, the relevant rows per
+    query) from its first evaluation, so a boosting round checks and sorts only the
+    new scores. Every call compares the dataset's labels, group sizes and weights
+    with the kept ones, element by element: a dataset changed since
+    (``Dataset.set_label``, an array changed in place) is computed anew. An entry
+    lives while its dataset does, at most 16 per metric; a copy of the metric
+    (pickle, deep copy) starts without them.
+
     Examples
     --------
     >>> import numpy as np
@@ -423,6 +490,11 @@ def make_xgboost_metric(
       beside XGBoost's own ``eval_metric="ndcg@10"`` keeps its own history. The name
       holds every setting given (``prefer_max(ndcg@10,convention=xgboost)``); XGBoost
       itself refuses a second custom metric in one training.
+
+    As :func:`make_lightgbm_metric`, the metric keeps each ``DMatrix``'s label side
+    from its first evaluation and compares the labels, groups and weights with it
+    at every call (``xgboost.train``; ``XGBRanker``'s per-query calls keep
+    nothing).
 
     Examples
     --------
