@@ -232,6 +232,19 @@ _SPACE, _NEWLINE, _HASH = ord(" "), ord("\n"), ord("#")
 _OTHER_BYTES = (b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 _OTHER_SPACES = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 _TAB_TO_SPACE = bytes.maketrans(b"\t", b" ")
+
+
+def _other_whitespace(data: bytes) -> bool:
+    """Whether the file holds whitespace that ``str.split`` splits at besides spaces,
+    tabs and line ends (vertical tab, form feed, the separators, no-break space, ...)."""
+    if any(byte in data for byte in _OTHER_BYTES[1:]):  # NUL is no whitespace
+        return True
+    if data.isascii():
+        return False
+    try:
+        return _OTHER_SPACES.search(data.decode("utf-8")) is not None
+    except UnicodeDecodeError:
+        return False  # either reader names the line
 _LABEL_BYTES = np.zeros(256, dtype=bool)
 _LABEL_BYTES[list(b"0123456789+-")] = True
 _SCORE_BYTES = np.zeros(256, dtype=bool)
@@ -618,6 +631,10 @@ def read_trec_file(source: Any, kind: str) -> TrecTable:
     table = _fast_trec_file(data, name, kind)
     if table is not None:
         return table
+    if _other_whitespace(data):
+        # pandas splits fields at spaces and tabs only, the plain reader (str.split)
+        # at these too: one reading of the file, whether pandas is installed or not
+        return _scan_trec_file(data, name, kind)
     try:
         import pandas as pd
     except ImportError:
@@ -737,8 +754,15 @@ def _joint_codes(
     other readers as str objects.
     """
     if all(ids.ndim == 2 or len(ids) == 0 for ids in (first, second)):
-        return _text_codes([ids if ids.ndim == 2 else np.empty((0, 1), np.uint8)
-                            for ids in (first, second)])
+        matrices = [ids if ids.ndim == 2 else np.empty((0, 1), np.uint8)
+                    for ids in (first, second)]
+        # stacked, every id is padded to the longest of both files: bounded as each
+        # file's matrix is (one long id in a small qrels would pad every run line)
+        width = max(matrix.shape[1] for matrix in matrices)
+        if width * sum(len(matrix) for matrix in matrices) <= 4 * sum(
+            matrix.size for matrix in matrices
+        ) + 4096:
+            return _text_codes(matrices)
     codes, ids = factorize_text_ids(np.concatenate([_as_objects(first), _as_objects(second)]))
     return codes, ids, None
 
@@ -942,6 +966,10 @@ def join_trec_sources(
         answered_only=answered_only,
         single_precision=single_precision,
     )
+    # the rows carry their docnos' codes in text order (trec_eval's tie order): an id
+    # changed in place would keep a stale code, so the ids are read-only (a copy, or
+    # dataclasses.replace(data, doc_id=...), gives rows ordered by the new ids)
+    rows.doc_id.flags.writeable = False
     # a run that shares no query with the qrels is a mistake (query ids written
     # differently, the wrong file), never a run scoring 0
     if len(rows.y_true) == 0 or rows.n_answered_queries == 0:

@@ -300,3 +300,49 @@ def test_a_pair_twice_in_the_qrels_is_named_before_the_run(tmp_path, run_text):
     run.write_text(run_text)
     with pytest.raises(ValueError, match=f"{qrels}, line 3: .*appears twice"):
         read_trec(qrels, run)
+
+
+@pytest.mark.parametrize("space", ["\x0b", "\x0c", "\x1f", "\u00a0", "\u2028"])
+def test_other_whitespace_reads_alike_with_and_without_pandas(tmp_path, monkeypatch, space):
+    # the NumPy reader leaves such files to the others; pandas splits at spaces and
+    # tabs only, the plain reader (str.split) at these too: the file goes to the plain
+    # reader whatever is installed, so the rows never depend on the install
+    pytest.importorskip("pandas")
+    qrels = tmp_path / "q"
+    qrels.write_text("q2 0 d9 1\n", encoding="utf-8")
+    run = tmp_path / "r"
+    run.write_text(f"q2 Q0 d9{space}z 2 1 t\n", encoding="utf-8")
+    installed = read_trec_run(run)  # pandas importable
+    plain = read_with(monkeypatch, "plain", qrels, run)[2]
+    assert installed == plain == {"q2": {"d9": 2.0}}  # d9 (split at the space), score 2
+
+
+def test_a_long_id_in_one_file_does_not_pad_the_other_files_ids():
+    # each file's id matrix is bounded by its size; stacked for the join, every id
+    # would be padded to the longest of both: past the same bound the join codes the
+    # ids as str objects instead (same codes, no permutation at hand)
+    short = np.frombuffer(b"d1d2d3d4", dtype=np.uint8).reshape(4, 2)
+    long = np.zeros((1, 20_000), dtype=np.uint8)
+    long[0, :3] = list(b"d10")
+    codes, ids, order = _trec._joint_codes(long, short)
+    assert order is None  # the object path
+    assert list(ids) == ["d1", "d10", "d2", "d3", "d4"]
+    np.testing.assert_array_equal(codes, [1, 0, 2, 3, 4])
+    codes, ids, order = _trec._joint_codes(short, short)  # the matrix path
+    assert order is not None and list(ids) == ["d1", "d2", "d3", "d4"]
+
+
+def test_read_trec_document_ids_are_read_only(tmp_path):
+    # the rows carry their docnos' codes in text order (trec_eval's tie order): an id
+    # changed in place would be ranked by its old code, so it cannot be changed
+    import dataclasses
+
+    from sklearn_rank_metrics import mean_reciprocal_rank_score
+
+    data = read_trec({"q1": {"a": 1}}, {"q1": {"a": 0.5, "b": 0.5}})
+    assert mean_reciprocal_rank_score(data) == 0.5  # b before a (docno descending)
+    with pytest.raises(ValueError, match="read-only"):
+        data.doc_id[data.doc_id == "b"] = "0"
+    renamed = data.doc_id.copy()
+    renamed[renamed == "b"] = "0"
+    assert mean_reciprocal_rank_score(dataclasses.replace(data, doc_id=renamed)) == 1.0
