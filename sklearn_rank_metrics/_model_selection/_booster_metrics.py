@@ -174,7 +174,7 @@ class _BoosterMetric:
             if entry is None and source is not None:
                 seeds = {name: seeds_of(ranked.ranked) for name, ranked in rankings.items()}
                 # kept without this round's scores (each round gives its own)
-                kept = replace(rows, scores=rows.scores[:0], float_scores=None)
+                kept = replace(rows, scores=np.empty(0), float_scores=None)
                 cache.store(source, raw_labels, raw_sizes, raw_weight, (kept, seeds))
             detail = details.metrics[self.metric]
             # the mean without the "every query undefined" warning: XGBoost's

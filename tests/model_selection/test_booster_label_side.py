@@ -334,3 +334,22 @@ def test_a_copy_starts_without_label_sides(duplicate):
     assert len(copied._label_sides) == 0
     assert copied(y, scores, None, sizes)[1] == value
     assert len(copied._label_sides) == 1 and len(metric._label_sides) == 1
+
+
+def test_the_kept_label_side_does_not_keep_a_rounds_predictions_alive():
+    # what is kept per dataset is label-side only: a round's predictions are freed
+    # once the booster drops them (a view of them would keep the whole array)
+    import weakref
+
+    y, scores, sizes = _queries(5)
+    dataset = lgb.Dataset(np.zeros((len(y), 1)), label=y, group=sizes,
+                          params={"verbose": -1})  # fmt: skip
+    dataset.construct()
+    metric = make_lightgbm_metric("ndcg@5", convention="lightgbm")
+    predictions = scores.copy()
+    alive = weakref.ref(predictions)
+    first = metric(predictions, dataset)[1]
+    del predictions
+    gc.collect()
+    assert alive() is None
+    assert metric(scores, dataset)[1] == first  # the kept side still serves
