@@ -33,18 +33,12 @@ from pathlib import Path
 import numpy as np
 from machine import machine_lines
 from options import option_parser  # benchmarks/options.py
+from trec_files import docnos, write_trec_files
 
 import sklearn_rank_metrics as srm
 
 METRICS = ["map", "ndcg@10", "P@10", "RR", "bpref"]
 TREC_METRICS = ["map", "ndcg_cut_10", "P_10", "recip_rank", "bpref"]
-
-
-def docnos(numbers: np.ndarray) -> np.ndarray:
-    return np.array(
-        [f"clueweb09-en{d // 100000:04d}-{d % 100000:05d}" for d in numbers.tolist()],
-        dtype=object,
-    )
 
 
 def rows(n_queries: int, n_docs: int, seed: int = 0) -> dict:
@@ -56,7 +50,7 @@ def rows(n_queries: int, n_docs: int, seed: int = 0) -> dict:
         "group": np.repeat(np.arange(n_queries), n_docs),
         "y_true": y_true,
         "judged": (y_true > 0) | (rng.random(n) < 0.3),
-        "str": docnos(numbers),
+        "str": docnos(numbers).astype(object),
         "int": numbers.astype(np.int64),
         "realistic": np.round(rng.random(n) * 10, 3),
         "heavily tied": rng.integers(0, 5, n).astype(float),
@@ -70,32 +64,6 @@ def median_time(call, repeats: int) -> float:
         call()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
-
-
-def write_trec(folder: Path, n_queries: int, n_docs: int, seed: int = 0) -> tuple[Path, Path]:
-    """A run of n_queries x n_docs lines (scores to 3 decimals) and qrels judging 300
-    documents a query (200 retrieved, 100 not)."""
-    rng = np.random.default_rng(seed)
-    run, qrels = folder / "run.txt", folder / "qrels.txt"
-    with open(run, "w") as out_run, open(qrels, "w") as out_qrels:
-        for q in range(n_queries):
-            numbers = rng.choice(10**7, n_docs, replace=False)
-            score = np.round(rng.random(n_docs) * 10, 3)
-            order = np.argsort(-score, kind="stable")
-            names = docnos(numbers[order])
-            out_run.writelines(
-                f"{q + 1} Q0 {d} {r + 1} {s:.3f} run\n"
-                for r, (d, s) in enumerate(zip(names.tolist(), score[order].tolist(), strict=True))
-            )
-            judged = np.unique(np.concatenate([
-                rng.choice(numbers, min(200, n_docs), replace=False), rng.choice(10**7, 100)
-            ]))
-            labels = rng.choice([0, 0, 0, 1, 2], len(judged))
-            out_qrels.writelines(
-                f"{q + 1} 0 {d} {g}\n"
-                for d, g in zip(docnos(judged).tolist(), labels.tolist(), strict=True)
-            )
-    return qrels, run
 
 
 def main() -> None:
@@ -125,7 +93,7 @@ def main() -> None:
             )
     print()
     with tempfile.TemporaryDirectory() as folder:
-        qrels, run = write_trec(Path(folder), args.queries, args.docs)
+        qrels, run = write_trec_files(Path(folder), args.queries, args.docs, n_judged=300)
         start = time.perf_counter()
         trec = srm.read_trec(qrels, run)
         read_time = time.perf_counter() - start

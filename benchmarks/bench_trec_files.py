@@ -39,7 +39,6 @@ from pathlib import Path
 
 TREC_EVAL_MEASURES = ["map", "ndcg_cut.10", "P.10", "recip_rank", "bpref"]
 OUR_NAMES = ["map", "ndcg_cut_10", "P_10", "recip_rank", "bpref"]
-CHUNK = 100  # queries written at a time
 
 
 def build_trec_eval(archive: Path, folder: Path) -> Path:
@@ -51,66 +50,15 @@ def build_trec_eval(archive: Path, folder: Path) -> Path:
     return source / "trec_eval"
 
 
-def docnos(codes):  # type: ignore[no-untyped-def]
-    """ClueWeb09-style docnos of integer codes below 10**9."""
-    import numpy as np
-
-    return np.char.add(
-        np.char.add("clueweb09-en", np.char.zfill((codes // 100_000).astype(str), 4)),
-        np.char.add("-", np.char.zfill((codes % 100_000).astype(str), 5)),
-    )
-
-
 def write_files(folder: Path, n_queries: int, n_docs: int, n_judged: int) -> tuple[Path, Path]:
-    """The run and qrels files, seeded; written a chunk of queries at a time (in a
-    child process: see the module docstring)."""
-    run, qrels = folder / f"run-{n_queries}.txt", folder / f"qrels-{n_queries}.txt"
+    """The run and qrels files of ``trec_files.write_trec_files``, written in a child
+    process (see the module docstring)."""
     subprocess.run(
         [sys.executable, __file__, "--write", str(folder), str(n_queries), str(n_docs),
          str(n_judged)],
         check=True,
     )
-    return qrels, run
-
-
-def _write_files(folder: Path, n_queries: int, n_docs: int, n_judged: int) -> None:
-    import numpy as np
-
-    rng = np.random.default_rng(0)
-    run, qrels = folder / f"run-{n_queries}.txt", folder / f"qrels-{n_queries}.txt"
-    in_run = 2 * n_judged // 3
-    with run.open("w") as run_file, qrels.open("w") as qrels_file:
-        for first in range(0, n_queries, CHUNK):
-            queries = np.arange(first, min(first + CHUNK, n_queries))
-            # distinct within a query (a docno twice is an error to trec_eval): the
-            # column index in the low digits
-            codes = rng.integers(0, 10**8 // n_docs, size=(len(queries), n_docs)) * n_docs
-            codes += np.arange(n_docs)
-            scores = np.round(rng.random((len(queries), n_docs)) * 10, 3)
-            order = np.argsort(-scores, axis=1, kind="stable")
-            scores = np.take_along_axis(scores, order, axis=1)
-            codes = np.take_along_axis(codes, order, axis=1)
-            query_text = np.repeat((queries + 1).astype(str), n_docs)
-            ranks = np.tile(np.arange(1, n_docs + 1).astype(str), len(queries))
-            lines = [
-                f"{q} Q0 {d} {r} {s:.3f} bench\n"
-                for q, d, r, s in zip(
-                    query_text, docnos(codes.reshape(-1)), ranks, scores.reshape(-1),
-                    strict=True,
-                )
-            ]
-            run_file.writelines(lines)
-            n_extra = n_judged - in_run
-            extra = rng.integers(0, 10**8 // max(n_extra, 1), size=(len(queries), n_extra))
-            extra = 10**8 + extra * n_extra + np.arange(n_extra)  # judged, not in the run
-            judged = np.concatenate([codes[:, : in_run * 3][:, ::3], extra], axis=1)
-            labels = rng.choice([0, 0, 0, 1, 2], size=judged.shape)
-            qrels_text = np.repeat((queries + 1).astype(str), judged.shape[1])
-            qrels_file.writelines(
-                f"{q} 0 {d} {label}\n"
-                for q, d, label in zip(qrels_text, docnos(judged.reshape(-1)),
-                                       labels.reshape(-1), strict=True)
-            )
+    return folder / "qrels.txt", folder / "run.txt"
 
 
 def timed(command: list[str]) -> tuple[float, float, str]:
@@ -235,6 +183,8 @@ def main() -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--write"]:
-        _write_files(Path(sys.argv[2]), *map(int, sys.argv[3:6]))
+        from trec_files import write_trec_files
+
+        write_trec_files(Path(sys.argv[2]), *map(int, sys.argv[3:6]))
     else:
         main()

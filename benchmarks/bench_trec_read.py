@@ -35,41 +35,10 @@ from pathlib import Path
 import numpy as np
 from machine import machine_lines
 from options import option_parser  # benchmarks/options.py
+from trec_files import write_trec_files
 
 from sklearn_rank_metrics import read_trec
 from sklearn_rank_metrics._io import _trec
-
-
-def _docno(numbers: np.ndarray) -> list[str]:
-    return [f"clueweb09-en{d // 100_000:04d}-{d % 100_000:05d}" for d in numbers.tolist()]
-
-
-def write_files(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple[Path, Path]:
-    rng = np.random.default_rng(seed)
-    run, qrels = folder / "run.txt", folder / "qrels.txt"
-    with open(run, "w") as run_file, open(qrels, "w") as qrels_file:
-        for query in range(1, n_queries + 1):
-            docs = rng.choice(10**7, depth, replace=False)
-            scores = np.round(rng.random(depth) * 10, 3)
-            order = np.argsort(-scores, kind="stable")
-            names = _docno(docs[order])
-            run_file.writelines(
-                f"{query} Q0 {name} {rank} {score:.3f} run\n"
-                for rank, (name, score) in enumerate(
-                    zip(names, scores[order].tolist(), strict=True), start=1
-                )
-            )
-            judged = np.unique(
-                np.concatenate([rng.choice(docs, depth // 5, replace=False),
-                                rng.choice(10**7, depth // 10)])
-            )
-            labels = rng.choice([0, 0, 0, 1, 2], len(judged))
-            qrels_file.writelines(
-                f"{query} 0 {name} {label}\n"
-                for name, label in zip(_docno(judged), labels.tolist(), strict=True)
-            )
-    return qrels, run
-
 
 # VmHWM, not ru_maxrss: Linux carries the parent's peak over into a child's ru_maxrss
 PEAK = """
@@ -129,7 +98,8 @@ def main() -> None:
     args = parser.parse_args()
     print("\n".join(machine_lines()))
     with tempfile.TemporaryDirectory() as folder:
-        qrels, run = write_files(Path(folder), args.queries, args.depth)
+        qrels, run = write_trec_files(Path(folder), args.queries, args.depth,
+                                       n_judged=args.depth * 3 // 10)
         sizes = {path.name: path.stat().st_size / 2**20 for path in (qrels, run)}
         lines = {path.name: sum(1 for _ in open(path, "rb")) for path in (qrels, run)}
         print(
