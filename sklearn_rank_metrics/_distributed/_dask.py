@@ -8,6 +8,7 @@ kernels on whole queries.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import dask
@@ -37,6 +38,11 @@ from ._worker_warnings import captured_warnings, warn_once
 
 def _check_column(ddf: Any, parameter: str, column: Any, *, index_allowed: bool) -> bool:
     """Whether ``column`` names the index (only for ``group``); error if it names nothing."""
+    if not isinstance(column, Hashable):  # an array where a column name belongs
+        raise TypeError(
+            f"The {parameter!r} parameter of evaluate must name a column of the Dask "
+            f"DataFrame (a column label); got {type(column).__name__}."
+        )
     if column in ddf.columns:
         return False
     if index_allowed and column is not None and column == ddf.index.name:

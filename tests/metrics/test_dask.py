@@ -799,3 +799,12 @@ def test_the_run_order_warning_says_a_frame_carries_no_run_order():
     message = str(record[0].message)
     assert "orders tied scores as the run file lists them" in message
     assert "a Dask or Spark DataFrame carries no run order" in message
+
+
+@pytest.mark.parametrize("parameter", ["y_true", "doc_id", "sample_weight", "judged"])
+def test_an_array_given_for_a_column_name_is_refused_by_its_parameter(parameter):
+    # a hurried user passes the values (or a list of names) where Dask takes a label
+    frame = pd.DataFrame({"group": [1, 1], "y_true": [1, 0], "y_score": [0.5, 0.4]})
+    with pytest.raises(TypeError, match=f"The '{parameter}' parameter of evaluate must "
+                       "name a column of the Dask DataFrame .* got list"):
+        evaluate(dd.from_pandas(frame, npartitions=1), ["map"], **{parameter: ["y_true"]})
