@@ -331,8 +331,8 @@ def kendall_tau_score(
         row = kernels.first_tie(codes, scores)
         if row is not None:
             raise ValueError(
-                f"kendall_tau_score(variant='ap') needs rankings without ties (as ircor's "
-                f"tauAP), but {name} of {caller_name()} ties row {row} "
+                f"{caller_name()} with variant='ap' needs rankings without ties (as "
+                f"ircor's tauAP), but {name} ties row {row} "
                 f"({plain(scores[row])!r}) with another row of query "
                 f"{plain(rows.query_ids[codes[row]])!r}. Break the ties first, or use "
                 "variant='b'."
