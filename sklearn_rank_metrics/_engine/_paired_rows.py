@@ -37,13 +37,16 @@ class PairedRows:
 
     ``scores_a``, ``scores_b``: float64, flat (2-D input row by row), ``-inf`` for a
     row the ranking did not return; ``queries``: the query of every row;
-    ``query_weight``: each query's ``sample_weight`` (a broadcast 1 without).
+    ``query_weight``: each query's ``sample_weight`` (a broadcast 1 without);
+    ``shape``: the inputs' shape, to name a flat row as the caller passed it
+    (:meth:`row_name`).
     """
 
     scores_a: np.ndarray
     scores_b: np.ndarray
     queries: Queries
     query_weight: np.ndarray
+    shape: tuple[int, ...]
 
     @property
     def n_rows(self) -> int:
@@ -52,6 +55,11 @@ class PairedRows:
     @property
     def query_ids(self) -> np.ndarray:
         return self.queries.ids
+
+    def row_name(self, row: int) -> str:
+        """Flat row ``row`` as the errors name it: ``"row 4"``, or with 2-D input
+        ``"row 1, column 1"`` (the package's ``format_index``)."""
+        return format_index(row, self.shape)
 
 
 def _scores(value: Any, name: str) -> np.ndarray:
@@ -124,6 +132,7 @@ def checked_pair(
         scores_b=b.reshape(-1),
         queries=queries,
         query_weight=_query_weight(weights, queries, two_dimensional),
+        shape=a.shape,
     )
 
 

@@ -97,12 +97,16 @@ def rbo(
     list_a: RankedList,
     list_b: RankedList,
     *,
-    p: float,
+    p: float | np.ndarray,
     ties: str,
     bound: str,
 ) -> tuple[np.ndarray, np.ndarray]:
     """RBO per query (extrapolated, lower, upper bound or residual) and which queries
     are defined (both lists non-empty).
+
+    ``p``: the persistence, one for every query or an array of one per query (the
+    public function takes one; the tests check the reference's test file, whose
+    rows each have their own ``p``, in one call).
 
     Follows the reference implementation of Corsi & Urbano (``rbo.R``): ``S`` is the
     shorter list (``b`` when both are as long), ``s`` and ``l`` the lengths; depths
@@ -145,7 +149,8 @@ def rbo(
         agreement = seen / denominator
     beyond = d > s_at
 
-    p_d = np.power(p, d.astype(np.float64))
+    p_slot = p if np.ndim(p) == 0 else np.asarray(p)[slots.query]
+    p_d = np.power(p_slot, d.astype(np.float64))
     weight = np.where(slots.inside, p_d, 0.0)
     n_common = np.bincount(q_c, minlength=n_queries).astype(np.float64)
     scale = (1.0 - p) / p
@@ -157,7 +162,7 @@ def rbo(
 
     values: dict[str, np.ndarray] = {}
     if bound in ("min", "res"):
-        values["min"] = total(None, n_common * _tail_log(p, longer))
+        values["min"] = total(None, n_common * _tail_log(p, longer, slots))
     if bound in ("max", "res"):
         only_l = in_l & ~in_s
         unseen = _first_unseen(slots, codes, only_l, pos_l, top_l, bottom_l, short, longer,
@@ -177,7 +182,7 @@ def rbo(
 
 def _extrapolation(
     slots: _Depths, codes: np.ndarray, sides: _Sides, agreement: np.ndarray,
-    n_common: np.ndarray, p: float, whole: bool,
+    n_common: np.ndarray, p: float | np.ndarray, whole: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The point estimate's extra overlap at depths ``s < d <= l``,
     ``(d - s) A_s`` times the mean contribution of L's items missing from S, and its
@@ -274,8 +279,14 @@ def _mean_unseen_share(
     return np.divide(full + ramp_l * partial, seen, out=np.zeros(slots.size), where=seen > 0)
 
 
-def _tail_log(p: float, longer: np.ndarray) -> np.ndarray:
-    """``sum_{d > l} p^d / d = -log(1 - p) - sum_{d <= l} p^d / d`` for every ``l``."""
+def _tail_log(p: float | np.ndarray, longer: np.ndarray, slots: _Depths) -> np.ndarray:
+    """``sum_{d > l} p^d / d = -log(1 - p) - sum_{d <= l} p^d / d`` for every ``l``
+    (one ``p``: a table of the partial sums; one per query: summed over its depths)."""
+    if np.ndim(p) != 0:
+        p = np.asarray(p, dtype=np.float64)
+        depth = slots.depth.astype(np.float64)
+        terms = np.where(slots.inside, np.power(p[slots.query], depth) / depth, 0.0)
+        return -np.log1p(-p) - slots.query_sum(terms)
     top = int(longer.max()) if len(longer) else 0
     k = np.arange(1, top + 1, dtype=np.float64)
     partial = np.zeros(top + 1)
@@ -283,8 +294,8 @@ def _tail_log(p: float, longer: np.ndarray) -> np.ndarray:
     return -math.log1p(-p) - partial[longer]
 
 
-def _tail_max(p: float, short: np.ndarray, longer: np.ndarray, n_common: np.ndarray
-              ) -> np.ndarray:
+def _tail_max(p: float | np.ndarray, short: np.ndarray, longer: np.ndarray,
+              n_common: np.ndarray) -> np.ndarray:
     """``sum_{d=l+1}^{f} (2 - f/d) p^d + p^(f+1) / (1 - p)`` with ``f = l + s - X_l``."""
     extra = (short - n_common).astype(np.intp)  # f - l >= 0
     f = longer + extra
@@ -292,7 +303,7 @@ def _tail_max(p: float, short: np.ndarray, longer: np.ndarray, n_common: np.ndar
     first = np.zeros(len(longer), dtype=np.intp)
     np.cumsum(extra[:-1], out=first[1:])
     d = (np.arange(len(query)) - first[query] + longer[query] + 1).astype(np.float64)
-    terms = (2.0 - f[query] / d) * np.power(p, d)
+    terms = (2.0 - f[query] / d) * np.power(p if np.ndim(p) == 0 else np.asarray(p)[query], d)
     finite = np.bincount(query, weights=terms, minlength=len(longer))
     return finite + np.power(p, f + 1.0) / (1.0 - p)
 

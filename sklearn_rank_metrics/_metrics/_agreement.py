@@ -11,6 +11,8 @@ per-query table (a ``"query"`` column and one of values) as :func:`evaluate` giv
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -20,6 +22,7 @@ from .._engine._frames import frame_of, output_library, returns_frames_like_inpu
 from .._engine._paired_rows import PairedRows, RankedList, checked_pair, ranked_list
 from .._engine._plain import plain
 from .._engine._validation import BOOLEAN, NONE, Interval, Options, validate_params
+from .._engine._warnings import undefined_metric_warning, warn_at_caller
 from .._kernels import _agreement as kernels
 from ._aggregate import PerQuery, apply_policy, weighted_mean
 from ._base import MAX_K, REPLACE_UNDEFINED_BY
@@ -32,18 +35,84 @@ _POSITIVE = Interval(
 )
 
 
+# why a query is undefined, in the agreement's terms
+_FEW_ROWS = "fewer than two rows"
+_ALL_TIED = "every row tied in y_score_a or y_score_b"
+_EMPTY_LIST = "an empty list (every score -inf in y_score_a or y_score_b)"
+
+# ties="average" is the package's name of RBO's "a" treatment
+_RBO_TIES = ("a", "average", "b", "w", "input")
+
+
 def _result(
-    rows: PairedRows, values: np.ndarray, defined: np.ndarray, description: str,
+    rows: PairedRows, values: np.ndarray, reasons: Sequence[tuple[str, np.ndarray]],
     value_range: tuple[float, float], replace_undefined_by: float | str, per_query: bool,
     column: str,
 ) -> Any:
-    """The weighted mean under the policy, or the per-query table (column ``column``)."""
-    kernel = PerQuery(values, ~defined, description=description, value_range=value_range)
+    """The weighted mean under the policy, or the per-query table (column ``column``).
+
+    ``reasons``: why queries are undefined, each a description and the queries it
+    holds for (a query counts under the first that holds). Where some are undefined
+    and the policy gives them a number, a warning says how many, why and how to
+    leave them out (:func:`_warn_undefined`).
+    """
+    undefined = np.zeros(len(values), dtype=bool)
+    counts: list[tuple[str, int]] = []
+    description = ""
+    for reason, mask in reasons:
+        new = mask & ~undefined
+        if new.any():
+            counts.append((reason, int(new.sum())))
+            if not undefined.any():
+                description = reason  # the reason of the first undefined query
+            undefined |= new
+    kernel = PerQuery(values, undefined, description=description, value_range=value_range)
     # the policy reads the query ids and weights, which the paired rows hold
     checked, weights, skipped = apply_policy(kernel, cast(Any, rows), replace_undefined_by)
+    if counts and not isinstance(replace_undefined_by, str) and not math.isnan(
+        replace_undefined_by
+    ):
+        _warn_undefined(rows, undefined, counts, float(replace_undefined_by))
     if per_query:
         return frame_of({"query": rows.query_ids, column: np.asarray(checked)}, output_library())
-    return weighted_mean(checked, weights, skipped, per_query=kernel)
+    kept = ~skipped
+    if not np.any(weights[kept] > 0):
+        reason = (
+            f"every one of the {len(values)} queries is undefined ({_counted(counts)}) and "
+            "replace_undefined_by='skip' left them out"
+            if not kept.any()
+            else "the queries not skipped have sample_weight 0"
+        )
+        warn_at_caller(
+            f"{caller_name()}: no query is left to average: {reason}; returning nan.",
+            undefined_metric_warning(),
+        )
+        return math.nan
+    return weighted_mean(checked, weights, skipped)
+
+
+def _counted(counts: Sequence[tuple[str, int]]) -> str:
+    return ", ".join(f"{n} with {reason}" for reason, n in counts)
+
+
+def _warn_undefined(
+    rows: PairedRows, undefined: np.ndarray, counts: Sequence[tuple[str, int]], value: float
+) -> None:
+    """Warn that ``undefined`` queries (why: ``counts``) take the number ``value``."""
+    n_undefined, n_queries = int(undefined.sum()), len(undefined)
+    which = (
+        f"every one of the {n_queries} queries" if n_undefined == n_queries
+        else f"{n_undefined} of {n_queries} queries"
+    )
+    first = plain(rows.query_ids[int(np.argmax(undefined))])
+    warn_at_caller(
+        f"{caller_name()} is undefined for {which}: {_counted(counts)}. They count as "
+        f"{value!r} (replace_undefined_by={value!r}; the first is query {first!r}), a "
+        "placeholder, not a measured agreement. Pass replace_undefined_by='skip' to "
+        "average the defined queries only, replace_undefined_by=nan to make them NaN, "
+        "or 'raise' to stop at the first.",
+        undefined_metric_warning(),
+    )
 
 
 def _lists(rows: PairedRows, break_ties: bool) -> tuple[np.ndarray, RankedList, RankedList]:
@@ -56,17 +125,19 @@ def _lists(rows: PairedRows, break_ties: bool) -> tuple[np.ndarray, RankedList, 
     )
 
 
-def _cut(ranked: RankedList, depth: int, codes: np.ndarray, ids: np.ndarray,
+def _cut(ranked: RankedList, depth: int, codes: np.ndarray, rows: PairedRows,
          name: str) -> RankedList:
     """``ranked`` cut to its first ``depth`` positions; a tied block across the cut is
-    refused (which of its rows the cut keeps is not defined)."""
+    refused (which of its rows the cut keeps is not defined), naming the block's
+    first row in the input."""
     across = np.flatnonzero(ranked.present & (ranked.top <= depth) & (ranked.bottom > depth))
     if len(across):
         row = int(across[0])
         raise ValueError(
             f"The 'depth' parameter of {caller_name()} cuts a block of tied scores of "
-            f"{name} in query {plain(ids[codes[row]])!r} (positions {int(ranked.top[row])} "
-            f"to {int(ranked.bottom[row])}) at depth {depth}: which of its rows are in "
+            f"{name} in query {plain(rows.query_ids[codes[row]])!r} (positions "
+            f"{int(ranked.top[row])} to {int(ranked.bottom[row])}, the first of its rows "
+            f"at {rows.row_name(row)}) at depth {depth}: which of its rows are in "
             "the top is not defined. Choose a depth that cuts no tie, or break the ties "
             "by input order (ties='input')."
         )
@@ -75,13 +146,27 @@ def _cut(ranked: RankedList, depth: int, codes: np.ndarray, ids: np.ndarray,
                       np.minimum(ranked.length, depth))
 
 
+def rbo_per_query(
+    rows: PairedRows, *, p: float | np.ndarray, depth: int | None, ties: str, bound: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """RBO of every query of ``rows`` and which queries are defined (both lists
+    non-empty); ``p`` one for all queries or one per query (in the order of
+    ``rows.query_ids``); ``ties="average"`` is ``"a"``."""
+    ties = "a" if ties == "average" else ties
+    codes, list_a, list_b = _lists(rows, break_ties=ties == "input")
+    if depth is not None:
+        list_a = _cut(list_a, depth, codes, rows, "y_score_a")
+        list_b = _cut(list_b, depth, codes, rows, "y_score_b")
+    return kernels.rbo(codes, list_a, list_b, p=p, ties=ties, bound=bound)
+
+
 @returns_frames_like_inputs(_INPUTS)
 @entry_point
 @validate_params(
     {
         "p": [Interval(float, 0, 1, closed="neither")],
         "depth": [_POSITIVE, NONE],
-        "ties": [Options(*kernels.RBO_TIES)],
+        "ties": [Options(*_RBO_TIES)],
         "bound": [Options(*kernels.RBO_BOUNDS)],
         "replace_undefined_by": REPLACE_UNDEFINED_BY,
         "per_query": [BOOLEAN],
@@ -122,14 +207,21 @@ def rank_biased_overlap(
     depth : int >= 1 or None, default=None
         Cut both lists to their first ``depth`` positions (rows below the cut are
         not in the list). A block of tied scores across the cut is refused.
-    ties : {"a", "b", "w", "input"}, default="a"
-        The treatment of tied rows (Corsi & Urbano 2024, section 1.1). ``"a"``:
-        the expected RBO when the tied rows are ordered at random (the package's
-        ``ties="average"``); ``"b"``: the same overlaps divided by the information
-        left by the ties, so that a ranking with itself scores 1; ``"w"``: tied rows
-        share their rank (ties are equality, as in sports rankings). ``"input"``:
-        tied rows in input order, then RBO without ties (the paper advises against
-        breaking ties by a fixed rule: it inflates RBO).
+    ties : {"a", "average", "b", "w", "input"}, default="a"
+        The treatment of tied rows (Corsi & Urbano 2024, section 1.1). ``"a"``
+        (also spelt ``"average"``, the package's name): each tied row counts in a
+        prefix with its probability of being there when each list's tied rows are
+        ordered at random, so the overlap at every depth the lists show is its
+        expected value over those orders. With ``bound="min"`` the result is
+        exactly the expected RBO over the orders; ``"ext"`` and ``"max"`` then
+        extrapolate from the expected overlaps, which is the paper's definition but
+        not the mean of the orders' own extrapolations (``a = [x]`` against ``b =
+        [x, (y z)]``: 0.9775 with ``"a"``, 1.0 in either order of y and z).
+        ``"b"``: the same overlaps divided by the information left by the ties, so
+        that a ranking with itself scores 1; ``"w"``: tied rows share their rank
+        (ties are equality, as in sports rankings). ``"input"``: tied rows in
+        input order, then RBO without ties (the paper advises against breaking ties
+        by a fixed rule: it inflates RBO).
     bound : {"ext", "min", "max", "res"}, default="ext"
         ``"ext"``: the point estimate that extrapolates the agreement seen to the
         unseen depths (RBO_EXT); ``"min"``: the lower bound, no overlap beyond the
@@ -137,7 +229,10 @@ def rank_biased_overlap(
         ``"res"``: the residual ``max - min``.
     replace_undefined_by : {0.0, 1.0, nan, "skip", "raise"}, default=0.0
         Value of a query where one list is empty (every row of one ranking
-        ``-inf``): RBO is undefined there.
+        ``-inf``): RBO is undefined there. By default such a query counts as 0.0
+        in the mean (and the table), with an ``UndefinedMetricWarning`` that says
+        how many there are; ``"skip"`` leaves them out of the mean, ``nan`` makes
+        them (and the mean) NaN, ``"raise"`` refuses them.
     sample_weight : array-like, default=None
         Weight of each query in the mean (flat input: one per row, constant within
         a query; 2-D input: one per query).
@@ -212,13 +307,9 @@ def rank_biased_overlap(
     0.9365
     """
     rows = checked_pair(y_score_a, y_score_b, group, sample_weight=sample_weight)
-    codes, list_a, list_b = _lists(rows, break_ties=ties == "input")
-    if depth is not None:
-        list_a = _cut(list_a, depth, codes, rows.query_ids, "y_score_a")
-        list_b = _cut(list_b, depth, codes, rows.query_ids, "y_score_b")
-    values, defined = kernels.rbo(codes, list_a, list_b, p=p, ties=ties, bound=bound)
-    return _result(rows, values, defined, "a ranking without rows (every score -inf)",
-                   (0.0, 1.0), replace_undefined_by, per_query, "rbo")
+    values, defined = rbo_per_query(rows, p=p, depth=depth, ties=ties, bound=bound)
+    return _result(rows, values, [(_EMPTY_LIST, ~defined)], (0.0, 1.0),
+                   replace_undefined_by, per_query, "rbo")
 
 
 @returns_frames_like_inputs(_INPUTS)
@@ -262,7 +353,12 @@ def kendall_tau_score(
         included) is refused, naming it.
     replace_undefined_by : {0.0, 1.0, nan, "skip", "raise"}, default=0.0
         Value of a query where the coefficient is undefined: a query of one row, or
-        (tau-b) one whose rows all tie in a ranking (SciPy returns NaN there).
+        (tau-b) one whose rows all tie in a ranking (SciPy returns NaN there). By
+        default such a query counts as 0.0 (no correlation) in the mean and the
+        table, as an undefined query does in every metric of the package, with an
+        ``UndefinedMetricWarning`` that says how many there are and why; ``nan``
+        gives SciPy's NaN, ``"skip"`` averages the defined queries only,
+        ``"raise"`` refuses them.
     sample_weight : array-like, default=None
         Weight of each query in the mean (flat input: one per row, constant within
         a query; 2-D input: one per query).
@@ -323,22 +419,25 @@ def kendall_tau_score(
     rows = checked_pair(y_score_a, y_score_b, group, sample_weight=sample_weight)
     codes = rows.queries.row_codes()
     n_queries = rows.queries.n_queries
+    few = np.bincount(codes, minlength=n_queries) < 2
     if variant == "b":
         values, defined = kernels.kendall_tau_b(codes, n_queries, rows.scores_a, rows.scores_b)
-        return _result(rows, values, defined, "fewer than two rows, or every row tied",
+        return _result(rows, values, [(_FEW_ROWS, few), (_ALL_TIED, ~defined)],
                        (-1.0, 1.0), replace_undefined_by, per_query, "tau_b")
+    # 2-D input: a query is a row of the array, its rows are the columns
+    other = "row" if len(rows.shape) == 1 else "column"
     for name, scores in (("y_score_a", rows.scores_a), ("y_score_b", rows.scores_b)):
         row = kernels.first_tie(codes, scores)
         if row is not None:
             raise ValueError(
                 f"{caller_name()} with variant='ap' needs rankings without ties (as "
-                f"ircor's tauAP), but {name} ties row {row} "
-                f"({plain(scores[row])!r}) with another row of query "
+                f"ircor's tauAP), but {name} ties {rows.row_name(row)} "
+                f"({plain(scores[row])!r}) with another {other} of query "
                 f"{plain(rows.query_ids[codes[row]])!r}. Break the ties first, or use "
                 "variant='b'."
             )
     values, defined = kernels.tau_ap(codes, n_queries, rows.scores_a, rows.scores_b)
-    return _result(rows, values, defined, "fewer than two rows", (-1.0, 1.0),
+    return _result(rows, values, [(_FEW_ROWS, ~defined)], (-1.0, 1.0),
                    replace_undefined_by, per_query, "tau_ap")
 
 
@@ -421,5 +520,4 @@ def overlap_at_k_score(
     rows = checked_pair(y_score_a, y_score_b, group, sample_weight=sample_weight)
     codes, list_a, list_b = _lists(rows, break_ties=ties == "input")
     values = kernels.overlap_at_k(codes, rows.queries.n_queries, list_a, list_b, k, ties)
-    defined = np.ones(len(values), dtype=bool)
-    return _result(rows, values, defined, "", (0.0, 1.0), 0.0, per_query, f"overlap@{k}")
+    return _result(rows, values, [], (0.0, 1.0), 0.0, per_query, f"overlap@{k}")

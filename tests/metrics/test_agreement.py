@@ -1,10 +1,13 @@
 """rank_biased_overlap, kendall_tau_score, overlap_at_k_score: inputs, policies, tables."""
 
+import itertools
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import kendall_tau_score, overlap_at_k_score, rank_biased_overlap
 
@@ -90,7 +93,8 @@ def test_rbo_depth_cuts_the_lists_and_refuses_to_split_a_tie():
     tied = np.array([5.0, 4.0, 4.0, 2.0, 1.0])
     with pytest.raises(ValueError, match=re.escape(
         "The 'depth' parameter of rank_biased_overlap cuts a block of tied scores of "
-        "y_score_a in query 0.0 (positions 2 to 3) at depth 2"
+        "y_score_a in query 0.0 (positions 2 to 3, the first of its rows at row 1) at "
+        "depth 2"
     )):
         rank_biased_overlap(tied, b, group, depth=2)
     assert rank_biased_overlap(tied, b, group, depth=3) == pytest.approx(
@@ -107,15 +111,138 @@ def test_rbo_undefined_query_follows_the_policy():
     group = [0, 0, 1, 1]
     defined = rank_biased_overlap(a[:2], b[:2], group[:2])
     assert rank_biased_overlap(a, b, group, replace_undefined_by="skip") == defined
-    assert rank_biased_overlap(a, b, group) == pytest.approx(defined / 2)
+    with pytest.warns(UndefinedMetricWarning, match=re.escape(
+        "rank_biased_overlap is undefined for 1 of 2 queries: 1 with an empty list "
+        "(every score -inf in y_score_a or y_score_b). They count as 0.0 "
+        "(replace_undefined_by=0.0; the first is query 1)"
+    )):
+        assert rank_biased_overlap(a, b, group) == pytest.approx(defined / 2)
     assert math.isnan(rank_biased_overlap(a, b, group, replace_undefined_by=np.nan))
-    with pytest.raises(ValueError, match="rank_biased_overlap is undefined for query 1"):
+    with pytest.raises(ValueError, match=re.escape(
+        "rank_biased_overlap is undefined for query 1 (an empty list (every score -inf "
+        "in y_score_a or y_score_b))"
+    )):
         rank_biased_overlap(a, b, group, replace_undefined_by="raise")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # every row tied in y_score_a: SciPy's kendalltau gives NaN
+    (lambda **kw: kendall_tau_score([1, 1, 1], [1, 2, 3], [0, 0, 0], **kw),
+     "kendall_tau_score is undefined for every one of the 1 queries: 1 with every row "
+     "tied in y_score_a or y_score_b. They count as 0.0 (replace_undefined_by=0.0; the "
+     "first is query 0)"),
+    # three one-row queries beside a defined one
+    (lambda **kw: kendall_tau_score([3, 2, 1, 5, 6, 7], [3, 2, 1, 1, 1, 1],
+                                    [0, 0, 0, 1, 2, 3], **kw),
+     "kendall_tau_score is undefined for 3 of 4 queries: 3 with fewer than two rows. "
+     "They count as 0.0 (replace_undefined_by=0.0; the first is query 1)"),
+    (lambda **kw: kendall_tau_score([3, 2, 1, 5, 6, 7, 8], [3, 2, 1, 1, 2, 2, 2],
+                                    ["p", "p", "p", "q", "r", "r", "r"], **kw),
+     "kendall_tau_score is undefined for 2 of 3 queries: 1 with fewer than two rows, 1 "
+     "with every row tied in y_score_a or y_score_b. They count as 0.0 "
+     "(replace_undefined_by=0.0; the first is query 'q')"),
+    (lambda **kw: kendall_tau_score([3, 2, 1, 5], [3, 2, 1, 1], [0, 0, 0, 1],
+                                    variant="ap", **kw),
+     "kendall_tau_score is undefined for 1 of 2 queries: 1 with fewer than two rows. "),
+])
+def test_undefined_queries_warn_in_the_agreements_terms(call, message):
+    """Under a numeric policy every undefined query is announced, with how many, why
+    and the spellings that leave them out; never the labels' advice of the metrics
+    (relevance_level), which these functions do not have."""
+    for per_query in (False, True):
+        with pytest.warns(UndefinedMetricWarning) as record:
+            call(per_query=per_query)
+        (text,) = [str(w.message) for w in record]
+        assert text.startswith(message)
+        assert "replace_undefined_by='skip'" in text and "replace_undefined_by=nan" in text
+        assert "relevance_level" not in text and "y_true" not in text
+    with pytest.warns(UndefinedMetricWarning, match=r"They count as 1\.0 "):
+        call(replace_undefined_by=1.0)
+    # a policy that says what to do with them is not warned about
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        call(replace_undefined_by=np.nan)
+        call(replace_undefined_by="skip", per_query=True)
+
+
+def test_undefined_queries_values_and_skipping_everything():
+    group = [0, 0, 0, 1, 2, 3]
+    a, b = [3, 2, 1, 5, 6, 7], [3, 2, 1, 1, 1, 1]
+    with pytest.warns(UndefinedMetricWarning):
+        assert kendall_tau_score(a, b, group) == 0.25  # (1 + 0 + 0 + 0) / 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kendall_tau_score(a, b, group, replace_undefined_by="skip") == 1.0
+        assert math.isnan(kendall_tau_score(a, b, group, replace_undefined_by=np.nan))
+    # "skip" warns when it leaves nothing to average
+    with pytest.warns(UndefinedMetricWarning, match=re.escape(
+        "kendall_tau_score: no query is left to average: every one of the 3 queries is "
+        "undefined (3 with fewer than two rows) and replace_undefined_by='skip' left "
+        "them out; returning nan."
+    )) as record:
+        assert math.isnan(kendall_tau_score([5, 6, 7], [1, 1, 1], [1, 2, 3],
+                                            replace_undefined_by="skip"))
+    assert len(record) == 1 and "relevance_level" not in str(record[0].message)
+    with pytest.warns(UndefinedMetricWarning, match=re.escape(
+        "rank_biased_overlap: no query is left to average: the queries not skipped have "
+        "sample_weight 0; returning nan."
+    )):
+        assert math.isnan(rank_biased_overlap(
+            [2, 1, -np.inf, 3, 2], [1, 2, 1, 2, 3], [0, 0, 1, 2, 2],
+            sample_weight=[0, 0, 1, 0, 0], replace_undefined_by="skip",
+        ))
+
+
+def test_rbo_ties_average_is_a():
+    a = [3.0, 2.0, 2.0, 1.0, -np.inf, 4.0, 4.0, 1.0]
+    b = [2.0, 2.0, 3.0, -np.inf, 1.0, 4.0, 3.0, 3.0]
+    group = [0, 0, 0, 0, 0, 1, 1, 1]
+    for bound in ("ext", "min", "max", "res"):
+        assert rank_biased_overlap(a, b, group, ties="average", bound=bound) == (
+            rank_biased_overlap(a, b, group, ties="a", bound=bound)
+        )
+    assert rank_biased_overlap(a, b, group, ties="average") != rank_biased_overlap(
+        a, b, group, ties="w")
+
+
+def _tie_orders(scores):
+    """Every order of each block of tied finite scores, as scores without ties."""
+    finite = np.flatnonzero(np.isfinite(scores))
+    blocks = [finite[scores[finite] == value] for value in np.unique(scores[finite])]
+    for orders in itertools.product(*(itertools.permutations(block) for block in blocks)):
+        broken = np.full(len(scores), -np.inf)
+        for block, order in zip(blocks, orders, strict=True):
+            broken[list(order)] = scores[block[0]] * 100 - np.arange(len(order))
+        yield broken
+
+
+def test_rbo_a_is_the_expected_rbo_over_tie_orders_for_the_lower_bound_only():
+    """ties="a" takes expected overlaps: with bound="min" that is the mean over every
+    pair of tie orders (enumerated) of RBO without ties; the extrapolation and the
+    upper bound are not (the reviewer's case: 0.9775, where both orders give 1)."""
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        n = int(rng.integers(2, 7))
+        a, b = rng.integers(0, 3, n).astype(float), rng.integers(0, 3, n).astype(float)
+        a[rng.random(n) < 0.3] = -np.inf
+        b[rng.random(n) < 0.3] = -np.inf
+        a[0], b[1] = max(a[0], 0.0), max(b[1], 0.0)  # both lists non-empty
+        group = np.zeros(n)
+        mean = np.mean([rank_biased_overlap(x, y, group, p=0.8, ties="input", bound="min")
+                        for x in _tie_orders(a) for y in _tie_orders(b)])
+        value = rank_biased_overlap(a, b, group, p=0.8, ties="a", bound="min")
+        assert value == pytest.approx(mean, abs=1e-14)
+    a = np.array([0.0, -np.inf, -np.inf, -np.inf])
+    b = np.array([2.0, 1.0, 1.0, -np.inf])
+    group = np.zeros(4)
+    orders = [rank_biased_overlap(a, y, group, ties="input") for y in _tie_orders(b)]
+    np.testing.assert_allclose(orders, [1.0, 1.0], rtol=0, atol=1e-15)
+    assert rank_biased_overlap(a, b, group) == pytest.approx(0.9775, abs=1e-15)
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("p", 1.0, "The 'p' parameter of rank_biased_overlap must be a float in the range (0, 1)"),
-    ("ties", "average", "The 'ties' parameter of rank_biased_overlap must be a str among"),
+    ("ties", "optimistic", "The 'ties' parameter of rank_biased_overlap must be a str among"),
     ("bound", "upper", "The 'bound' parameter of rank_biased_overlap must be a str among"),
     ("depth", 0, "The 'depth' parameter of rank_biased_overlap must be an int >= 1 or None"),
 ])
@@ -133,6 +260,26 @@ def test_kendall_tau_undefined_queries_and_bad_variant():
     assert np.isnan(np.asarray(table["tau_b"])[1:]).all()
     with pytest.raises(ValueError, match="'variant' parameter of kendall_tau_score"):
         kendall_tau_score(a, b, group, variant="a")
+
+
+def test_two_dimensional_errors_name_rows_as_the_package_does():
+    """2-D input: a row is "row i, column j" in every error (as the NaN check does),
+    never its index in the flattened array."""
+    with pytest.raises(ValueError, match=re.escape(
+        "y_score_a ties row 1, column 1 (2.0) with another column of query 1"
+    )):
+        kendall_tau_score([[3, 2, 1], [1, 2, 2]], [[3, 2, 1], [1, 2, 3]], variant="ap")
+    with pytest.raises(ValueError, match=re.escape("y_score_b ties row 0, column 0 (1.0)")):
+        kendall_tau_score([[3, 2, 1], [1, 2, 3]], [[1, 2, 1], [1, 2, 3]], variant="ap")
+    with pytest.raises(ValueError, match=re.escape(
+        "tied scores of y_score_b in query 1 (positions 2 to 3, the first of its rows at "
+        "row 1, column 0) at depth 2"
+    )):
+        rank_biased_overlap([[3, 2, 1], [3, 2, 1]], [[3, 2, 1], [1, 2, 1]], depth=2)
+    with pytest.raises(ValueError, match=re.escape(
+        "y_score_a of kendall_tau_score must not be NaN; got NaN at row 1, column 1"
+    )):
+        kendall_tau_score([[3, 2, 1], [1, np.nan, 2]], [[3, 2, 1], [1, 2, 3]])
 
 
 def test_tau_ap_refuses_ties_naming_the_query():
