@@ -18,6 +18,8 @@ import pytest
 from scipy import stats
 
 from sklearn_rank_metrics import kendall_tau_score, rank_biased_overlap
+from sklearn_rank_metrics._engine._paired_rows import checked_pair
+from sklearn_rank_metrics._metrics._agreement import rbo_per_query
 from tests.support import agreement_reference as reference
 
 TEST_FILE = Path(__file__).resolve().parents[1] / "data" / "rbo" / "test.csv.gz"
@@ -56,20 +58,40 @@ def as_scores(x, y):
             np.array([sy.get(i, -np.inf) for i in items], float))
 
 
-@pytest.mark.parametrize("variant", range(len(VARIANTS)))
-def test_every_row_of_the_reference_file(variant):
-    """Each of the 10,000 rows against one of the 12 variants in turn (833 or 834 rows
-    per variant), and the first 100 rows against every variant."""
-    ties, bound = VARIANTS[variant]
-    worst = 0.0
-    for index, row in enumerate(ROWS):
-        if index % len(VARIANTS) != variant and index >= 100:
-            continue
+@pytest.fixture(scope="module")
+def reference_file_as_queries():
+    """The 10,000 rows of the test file as 10,000 queries of one input (query ``i`` is
+    row ``i``), checked once, with each row's ``p``."""
+    pairs = [as_scores(row["x"], row["y"]) for row in ROWS]
+    a = np.concatenate([x for x, _ in pairs])
+    b = np.concatenate([y for _, y in pairs])
+    group = np.repeat(np.arange(len(pairs)), [len(x) for x, _ in pairs])
+    rows = checked_pair(a, b, group)
+    assert np.array_equal(rows.query_ids, np.arange(len(ROWS)))  # p in the queries' order
+    return rows, np.array([float(row["p"]) for row in ROWS])
+
+
+@pytest.mark.parametrize(("ties", "bound"), VARIANTS)
+def test_every_row_of_the_reference_file(reference_file_as_queries, ties, bound):
+    """Every one of the 10,000 rows in every one of the 12 variants: one call per
+    variant over all rows as queries, each with its own p, through the layer under
+    the public function (its checks and policy aside, the same computation)."""
+    rows, p = reference_file_as_queries
+    values, defined = rbo_per_query(rows, p=p, depth=None, ties=ties, bound=bound)
+    expected = np.array([float(row[f"{ties}.{bound}"]) for row in ROWS])
+    assert defined.all()
+    np.testing.assert_allclose(values, expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(("ties", "bound"), VARIANTS)
+def test_first_rows_of_the_reference_file_through_the_public_function(ties, bound):
+    """The public function itself (one call per row: p is one number per call) on the
+    first 100 rows."""
+    for row in ROWS[:100]:
         a, b = as_scores(row["x"], row["y"])
         value = rank_biased_overlap(a, b, np.zeros(len(a)), p=float(row["p"]), ties=ties,
                                     bound=bound)
-        worst = max(worst, abs(value - float(row[f"{ties}.{bound}"])))
-    assert worst < 1e-12
+        assert value == pytest.approx(float(row[f"{ties}.{bound}"]), abs=1e-12)
 
 
 def test_first_ranking_is_y_score_a_and_uneven_lists_either_way():

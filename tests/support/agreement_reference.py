@@ -1,17 +1,28 @@
 """Oracles for the agreement measures, transcribed from their reference code.
 
-* :func:`rbo`, :func:`flatten`, :func:`cc_w`, :func:`cc_a`: the reference
-  implementation of Corsi & Urbano, "The Treatment of Ties in Rank-Biased Overlap"
-  (SIGIR 2024), transcribed verbatim from the repository ``julian-urbano/sigir2024-rbo``,
-  file ``rbo/Python/rbo.py``, commit ``0338fd9dee6d51b5c51a40cb72c9fc73837c3a4a``
-  (MIT licence, notice below). One change: ``np.in1d`` (removed in NumPy 2.4) is
-  ``np.isin``, which it is an alias of. Its own test data, ``rbo/test.csv`` of the same
-  commit (written by the R implementation, ``rbo/R/test.R``), is
-  ``tests/data/rbo/test.csv.gz``.
+* :func:`rbo`, :func:`flatten`, :func:`cc_w`, :func:`cc_a` (and ``cc_w_``, ``cc_a_``):
+  the reference implementation of Corsi & Urbano, "The Treatment of Ties in
+  Rank-Biased Overlap" (SIGIR 2024), repository ``julian-urbano/sigir2024-rbo``, file
+  ``rbo/Python/rbo.py``, commit ``0338fd9dee6d51b5c51a40cb72c9fc73837c3a4a`` (MIT
+  licence, notice below). Transcribed verbatim, from ``def flatten`` to the end of
+  the file, with one change: ``np.in1d`` (removed in NumPy 2.4) is ``np.isin``, which
+  it is an alias of. Its own test data, ``rbo/test.csv`` of the same commit (written
+  by the R implementation, ``rbo/R/test.R``), is ``tests/data/rbo/test.csv.gz``.
+* :func:`from_string`: rewritten, not transcribed. It builds what the reference's
+  ``from_string`` builds (a list of item names, a tie group as a ``set``) but skips
+  its check of the text by regular expression and splits on single blanks (the
+  test file's form); the reference's ``to_string`` and ``extract_ranking`` are left
+  out.
 * :func:`tau_ap`: ircor's ``tauAP`` (R package by Julián Urbano, repository
-  ``julian-urbano/ircor``, file ``R/tauAP.R``, commit
-  ``b76535899f2fc2dce59564b56e1f69fd5d20cc85``), transcribed to Python; like it, it
-  refuses ties.
+  ``julian-urbano/ircor``, file ``R/tauAP.R``), rewritten in Python from the R
+  function (the same double loop over pairs; ``check()``'s input checks reduced to
+  refusing ties). Read at commit ``b76535899f2fc2dce59564b56e1f69fd5d20cc85``
+  (2019-12-10, the repository's latest). The function's body has not changed since
+  the commit that added it, ``095b1dfe16a97617f93cee0c379abc25ac7b9657``
+  (2017-08-15): the later commits to the file (``83ddae0``, ``97be8ae``) change its
+  documentation only. The values of ircor's tests used in the cross-checks are in
+  ``tests/testthat/helper_data.R`` and ``test_tauAP.R``, unchanged since
+  ``6335f56b9a0a15396b4fb5102db3959efee3519c``.
 
 Copyright 2024 Julián Urbano <urbano.julian@gmail.com> (rbo.py), MIT LICENSE:
 Permission is hereby granted, free of charge, to any person obtaining a copy of this
@@ -35,8 +46,8 @@ import numpy as np
 
 def from_string(s):
     """A ranking from the reference's text form ``"a (b c) d"`` (tie groups in
-    parentheses), each group a list in the order written (a set in rbo.py; the order
-    within a group does not change a value)."""
+    parentheses): a list of item names, each tie group a ``set`` (as rbo.py's
+    ``from_string`` builds it; the order within a group changes no value)."""
     out, group = [], None
     for token in s.split():
         if token.startswith("("):
