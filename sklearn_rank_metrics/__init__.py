@@ -35,6 +35,11 @@ if TYPE_CHECKING:  # the names below as type checkers and editors see them
         read_trec_run,
     )
     from ._io._datasets import make_ranking
+    from ._metrics._agreement import (
+        kendall_tau_score,
+        overlap_at_k_score,
+        rank_biased_overlap,
+    )
     from ._metrics._auc import group_roc_auc_score
     from ._metrics._binary import (
         fbeta_at_k_score,
@@ -92,6 +97,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "read_trec_run",
     ),
     "._io._datasets": ("make_ranking",),
+    "._metrics._agreement": (
+        "kendall_tau_score", "overlap_at_k_score", "rank_biased_overlap",
+    ),
     "._metrics._auc": ("group_roc_auc_score",),
     "._metrics._binary": (
         "fbeta_at_k_score",
@@ -165,6 +173,7 @@ __all__ = [
     "idcg_score",
     "interpolated_precision_score",
     "judged_at_k_score",
+    "kendall_tau_score",
     "make_lightgbm_metric",
     "make_ranking",
     "make_ranking_scorer",
@@ -173,8 +182,10 @@ __all__ = [
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "ndcg_score",
+    "overlap_at_k_score",
     "precision_at_k_score",
     "r_precision_score",
+    "rank_biased_overlap",
     "ranking_report",
     "rbp_score",
     "read_letor",

@@ -108,6 +108,11 @@ CALLS = {
     ("ranking_report", "output_dict"): lambda v: srm.ranking_report(Y, S, G, output_dict=v),
     ("ranking_report", "as_frame"): lambda v: srm.ranking_report(Y, S, G, as_frame=v),
     ("rbp_score", "graded"): lambda v: srm.rbp_score(Y, S, G, graded=v),
+    ("rank_biased_overlap", "per_query"):
+        lambda v: srm.rank_biased_overlap(S, Y, G, per_query=v),
+    ("kendall_tau_score", "per_query"): lambda v: srm.kendall_tau_score(S, Y, G, per_query=v),
+    ("overlap_at_k_score", "per_query"):
+        lambda v: srm.overlap_at_k_score(S, Y, G, k=1, per_query=v),
     ("read_trec", "answered_only"): lambda v: srm.read_trec(QRELS, RUN, answered_only=v),
     ("read_trec", "single_precision"): lambda v: srm.read_trec(QRELS, RUN, single_precision=v),
     ("retrieval_count_score", "count_unanswered"):
