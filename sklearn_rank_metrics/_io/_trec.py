@@ -493,8 +493,9 @@ def _pair_twice(query: np.ndarray, doc: np.ndarray) -> bool:
 
 def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Codes ``0..n-1`` of the rows of the text matrices (stacked), in byte order
-    (trec_eval's strcmp, code point order), the distinct texts as str objects, and
-    the permutation that sorts the rows so.
+    (trec_eval's strcmp, code point order), the distinct texts (a text matrix, in
+    code order: :func:`_decoded` makes them str), and the permutation that sorts the
+    rows so.
 
     The rows become 64-bit words that compare as the texts do (_packed_words). Runs of
     equal rows (a file lists each query's lines together) are sorted as one row.
@@ -502,7 +503,7 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
     width = max(matrix.shape[1] for matrix in matrices)
     n_rows = sum(len(matrix) for matrix in matrices)
     if n_rows == 0:
-        return np.zeros(0, dtype=np.intp), np.array([], dtype=object), np.zeros(0, np.intp)
+        return np.zeros(0, dtype=np.intp), np.zeros((0, 1), np.uint8), np.zeros(0, np.intp)
     stacked = np.zeros((n_rows, width), dtype=np.uint8)
     columns = np.zeros((width, n_rows), dtype=np.uint8)  # one row per byte position
     row = 0
@@ -523,11 +524,10 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
         new[(ends - lengths)[new_run]] = True
     else:
         order, new = _sorted_rows(words, bits)
+    del words
     codes = np.empty(n_rows, dtype=np.intp)
     codes[order] = np.cumsum(new) - 1
-    distinct = np.take(stacked, order[new], axis=0)
-    del stacked, new
-    return codes, _decoded(distinct), order
+    return codes, np.take(stacked, order[new], axis=0), order
 
 
 def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
@@ -599,16 +599,12 @@ def _decoded(matrix: np.ndarray) -> np.ndarray:
     return texts
 
 
-def _n_distinct(ids: np.ndarray) -> int:
-    return len(_text_codes([ids])[1]) if ids.ndim == 2 else len(np.unique(ids))
-
-
 def _as_objects(ids: np.ndarray) -> np.ndarray:
     """Ids as an object array of str: a text matrix decoded, object arrays as they are."""
     if ids.ndim == 1:
         return ids
     codes, distinct, _ = _text_codes([ids])
-    return distinct[codes]
+    return _decoded(distinct)[codes]
 
 
 def read_trec_file(source: Any, kind: str) -> TrecTable:
@@ -728,7 +724,8 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
         codes, queries = factorize_text_ids(table.query)
         docs = table.doc
     else:  # the NumPy reader's text matrices
-        codes, queries, _ = _text_codes([table.query])
+        codes, query_texts, _ = _text_codes([table.query])
+        queries = _decoded(query_texts)
         docs = _as_objects(table.doc)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
@@ -750,8 +747,9 @@ def _joint_codes(
     """Codes in text order of the ids of two tables (stacked), the distinct ids, and
     the permutation that sorts the ids (None when not at hand).
 
-    Text matrices (the fast reader's) are factorised as bytes; ids of dicts or of the
-    other readers as str objects.
+    Text matrices (the fast reader's) are factorised as bytes (the distinct ids are a
+    text matrix then: :func:`_decoded` makes them str); ids of dicts or of the other
+    readers as str objects.
     """
     if all(ids.ndim == 2 or len(ids) == 0 for ids in (first, second)):
         matrices = [ids if ids.ndim == 2 else np.empty((0, 1), np.uint8)
@@ -776,6 +774,7 @@ class JoinedRows:
     n_dropped_queries: int
     judged: np.ndarray
     n_qrels_queries: int
+    n_run_queries: int
     n_answered_queries: int
     # each row's position in the run as read (file line order; -1: not returned)
     run_position: np.ndarray
@@ -784,15 +783,22 @@ class JoinedRows:
 
 
 def join_trec(
-    qrels: TrecTable, run: TrecTable, *, answered_only: bool, single_precision: bool
+    tables: list[TrecTable], *, answered_only: bool, single_precision: bool
 ) -> JoinedRows:
-    """Flat rows of qrels + run, sorted by query, then docno descending.
+    """Flat rows of qrels + run (``tables``, in that order), sorted by query, then
+    docno descending.
 
     Run rows take their qrels label (0 when unjudged; a negative grade is kept); qrels rows missing
     from the run get score ``-inf``. Queries only in the run are dropped and counted;
     queries only in the qrels (the run did not answer them) are kept, all rows
     ``-inf``, unless ``answered_only``.
+
+    The list is emptied: once the ids are coded, the tables' id matrices (most of
+    their memory) are dropped before the rows are built, unless the caller holds
+    the tables elsewhere.
     """
+    qrels, run = tables
+    tables.clear()
     n_qrels = len(qrels.query)
     query_code, query_ids, _ = _joint_codes(qrels.query, run.query)
     qrels_query, run_query = query_code[:n_qrels], query_code[n_qrels:]
@@ -804,6 +810,10 @@ def join_trec(
     kept = in_qrels & (in_run | (not answered_only))
 
     doc_code, doc_ids, by_doc = _joint_codes(qrels.doc, run.doc)
+    labels, run_scores = qrels.value, run.value
+    del qrels, run
+    # str objects made once the id matrices are gone: the peak of the read
+    query_ids, doc_ids = (ids if ids.ndim == 1 else _decoded(ids) for ids in (query_ids, doc_ids))
     # every row sorted by query, then docno descending: the order of the rows
     # returned, in which a run row and the qrels row of the same pair are neighbours
     n_docs = max(len(doc_ids), 1)
@@ -830,15 +840,15 @@ def join_trec(
     rows = order[kept_rows]
     rows_run = from_run[kept_rows]
     label = np.zeros(len(rows), dtype=np.float64)
-    label[~rows_run] = qrels.value[rows[~rows_run]]
+    label[~rows_run] = labels[rows[~rows_run]]
     judged_run = rows_run & paired[kept_rows]
     judged = ~rows_run | judged_run
     with_label = np.flatnonzero(judged_run)
     at = kept_rows[with_label]
-    label[with_label] = qrels.value[order[np.where(equal_next[at], at + 1, at - 1)]]
+    label[with_label] = labels[order[np.where(equal_next[at], at + 1, at - 1)]]
     scores = np.full(len(rows), -np.inf)
     run_position = np.where(rows_run, rows - n_qrels, -1)
-    scores[rows_run] = run.value[run_position[rows_run]]
+    scores[rows_run] = run_scores[run_position[rows_run]]
     if single_precision:
         scores[rows_run] = scores[rows_run].astype(np.float32).astype(np.float64)
     return JoinedRows(
@@ -849,6 +859,7 @@ def join_trec(
         n_dropped,
         judged,  # a run document missing from the qrels was never judged
         int(np.count_nonzero(in_qrels)),
+        int(np.count_nonzero(in_run)),
         int(np.count_nonzero(in_qrels & in_run)),
         run_position,
         doc_code[rows],
@@ -960,12 +971,10 @@ def join_trec_sources(
             f"{reader}: the run {shown} has no lines, so there is nothing to "
             "evaluate (trec_eval refuses an empty results file too)."
         )
-    rows = join_trec(
-        qrels_table,
-        run_table,
-        answered_only=answered_only,
-        single_precision=single_precision,
-    )
+    tag, qrels_source = run_table.tag, qrels_table.source
+    tables = [qrels_table, run_table]
+    del qrels_table, run_table  # join_trec drops the id matrices once they are coded
+    rows = join_trec(tables, answered_only=answered_only, single_precision=single_precision)
     # the rows carry their docnos' codes in text order (trec_eval's tie order): an id
     # changed in place would keep a stale code, so the ids are read-only (a copy, or
     # dataclasses.replace(data, doc_id=...), gives rows ordered by the new ids)
@@ -975,8 +984,8 @@ def join_trec_sources(
     if len(rows.y_true) == 0 or rows.n_answered_queries == 0:
         raise ValueError(
             f"{reader}: no query of the run {shown} "
-            f"({counted(_n_distinct(run_table.query), 'query')}) is in "
-            f"{qrels_table.source} ({counted(_n_distinct(qrels_table.query), 'query')}), "
+            f"({counted(rows.n_run_queries, 'query')}) is in "
+            f"{qrels_source} ({counted(rows.n_qrels_queries, 'query')}), "
             "so there is nothing to evaluate; check that both write the query ids the "
             "same way."
         )
@@ -996,7 +1005,7 @@ def join_trec_sources(
         run_position=rows.run_position,
         _doc_text_codes=(rows.doc_id, rows.doc_code),
     )
-    return TrecJoin(data, run_table.tag, rows.n_qrels_queries, source)
+    return TrecJoin(data, tag, rows.n_qrels_queries, source)
 
 
 @validate_params({"answered_only": [BOOLEAN], "single_precision": [BOOLEAN]})
