@@ -820,23 +820,27 @@ def join_trec(
     if by_doc is not None and len(query_ids) <= 2**16:
         # the rows by docno descending, then by query: a stable radix sort of 16 bits
         by_doc = by_doc[::-1]
-        order = by_doc[np.argsort(query_code[by_doc].astype(np.uint16), kind="stable")]
+        order = by_doc[np.argsort(np.take(query_code.astype(np.uint16), by_doc), kind="stable")]
     else:
         order = np.argsort(query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code))
+    del by_doc
     ordered_query = query_code[order]
-    key = ordered_query.astype(np.int64) * n_docs + doc_code[order]
+    ordered_doc = doc_code[order]
     from_run = order >= n_qrels
-    equal_next = np.zeros(len(key), dtype=bool)
-    equal_next[:-1] = key[1:] == key[:-1]
-    equal_previous = np.zeros(len(key), dtype=bool)
+    equal_next = np.zeros(len(order), dtype=bool)
+    equal_next[:-1] = ordered_doc[1:] == ordered_doc[:-1]
+    del ordered_doc
+    equal_next[:-1] &= ordered_query[1:] == ordered_query[:-1]
+    equal_previous = np.zeros(len(order), dtype=bool)
     equal_previous[1:] = equal_next[:-1]
     # every reader refuses a pair given twice in one file: a pair of equal keys is a
     # qrels row and a run row
     # a run row takes the label of its qrels neighbour (0 when the document is not
     # judged); that qrels row then goes, the other qrels rows get the score -inf
     paired = equal_next | equal_previous
+    del equal_previous
     kept_rows = np.flatnonzero(kept[ordered_query] & (from_run | ~paired))
-    del ordered_query, key
+    del ordered_query
     rows = order[kept_rows]
     rows_run = from_run[kept_rows]
     label = np.zeros(len(rows), dtype=np.float64)
