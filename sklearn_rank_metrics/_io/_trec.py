@@ -37,6 +37,7 @@ import numpy as np
 
 from .._engine._inputs import factorize_text_ids
 from .._engine._plain import counted
+from .._engine._text_rows import TextRows, decoded_texts
 from .._engine._validation import BOOLEAN, validate_params
 from ._ranking_data import FLOAT_RE, INT_RE, RankingData, check_path, is_path, source_name
 
@@ -583,28 +584,12 @@ def _packed_words(columns: np.ndarray) -> tuple[list[np.ndarray], int]:
     return words, used
 
 
-def _decoded(matrix: np.ndarray) -> np.ndarray:
-    """The rows of a text matrix as an object array of str."""
-    n_texts, width = matrix.shape
-    texts = np.empty(n_texts, dtype=object)
-    step = max(_CHUNK // (width + 1), 1)
-    for begin in range(0, n_texts, step):  # a few chunks, to bound the copies
-        rows = matrix[begin : begin + step]
-        ended = np.zeros((len(rows), width + 1), dtype=np.uint8)
-        ended[:, :width] = rows
-        # a newline ends each text: no text holds one, nor a NUL (only padding is NUL)
-        ended[np.arange(len(rows)), np.count_nonzero(rows, axis=1)] = _NEWLINE
-        text = ended.tobytes().replace(b"\0", b"").decode("utf-8")
-        texts[begin : begin + len(rows)] = text.split("\n")[: len(rows)]
-    return texts
-
-
 def _as_objects(ids: np.ndarray) -> np.ndarray:
     """Ids as an object array of str: a text matrix decoded, object arrays as they are."""
     if ids.ndim == 1:
         return ids
     codes, distinct, _ = _text_codes([ids])
-    return _decoded(distinct)[codes]
+    return decoded_texts(distinct)[codes]
 
 
 def read_trec_file(source: Any, kind: str) -> TrecTable:
@@ -725,7 +710,7 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
         docs = table.doc
     else:  # the NumPy reader's text matrices
         codes, query_texts, _ = _text_codes([table.query])
-        queries = _decoded(query_texts)
+        queries = decoded_texts(query_texts)
         docs = _as_objects(table.doc)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
@@ -770,7 +755,7 @@ class JoinedRows:
     y_true: np.ndarray
     y_score: np.ndarray
     group: np.ndarray
-    doc_id: np.ndarray
+    doc_id: Any  # TextRows, or a read-only object array of str (ids of dicts)
     n_dropped_queries: int
     judged: np.ndarray
     n_qrels_queries: int
@@ -780,6 +765,27 @@ class JoinedRows:
     run_position: np.ndarray
     # each row's docno code in text order (trec_eval's strcmp)
     doc_code: np.ndarray
+
+
+def _pairs(
+    order: np.ndarray, query_code: np.ndarray, doc_code: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For rows in ``order`` (by query, then docno): whether each row's (query,
+    docno) equals the next row's, whether it equals a neighbour's, and the query
+    codes in that order.
+
+    Every reader refuses a pair given twice in one file, so a pair of equal
+    neighbours is a qrels row and a run row.
+    """
+    ordered_query = query_code[order]
+    ordered_doc = doc_code[order]
+    equal_next = np.zeros(len(order), dtype=bool)
+    equal_next[:-1] = ordered_doc[1:] == ordered_doc[:-1]
+    del ordered_doc
+    equal_next[:-1] &= ordered_query[1:] == ordered_query[:-1]
+    paired = equal_next.copy()
+    paired[1:] |= equal_next[:-1]
+    return equal_next, paired, ordered_query
 
 
 def join_trec(
@@ -812,8 +818,8 @@ def join_trec(
     doc_code, doc_ids, by_doc = _joint_codes(qrels.doc, run.doc)
     labels, run_scores = qrels.value, run.value
     del qrels, run
-    # str objects made once the id matrices are gone: the peak of the read
-    query_ids, doc_ids = (ids if ids.ndim == 1 else _decoded(ids) for ids in (query_ids, doc_ids))
+    if query_ids.ndim == 2:  # a few distinct ids: str objects now, shared by the rows
+        query_ids = decoded_texts(query_ids)
     # every row sorted by query, then docno descending: the order of the rows
     # returned, in which a run row and the qrels row of the same pair are neighbours
     n_docs = max(len(doc_ids), 1)
@@ -824,21 +830,10 @@ def join_trec(
     else:
         order = np.argsort(query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code))
     del by_doc
-    ordered_query = query_code[order]
-    ordered_doc = doc_code[order]
     from_run = order >= n_qrels
-    equal_next = np.zeros(len(order), dtype=bool)
-    equal_next[:-1] = ordered_doc[1:] == ordered_doc[:-1]
-    del ordered_doc
-    equal_next[:-1] &= ordered_query[1:] == ordered_query[:-1]
-    equal_previous = np.zeros(len(order), dtype=bool)
-    equal_previous[1:] = equal_next[:-1]
-    # every reader refuses a pair given twice in one file: a pair of equal keys is a
-    # qrels row and a run row
+    equal_next, paired, ordered_query = _pairs(order, query_code, doc_code)
     # a run row takes the label of its qrels neighbour (0 when the document is not
     # judged); that qrels row then goes, the other qrels rows get the score -inf
-    paired = equal_next | equal_previous
-    del equal_previous
     kept_rows = np.flatnonzero(kept[ordered_query] & (from_run | ~paired))
     del ordered_query
     rows = order[kept_rows]
@@ -855,18 +850,24 @@ def join_trec(
     scores[rows_run] = run_scores[run_position[rows_run]]
     if single_precision:
         scores[rows_run] = scores[rows_run].astype(np.float32).astype(np.float64)
+    row_doc_code = doc_code[rows]
+    if doc_ids.ndim == 2:  # docnos stay bytes until something reads them as str
+        row_doc_ids: Any = TextRows(doc_ids, row_doc_code)
+    else:
+        row_doc_ids = doc_ids[row_doc_code]
+        row_doc_ids.flags.writeable = False
     return JoinedRows(
         label,
         scores,
         query_ids[query_code[rows]],
-        doc_ids[doc_code[rows]],
+        row_doc_ids,
         n_dropped,
         judged,  # a run document missing from the qrels was never judged
         int(np.count_nonzero(in_qrels)),
         int(np.count_nonzero(in_run)),
         int(np.count_nonzero(in_qrels & in_run)),
         run_position,
-        doc_code[rows],
+        row_doc_code,
     )
 
 
@@ -981,8 +982,8 @@ def join_trec_sources(
     rows = join_trec(tables, answered_only=answered_only, single_precision=single_precision)
     # the rows carry their docnos' codes in text order (trec_eval's tie order): an id
     # changed in place would keep a stale code, so the ids are read-only (a copy, or
-    # dataclasses.replace(data, doc_id=...), gives rows ordered by the new ids)
-    rows.doc_id.flags.writeable = False
+    # dataclasses.replace(data, doc_id=...), gives rows ordered by the new ids); they
+    # are made str on first read (TextRows)
     # a run that shares no query with the qrels is a mistake (query ids written
     # differently, the wrong file), never a run scoring 0
     if len(rows.y_true) == 0 or rows.n_answered_queries == 0:

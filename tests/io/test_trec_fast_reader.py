@@ -16,6 +16,7 @@ import sys
 import numpy as np
 import pytest
 
+from sklearn_rank_metrics._engine._text_rows import decoded_texts
 from sklearn_rank_metrics._io import _trec, read_trec, read_trec_qrels, read_trec_run
 
 QRELS = (
@@ -330,7 +331,7 @@ def test_a_long_id_in_one_file_does_not_pad_the_other_files_ids():
     np.testing.assert_array_equal(codes, [1, 0, 2, 3, 4])
     codes, texts, order = _trec._joint_codes(short, short)  # the matrix path
     assert order is not None and texts.ndim == 2  # the distinct ids as bytes
-    assert list(_trec._decoded(texts)) == ["d1", "d2", "d3", "d4"]
+    assert list(decoded_texts(texts)) == ["d1", "d2", "d3", "d4"]
 
 
 def test_read_trec_document_ids_are_read_only(tmp_path):
