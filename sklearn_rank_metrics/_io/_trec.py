@@ -339,7 +339,8 @@ def _text_matrix(
         matrix[inside:] = np.lib.stride_tricks.sliding_window_view(end, width)[
             start[inside:] - base
         ]
-    matrix[np.arange(width) >= length[:, None]] = 0
+    for column in range(int(length.min()) if len(length) else width, width):
+        matrix[length <= column, column] = 0  # past each text's end: one pass per byte
     return matrix
 
 
@@ -505,11 +506,9 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
     n_rows = sum(len(matrix) for matrix in matrices)
     if n_rows == 0:
         return np.zeros(0, dtype=np.intp), np.zeros((0, 1), np.uint8), np.zeros(0, np.intp)
-    stacked = np.zeros((n_rows, width), dtype=np.uint8)
     columns = np.zeros((width, n_rows), dtype=np.uint8)  # one row per byte position
     row = 0
     for matrix in matrices:
-        stacked[row : row + len(matrix), : matrix.shape[1]] = matrix
         columns[: matrix.shape[1], row : row + len(matrix)] = matrix.T
         row += len(matrix)
     words, bits = _packed_words(columns)
@@ -528,7 +527,24 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
     del words
     codes = np.empty(n_rows, dtype=np.intp)
     codes[order] = np.cumsum(new) - 1
-    return codes, np.take(stacked, order[new], axis=0), order
+    return codes, _stacked_rows(matrices, width, order[new]), order
+
+
+def _stacked_rows(matrices: list[np.ndarray], width: int, rows: np.ndarray) -> np.ndarray:
+    """Rows ``rows`` of the matrices stacked (each padded with NUL to ``width``),
+    taken from each matrix: the stacked copy of them all is never made."""
+    taken = np.zeros((len(rows), width), dtype=np.uint8)
+    step = max((1 << 20) // width, 1)
+    for begin in range(0, len(rows), step):  # chunks of a MiB, to bound the copies
+        wanted = rows[begin : begin + step]
+        offset = 0
+        for matrix in matrices:
+            at = np.flatnonzero((wanted >= offset) & (wanted < offset + len(matrix)))
+            taken[begin + at, : matrix.shape[1]] = np.take(
+                matrix, wanted[at] - offset, axis=0
+            )
+            offset += len(matrix)
+    return taken
 
 
 def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
@@ -547,9 +563,12 @@ def _sorted_rows(words: list[np.ndarray], bits: int) -> tuple[np.ndarray, np.nda
     row_bits = max(n_rows - 1, 1).bit_length()
     if len(words) == 1 and bits + row_bits <= 64:
         # the row number in the low bits: a sort of numbers, faster than an argsort
-        keyed = np.sort((words[0] << np.uint64(row_bits)) | np.arange(n_rows, dtype=np.uint64))
-        order = (keyed & np.uint64((1 << row_bits) - 1)).astype(np.intp)
-        return order, _differs_from_previous([keyed >> np.uint64(row_bits)])
+        keyed = words[0] << np.uint64(row_bits)
+        keyed |= np.arange(n_rows, dtype=np.uint64)
+        keyed.sort()
+        order = (keyed & np.uint64((1 << row_bits) - 1)).view(np.int64).astype(np.intp)
+        keyed >>= np.uint64(row_bits)
+        return order, _differs_from_previous([keyed])
     # least significant word first, each pass after the first stable
     order = np.argsort(words[-1])
     for word in words[-2::-1]:
