@@ -28,7 +28,7 @@ from ._frames import named_runs
 # AlignedRuns is defined with RankingData (RankingData.from_frame returns it too) and
 # named here as well, where it was defined before (old pickles name this module)
 from ._ranking_data import AlignedRuns as AlignedRuns
-from ._ranking_data import RankingData, is_path
+from ._ranking_data import RankingData, given_doc_id, is_path
 from ._recommendations import read_recommendations
 from ._trec import join_trec_sources
 
@@ -207,7 +207,10 @@ def align_trec_runs(qrels: Any, runs: Any, *, single_precision: bool = False) ->
         aligned = _one_run(name, data, sources[0])
     else:
         aligned = _union(datasets, "; ".join(sources))
-    return replace(aligned, run_ids={name: join.run_id for name, join in joins.items()})
+    return replace(  # the ids as held: a reader's are made str only when read
+        aligned, doc_id=given_doc_id(aligned),
+        run_ids={name: join.run_id for name, join in joins.items()},
+    )
 
 
 def _one_run(name: str, data: RankingData, source: str) -> AlignedRuns:
@@ -228,7 +231,7 @@ def _one_run(name: str, data: RankingData, source: str) -> AlignedRuns:
         data.y_true,
         {name: scores},
         group,
-        data.doc_id,
+        given_doc_id(data),
         n_queries,
         {name: int(answered.sum())},
         {name: data.n_dropped_queries},

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._engine._document_ids import DocumentIds
 from .._engine._ranking_rows import RankingRows
+from .._engine._text_rows import TextRows, ids_as_given
 from .._engine._tools import CONVENTION_NAMES
 from ._frames import FrameRows, read_frame
 
@@ -73,12 +74,13 @@ def carried_fields(
     trec_eval's ``strcmp`` gives them, which no call then computes again.
     """
     fields = ("y_true", scores, "group", "judged", "doc_id", "sample_weight", "convention")
-    carried = {name: getattr(rows, name) for name in fields}
-    ids = carried["doc_id"]
+    carried = {name: getattr(rows, name) for name in fields if name != "doc_id"}
+    ids = given_doc_id(rows)  # as held: a reader's ids are not made str here
     codes = text_codes_of(ids, doc_text_codes)
     if ids is not None and (run_position is not None or codes is not None):
-        carried["doc_id"] = DocumentIds(np.asarray(ids), run_position, codes)
-    return carried
+        ids = DocumentIds(np.asarray(ids), run_position, codes)
+    carried["doc_id"] = ids_as_given(ids)
+    return {name: carried[name] for name in fields}
 
 
 def text_codes_of(doc_id: Any, doc_text_codes: Any) -> np.ndarray | None:
@@ -89,7 +91,40 @@ def text_codes_of(doc_id: Any, doc_text_codes: Any) -> np.ndarray | None:
     if doc_text_codes is None or doc_id is None:
         return None
     made_for, codes = doc_text_codes
-    return codes if made_for is doc_id else None
+    if made_for is doc_id or (isinstance(made_for, TextRows) and made_for.made() is doc_id):
+        return codes  # the reader's ids, held as text or made str since
+    return None
+
+
+class _IdsReadOnFirstUse:
+    """The ``doc_id`` attribute of rows: ids held as :class:`TextRows` (the TREC
+    readers') are made an object array of str on first read, and kept; any other
+    value is returned as given. :func:`given_doc_id` reads the value as held.
+
+    Set on the classes after the dataclass is made (:func:`_doc_id_read_on_first_use`),
+    so that the dataclass keeps the field, its default and its place in ``__init__``;
+    its ``__init__`` then stores the value through :meth:`__set__`.
+    """
+
+    def __get__(self, rows: Any, owner: Any = None) -> Any:
+        if rows is None:  # the class's attribute: the field's default, if any
+            return getattr(owner, "_doc_id_default", self)
+        return ids_as_given(rows.__dict__["_doc_id_given"])
+
+    def __set__(self, rows: Any, value: Any) -> None:
+        rows.__dict__["_doc_id_given"] = value
+
+
+def _doc_id_read_on_first_use(cls: type) -> None:
+    default = cls.__dict__.get("doc_id", _IdsReadOnFirstUse)
+    if default is not _IdsReadOnFirstUse:
+        cls._doc_id_default = default  # type: ignore[attr-defined]
+    cls.doc_id = _IdsReadOnFirstUse()  # type: ignore[attr-defined]
+
+
+def given_doc_id(rows: Any) -> Any:
+    """The ``doc_id`` of rows as held: :class:`TextRows` stay text."""
+    return rows.__dict__["_doc_id_given"]
 
 
 def check_convention_name(rows: Any) -> None:
@@ -219,7 +254,7 @@ class RankingData(RankingRows):
         check_convention_name(self)
         n_rows = n_rows_of(self.y_true)
         for name in ("y_score", "group", "doc_id", "judged", "sample_weight", "run_position"):
-            value = getattr(self, name)
+            value = given_doc_id(self) if name == "doc_id" else getattr(self, name)
             if value is not None and n_rows_of(value) != n_rows:
                 raise ValueError(
                     f"RankingData: {name} has {n_rows_of(value)} rows but y_true has {n_rows}."
@@ -390,6 +425,9 @@ class RankingData(RankingRows):
         return f"RankingData({', '.join(parts)})"
 
 
+_doc_id_read_on_first_use(RankingData)
+
+
 @dataclass(frozen=True, eq=False)
 class AlignedRuns(RankingRows):
     """Several runs' scores on the same rows.
@@ -541,7 +579,7 @@ class AlignedRuns(RankingRows):
             self.y_true,
             self.scores[name],
             self.group,
-            self.doc_id,
+            given_doc_id(self),
             source=self.source,
             judged=self.judged,
             sample_weight=self.sample_weight,
@@ -558,6 +596,9 @@ class AlignedRuns(RankingRows):
             f"AlignedRuns(n_rows={len(self.y_true)}, n_queries={self.n_queries}, "
             f"answered={{{answered}}}{convention})"
         )
+
+
+_doc_id_read_on_first_use(AlignedRuns)
 
 
 def from_frame_rows(rows: FrameRows) -> RankingData | AlignedRuns:

@@ -37,6 +37,7 @@ import numpy as np
 
 from .._engine._inputs import factorize_text_ids
 from .._engine._plain import counted
+from .._engine._text_rows import TextRows, decoded_texts
 from .._engine._validation import BOOLEAN, validate_params
 from ._ranking_data import FLOAT_RE, INT_RE, RankingData, check_path, is_path, source_name
 
@@ -338,7 +339,8 @@ def _text_matrix(
         matrix[inside:] = np.lib.stride_tricks.sliding_window_view(end, width)[
             start[inside:] - base
         ]
-    matrix[np.arange(width) >= length[:, None]] = 0
+    for column in range(int(length.min()) if len(length) else width, width):
+        matrix[length <= column, column] = 0  # past each text's end: one pass per byte
     return matrix
 
 
@@ -493,8 +495,9 @@ def _pair_twice(query: np.ndarray, doc: np.ndarray) -> bool:
 
 def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Codes ``0..n-1`` of the rows of the text matrices (stacked), in byte order
-    (trec_eval's strcmp, code point order), the distinct texts as str objects, and
-    the permutation that sorts the rows so.
+    (trec_eval's strcmp, code point order), the distinct texts (a text matrix, in
+    code order: :func:`_decoded` makes them str), and the permutation that sorts the
+    rows so.
 
     The rows become 64-bit words that compare as the texts do (_packed_words). Runs of
     equal rows (a file lists each query's lines together) are sorted as one row.
@@ -502,12 +505,10 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
     width = max(matrix.shape[1] for matrix in matrices)
     n_rows = sum(len(matrix) for matrix in matrices)
     if n_rows == 0:
-        return np.zeros(0, dtype=np.intp), np.array([], dtype=object), np.zeros(0, np.intp)
-    stacked = np.zeros((n_rows, width), dtype=np.uint8)
+        return np.zeros(0, dtype=np.intp), np.zeros((0, 1), np.uint8), np.zeros(0, np.intp)
     columns = np.zeros((width, n_rows), dtype=np.uint8)  # one row per byte position
     row = 0
     for matrix in matrices:
-        stacked[row : row + len(matrix), : matrix.shape[1]] = matrix
         columns[: matrix.shape[1], row : row + len(matrix)] = matrix.T
         row += len(matrix)
     words, bits = _packed_words(columns)
@@ -523,11 +524,27 @@ def _text_codes(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.
         new[(ends - lengths)[new_run]] = True
     else:
         order, new = _sorted_rows(words, bits)
+    del words
     codes = np.empty(n_rows, dtype=np.intp)
     codes[order] = np.cumsum(new) - 1
-    distinct = np.take(stacked, order[new], axis=0)
-    del stacked, new
-    return codes, _decoded(distinct), order
+    return codes, _stacked_rows(matrices, width, order[new]), order
+
+
+def _stacked_rows(matrices: list[np.ndarray], width: int, rows: np.ndarray) -> np.ndarray:
+    """Rows ``rows`` of the matrices stacked (each padded with NUL to ``width``),
+    taken from each matrix: the stacked copy of them all is never made."""
+    taken = np.zeros((len(rows), width), dtype=np.uint8)
+    step = max((1 << 20) // width, 1)
+    for begin in range(0, len(rows), step):  # chunks of a MiB, to bound the copies
+        wanted = rows[begin : begin + step]
+        offset = 0
+        for matrix in matrices:
+            at = np.flatnonzero((wanted >= offset) & (wanted < offset + len(matrix)))
+            taken[begin + at, : matrix.shape[1]] = np.take(
+                matrix, wanted[at] - offset, axis=0
+            )
+            offset += len(matrix)
+    return taken
 
 
 def _differs_from_previous(words: list[np.ndarray]) -> np.ndarray:
@@ -546,9 +563,12 @@ def _sorted_rows(words: list[np.ndarray], bits: int) -> tuple[np.ndarray, np.nda
     row_bits = max(n_rows - 1, 1).bit_length()
     if len(words) == 1 and bits + row_bits <= 64:
         # the row number in the low bits: a sort of numbers, faster than an argsort
-        keyed = np.sort((words[0] << np.uint64(row_bits)) | np.arange(n_rows, dtype=np.uint64))
-        order = (keyed & np.uint64((1 << row_bits) - 1)).astype(np.intp)
-        return order, _differs_from_previous([keyed >> np.uint64(row_bits)])
+        keyed = words[0] << np.uint64(row_bits)
+        keyed |= np.arange(n_rows, dtype=np.uint64)
+        keyed.sort()
+        order = (keyed & np.uint64((1 << row_bits) - 1)).view(np.int64).astype(np.intp)
+        keyed >>= np.uint64(row_bits)
+        return order, _differs_from_previous([keyed])
     # least significant word first, each pass after the first stable
     order = np.argsort(words[-1])
     for word in words[-2::-1]:
@@ -583,32 +603,12 @@ def _packed_words(columns: np.ndarray) -> tuple[list[np.ndarray], int]:
     return words, used
 
 
-def _decoded(matrix: np.ndarray) -> np.ndarray:
-    """The rows of a text matrix as an object array of str."""
-    n_texts, width = matrix.shape
-    texts = np.empty(n_texts, dtype=object)
-    step = max(_CHUNK // (width + 1), 1)
-    for begin in range(0, n_texts, step):  # a few chunks, to bound the copies
-        rows = matrix[begin : begin + step]
-        ended = np.zeros((len(rows), width + 1), dtype=np.uint8)
-        ended[:, :width] = rows
-        # a newline ends each text: no text holds one, nor a NUL (only padding is NUL)
-        ended[np.arange(len(rows)), np.count_nonzero(rows, axis=1)] = _NEWLINE
-        text = ended.tobytes().replace(b"\0", b"").decode("utf-8")
-        texts[begin : begin + len(rows)] = text.split("\n")[: len(rows)]
-    return texts
-
-
-def _n_distinct(ids: np.ndarray) -> int:
-    return len(_text_codes([ids])[1]) if ids.ndim == 2 else len(np.unique(ids))
-
-
 def _as_objects(ids: np.ndarray) -> np.ndarray:
     """Ids as an object array of str: a text matrix decoded, object arrays as they are."""
     if ids.ndim == 1:
         return ids
     codes, distinct, _ = _text_codes([ids])
-    return distinct[codes]
+    return decoded_texts(distinct)[codes]
 
 
 def read_trec_file(source: Any, kind: str) -> TrecTable:
@@ -728,7 +728,8 @@ def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
         codes, queries = factorize_text_ids(table.query)
         docs = table.doc
     else:  # the NumPy reader's text matrices
-        codes, queries, _ = _text_codes([table.query])
+        codes, query_texts, _ = _text_codes([table.query])
+        queries = decoded_texts(query_texts)
         docs = _as_objects(table.doc)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(queries)))
@@ -750,8 +751,9 @@ def _joint_codes(
     """Codes in text order of the ids of two tables (stacked), the distinct ids, and
     the permutation that sorts the ids (None when not at hand).
 
-    Text matrices (the fast reader's) are factorised as bytes; ids of dicts or of the
-    other readers as str objects.
+    Text matrices (the fast reader's) are factorised as bytes (the distinct ids are a
+    text matrix then: :func:`_decoded` makes them str); ids of dicts or of the other
+    readers as str objects.
     """
     if all(ids.ndim == 2 or len(ids) == 0 for ids in (first, second)):
         matrices = [ids if ids.ndim == 2 else np.empty((0, 1), np.uint8)
@@ -772,10 +774,11 @@ class JoinedRows:
     y_true: np.ndarray
     y_score: np.ndarray
     group: np.ndarray
-    doc_id: np.ndarray
+    doc_id: Any  # TextRows, or a read-only object array of str (ids of dicts)
     n_dropped_queries: int
     judged: np.ndarray
     n_qrels_queries: int
+    n_run_queries: int
     n_answered_queries: int
     # each row's position in the run as read (file line order; -1: not returned)
     run_position: np.ndarray
@@ -783,16 +786,44 @@ class JoinedRows:
     doc_code: np.ndarray
 
 
+def _pairs(
+    order: np.ndarray, query_code: np.ndarray, doc_code: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For rows in ``order`` (by query, then docno): whether each row's (query,
+    docno) equals the next row's, whether it equals a neighbour's, and the query
+    codes in that order.
+
+    Every reader refuses a pair given twice in one file, so a pair of equal
+    neighbours is a qrels row and a run row.
+    """
+    ordered_query = query_code[order]
+    ordered_doc = doc_code[order]
+    equal_next = np.zeros(len(order), dtype=bool)
+    equal_next[:-1] = ordered_doc[1:] == ordered_doc[:-1]
+    del ordered_doc
+    equal_next[:-1] &= ordered_query[1:] == ordered_query[:-1]
+    paired = equal_next.copy()
+    paired[1:] |= equal_next[:-1]
+    return equal_next, paired, ordered_query
+
+
 def join_trec(
-    qrels: TrecTable, run: TrecTable, *, answered_only: bool, single_precision: bool
+    tables: list[TrecTable], *, answered_only: bool, single_precision: bool
 ) -> JoinedRows:
-    """Flat rows of qrels + run, sorted by query, then docno descending.
+    """Flat rows of qrels + run (``tables``, in that order), sorted by query, then
+    docno descending.
 
     Run rows take their qrels label (0 when unjudged; a negative grade is kept); qrels rows missing
     from the run get score ``-inf``. Queries only in the run are dropped and counted;
     queries only in the qrels (the run did not answer them) are kept, all rows
     ``-inf``, unless ``answered_only``.
+
+    The list is emptied: once the ids are coded, the tables' id matrices (most of
+    their memory) are dropped before the rows are built, unless the caller holds
+    the tables elsewhere.
     """
+    qrels, run = tables
+    tables.clear()
     n_qrels = len(qrels.query)
     query_code, query_ids, _ = _joint_codes(qrels.query, run.query)
     qrels_query, run_query = query_code[:n_qrels], query_code[n_qrels:]
@@ -804,54 +835,58 @@ def join_trec(
     kept = in_qrels & (in_run | (not answered_only))
 
     doc_code, doc_ids, by_doc = _joint_codes(qrels.doc, run.doc)
+    labels, run_scores = qrels.value, run.value
+    del qrels, run
+    if query_ids.ndim == 2:  # a few distinct ids: str objects now, shared by the rows
+        query_ids = decoded_texts(query_ids)
     # every row sorted by query, then docno descending: the order of the rows
     # returned, in which a run row and the qrels row of the same pair are neighbours
     n_docs = max(len(doc_ids), 1)
     if by_doc is not None and len(query_ids) <= 2**16:
         # the rows by docno descending, then by query: a stable radix sort of 16 bits
         by_doc = by_doc[::-1]
-        order = by_doc[np.argsort(query_code[by_doc].astype(np.uint16), kind="stable")]
+        order = by_doc[np.argsort(np.take(query_code.astype(np.uint16), by_doc), kind="stable")]
     else:
         order = np.argsort(query_code.astype(np.int64) * n_docs + (n_docs - 1 - doc_code))
-    ordered_query = query_code[order]
-    key = ordered_query.astype(np.int64) * n_docs + doc_code[order]
+    del by_doc
     from_run = order >= n_qrels
-    equal_next = np.zeros(len(key), dtype=bool)
-    equal_next[:-1] = key[1:] == key[:-1]
-    equal_previous = np.zeros(len(key), dtype=bool)
-    equal_previous[1:] = equal_next[:-1]
-    # every reader refuses a pair given twice in one file: a pair of equal keys is a
-    # qrels row and a run row
+    equal_next, paired, ordered_query = _pairs(order, query_code, doc_code)
     # a run row takes the label of its qrels neighbour (0 when the document is not
     # judged); that qrels row then goes, the other qrels rows get the score -inf
-    paired = equal_next | equal_previous
     kept_rows = np.flatnonzero(kept[ordered_query] & (from_run | ~paired))
-    del ordered_query, key
+    del ordered_query
     rows = order[kept_rows]
     rows_run = from_run[kept_rows]
     label = np.zeros(len(rows), dtype=np.float64)
-    label[~rows_run] = qrels.value[rows[~rows_run]]
+    label[~rows_run] = labels[rows[~rows_run]]
     judged_run = rows_run & paired[kept_rows]
     judged = ~rows_run | judged_run
     with_label = np.flatnonzero(judged_run)
     at = kept_rows[with_label]
-    label[with_label] = qrels.value[order[np.where(equal_next[at], at + 1, at - 1)]]
+    label[with_label] = labels[order[np.where(equal_next[at], at + 1, at - 1)]]
     scores = np.full(len(rows), -np.inf)
     run_position = np.where(rows_run, rows - n_qrels, -1)
-    scores[rows_run] = run.value[run_position[rows_run]]
+    scores[rows_run] = run_scores[run_position[rows_run]]
     if single_precision:
         scores[rows_run] = scores[rows_run].astype(np.float32).astype(np.float64)
+    row_doc_code = doc_code[rows]
+    if doc_ids.ndim == 2:  # docnos stay bytes until something reads them as str
+        row_doc_ids: Any = TextRows(doc_ids, row_doc_code)
+    else:
+        row_doc_ids = doc_ids[row_doc_code]
+        row_doc_ids.flags.writeable = False
     return JoinedRows(
         label,
         scores,
         query_ids[query_code[rows]],
-        doc_ids[doc_code[rows]],
+        row_doc_ids,
         n_dropped,
         judged,  # a run document missing from the qrels was never judged
         int(np.count_nonzero(in_qrels)),
+        int(np.count_nonzero(in_run)),
         int(np.count_nonzero(in_qrels & in_run)),
         run_position,
-        doc_code[rows],
+        row_doc_code,
     )
 
 
@@ -960,23 +995,21 @@ def join_trec_sources(
             f"{reader}: the run {shown} has no lines, so there is nothing to "
             "evaluate (trec_eval refuses an empty results file too)."
         )
-    rows = join_trec(
-        qrels_table,
-        run_table,
-        answered_only=answered_only,
-        single_precision=single_precision,
-    )
+    tag, qrels_source = run_table.tag, qrels_table.source
+    tables = [qrels_table, run_table]
+    del qrels_table, run_table  # join_trec drops the id matrices once they are coded
+    rows = join_trec(tables, answered_only=answered_only, single_precision=single_precision)
     # the rows carry their docnos' codes in text order (trec_eval's tie order): an id
     # changed in place would keep a stale code, so the ids are read-only (a copy, or
-    # dataclasses.replace(data, doc_id=...), gives rows ordered by the new ids)
-    rows.doc_id.flags.writeable = False
+    # dataclasses.replace(data, doc_id=...), gives rows ordered by the new ids); they
+    # are made str on first read (TextRows)
     # a run that shares no query with the qrels is a mistake (query ids written
     # differently, the wrong file), never a run scoring 0
     if len(rows.y_true) == 0 or rows.n_answered_queries == 0:
         raise ValueError(
             f"{reader}: no query of the run {shown} "
-            f"({counted(_n_distinct(run_table.query), 'query')}) is in "
-            f"{qrels_table.source} ({counted(_n_distinct(qrels_table.query), 'query')}), "
+            f"({counted(rows.n_run_queries, 'query')}) is in "
+            f"{qrels_source} ({counted(rows.n_qrels_queries, 'query')}), "
             "so there is nothing to evaluate; check that both write the query ids the "
             "same way."
         )
@@ -996,7 +1029,7 @@ def join_trec_sources(
         run_position=rows.run_position,
         _doc_text_codes=(rows.doc_id, rows.doc_code),
     )
-    return TrecJoin(data, run_table.tag, rows.n_qrels_queries, source)
+    return TrecJoin(data, tag, rows.n_qrels_queries, source)
 
 
 @validate_params({"answered_only": [BOOLEAN], "single_precision": [BOOLEAN]})

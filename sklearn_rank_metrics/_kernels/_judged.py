@@ -63,21 +63,31 @@ def bpref(
     judged = judged_in_rank_order(ranked, ties) & ~(labels < 0)
     relevant = judged & is_relevant(labels, relevance_level)
     nonrelevant = judged & ~relevant
+    del judged  # per-row temporaries go as soon as they are used: memory of a few rows
     n_relevant = ranked.query_sum(relevant.astype(np.float64))
     n_nonrelevant = ranked.query_sum(nonrelevant.astype(np.float64))
     retrieved = ranked.rank < ranked.per_row(ranked.n_retrieved)
     counted = nonrelevant & retrieved
+    relevant &= retrieved  # only retrieved relevant rows add to the sum
+    del nonrelevant, retrieved
     above = _exclusive_running_count(ranked, counted)
     cap = ranked.per_row(n_relevant)
     if not arrangement.singletons:  # tied blocks: ties="average"
         in_block = arrangement.block_total_per_row(counted.astype(np.int64))
         before_block = above[arrangement.block_start]  # above the block's first row
+        del above, counted
         expected_min = _sum_of_min(before_block, before_block + in_block, cap) / (in_block + 1)
+        del in_block, before_block
     else:
+        del counted
         expected_min = np.minimum(above, cap).astype(np.float64)
+        del above
+    del cap
     denominator = ranked.per_row(np.minimum(n_nonrelevant, n_relevant))
     share = np.where(denominator > 0, 1.0 - safe_divide(expected_min, denominator), 1.0)
-    gains = ranked.query_sum(np.where(relevant & retrieved, share, 0.0))
+    del expected_min, denominator
+    share[~relevant] = 0.0
+    gains = ranked.query_sum(share)
     return safe_divide(gains, n_relevant), n_relevant, n_nonrelevant
 
 

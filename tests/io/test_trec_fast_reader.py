@@ -16,6 +16,7 @@ import sys
 import numpy as np
 import pytest
 
+from sklearn_rank_metrics._engine._text_rows import decoded_texts
 from sklearn_rank_metrics._io import _trec, read_trec, read_trec_qrels, read_trec_run
 
 QRELS = (
@@ -328,8 +329,9 @@ def test_a_long_id_in_one_file_does_not_pad_the_other_files_ids():
     assert order is None  # the object path
     assert list(ids) == ["d1", "d10", "d2", "d3", "d4"]
     np.testing.assert_array_equal(codes, [1, 0, 2, 3, 4])
-    codes, ids, order = _trec._joint_codes(short, short)  # the matrix path
-    assert order is not None and list(ids) == ["d1", "d2", "d3", "d4"]
+    codes, texts, order = _trec._joint_codes(short, short)  # the matrix path
+    assert order is not None and texts.ndim == 2  # the distinct ids as bytes
+    assert list(decoded_texts(texts)) == ["d1", "d2", "d3", "d4"]
 
 
 def test_read_trec_document_ids_are_read_only(tmp_path):
