@@ -283,7 +283,8 @@ def _ascii_bytes(ids: np.ndarray) -> np.ndarray | None:
     cache miss per id; what follows reads NumPy arrays only.
     """
     try:
-        joined = "\x00".join(ids)  # TypeError: an id that is not a str
+        # (from a list: joining the array itself iterates it item by item, slower)
+        joined = "\x00".join(ids.tolist())  # TypeError: an id that is not a str
     except TypeError:
         return None
     if not joined.isascii():  # known to CPython without a pass
