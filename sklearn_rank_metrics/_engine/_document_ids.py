@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ._caller import caller_name
-from ._inputs import factorize_text_ids, plain_array
+from ._inputs import factorize_text_ids, only_str, plain_array
 
 ASCENDING = "ascending"
 DESCENDING = "descending"
@@ -44,7 +44,7 @@ class DocumentIds:
     call (and the runs of the same rows) share it.
     """
 
-    __slots__ = ("_text", "ids", "run_position")
+    __slots__ = ("_at", "_ids", "_position", "_text")
 
     def __init__(
         self,
@@ -53,46 +53,71 @@ class DocumentIds:
         text_codes: Any = None,
         *,
         shared: _TextCodes | None = None,
+        at: np.ndarray | None = None,
     ) -> None:
-        self.ids = ids
-        self.run_position = run_position
+        # the ids and run positions as given, and, once the rows moved (moved),
+        # which of those rows each row is: the ids are never moved themselves (a
+        # gather of Python objects, which costs as much as a sort of the rows), only
+        # read where asked
+        self._ids = ids
+        self._position = run_position
+        self._at = at
         if shared is None:
             shared = _TextCodes(None if text_codes is None else _given_codes(text_codes, ids))
         # the codes in text order, shared by the runs of the same rows (for_run)
         self._text = shared
 
+    @property
+    def ids(self) -> np.ndarray:
+        """The id of every row."""
+        return self._ids if self._at is None else self._ids[self._at]
+
+    @property
+    def run_position(self) -> Any:
+        """The position of every row in its run (a dict of them for several runs), or
+        None."""
+        position = self._position
+        if self._at is None or not isinstance(position, np.ndarray):
+            return position
+        return position[self._at]
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self.ids if dtype is None else self.ids.astype(dtype)
+        ids = self.ids
+        return ids if dtype is None else ids.astype(dtype)
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self._ids)
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self.ids.shape
+        return self._ids.shape
 
     @property
     def text_codes(self) -> np.ndarray | None:
         """The codes in text order of every row, when known for every row (given, or
         computed for all of them), else None."""
         text = self._text
-        return text.codes if text.known is None else None
+        if text.codes is None or text.known is not None:
+            return None
+        return text.codes if self._at is None else text.codes[self._at]
 
     def for_run(self, name: Any) -> DocumentIds:
         """The ids with the run order of run ``name`` (several runs on the same rows);
         the codes in text order, once computed, are shared."""
-        if not isinstance(self.run_position, dict):
+        if not isinstance(self._position, dict):
             return self
-        if len(self.run_position) > 1:
+        if len(self._position) > 1:
             self._text.every_row = True  # each run ties other rows
-        return DocumentIds(self.ids, self.run_position.get(name), shared=self._text)
+        return DocumentIds(
+            self._ids, self._position.get(name), shared=self._text, at=self._at
+        )
 
     def has_order(self, direction: str | None) -> bool:
         """Whether these ids give the tie order ``direction`` (the run's order needs
         the rows' positions in the run)."""
         if direction is None:
             return False
-        return direction != RUN_ORDER or isinstance(self.run_position, np.ndarray)
+        return direction != RUN_ORDER or isinstance(self._position, np.ndarray)
 
     def tie_keys(
         self, direction: str, rows: np.ndarray, wanted: np.ndarray | None = None
@@ -107,19 +132,23 @@ class DocumentIds:
         rows at once, so that the other readings of the call (whose tied rows they
         hold) find it.
         """
+        if self._at is not None:  # the rows as given
+            rows = self._at[rows]
+            if wanted is not None:
+                given = np.zeros(len(wanted), dtype=bool)
+                given[self._at] = wanted
+                wanted = given
         if direction == RUN_ORDER:
-            position = self.run_position[rows]
-            return np.where(position < 0, len(self.ids), position)
-        codes = self._text.codes_of(self.ids, rows, wanted)
+            position = self._position[rows]
+            return np.where(position < 0, len(self._ids), position)
+        codes = self._text.codes_of(self._ids, rows, wanted)
         return codes if direction == ASCENDING else -codes
 
     def moved(self, order: np.ndarray) -> DocumentIds:
-        """The ids of the rows in ``order`` (their codes in text order move with them)."""
-        position = self.run_position
-        if isinstance(position, np.ndarray):
-            position = position[order]
-        codes = self.text_codes
-        return DocumentIds(self.ids[order], position, None if codes is None else codes[order])
+        """The ids of the rows in ``order`` (a permutation of the rows): nothing is
+        moved until read; their codes in text order, once computed, are shared."""
+        at = order if self._at is None else self._at[order]
+        return DocumentIds(self._ids, self._position, shared=self._text, at=at)
 
 
 class _TextCodes:
@@ -171,7 +200,8 @@ def _given_codes(codes: Any, ids: np.ndarray) -> np.ndarray:
 
 def _text_codes(ids: np.ndarray) -> np.ndarray:
     """The ids' codes in text order (by code point), whatever their type: equal ids
-    have equal codes, a smaller id (as text) a smaller code."""
+    have equal codes, a smaller id (as text) a smaller code (not always the next
+    one: ASCII ids may be coded by their bytes, without a sort)."""
     if ids.dtype.kind in "iu":
         return _integer_text_codes(ids)
     if ids.dtype.kind == "S":  # bytes, compared as bytes
@@ -204,34 +234,35 @@ def _as_string_dtype(ids: np.ndarray) -> np.ndarray | None:
 
 
 def _ascii_text_codes(ids: np.ndarray) -> np.ndarray | None:
-    """Codes of ``str`` ids that are all ASCII, from their bytes read as big-endian
-    64-bit integers (one sort of integers, several times faster than of strings;
-    byte order is code point order); None for other ids, ids with a trailing NUL
-    (the fixed-width bytes would drop it), or where one long id would make the
-    fixed-width copy mostly padding."""
-    if ids.dtype.kind != "O" or not len(ids) or set(map(type, ids)) != {str}:
+    """Codes of ``str`` ids that are all ASCII, from their bytes (byte order is code
+    point order): the bytes that vary among the ids, each less its smallest value,
+    packed into one integer where their ranges fit, which is then the code itself
+    (no sort: the tie order sorts the tied rows once, by these codes), else read as
+    big-endian 64-bit words, one sort of integers (several times faster than of
+    strings) giving dense codes. None for ids that are not all ASCII ``str`` without
+    a NUL, or where one long id would make a fixed-width copy mostly padding."""
+    if ids.dtype.kind != "O" or not len(ids):
         return None
-    lengths = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
-    width = int(lengths.max())
-    if width == 0 or width * len(ids) > 4 * (int(lengths.sum()) + 64):
+    data = _ascii_bytes(ids)
+    if data is None:
         return None
-    try:
-        text = ids.astype(f"S{width}")
-    except UnicodeEncodeError:
-        return None
-    str_len = getattr(np, "strings", np.char).str_len  # NumPy 1: np.char
-    if not np.array_equal(str_len(text), lengths):  # a trailing NUL
-        return None
-    data = text.view(np.uint8).reshape(len(ids), width)
+    low, high = _column_ranges(data)
     # bytes equal in every id order nothing (a shared prefix, a fixed separator)
-    varying = np.flatnonzero(np.any(data != data[0], axis=0))
+    varying = np.flatnonzero(low != high)
     if not len(varying):
         return np.zeros(len(ids), dtype=np.intp)
-    words = -(-len(varying) // 8)
-    padded = np.zeros((len(ids), 8 * words), dtype=np.uint8)
-    padded[:, : len(varying)] = data[:, varying]
-    columns = padded.view(">u8").astype(np.uint64)
-    keys = [columns[:, w] for w in range(words)]
+    bits = [int(span).bit_length() for span in high[varying] - low[varying]]
+    # codes below 2**62 / rows: the tie order's one key (block x code range) fits
+    if sum(bits) + len(ids).bit_length() <= 62:
+        return _packed_key(data[:, varying] - low[varying], bits).view(np.intp)
+    if sum(bits) <= 64:
+        keys = [_packed_key(data[:, varying] - low[varying], bits)]
+    else:
+        words = -(-len(varying) // 8)
+        padded = np.zeros((len(ids), 8 * words), dtype=np.uint8)
+        padded[:, : len(varying)] = data[:, varying]
+        columns = padded.view(">u8").astype(np.uint64)
+        keys = [columns[:, w] for w in range(words)]
     # equal keys are equal ids, whose order the codes do not keep: any sort will do
     order = np.argsort(keys[0]) if len(keys) == 1 else np.lexsort(keys[::-1])
     differs = np.zeros(len(ids) - 1, dtype=bool)
@@ -239,6 +270,79 @@ def _ascii_text_codes(ids: np.ndarray) -> np.ndarray | None:
         ordered = key[order]
         differs |= ordered[1:] != ordered[:-1]
     return _dense_codes(order, differs)
+
+
+def _ascii_bytes(ids: np.ndarray) -> np.ndarray | None:
+    """The bytes of ``str`` ids that are all ASCII and hold no NUL, one row per id,
+    zero-padded to the longest (a shorter id, a prefix of a longer one, comes first,
+    as with ``strcmp``), at least one zero column when all are as long. None for other
+    ids (or where one long id would make the rows mostly padding).
+
+    One pass over the objects, in C (joining them): the rows of a call's tied rows
+    are scattered over the memory of all its ids, so each pass over them costs a
+    cache miss per id; what follows reads NumPy arrays only.
+    """
+    try:
+        # (from a list: joining the array itself iterates it item by item, slower)
+        joined = "\x00".join(ids.tolist())  # TypeError: an id that is not a str
+    except TypeError:
+        return None
+    if not joined.isascii():  # known to CPython without a pass
+        return None
+    raw = joined.encode("ascii")
+    n_ids = len(ids)
+    if raw.count(0) != n_ids - 1:  # an id holds a NUL
+        return None
+    if (len(raw) + 1) % n_ids == 0:  # maybe all as long (docnos often are)
+        flat = np.zeros(len(raw) + 1, dtype=np.uint8)
+        flat[:-1] = np.frombuffer(raw, dtype=np.uint8)
+        rows = flat.reshape(n_ids, -1)
+        if not rows[:, -1].any():  # every NUL ends a row: every id as long
+            return rows
+    text = np.frombuffer(raw, dtype=np.uint8)
+    starts = np.zeros(n_ids, dtype=np.intp)
+    starts[1:] = np.flatnonzero(text == 0) + 1
+    lengths = np.diff(starts, append=len(text) + 1) - 1
+    width = int(lengths.max())
+    if width * n_ids > 4 * (len(text) + 64):
+        return None
+    matrix = np.zeros((n_ids, width), dtype=np.uint8)
+    last = max(len(text) - 1, 0)
+    for column in range(width):  # column by column: (rows x width) elements in all
+        at = starts + column
+        np.minimum(at, last, out=at)
+        byte = text[at]
+        byte[lengths <= column] = 0
+        matrix[:, column] = byte
+    return matrix
+
+
+def _column_ranges(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest and largest byte of each column of ``data`` (rows x width,
+    uint8): reduced over blocks of many rows at once, a reduction over the rows of a
+    narrow matrix being one short loop per row."""
+    n_rows, width = data.shape
+    rows = 256  # rows folded into one long row
+    whole = n_rows - n_rows % rows
+    low, high = data[whole:].min(axis=0, initial=255), data[whole:].max(axis=0, initial=0)
+    if whole:
+        block = data[:whole].reshape(-1, rows * width)
+        low = np.minimum(low, block.min(axis=0).reshape(rows, width).min(axis=0))
+        high = np.maximum(high, block.max(axis=0).reshape(rows, width).max(axis=0))
+    return low, high
+
+
+def _packed_key(columns: np.ndarray, bits: list[int]) -> np.ndarray:
+    """One unsigned 64-bit integer per row of ``columns`` (rows x bytes, each byte
+    below ``2 ** bits`` of its column), the bytes side by side, the first highest:
+    ordered as the rows' bytes are."""
+    key = np.zeros(len(columns), dtype=np.uint64)
+    byte = np.empty(len(columns), dtype=np.uint64)
+    for column, width in enumerate(bits):
+        key <<= np.uint64(width)
+        np.copyto(byte, columns[:, column])
+        key |= byte
+    return key
 
 
 def _codes_of_sortable(values: np.ndarray) -> np.ndarray:
@@ -323,6 +427,8 @@ def check_doc_ids(doc_id: Any, y_true: Any) -> DocumentIds:
     if ids.dtype.kind == "O":
         if text_codes is not None:  # a reader's ids, coded in text order: its str
             return DocumentIds(ids, run_position, text_codes)
+        if only_str(ids):  # docnos: one pass in C where pandas is imported
+            return DocumentIds(ids, run_position)
         kinds = np.fromiter(map(isinstance, ids, repeat((str, int))), bool, len(ids))
         if not kinds.all():
             bad = int(np.flatnonzero(~kinds)[0])

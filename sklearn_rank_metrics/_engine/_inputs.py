@@ -367,6 +367,26 @@ def factorize_dense_integers(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray] |
     return code_of_value[offset_ids], values
 
 
+def only_str(values: np.ndarray, *, fast_only: bool = False) -> bool:
+    """Whether every entry of an object array is a ``str`` (a subclass too): then none
+    is missing, and none is of another type.
+
+    One pass in C where pandas is imported (its ``infer_dtype``, ~5x faster than a
+    Python-level pass), else one pass collecting the types, or, with ``fast_only``,
+    False at once (for a caller whose general path costs no more than that pass). A
+    sufficient test: False sends the caller to its general path, which gives the
+    same result.
+    """
+    if not len(values):
+        return True
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        return bool(pd.api.types.infer_dtype(values, skipna=False) == "string")
+    if fast_only:
+        return False
+    return all(issubclass(kind, str) for kind in set(map(type, values)))
+
+
 def missing_objects(values: np.ndarray) -> np.ndarray:
     """Which entries of an object array are missing: None, NaN, or pandas' NA / NaT.
 
@@ -494,7 +514,9 @@ def _checked_ids(group: Any, n_rows: int) -> np.ndarray:
             raise ValueError(f"group of {caller_name()} must not be NaN; got NaN at row {bad}.")
         refuse_fractional_ids(ids_array)  # scores passed as group
     elif ids_array.dtype.kind == "O":
-        bad = first_bad(missing_objects(ids_array))
+        # ids that are all str miss none (one pass in C, where pandas is imported)
+        complete = only_str(ids_array, fast_only=True)
+        bad = None if complete else first_bad(missing_objects(ids_array))
         if bad is not None:
             raise ValueError(
                 f"group of {caller_name()} must not be missing; "

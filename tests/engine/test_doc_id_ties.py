@@ -9,6 +9,8 @@ numeric key of integer ids, bytes) is checked against it.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -121,8 +123,12 @@ def test_tied_rows_take_the_places_of_their_block():
 
 
 def _check_codes(codes, ids):
-    reference = _python_rank(ids)
-    np.testing.assert_array_equal(codes, reference)
+    """The codes order the ids as Python's sort of ``str`` does: equal ids equal
+    codes, a smaller id a smaller code (not always the next one: codes packed from
+    bytes are not consecutive)."""
+    assert codes.dtype.kind in "iu" and codes.shape == (len(ids),)
+    dense = np.unique(codes, return_inverse=True)[1].reshape(-1)
+    np.testing.assert_array_equal(dense, _python_rank(ids))
 
 
 @pytest.mark.parametrize("pool", sorted(POOLS))
@@ -282,3 +288,166 @@ def test_ties_not_in_input_order_after_the_sort(direction, monkeypatch):
     monkeypatch.setattr(_sorting, "_STRATEGY", "auto")  # the ranking keeps input order
     got = moved[rank_rows(read).order]
     np.testing.assert_array_equal(got, _expected(scores, group, key))
+
+
+# ------------------------------------------------- the bytes of ASCII ids, one pass
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ["clueweb09-en0003-55555", "clueweb09-en0003-55554", "clueweb09-en1003-05555"],
+        ["", "a", "", "ab", "b"],  # empty ids: zero bytes, before every other
+        ["", ""],
+        [""],
+        ["x"],
+        ["ab", "a\x00", "ab"],  # as long, a NUL: not the byte path
+        ["a\x00b", "a", "a\x00b"],  # a NUL inside: not the byte path
+        ["a\nb", "a", "ab"],  # a line end is a byte like any
+        ["b", 1, "a"],  # not all str: not the byte path
+        ["é", "e", "f"],  # not ASCII: not the byte path
+        ["doc" + "7" * 300, "doc1", "doc2", "doc3"],  # one long id: not the byte path
+    ],
+)
+def test_the_bytes_of_ascii_ids(ids):
+    """The rows are the ids' bytes zero-padded (a prefix first, as strcmp), or None
+    for ids the byte path does not read; the codes follow Python's order either way."""
+    array = np.array(ids, dtype=object)
+    rows = _document_ids._ascii_bytes(array)
+    readable = all(isinstance(i, str) and i.isascii() and "\x00" not in i for i in ids)
+    if rows is None:
+        assert not readable or max(map(len, ids)) * len(ids) > 4 * (sum(map(len, ids)) + 64)
+    else:
+        assert readable and rows.dtype == np.uint8 and len(rows) == len(ids)
+        for row, text in zip(rows, ids, strict=True):
+            assert bytes(row).rstrip(b"\x00") == text.encode()
+            assert not row[len(text):].any()
+    _check_codes(_document_ids._text_codes(array), ids)
+
+
+def _random_ids(rng, n, alphabet, length, prefix=""):
+    letters = np.array(list(alphabet))
+    return [prefix + "".join(rng.choice(letters, length)) for _ in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("alphabet", "length", "packed"),
+    [
+        # 6 varying bytes, zero where an id is shorter (6 bits each): packed, the codes
+        ("0123456789", 6, True),
+        ("0123456789abcdef", 12, False),  # 48 bits + the rows' 11: one word, sorted
+        ("0123456789abcdefghijklmnopqrstuvwxyz", 14, False),  # 84 bits: two words
+    ],
+)
+def test_codes_packed_from_bytes_or_sorted(alphabet, length, packed):
+    rng = np.random.default_rng(7)
+    ids = _random_ids(rng, 1500, alphabet, length, prefix="doc-")
+    ids += ids[:100] + ["doc-", "doc-0"]  # repeated ids, a prefix of others, other lengths
+    codes = _document_ids._text_codes(np.array(ids, dtype=object))
+    _check_codes(codes, ids)
+    consecutive = np.array_equal(np.unique(codes), np.arange(len(set(ids))))
+    assert consecutive != packed
+
+
+@pytest.mark.parametrize("direction", [ASCENDING, DESCENDING])
+def test_packed_codes_order_tied_rows_as_python(direction):
+    """Codes that are not consecutive (packed bytes) order the tied rows as Python's
+    sort of the ids does, through the whole reading."""
+    rng = np.random.default_rng(8)
+    n_rows = 3000
+    ids = [f"clueweb09-en{d // 100000:04d}-{d % 100000:05d}"
+           for d in rng.integers(0, 10**8, n_rows)]
+    scores = rng.integers(0, 3, n_rows).astype(float)
+    group = rng.integers(0, 20, n_rows)
+    rank = _python_rank(ids)
+    got = _ranked_input_rows(np.zeros(n_rows), scores, group, np.array(ids, dtype=object),
+                             direction)
+    np.testing.assert_array_equal(
+        got, _expected(scores, group, rank if direction == ASCENDING else -rank)
+    )
+
+
+# ------------------------------------------------------------- ids moved lazily
+
+
+def test_moved_ids_read_as_moved():
+    """Moved ids are read through the order, never gathered until asked; what they
+    give equals the ids moved eagerly, twice moved too."""
+    rng = np.random.default_rng(9)
+    ids = np.array([f"d{i}" for i in rng.integers(0, 50, 40)], dtype=object)
+    position = rng.permutation(40)
+    doc = DocumentIds(ids, position)
+    first, second = rng.permutation(40), rng.permutation(40)
+    moved = doc.moved(first).moved(second)
+    order = first[second]
+    np.testing.assert_array_equal(moved.ids, ids[order])
+    np.testing.assert_array_equal(np.asarray(moved), ids[order])
+    np.testing.assert_array_equal(moved.run_position, position[order])
+    assert len(moved) == 40 and moved.shape == (40,)
+    rows = rng.permutation(40)[:15]
+    wanted = np.zeros(40, dtype=bool)
+    wanted[rows] = True
+    for direction in (ASCENDING, DESCENDING, RUN_ORDER):
+        eager = DocumentIds(ids[order], position[order])
+        keys = moved.tie_keys(direction, rows, wanted)
+        reference = eager.tie_keys(direction, rows, wanted)
+        # the same order of the rows, whatever the codes' values
+        np.testing.assert_array_equal(np.argsort(keys, kind="stable"),
+                                      np.argsort(reference, kind="stable"))
+    assert moved.text_codes is None  # known for some rows only
+    doc.tie_keys(ASCENDING, np.arange(40))  # now known for every row
+    _check_codes(doc.moved(order).text_codes, list(ids[order]))
+
+
+# ------------------------------------------- checks with and without pandas
+
+
+@pytest.fixture(params=["pandas", "no_pandas"])
+def pandas_or_not(request, monkeypatch):
+    """The fast check of str ids (pandas' infer_dtype, where pandas is imported) and
+    the pure one give the same results and the same errors."""
+    if request.param == "pandas":
+        import pandas  # noqa: F401
+    else:
+        monkeypatch.setitem(__import__("sys").modules, "pandas", None)
+    return request.param
+
+
+@pytest.mark.parametrize(
+    ("ids", "error", "message"),
+    [
+        (["a", "b", None, "c"], TypeError, "must hold str or int ids; got None at row 2."),
+        (["a", float("nan"), "c", "d"], TypeError, "must hold str or int ids; got nan at row 1."),
+        (["a", "b", "c", b"d"], TypeError, "must hold str or int ids; got b'd' at row 3."),
+        (["a", "b", 1.5, "d"], TypeError, "must hold str or int ids; got 1.5 at row 2."),
+    ],
+)
+def test_bad_doc_ids_are_refused_on_both_paths(pandas_or_not, ids, error, message):
+    with pytest.raises(error, match="^The 'doc_id' parameter of .*" + re.escape(message)):
+        checked_rows(np.zeros(4), np.arange(4.0), np.zeros(4), doc_id=np.array(ids, dtype=object))
+
+
+def test_good_doc_ids_on_both_paths(pandas_or_not):
+    ids = np.array(["b", np.str_("a"), 3, "c"], dtype=object)  # a str subclass, an int
+    rows = checked_rows(np.zeros(4), np.array([1.0, 1.0, 1.0, 0.0]), np.zeros(4), doc_id=ids)
+    read, moved = read_rows(rows, Reading(tie_order=ASCENDING))
+    np.testing.assert_array_equal(moved, [2, 1, 0, 3])  # "3" < "a" < "b"
+
+
+@pytest.mark.parametrize(
+    ("group", "message"),
+    [
+        (["q1", None, "q2"], "group of checked_rows must not be missing; got None at row 1."),
+        (["q1", "q2", float("nan")], "must not be missing; got nan at row 2."),
+    ],
+)
+def test_missing_str_query_ids_are_refused_on_both_paths(pandas_or_not, group, message):
+    with pytest.raises(ValueError, match=re.escape(message.split("checked_rows ")[-1])):
+        checked_rows(np.zeros(3), np.arange(3.0), np.array(group, dtype=object))
+
+
+def test_str_query_ids_on_both_paths(pandas_or_not):
+    group = np.array(["q2", "q2", "q10", "q10", np.str_("q1")], dtype=object)
+    rows = checked_rows(np.zeros(5), np.arange(5.0), group)
+    np.testing.assert_array_equal(rows.queries.ids, ["q1", "q10", "q2"])
+    np.testing.assert_array_equal(rows.queries.row_codes(), [2, 2, 1, 1, 0])
