@@ -69,6 +69,9 @@ class TrecTable:
     value: np.ndarray
     source: str
     tag: str | None = None
+    # read without the check that no (query, docno) pair is given twice, which the
+    # join makes (check_pairs_now makes it before any other error is raised)
+    pairs_unchecked: bool = False
 
 
 # --------------------------------------------------------------------------- files
@@ -422,8 +425,15 @@ def _empty_table(name: str, kind: str) -> TrecTable:
     return TrecTable(empty, empty, np.array([], np.int64 if kind == "qrels" else np.float64), name)
 
 
-def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
-    """The vectorised reader; None when the file is not one it takes as it is."""
+def _fast_trec_file(
+    data: bytes, name: str, kind: str, check_pairs: bool = True
+) -> TrecTable | None:
+    """The vectorised reader; None when the file is not one it takes as it is.
+
+    ``check_pairs=False`` leaves the check that no (query, docno) pair is given twice
+    to the caller (:func:`join_trec`'s sort finds such pairs for free); the table
+    then says so (``pairs_unchecked``).
+    """
     n_fields, doc_index, value_index, _ = _LAYOUT[kind]
     read = _normalized(data)
     if read is None:
@@ -470,9 +480,9 @@ def _fast_trec_file(data: bytes, name: str, kind: str) -> TrecTable | None:
     if query is None or doc is None or value_matrix is None:
         return None
     values = _read_values(value_matrix, kind)
-    if values is None or _pair_twice(query, doc):
+    if values is None or (check_pairs and _pair_twice(query, doc)):
         return None
-    return TrecTable(query, doc, values, name, tag)
+    return TrecTable(query, doc, values, name, tag, pairs_unchecked=not check_pairs)
 
 
 def _pair_twice(query: np.ndarray, doc: np.ndarray) -> bool:
@@ -611,10 +621,13 @@ def _as_objects(ids: np.ndarray) -> np.ndarray:
     return decoded_texts(distinct)[codes]
 
 
-def read_trec_file(source: Any, kind: str) -> TrecTable:
+def read_trec_file(source: Any, kind: str, check_pairs: bool = True) -> TrecTable:
     """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file into flat columns.
 
     ``source`` is a path or a binary file object (such as ``sys.stdin.buffer``).
+    ``check_pairs=False``: a file (not a stream, which cannot be read again to name
+    the line) may be returned with the check for pairs given twice left to the
+    caller (:func:`check_pairs_now`).
     """
     if hasattr(source, "read"):
         name = str(getattr(source, "name", "<stream>"))
@@ -628,7 +641,7 @@ def read_trec_file(source: Any, kind: str) -> TrecTable:
     # a byte order mark is no part of the first query id (pandas drops it; so does
     # the plain reader, which reads files with comments or extra fields)
     data = data.removeprefix(codecs.BOM_UTF8)
-    table = _fast_trec_file(data, name, kind)
+    table = _fast_trec_file(data, name, kind, check_pairs or hasattr(source, "read"))
     if table is not None:
         return table
     if _other_whitespace(data):
@@ -713,11 +726,21 @@ def _first_wrong_type(values: list, kind: str) -> int:
     return 0  # pragma: no cover - only called when a value has the wrong type
 
 
-def trec_table(source: Any, kind: str, argument: str) -> TrecTable:
-    """A qrels or run from a file path, a binary file object or a nested dict."""
+def trec_table(source: Any, kind: str, argument: str, check_pairs: bool = True) -> TrecTable:
+    """A qrels or run from a file path, a binary file object or a nested dict
+    (``check_pairs``: as :func:`read_trec_file`'s)."""
     if is_path(source) or hasattr(source, "read"):
-        return read_trec_file(source, kind)
+        return read_trec_file(source, kind, check_pairs)
     return _dict_table(source, kind, argument)
+
+
+def check_pairs_now(table: TrecTable, source: Any, kind: str) -> None:
+    """Make the check a table was read without (:func:`read_trec_file`'s
+    ``check_pairs=False``): a pair given twice is refused as the reader refuses it,
+    naming the file and the line."""
+    if table.pairs_unchecked and _pair_twice(table.query, table.doc):
+        read_trec_file(source, kind)  # raises, naming the line
+        raise AssertionError(f"{table.source}: a pair given twice that no reader finds")
 
 
 def to_nested_dict(table: TrecTable) -> dict[str, dict[str, Any]]:
@@ -786,6 +809,11 @@ class JoinedRows:
     doc_code: np.ndarray
 
 
+class _PairGivenTwice(Exception):
+    """A (query, docno) pair is in one file twice (:func:`join_trec_sources` lets
+    the reader name its line)."""
+
+
 def _pairs(
     order: np.ndarray, query_code: np.ndarray, doc_code: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -793,8 +821,8 @@ def _pairs(
     docno) equals the next row's, whether it equals a neighbour's, and the query
     codes in that order.
 
-    Every reader refuses a pair given twice in one file, so a pair of equal
-    neighbours is a qrels row and a run row.
+    A pair of equal neighbours is then a qrels row and a run row: the join refuses
+    a pair given twice in one file first.
     """
     ordered_query = query_code[order]
     ordered_doc = doc_code[order]
@@ -851,6 +879,10 @@ def join_trec(
     del by_doc
     from_run = order >= n_qrels
     equal_next, paired, ordered_query = _pairs(order, query_code, doc_code)
+    if bool(np.any(equal_next[:-1] & (from_run[:-1] == from_run[1:]))) or bool(
+        np.any(equal_next[:-1] & equal_next[1:])
+    ):  # two equal pairs from one file (or three in a row: one file has two)
+        raise _PairGivenTwice
     # a run row takes the label of its qrels neighbour (0 when the document is not
     # judged); that qrels row then goes, the other qrels rows get the score -inf
     kept_rows = np.flatnonzero(kept[ordered_query] & (from_run | ~paired))
@@ -984,11 +1016,18 @@ def join_trec_sources(
     and the command line join each run with this too), ``run_name`` the run among
     several (None: the run's source alone names it).
     """
-    qrels_table = trec_table(qrels, "qrels", "qrels")
-    run_table = trec_table(run, "run", "run")
+    # pairs given twice are found by the join's sort, not by a sort of each file;
+    # an error the files have is raised as reading them one after the other would
+    qrels_table = trec_table(qrels, "qrels", "qrels", check_pairs=False)
+    try:
+        run_table = trec_table(run, "run", "run", check_pairs=False)
+    except ValueError:
+        check_pairs_now(qrels_table, qrels, "qrels")
+        raise
     source = f"{qrels_table.source} + {run_table.source}"
     shown = run_table.source if run_name is None else f"{run_name!r} ({run_table.source})"
     if not len(run_table.query):
+        check_pairs_now(qrels_table, qrels, "qrels")
         # an empty results file is a broken pipeline far more often than a system that
         # answered nothing; trec_eval refuses it too ("Cannot read results file")
         raise ValueError(
@@ -998,7 +1037,12 @@ def join_trec_sources(
     tag, qrels_source = run_table.tag, qrels_table.source
     tables = [qrels_table, run_table]
     del qrels_table, run_table  # join_trec drops the id matrices once they are coded
-    rows = join_trec(tables, answered_only=answered_only, single_precision=single_precision)
+    try:
+        rows = join_trec(tables, answered_only=answered_only, single_precision=single_precision)
+    except _PairGivenTwice:
+        for table_source, kind in ((qrels, "qrels"), (run, "run")):
+            read_trec_file(table_source, kind)  # the file with the pair names its line
+        raise AssertionError("a pair given twice that no reader finds") from None
     # the rows carry their docnos' codes in text order (trec_eval's tie order): an id
     # changed in place would keep a stale code, so the ids are read-only (a copy, or
     # dataclasses.replace(data, doc_id=...), gives rows ordered by the new ids); they
