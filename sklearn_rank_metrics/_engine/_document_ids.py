@@ -16,6 +16,7 @@ import numpy as np
 
 from ._caller import caller_name
 from ._inputs import factorize_text_ids, only_str, plain_array
+from ._text_rows import TextRows, ids_as_given
 
 ASCENDING = "ascending"
 DESCENDING = "descending"
@@ -70,7 +71,13 @@ class DocumentIds:
     @property
     def ids(self) -> np.ndarray:
         """The id of every row."""
-        return self._ids if self._at is None else self._ids[self._at]
+        ids = ids_as_given(self._ids)  # a reader's TextRows: made str now
+        return ids if self._at is None else ids[self._at]
+
+    @property
+    def held_as_text(self) -> bool:
+        """Whether the ids are a reader's :class:`TextRows`, not yet made str."""
+        return isinstance(self._ids, TextRows) and self._ids.made() is None
 
     @property
     def run_position(self) -> Any:
@@ -409,6 +416,15 @@ def check_doc_ids(doc_id: Any, y_true: Any) -> DocumentIds:
     """
     run_position = doc_id.run_position if isinstance(doc_id, DocumentIds) else None
     text_codes = doc_id.text_codes if isinstance(doc_id, DocumentIds) else None
+    if isinstance(doc_id, DocumentIds) and text_codes is not None and doc_id.held_as_text:
+        # a reader's ids with their codes: its str, made only if something reads them
+        n_labels = len(plain_array(y_true))
+        if len(doc_id) != n_labels:
+            raise ValueError(
+                f"The 'doc_id' parameter of {caller_name()} has {len(doc_id)} rows but "
+                f"y_true has {n_labels}; give one document id per row."
+            )
+        return doc_id
     if isinstance(doc_id, DocumentIds):
         doc_id = doc_id.ids
     ids = plain_array(doc_id, "doc_id")  # a null is named here, as doc_id

@@ -78,7 +78,9 @@ def carried_fields(
     ids = given_doc_id(rows)  # as held: a reader's ids are not made str here
     codes = text_codes_of(ids, doc_text_codes)
     if ids is not None and (run_position is not None or codes is not None):
-        ids = DocumentIds(np.asarray(ids), run_position, codes)
+        # a reader's TextRows go as they are: the engine reads their codes, not the str
+        held = ids if isinstance(ids, TextRows) else np.asarray(ids)
+        ids = DocumentIds(held, run_position, codes)
     carried["doc_id"] = ids_as_given(ids)
     return {name: carried[name] for name in fields}
 

@@ -93,3 +93,14 @@ def test_aligned_runs_of_one_run_hold_the_ids_as_text_too(files):
     assert isinstance(given_doc_id(aligned), TextRows)
     assert aligned.doc_id.tolist() == ["é9", "d3", "d2", "d1", "d5"]
     assert aligned.run(str(run.name)).doc_id.tolist() == aligned.doc_id.tolist()
+
+
+def test_evaluate_and_the_command_line_never_make_the_str(files, capsys):
+    from sklearn_rank_metrics.__main__ import main
+
+    data = read_trec(*files)
+    evaluate(data, metrics=["map", "bpref", "ndcg@10"])
+    assert given_doc_id(data).made() is None  # the codes in text order sufficed
+    qrels, run = files
+    main(["evaluate", "--qrels", str(qrels), "--run", str(run), "--metrics", "map"])
+    assert "0.7917" in capsys.readouterr().out  # ((1/2 + 2/3) / 2 + 1) / 2
