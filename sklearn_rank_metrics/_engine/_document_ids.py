@@ -49,7 +49,7 @@ class DocumentIds:
 
     def __init__(
         self,
-        ids: np.ndarray,
+        ids: np.ndarray | TextRows,
         run_position: Any = None,
         text_codes: Any = None,
         *,
@@ -73,6 +73,11 @@ class DocumentIds:
         """The id of every row."""
         ids = ids_as_given(self._ids)  # a reader's TextRows: made str now
         return ids if self._at is None else ids[self._at]
+
+    def without_run_order(self) -> DocumentIds:
+        """The same ids without the rows' run order (their codes in text order
+        shared; a reader's ids still held as text)."""
+        return DocumentIds(self._ids, None, shared=self._text, at=self._at)
 
     @property
     def held_as_text(self) -> bool:
@@ -175,7 +180,7 @@ class _TextCodes:
         self.every_row = False
 
     def codes_of(
-        self, ids: np.ndarray, rows: np.ndarray, wanted: np.ndarray | None
+        self, held: np.ndarray | TextRows, rows: np.ndarray, wanted: np.ndarray | None
     ) -> np.ndarray:
         """The codes of ``rows``: on first use computed for ``wanted`` (every row when
         ``wanted`` is None); where a later use finds some missing (another ranking of
@@ -183,6 +188,7 @@ class _TextCodes:
         codes, known = self.codes, self.known
         if codes is not None and (known is None or known[rows].all()):
             return codes[rows]
+        ids = ids_as_given(held)  # str made only when the codes must be computed
         if codes is not None or wanted is None or self.every_row or wanted.all():
             self.codes, self.known = _text_codes(ids), None
         else:
@@ -193,7 +199,7 @@ class _TextCodes:
         return self.codes[rows]
 
 
-def _given_codes(codes: Any, ids: np.ndarray) -> np.ndarray:
+def _given_codes(codes: Any, ids: np.ndarray | TextRows) -> np.ndarray:
     """A reader's codes in text order, checked for shape and type (the reader vouches
     for their order)."""
     codes = np.asarray(codes)

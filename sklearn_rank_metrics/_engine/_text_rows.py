@@ -10,12 +10,14 @@ always did, made on first read.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
 
 _NEWLINE = ord("\n")
 _DECODE_BYTES = 1 << 24  # bytes of texts decoded at a time, to bound the copies
+_FIRST_READ = threading.Lock()  # threads reading the same ids first get one array
 
 
 def decoded_texts(matrix: np.ndarray) -> np.ndarray:
@@ -65,11 +67,16 @@ class TextRows:
 
     def objects(self) -> np.ndarray:
         """The ids as an object array of str (read-only), made on the first call."""
-        if self._objects is None:
-            assert self._texts is not None
-            ids = decoded_texts(self._texts)[self.codes]
+        made, texts = self._objects, self._texts
+        if made is not None:
+            return made
+        if texts is not None:  # else another thread made them meanwhile
+            ids = decoded_texts(texts)[self.codes]
             ids.flags.writeable = False
-            self._objects, self._texts = ids, None
+            with _FIRST_READ:
+                if self._objects is None:
+                    self._objects, self._texts = ids, None
+        assert self._objects is not None
         return self._objects
 
     def made(self) -> np.ndarray | None:

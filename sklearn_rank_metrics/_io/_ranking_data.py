@@ -110,23 +110,26 @@ class _IdsReadOnFirstUse:
 
     def __get__(self, rows: Any, owner: Any = None) -> Any:
         if rows is None:  # the class's attribute: the field's default, if any
-            return getattr(owner, "_doc_id_default", self)
-        return ids_as_given(rows.__dict__["_doc_id_given"])
+            if "_doc_id_default" not in vars(owner):
+                raise AttributeError(f"type object {owner.__name__!r} has no attribute 'doc_id'")
+            return owner._doc_id_default
+        return ids_as_given(given_doc_id(rows))
 
     def __set__(self, rows: Any, value: Any) -> None:
         rows.__dict__["_doc_id_given"] = value
 
 
 def _doc_id_read_on_first_use(cls: type) -> None:
-    default = cls.__dict__.get("doc_id", _IdsReadOnFirstUse)
-    if default is not _IdsReadOnFirstUse:
-        cls._doc_id_default = default  # type: ignore[attr-defined]
+    if "doc_id" in vars(cls):  # the field's default
+        cls._doc_id_default = vars(cls)["doc_id"]  # type: ignore[attr-defined]
     cls.doc_id = _IdsReadOnFirstUse()  # type: ignore[attr-defined]
 
 
 def given_doc_id(rows: Any) -> Any:
-    """The ``doc_id`` of rows as held: :class:`TextRows` stay text."""
-    return rows.__dict__["_doc_id_given"]
+    """The ``doc_id`` of rows as held: :class:`TextRows` stay text. Rows pickled
+    before ids were held so keep theirs under the field's own name."""
+    held = rows.__dict__
+    return held["_doc_id_given"] if "_doc_id_given" in held else held.get("doc_id")
 
 
 def check_convention_name(rows: Any) -> None:

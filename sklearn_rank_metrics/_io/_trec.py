@@ -1021,7 +1021,7 @@ def join_trec_sources(
     qrels_table = trec_table(qrels, "qrels", "qrels", check_pairs=False)
     try:
         run_table = trec_table(run, "run", "run", check_pairs=False)
-    except ValueError:
+    except Exception:  # any error of the run comes after the qrels' own
         check_pairs_now(qrels_table, qrels, "qrels")
         raise
     source = f"{qrels_table.source} + {run_table.source}"
@@ -1035,12 +1035,17 @@ def join_trec_sources(
             "evaluate (trec_eval refuses an empty results file too)."
         )
     tag, qrels_source = run_table.tag, qrels_table.source
+    unchecked = [  # files read without the check for pairs given twice
+        (table_source, kind)
+        for table, table_source, kind in ((qrels_table, qrels, "qrels"), (run_table, run, "run"))
+        if table.pairs_unchecked
+    ]
     tables = [qrels_table, run_table]
     del qrels_table, run_table  # join_trec drops the id matrices once they are coded
     try:
         rows = join_trec(tables, answered_only=answered_only, single_precision=single_precision)
     except _PairGivenTwice:
-        for table_source, kind in ((qrels, "qrels"), (run, "run")):
+        for table_source, kind in unchecked:
             read_trec_file(table_source, kind)  # the file with the pair names its line
         raise AssertionError("a pair given twice that no reader finds") from None
     # the rows carry their docnos' codes in text order (trec_eval's tie order): an id

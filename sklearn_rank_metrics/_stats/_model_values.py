@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from .._engine._caller import caller_name, renamed_as
-from .._engine._document_ids import DocumentIds
 from .._engine._inputs import check_pandas_indexes, to_numpy
 from .._metrics._aggregate import warn_if_nothing_defined
 from .._metrics._evaluate import CallPlan, EvaluationDetails, details_of_rows, plan_metrics
@@ -146,7 +145,7 @@ def models_details(
             if documents is not None and isinstance(documents.run_position, np.ndarray):
                 # one run's line order, read with the rows: the order of their own
                 # scores, not of the models given here (a tie then warns, as without it)
-                documents = DocumentIds(documents.ids, None, documents.text_codes)
+                documents = documents.without_run_order()
         else:
             # the rows' inputs were checked with the first model's scores; this model's
             # pandas index must match them too (rows are paired by position)

@@ -104,3 +104,32 @@ def test_evaluate_and_the_command_line_never_make_the_str(files, capsys):
     qrels, run = files
     main(["evaluate", "--qrels", str(qrels), "--run", str(run), "--metrics", "map"])
     assert "0.7917" in capsys.readouterr().out  # ((1/2 + 2/3) / 2 + 1) / 2
+
+
+def test_a_report_never_makes_the_str(files):
+    from sklearn_rank_metrics import ranking_report
+
+    data = read_trec(*files)
+    ranking_report(data, metrics=["map"])
+    assert given_doc_id(data).made() is None
+
+
+def test_rows_pickled_before_ids_were_held_as_text_still_give_their_ids():
+    # a pickle of an earlier version holds the ids under the field's own name
+    from sklearn_rank_metrics import RankingData
+
+    old = object.__new__(RankingData)
+    made = RankingData([1.0, 0.0], [0.5, 0.2], ["q", "q"], doc_id=np.array(["a", "b"], object))
+    state = dict(made.__dict__)
+    state["doc_id"] = state.pop("_doc_id_given")
+    old.__dict__.update(state)
+    assert old.doc_id.tolist() == ["a", "b"]
+    assert evaluate(old, metrics=["map"], convention="trec_eval")["map"] == 1.0
+
+
+def test_the_class_attribute_is_the_field_default_or_missing():
+    from sklearn_rank_metrics import AlignedRuns, RankingData
+
+    assert RankingData.doc_id is None  # the field's default, as before
+    with pytest.raises(AttributeError):
+        AlignedRuns.doc_id  # noqa: B018  (a field without default: no class attribute)

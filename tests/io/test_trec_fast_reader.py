@@ -348,3 +348,29 @@ def test_read_trec_document_ids_are_read_only(tmp_path):
     renamed = data.doc_id.copy()
     renamed[renamed == "b"] = "0"
     assert mean_reciprocal_rank_score(dataclasses.replace(data, doc_id=renamed)) == 1.0
+
+
+def test_a_pair_given_twice_is_named_by_line_whatever_the_other_source(tmp_path):
+    # the join finds the pair (the files are read without the per-file check), then
+    # the file with it is read again, so that its reader names the line
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 1.0 t\nq1 Q0 d1 2 0.5 t\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"run, line 2: document 'd1' of query 'q1' appears twice"):
+        read_trec({"q1": {"d1": 1}}, run)  # qrels as a dict: nothing to read again
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\nq2 0 d7 0\nq2 0 d7 1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"qrels, line 3: document 'd7' of query 'q2'"):
+        read_trec(qrels, {"q1": {"d1": 0.5}})  # a pair given twice in a query the run lacks
+
+
+def test_an_error_of_the_run_comes_after_the_qrels_own(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\nq1 0 d1 0\n", encoding="utf-8")
+    twice = r"qrels, line 2: document 'd1' of query 'q1' appears twice"
+    for run in (tmp_path / "missing", tmp_path, 123, {"q1": {"d1": "x"}}):
+        with pytest.raises(ValueError, match=twice):
+            read_trec(qrels, run)
+    empty = tmp_path / "empty"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match=twice):
+        read_trec(qrels, empty)
