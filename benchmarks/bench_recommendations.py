@@ -17,8 +17,10 @@ The baseline of each form is the cheapest NumPy construction of the same flat
 arrays from the same objects: the item ids of both sides and each item's user
 (``np.fromiter`` over ``itertools.chain`` of the lists, ``ravel`` of a matrix,
 ``np.concatenate`` of arrays, ``to_numpy`` of the columns), without matching anything.
-Calls alternate (ours, baseline, ...); the minimum and median of ``--repeats`` runs
-and the ratio of the medians are printed, after the machine (CPU, NumPy, SIMD).
+Calls alternate (ours, baseline, ...); the minimum and median wall time of
+``--repeats`` runs, the ratio of the medians, and the ratio of the median CPU times
+of the process (steadier than wall time on a shared machine) are printed, after the
+machine (CPU, NumPy, SIMD).
 
     python benchmarks/bench_recommendations.py [--users 100000] [--depth 50]
         [--relevant 10] [--repeats 5] [--forms "matrix,lists"]
@@ -141,21 +143,26 @@ def main() -> None:
         part.strip() in name for part in args.forms.split(","))]
     print(f"{args.users:,} users x {args.depth} recommended items, {args.relevant} relevant "
           f"each ({args.relevant // 2} of them recommended); min / median of {args.repeats}")
-    print(f"  {'form':<38s} {'ours (s)':>15s} {'NumPy arrays (s)':>17s} {'ratio':>7s}")
+    print(f"  {'form':<38s} {'ours (s)':>15s} {'NumPy arrays (s)':>17s} {'ratio':>7s} "
+          f"{'CPU ratio':>9s}")
     for name in chosen:
         arguments, baseline = table[name]
         read_recommendations(*arguments)  # warm-up
-        ours, base = [], []
+        ours, base, ours_cpu, base_cpu = [], [], [], []
         for _ in range(args.repeats):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             read_recommendations(*arguments)
             ours.append(time.perf_counter() - start)
-            start = time.perf_counter()
+            ours_cpu.append(time.process_time() - cpu)
+            start, cpu = time.perf_counter(), time.process_time()
             baseline()
             base.append(time.perf_counter() - start)
+            base_cpu.append(time.process_time() - cpu)
         ratio = statistics.median(ours) / statistics.median(base)
+        cpu_ratio = statistics.median(ours_cpu) / statistics.median(base_cpu)
         print(f"  {name:<38s} {min(ours):6.3f} / {statistics.median(ours):6.3f} "
-              f"{min(base):7.3f} / {statistics.median(base):6.3f} {ratio:6.1f}x")
+              f"{min(base):7.3f} / {statistics.median(base):6.3f} {ratio:6.1f}x "
+              f"{cpu_ratio:8.1f}x")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._document_ids import _text_codes
 from .._engine._plain import plain
 from ._ranking_data import RankingData
 
@@ -335,20 +336,29 @@ def _joined(first: list | np.ndarray, second: list | np.ndarray) -> list | np.nd
     return as_list[0] + as_list[1]
 
 
-def _repeated_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of entries with equal keys, as (earlier, later) entry indices, each
-    entry paired with the next of its key.
+def _neighbours(
+    order: np.ndarray, sorted_keys: np.ndarray, user: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of entries with equal keys (and equal ``user``, when given), as
+    (earlier, later) entry indices: neighbours in a stable order by key."""
+    equal = sorted_keys[1:] == sorted_keys[:-1]
+    if user is not None:  # the order is by user, then key
+        equal &= user[1:] == user[:-1]
+    twice = np.flatnonzero(equal)
+    return order[twice], order[twice + 1]
 
-    A sort of the key values alone (far cheaper than an argsort) tells whether any
-    value repeats; only then are the entries ordered by an argsort.
-    """
-    values = np.sort(keys)
-    if not np.any(values[1:] == values[:-1]):
-        empty = np.zeros(0, dtype=np.intp)
-        return empty, empty
-    order = np.argsort(keys, kind="stable")  # by value, then entry
-    equal = np.flatnonzero(keys[order[1:]] == keys[order[:-1]])
-    return order[equal], order[equal + 1]
+
+def _key_order(
+    keys: np.ndarray, user: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The entries by user, then key, then entry, where ``user`` does not decrease
+    (each user's entries sorted on their own); else by key, then entry (one stable
+    argsort: for dense keys, which grow with the user, the same order). And the
+    keys in that order."""
+    if len(user) < 2 or bool(np.all(user[1:] >= user[:-1])):
+        return _segment_order(keys, lengths)
+    order = np.argsort(keys, kind="stable")
+    return order, keys[order]
 
 
 def _segment_order(keys: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -693,10 +703,16 @@ def _refuse_repeats(
 
 
 def _by_user_and_id(
-    rows: np.ndarray, user: np.ndarray, ids: np.ndarray, codes: np.ndarray
+    rows: np.ndarray, user: np.ndarray, ids: np.ndarray, codes: np.ndarray, text: bool
 ) -> np.ndarray:
     """``rows`` ordered by user, then item id (first appearance for ids of mixed
-    types, which do not sort)."""
+    types, which do not sort). Text ids (``str``, all of them) are ranked in code
+    point order by the engine's factoriser, as Python compares them, so that one
+    integer sort replaces a sort that compares Python strings."""
+    if text and len(rows):
+        rank = _text_codes(ids[rows]).astype(np.int64)
+        keys = user[rows].astype(np.int64) * (int(rank.max()) + 1) + rank
+        return rows[np.argsort(keys, kind="stable")]
     try:
         return rows[np.lexsort((ids[rows], user[rows]))]
     except TypeError:
@@ -722,15 +738,23 @@ def _rows(
     rel_key = _pair_keys(rel.user, codes[n_rec_rows:], hashed, width)
     n_users = len(users)
     n_rec = np.bincount(rec.user, minlength=n_users)
+    n_rel = np.bincount(rel.user, minlength=n_users)
+    if hashed and len(codes):
+        # fewer bits of hash (still 50 or more for lists up to 4096 items), so that
+        # each key has room for its position in the sort of its user's list; keys
+        # that become equal are compared by id below, as any hash collision
+        longest = max(int(n_rec.max()), int(n_rel.max()))
+        shift = max(longest - 1, 1).bit_length() + 2
+        rec_key >>= shift
+        rel_key >>= shift
+    # both sides by user, then key: equal neighbours are an item listed twice
     rec_order, sorted_key = _segment_order(rec_key, n_rec)  # rec.user does not decrease
-    equal = sorted_key[1:] == sorted_key[:-1]
-    if hashed:  # dense keys differ between users
-        equal &= rec.user[1:] == rec.user[:-1]
-    twice = np.flatnonzero(equal)
-    rec_pairs = (rec_order[twice], rec_order[twice + 1])  # (earlier, later): a stable order
-    rel_pairs = _repeated_pairs(rel_key)
-    hit_rel, at = _lookup(sorted_key, n_rec, rel.user, rel_key, hashed)
-    hit_rec = rec_order[at]
+    rec_pairs = _neighbours(rec_order, sorted_key, rec.user if hashed else None)
+    rel_order, rel_sorted = _key_order(rel_key, rel.user, n_rel)
+    rel_pairs = _neighbours(rel_order, rel_sorted, None)  # users: checked by _collide
+    rel_user = rel.user[rel_order]
+    hit_sorted, at = _lookup(sorted_key, n_rec, rel_user, rel_sorted, hashed)
+    hit_rel, hit_rec = rel_order[hit_sorted], rec_order[at]
     if hashed and _collide(
         item_ids, n_rec_rows, rel.user,
         [rec_pairs, (rel_pairs[0] + n_rec_rows, rel_pairs[1] + n_rec_rows),
@@ -743,12 +767,13 @@ def _rows(
     grades = rel.known_value()
     labels[hit_rec] = grades[hit_rel]
     recommended_rel = np.zeros(len(rel_key), bool)
-    recommended_rel[hit_rel] = True
-    missed = np.flatnonzero(~recommended_rel)
-    if ordered:  # keys in (user, id) order, and distinct: no need to compare the ids
-        missed = missed[np.argsort(rel_key[missed])]
-    else:
-        missed = _by_user_and_id(missed, rel.user, item_ids[n_rec_rows:], codes[n_rec_rows:])
+    recommended_rel[hit_sorted] = True
+    # the others, in key order: (user, id) order for integer ids
+    missed = rel_order[~recommended_rel]
+    if not ordered:
+        missed = _by_user_and_id(
+            missed, rel.user, item_ids[n_rec_rows:], codes[n_rec_rows:], hashed
+        )
     missed_user = rel.user[missed]
     n_missed = np.bincount(missed_user, minlength=n_users)
     n_rows = n_rec + n_missed
