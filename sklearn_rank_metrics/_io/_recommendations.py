@@ -132,9 +132,17 @@ def _recommended_lists(users: list, lists: list | np.ndarray) -> _Flat:
     if matrix is not None:  # equal-length integer arrays: one array, no scalar per item
         return _top_n_matrix(matrix)
     lengths = np.fromiter(map(len, lists), np.intp, len(lists))
+    user = np.repeat(np.arange(len(lists)), lengths)
+    if kinds <= {list, tuple} and set(map(type, chain.from_iterable(lists))) == {int}:
+        # Python ints (no bool): one int64 array, as the general path would make of them
+        try:
+            flat_ints = np.fromiter(chain.from_iterable(lists), np.int64, len(user))
+            return _Flat(user, flat_ints, None, _positions(lengths))
+        except OverflowError:  # an id beyond int64: the general path
+            pass
     # NumPy scalars hash and compare like the Python values: no conversion per list
     flat = list(chain.from_iterable(lists))
-    return _Flat(np.repeat(np.arange(len(lists)), lengths), flat, None, _positions(lengths))
+    return _Flat(user, flat, None, _positions(lengths))
 
 
 def _integer_matrix(lists: list, kinds: set) -> np.ndarray | None:
@@ -240,11 +248,7 @@ def _long_table(
             f"read_recommendations: the {what} table has no column {missing[0]!r}; its "
             f"columns are {list(table.columns)}."
         )
-    user_ids = np.asarray(table[user]).tolist()
-    start = len(users)
-    # new users get the next codes, in order of first appearance
-    users.update(zip(filterfalse(users.__contains__, dict.fromkeys(user_ids)), count(start)))
-    codes = np.fromiter(map(users.__getitem__, user_ids), np.intp, len(user_ids))
+    codes = _user_codes(np.asarray(table[user]), users)
     values = None
     if value is not None:
         values = np.asarray(table[value], dtype=np.float64)
@@ -254,7 +258,30 @@ def _long_table(
                 f"read_recommendations: column {value!r} of the {what} table must hold "
                 f"finite numbers; got {values[bad[0]]} at row {int(bad[0])}."
             )
-    return _Flat(codes, np.asarray(table[item]).tolist(), values, np.zeros(len(codes), np.intp))
+    items = np.asarray(table[item])
+    if items.dtype.kind == "i" or (items.dtype.kind == "u" and items.dtype.itemsize < 8):
+        items = items.astype(np.int64)  # what the general path makes of the Python ints
+    else:
+        items = items.tolist()
+    return _Flat(codes, items, values, np.zeros(len(codes), np.intp))
+
+
+def _user_codes(user_ids: np.ndarray, users: dict) -> np.ndarray:
+    """The code of each row's user, adding new users to ``users`` (the next codes, in
+    order of first appearance).
+
+    Rows of one user usually come together: each run of equal ids is looked up once
+    (a Python step per run, not per row; rows in no order make one run each).
+    """
+    if not len(user_ids):
+        return np.zeros(0, dtype=np.intp)
+    starts = np.flatnonzero(np.concatenate([[True], user_ids[1:] != user_ids[:-1]]))
+    run_ids = user_ids[starts].tolist()
+    users.update(
+        zip(filterfalse(users.__contains__, dict.fromkeys(run_ids)), count(len(users)))
+    )
+    run_codes = np.fromiter(map(users.__getitem__, run_ids), np.intp, len(run_ids))
+    return np.repeat(run_codes, np.diff(np.append(starts, len(user_ids))))
 
 
 def _code_items(
@@ -460,7 +487,10 @@ def _lookup(
 def _order_recommended(rec: _Flat, by_rank: bool, users: list) -> _Flat:
     """A long table's rows by user, then rank (ascending) or input order (scores)."""
     value = rec.known_value()
-    if not by_rank:
+    in_order = bool(np.all(rec.user[1:] >= rec.user[:-1]))
+    if in_order and (not by_rank or _ranks_increase(rec.user, value)):
+        order = None  # the table's rows are in this order already (as tables often are)
+    elif not by_rank:
         order = np.argsort(rec.user, kind="stable")
     else:
         order = np.lexsort((value, rec.user))
@@ -475,10 +505,17 @@ def _order_recommended(rec: _Flat, by_rank: bool, users: list) -> _Flat:
                 f"{value[row]:g} twice in the recommended table; ranks order a list."
             )
     lengths = np.bincount(rec.user, minlength=len(users))
-    return _Flat(
-        rec.user[order], list(map(rec.items.__getitem__, order.tolist())), value[order],
-        _positions(lengths),
-    )
+    if order is None:
+        return _Flat(rec.user, rec.items, value, _positions(lengths))
+    items = (rec.items[order] if isinstance(rec.items, np.ndarray)
+             else list(map(rec.items.__getitem__, order.tolist())))
+    return _Flat(rec.user[order], items, value[order], _positions(lengths))
+
+
+def _ranks_increase(user: np.ndarray, rank: np.ndarray) -> bool:
+    """Whether the ranks increase strictly within each user's rows (rows by user)."""
+    same_user = user[1:] == user[:-1]
+    return bool(np.all(rank[1:][same_user] > rank[:-1][same_user]))
 
 
 def _id_array(values: list) -> np.ndarray:
@@ -712,7 +749,13 @@ def _by_user_and_id(
     if text and len(rows):
         rank = _text_codes(ids[rows]).astype(np.int64)
         keys = user[rows].astype(np.int64) * (int(rank.max()) + 1) + rank
-        return rows[np.argsort(keys, kind="stable")]
+        ordered = rows[np.argsort(keys, kind="stable")]
+        # checked with Python's own comparison, one per row (NumPy's StringDType, which
+        # the factoriser uses for non-ASCII ids, ends a string at a NUL on NumPy 2.4)
+        same = user[ordered[1:]] == user[ordered[:-1]]
+        sorted_ids = ids[ordered]
+        if np.all(sorted_ids[1:][same] > sorted_ids[:-1][same]):
+            return ordered
     try:
         return rows[np.lexsort((ids[rows], user[rows]))]
     except TypeError:
