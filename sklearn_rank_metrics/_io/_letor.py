@@ -95,6 +95,33 @@ _DATA_LINE = re.compile(rb"^[ \t]*[^\s#]+(?:[ \t]+qid:([^\s#]*))?", re.MULTILINE
 _OTHER_LINE = re.compile(rb"^[ \t]*(?:[#\r\n\v\f]|$)", re.MULTILINE)
 
 
+def _after_break(pattern: re.Pattern[bytes]) -> re.Pattern[bytes]:
+    """``pattern`` (anchored at a line start by ``^``) from the line break before the
+    line instead: its first character a literal, the regex engine jumps from one
+    line break to the next instead of trying every byte (3 to 8 times faster). What
+    would end the match is looked at, not consumed, so that a blank line's break
+    stays the start of the next line."""
+    text = pattern.pattern
+    text = text.replace(b"(?:[#\\r\\n\\v\\f]|$)", b"(?=[#\\r\\n\\v\\f]|$)")
+    return re.compile(b"\n" + text[1:], pattern.flags)
+
+
+_DATA_AFTER_BREAK = _after_break(_DATA_LINE)
+_OTHER_AFTER_BREAK = _after_break(_OTHER_LINE)
+_DOCID_AFTER_BREAK = _after_break(_DOCID_RE)
+
+
+def _line_findall(data: bytes, pattern: re.Pattern[bytes], after: re.Pattern[bytes]) -> list:
+    """``pattern.findall(data)``: the first line by ``pattern``, the others by its
+    form ``after`` a line break (the same matches, found faster)."""
+    first = pattern.match(data)
+    if first is None:
+        return after.findall(data)
+    # from where the first match ends, as findall goes on (a match may end past a
+    # line break, and the line it ends in is then skipped)
+    return [first.group(1) or b"", *after.findall(data, first.end())]
+
+
 def _scan_data_lines(data: bytes) -> tuple[list[bytes], list[bytes]]:
     """The ``qid:`` text of every data line (``b""`` where none), and the docids found.
 
@@ -102,8 +129,8 @@ def _scan_data_lines(data: bytes) -> tuple[list[bytes], list[bytes]]:
     the file size. The docid pattern starts at a ``#``, so a file without comments
     costs nearly nothing there.
     """
-    query_texts = _DATA_LINE.findall(data)
-    doc_texts = _DOCID_RE.findall(data) if b"#" in data else []
+    query_texts = _line_findall(data, _DATA_LINE, _DATA_AFTER_BREAK)
+    doc_texts = _line_findall(data, _DOCID_RE, _DOCID_AFTER_BREAK) if b"#" in data else []
     return query_texts, doc_texts
 
 
@@ -113,7 +140,13 @@ def _data_row_location(data: bytes, name: str) -> Callable[[int], str]:
     Keeps only the numbers of the other (blank and comment) lines, not the text:
     data line ``i`` is the ``i + 1``-th line number missing from them.
     """
-    starts = [match.start() for match in _OTHER_LINE.finditer(data)]  # usually few
+    # usually few; the first line, then each from the line break before it
+    starts = [0] if _OTHER_LINE.match(data) else []
+    starts += [match.start() + 1 for match in _OTHER_AFTER_BREAK.finditer(data)]
+    # the empty line after a final line break follows every data line: it moves none
+    # (and a file without other lines needs no scan for line breaks)
+    if starts and starts[-1] == len(data):
+        starts.pop()
     if starts:
         newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
         other = np.searchsorted(newlines, starts) + 1  # their line numbers, sorted
@@ -298,8 +331,9 @@ def read_letor(
     features are read by scikit-learn's ``load_svmlight_file``, whose rules apply
     (feature indices increase along a line; 1-based files are detected as with
     ``zero_based="auto"``); the ``qid:`` fields by one linear pass of the package's
-    own (the loader's ``query_id=True`` is quadratic in lines). A 3M-line file reads
-    in about 1.3 times the loader's own time.
+    own (the loader's ``query_id=True`` is quadratic in lines). A 1M-line file reads
+    in about 1.15 times the loader's own time (the loader, then the scan for the
+    ``qid:`` fields).
 
     Parameters
     ----------

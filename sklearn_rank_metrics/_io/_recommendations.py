@@ -1,9 +1,11 @@
 """Ranked item lists against relevant items (the recommender form): :func:`read_recommendations`.
 
 Everything is built from flat arrays: the per-user lists are flattened once
-(``itertools.chain`` and ``map`` run in C), items are coded once, and recommended and
-relevant items are matched by sorted ``(user, item)`` keys, so the cost is that of a
-sort of the items, never a Python loop per user or per item.
+(``itertools.chain`` and ``map`` run in C; a top-N matrix, int lists and integer table
+columns become one int64 array), items are coded once, and recommended and relevant
+items are matched by ``(user, item)`` keys sorted within each user's list (rows of a
+2-D array, sorted in cache) and looked up in one vectorised search: never a Python
+loop per user or per item, and no sort of all the items at once.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import reduce
-from itertools import chain, compress, count, filterfalse, repeat
+from itertools import chain, compress, count, filterfalse
 from operator import attrgetter, methodcaller
 from typing import Any
 
 import numpy as np
 
+from .._engine._document_ids import _text_codes
 from .._engine._plain import plain
 from ._ranking_data import RankingData
 
@@ -50,7 +53,9 @@ def _is_long_table(value: Any) -> bool:
     return hasattr(value, "columns") and hasattr(value, "__getitem__")
 
 
-def _user_pairs(recommended: Any, relevant: Any) -> tuple[list, list, list]:
+def _user_pairs(
+    recommended: Any, relevant: Any
+) -> tuple[list, list | np.ndarray, list]:
     """Aligned (users, recommendation lists, relevant items) from mappings or sequences."""
     mappings = (_is_user_mapping(recommended), _is_user_mapping(relevant))
     if mappings == (True, True):
@@ -82,7 +87,15 @@ def _user_pairs(recommended: Any, relevant: Any) -> tuple[list, list, list]:
             f"read_recommendations: recommended has {len(recommended)} users and relevant "
             f"has {len(relevant)}; aligned sequences must have the same length."
         )
+    if _is_int_matrix(recommended):  # a top-N matrix: kept whole, not split in rows
+        return list(range(len(recommended))), recommended, list(relevant)
     return list(range(len(recommended))), list(recommended), list(relevant)
+
+
+def _is_int_matrix(value: Any) -> bool:
+    """A 2-D array of integer ids: the rows it would be split into all take the
+    top-N matrix path (see ``_integer_matrix``)."""
+    return isinstance(value, np.ndarray) and value.ndim == 2 and value.dtype.kind in "iu"
 
 
 def _first_user(users: list, bad: np.ndarray) -> Any:
@@ -100,8 +113,10 @@ def _top_n_matrix(lists: np.ndarray) -> _Flat:
     )
 
 
-def _recommended_lists(users: list, lists: list) -> _Flat:
+def _recommended_lists(users: list, lists: list | np.ndarray) -> _Flat:
     """Flatten the users' ordered recommendation lists (best first)."""
+    if isinstance(lists, np.ndarray):  # an integer top-N matrix (``_is_int_matrix``)
+        return _top_n_matrix(lists)
     kinds = set(map(type, lists))
     bad_kinds = {k for k in kinds if issubclass(k, _NOT_A_LIST) or not hasattr(k, "__len__")}
     arrays = [k for k in kinds if issubclass(k, np.ndarray)]
@@ -119,9 +134,17 @@ def _recommended_lists(users: list, lists: list) -> _Flat:
     if matrix is not None:  # equal-length integer arrays: one array, no scalar per item
         return _top_n_matrix(matrix)
     lengths = np.fromiter(map(len, lists), np.intp, len(lists))
+    user = np.repeat(np.arange(len(lists)), lengths)
+    if kinds <= {list, tuple} and set(map(type, chain.from_iterable(lists))) == {int}:
+        # Python ints (no bool): one int64 array, as the general path would make of them
+        try:
+            flat_ints = np.fromiter(chain.from_iterable(lists), np.int64, len(user))
+            return _Flat(user, flat_ints, None, _positions(lengths))
+        except OverflowError:  # an id beyond int64: the general path
+            pass
     # NumPy scalars hash and compare like the Python values: no conversion per list
     flat = list(chain.from_iterable(lists))
-    return _Flat(np.repeat(np.arange(len(lists)), lengths), flat, None, _positions(lengths))
+    return _Flat(user, flat, None, _positions(lengths))
 
 
 def _integer_matrix(lists: list, kinds: set) -> np.ndarray | None:
@@ -152,8 +175,9 @@ def _positions(lengths: np.ndarray) -> np.ndarray:
 def _relevant_sets(users: list, relevant: list) -> _Flat:
     """Flatten the users' relevant items: sets or sequences (grade 1) or dicts of grades."""
     n = len(relevant)
-    is_map = np.fromiter(map(isinstance, relevant, repeat(Mapping)), bool, n)
     kinds = set(map(type, relevant))
+    map_kinds = {k for k in kinds if issubclass(k, Mapping)}
+    is_map = np.fromiter(map(map_kinds.__contains__, map(type, relevant)), bool, n)
     bad_kinds = {
         k for k in kinds
         if not issubclass(k, Mapping)
@@ -169,8 +193,13 @@ def _relevant_sets(users: list, relevant: list) -> _Flat:
         )
     parts = []
     for mapped in (True, False):  # two groups, not one step per user
-        chosen = list(compress(relevant, is_map == mapped))
-        user_index = np.flatnonzero(is_map == mapped)
+        if not map_kinds or map_kinds == kinds:  # one group: no selection
+            if bool(map_kinds) != mapped:
+                continue
+            chosen, user_index = relevant, np.arange(n)
+        else:
+            chosen = list(compress(relevant, is_map == mapped))
+            user_index = np.flatnonzero(is_map == mapped)
         lengths = np.fromiter(map(len, chosen), np.intp, len(chosen))
         if mapped:
             items = list(chain.from_iterable(chosen))
@@ -180,6 +209,8 @@ def _relevant_sets(users: list, relevant: list) -> _Flat:
             items = list(chain.from_iterable(chosen))
             grades = np.ones(len(items))
         parts.append((np.repeat(user_index, lengths), items, grades, _positions(lengths)))
+    if len(parts) == 1:
+        return _Flat(*parts[0])
     return _Flat(
         np.concatenate([parts[0][0], parts[1][0]]),
         parts[0][1] + parts[1][1],
@@ -219,11 +250,7 @@ def _long_table(
             f"read_recommendations: the {what} table has no column {missing[0]!r}; its "
             f"columns are {list(table.columns)}."
         )
-    user_ids = np.asarray(table[user]).tolist()
-    start = len(users)
-    # new users get the next codes, in order of first appearance
-    users.update(zip(filterfalse(users.__contains__, dict.fromkeys(user_ids)), count(start)))
-    codes = np.fromiter(map(users.__getitem__, user_ids), np.intp, len(user_ids))
+    codes = _user_codes(np.asarray(table[user]), users)
     values = None
     if value is not None:
         values = np.asarray(table[value], dtype=np.float64)
@@ -233,14 +260,39 @@ def _long_table(
                 f"read_recommendations: column {value!r} of the {what} table must hold "
                 f"finite numbers; got {values[bad[0]]} at row {int(bad[0])}."
             )
-    return _Flat(codes, np.asarray(table[item]).tolist(), values, np.zeros(len(codes), np.intp))
+    items = np.asarray(table[item])
+    if items.dtype.kind == "i" or (items.dtype.kind == "u" and items.dtype.itemsize < 8):
+        items = items.astype(np.int64)  # what the general path makes of the Python ints
+    else:
+        items = items.tolist()
+    return _Flat(codes, items, values, np.zeros(len(codes), np.intp))
+
+
+def _user_codes(user_ids: np.ndarray, users: dict) -> np.ndarray:
+    """The code of each row's user, adding new users to ``users`` (the next codes, in
+    order of first appearance).
+
+    Rows of one user usually come together: each run of equal ids is looked up once
+    (a Python step per run, not per row; rows in no order make one run each).
+    """
+    if not len(user_ids):
+        return np.zeros(0, dtype=np.intp)
+    starts = np.flatnonzero(np.concatenate([[True], user_ids[1:] != user_ids[:-1]]))
+    run_ids = user_ids[starts].tolist()
+    users.update(
+        zip(filterfalse(users.__contains__, dict.fromkeys(run_ids)), count(len(users)))
+    )
+    run_codes = np.fromiter(map(users.__getitem__, run_ids), np.intp, len(run_ids))
+    return np.repeat(run_codes, np.diff(np.append(starts, len(user_ids))))
 
 
 def _code_items(
     items: list | np.ndarray, n_users: int, *, exact: bool = False
-) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Integer codes of the items (equal ids, equal codes), the ids as an array, and
-    whether the codes are hashes (equal codes may then, very rarely, be unequal ids).
+) -> tuple[np.ndarray, np.ndarray, bool, bool]:
+    """Integer codes of the items (equal ids, equal codes), the ids as an array,
+    whether the codes are hashes (equal codes may then, very rarely, be unequal ids)
+    and whether they are in the order of the ids (integer ids: the id minus the
+    smallest).
 
     Integer ids are their own codes (offset by the smallest). Text ids are coded by
     Python's 64-bit str hash (``map(hash, ...)`` runs in C; the ids stay an object
@@ -253,17 +305,23 @@ def _code_items(
         kinds = set(map(type, items))  # one kind only (np.asarray would turn 1 into "1")
         if kinds <= {int, np.int64, np.int32} and bool not in kinds:
             try:
-                array = np.asarray(items)
-            except OverflowError:
-                array = None
+                # fromiter: no type discovery per item (int32 alone keeps its dtype)
+                array = (np.asarray(items) if np.int32 in kinds
+                         else np.fromiter(items, np.int64, len(items)))
+            except OverflowError:  # beyond int64: what np.asarray makes of it
+                try:
+                    array = np.asarray(items)
+                except OverflowError:
+                    array = None
         elif kinds <= {str, np.str_} and not exact:  # Python's own str hash, in C
             array = np.empty(len(items), dtype=object)
             array[:] = items
-            return np.fromiter(map(hash, items), np.int64, len(items)), array, True
+            return np.fromiter(map(hash, items), np.int64, len(items)), array, True, False
     if array is not None and array.ndim == 1 and array.dtype.kind in "iu" and len(array):
         low, high = int(array.min()), int(array.max())
         if (high - low + 1) * max(n_users, 1) < 2**62:
-            return array.astype(np.int64) - low, array, False
+            codes = array - low if array.dtype == np.int64 else array.astype(np.int64) - low
+            return codes, array, False, True
     listed = items.tolist() if isinstance(items, np.ndarray) else items
     try:
         index = dict.fromkeys(listed)
@@ -271,13 +329,16 @@ def _code_items(
         raise TypeError("read_recommendations: the item ids must be hashable.") from None
     index.update(zip(index, count()))
     codes = np.fromiter(map(index.__getitem__, listed), np.int64, len(listed))
-    return codes, (array if array is not None else _id_array(listed)), False
+    return codes, (array if array is not None else _id_array(listed)), False, False
 
 
 def _pair_keys(user: np.ndarray, code: np.ndarray, hashed: bool, width: int) -> np.ndarray:
     """One int64 key per (user, item): exact for dense codes, a mixed hash otherwise."""
     if not hashed:
-        return user.astype(np.int64) * width + code
+        keys = user.astype(np.int64)  # a copy: the product goes in place
+        keys *= width
+        keys += code
+        return keys
     mixed = user.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     mixed ^= code.view(np.uint64)
     return mixed.view(np.int64)
@@ -297,44 +358,141 @@ def _joined(first: list | np.ndarray, second: list | np.ndarray) -> list | np.nd
         # integer ids on both sides: int64, as ``_code_items`` makes of the joined list,
         # without a Python int per item of the array
         try:
-            return np.concatenate([first, np.asarray(second, dtype=np.int64)])
+            return np.concatenate([first, np.fromiter(second, np.int64, len(second))])
         except OverflowError:  # an id beyond int64: the general path
             pass
     as_list = [part.tolist() if isinstance(part, np.ndarray) else part for part in (first, second)]
     return as_list[0] + as_list[1]
 
 
-def _equal_key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of entries with equal keys, as (earlier, later) entry indices.
+def _neighbours(
+    order: np.ndarray, sorted_keys: np.ndarray, user: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of entries with equal keys (and equal ``user``, when given), as
+    (earlier, later) entry indices: neighbours in a stable order by key."""
+    equal = sorted_keys[1:] == sorted_keys[:-1]
+    if user is not None:  # the order is by user, then key
+        equal &= user[1:] == user[:-1]
+    twice = np.flatnonzero(equal)
+    return order[twice], order[twice + 1]
 
-    A sort of the key values alone (SIMD-sorted on current NumPy, far cheaper than an
-    argsort) finds the values that repeat; only the few entries holding one of them
-    are then ordered by an argsort, and each is paired with the next of its value.
+
+def _key_order(
+    keys: np.ndarray, user: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The entries by user, then key, then entry, where ``user`` does not decrease
+    (each user's entries sorted on their own); else by key, then entry (one stable
+    argsort: for dense keys, which grow with the user, the same order). And the
+    keys in that order."""
+    if len(user) < 2 or bool(np.all(user[1:] >= user[:-1])):
+        return _segment_order(keys, lengths)
+    order = np.argsort(keys, kind="stable")
+    return order, keys[order]
+
+
+def _segment_order(keys: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries ordered by segment, then key, then entry, where the segments are
+    consecutive runs of ``lengths`` entries (the users' recommendation lists); and the
+    keys in that order.
+
+    Each segment is sorted on its own, as a row of a 2-D array (short rows sort in
+    cache, several times faster than one sort of all keys); rows shorter than the
+    longest are padded, unless that would take more than twice the memory, when one
+    ``lexsort`` orders everything. Where the keys' range leaves room, each key
+    carries its position in its low bits and one ``sort`` of the values does the
+    work of an argsort (distinct values: the order of equal keys is their positions).
     """
-    if len(keys) and keys.min() >= 0 and keys.max() <= np.iinfo(np.int32).max:
-        keys = keys.astype(np.int32)  # dense codes: half the bytes to sort
-    values = np.sort(keys)
-    repeated = np.unique(values[1:][values[1:] == values[:-1]])
-    if not len(repeated):
+    n_segments = len(lengths)
+    if not len(keys):
+        return np.zeros(0, dtype=np.intp), keys
+    depth = int(lengths.max())
+    if n_segments * depth > 2 * len(keys) + 4096:
+        order = np.lexsort((keys, np.repeat(np.arange(n_segments), lengths)))
+        return order, keys[order]
+    starts = np.cumsum(lengths) - lengths
+    even = bool((lengths == depth).all())
+    filled = None if even else np.arange(depth) < lengths[:, None]
+    pad = np.iinfo(np.int64).max
+    bits = max(depth - 1, 1).bit_length()
+    low, high = int(keys.min()), int(keys.max())
+    if high - low >= 2 ** (62 - bits):  # no room for the positions: an argsort
+        if even:
+            position = np.argsort(keys.reshape(n_segments, depth), axis=1, kind="stable")
+            order = (starts[:, None] + position).ravel()
+        else:
+            rows = np.full((n_segments, depth), pad)
+            rows[filled] = keys
+            # stable: a key equal to the padding stays before it
+            order = np.repeat(starts, lengths) + np.argsort(rows, axis=1, kind="stable")[filled]
+        return order, keys[order]
+    packed = keys - low  # (key - low) << bits | position
+    packed <<= bits
+    if even:
+        rows = packed.reshape(n_segments, depth)
+        rows |= np.arange(depth)
+        rows.sort(axis=1)
+    else:
+        packed |= _positions(lengths)
+        rows = np.full((n_segments, depth), pad)
+        rows[filled] = packed
+        rows.sort(axis=1)  # the padding sorts last
+        packed = rows[filled]
+    position = packed & ((1 << bits) - 1)
+    packed >>= bits
+    packed += low
+    if even:
+        return (starts[:, None] + position.reshape(n_segments, depth)).ravel(), packed
+    return np.repeat(starts, lengths) + position, packed
+
+
+def _lookup(
+    sorted_keys: np.ndarray,
+    lengths: np.ndarray,
+    segment: np.ndarray,
+    keys: np.ndarray,
+    hashed: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where each key is in its segment of ``sorted_keys`` (each segment sorted): the
+    indices of the keys found, and their places in ``sorted_keys``.
+
+    Dense keys grow with the segment (the user), so ``sorted_keys`` is sorted as a
+    whole: one ``searchsorted``. Hashed keys are sorted within their segments only:
+    one binary search for all keys at once, each step halving every key's interval
+    (a vectorised gather and compare), ``log2`` of the longest segment steps.
+    """
+    if not len(sorted_keys) or not len(keys):
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty
-    # a cache-sized table of low key bits screens the entries, so that only a few
-    # are looked up among the repeated values
-    size = 1 << int(min(max(np.ceil(np.log2(8 * len(repeated))), 16), 24))
-    table = np.zeros(size, dtype=bool)
-    table[repeated & (size - 1)] = True
-    entries = np.flatnonzero(table[keys & (size - 1)])
-    where = np.minimum(np.searchsorted(repeated, keys[entries]), len(repeated) - 1)
-    entries = entries[repeated[where] == keys[entries]]
-    entries = entries[np.argsort(keys[entries], kind="stable")]  # by value, then entry
-    equal = np.flatnonzero(keys[entries[1:]] == keys[entries[:-1]])
-    return entries[equal], entries[equal + 1]
+    last = len(sorted_keys) - 1
+    if not hashed:
+        at = np.searchsorted(sorted_keys, keys)
+        found = np.flatnonzero(sorted_keys[np.minimum(at, last)] == keys)
+        return found, at[found]
+    base = (np.cumsum(lengths) - lengths)[segment]
+    size = lengths[segment]
+    end = base + size
+    depth = int(lengths.max())
+    even = bool((lengths == depth).all())
+    n: Any = depth if even else size.copy()  # the length of each key's interval
+    for _ in range(depth.bit_length()):  # the last position below the key, or the first
+        half = n >> 1
+        index = base + half
+        if not even:
+            np.minimum(index, last, out=index)  # an empty last segment
+        np.add(base, half, out=base, where=sorted_keys[index] < keys)
+        n = n - half
+    base += sorted_keys[np.minimum(base, last)] < keys  # the first not below the key
+    found = np.flatnonzero((base < end) & (sorted_keys[np.minimum(base, last)] == keys))
+    return found, base[found]
 
 
 def _order_recommended(rec: _Flat, by_rank: bool, users: list) -> _Flat:
     """A long table's rows by user, then rank (ascending) or input order (scores)."""
     value = rec.known_value()
-    if not by_rank:
+    in_order = bool(np.all(rec.user[1:] >= rec.user[:-1]))
+    if in_order and (not by_rank or _ranks_increase(rec.user, value)):
+        order = None  # the table's rows are in this order already (as tables often are)
+    elif not by_rank:
         order = np.argsort(rec.user, kind="stable")
     else:
         order = np.lexsort((value, rec.user))
@@ -349,10 +507,17 @@ def _order_recommended(rec: _Flat, by_rank: bool, users: list) -> _Flat:
                 f"{value[row]:g} twice in the recommended table; ranks order a list."
             )
     lengths = np.bincount(rec.user, minlength=len(users))
-    return _Flat(
-        rec.user[order], list(map(rec.items.__getitem__, order.tolist())), value[order],
-        _positions(lengths),
-    )
+    if order is None:
+        return _Flat(rec.user, rec.items, value, _positions(lengths))
+    items = (rec.items[order] if isinstance(rec.items, np.ndarray)
+             else list(map(rec.items.__getitem__, order.tolist())))
+    return _Flat(rec.user[order], items, value[order], _positions(lengths))
+
+
+def _ranks_increase(user: np.ndarray, rank: np.ndarray) -> bool:
+    """Whether the ranks increase strictly within each user's rows (rows by user)."""
+    same_user = user[1:] == user[:-1]
+    return bool(np.all(rank[1:][same_user] > rank[:-1][same_user]))
 
 
 def _id_array(values: list) -> np.ndarray:
@@ -469,8 +634,10 @@ def read_recommendations(
     Notes
     -----
     The work is one flattening of the lists, one coding of the item ids and sorts of
-    the ``(user, item)`` keys: no Python loop over users or items (100,000 users of
-    50 items each take about a second).
+    the ``(user, item)`` keys within each user's list: no Python loop over users or
+    items: 100,000 users of 50 integer items each take well under a second
+    (``benchmarks/bench_recommendations.py`` compares each input form with building
+    its flat NumPy arrays from the same objects).
 
     Examples
     --------
@@ -539,66 +706,122 @@ def _from_tables(
     return rec, rel, users, rank is None
 
 
+def _collide(
+    item_ids: np.ndarray, n_rec_rows: int, rel_user: np.ndarray, pairs: list
+) -> bool:
+    """Whether pairs of rows with equal hashed keys hold different ids, or (relevant
+    rows) different users: a hash collision. Rows index recommended rows, then
+    relevant ones; two recommended rows, or a recommended row and the relevant row
+    found in its user's list, have the same user by construction."""
+    for first, second in pairs:
+        if not np.array_equal(item_ids[first], item_ids[second]):
+            return True
+    both_relevant = pairs[1]
+    return not np.array_equal(
+        rel_user[both_relevant[0] - n_rec_rows], rel_user[both_relevant[1] - n_rec_rows]
+    )
+
+
+def _refuse_repeats(
+    rec: _Flat, rel: _Flat, users: list, rec_pairs: tuple, rel_later: np.ndarray
+) -> None:
+    """An error for the first item listed twice: in a recommendation list (the pair of
+    rows with the earliest second row), else among a user's relevant items."""
+    if len(rec_pairs[1]):
+        which = int(np.argmin(rec_pairs[1]))
+        first, second = int(rec_pairs[0][which]), int(rec_pairs[1][which])
+        raise ValueError(
+            f"read_recommendations: user {plain(users[rec.user[second]])!r} has item "
+            f"{plain(rec.items[second])!r} twice in its recommendations, at positions "
+            f"{rec.position[first]} and {rec.position[second]} (0-based)."
+        )
+    if len(rel_later):
+        second = int(rel_later.min())
+        raise ValueError(
+            f"read_recommendations: user {users[rel.user[second]]!r} lists a relevant item "
+            f"more than once ({plain(rel.items[second])!r})."
+        )
+
+
+def _by_user_and_id(
+    rows: np.ndarray, user: np.ndarray, ids: np.ndarray, codes: np.ndarray, text: bool
+) -> np.ndarray:
+    """``rows`` ordered by user, then item id (first appearance for ids of mixed
+    types, which do not sort). Text ids (``str``, all of them) are ranked in code
+    point order by the engine's factoriser, as Python compares them, so that one
+    integer sort replaces a sort that compares Python strings."""
+    if text and len(rows):
+        rank = _text_codes(ids[rows]).astype(np.int64)
+        keys = user[rows].astype(np.int64) * (int(rank.max()) + 1) + rank
+        ordered = rows[np.argsort(keys, kind="stable")]
+        # checked with Python's own comparison, one per row (NumPy's StringDType, which
+        # the factoriser uses for non-ASCII ids, ends a string at a NUL on NumPy 2.4)
+        same = user[ordered[1:]] == user[ordered[:-1]]
+        sorted_ids = ids[ordered]
+        if np.all(sorted_ids[1:][same] > sorted_ids[:-1][same]):
+            return ordered
+    try:
+        return rows[np.lexsort((ids[rows], user[rows]))]
+    except TypeError:
+        return rows[np.lexsort((codes[rows], user[rows]))]
+
+
 def _rows(
     rec: _Flat, rel: _Flat, users: list, scored: bool, exact: bool = False
 ) -> RankingData:
-    """Match recommended and relevant items by ``(user, item)`` and build the rows."""
-    codes, item_ids, hashed = _code_items(
+    """Match recommended and relevant items by ``(user, item)`` and build the rows.
+
+    Each user's recommended keys are sorted within the user's list (short rows, sorted
+    in cache); every relevant key is looked up in its user's list by one vectorised
+    binary search; one sort of the relevant keys finds any listed twice. No sort
+    covers all the items at once.
+    """
+    codes, item_ids, hashed, ordered = _code_items(
         _joined(rec.items, rel.items), len(users), exact=exact
     )
     n_rec_rows = len(rec.user)
     width = int(codes.max()) + 1 if len(codes) and not hashed else 1
     rec_key = _pair_keys(rec.user, codes[:n_rec_rows], hashed, width)
     rel_key = _pair_keys(rel.user, codes[n_rec_rows:], hashed, width)
-
-    def collide(rows_a: np.ndarray, rows_b: np.ndarray) -> bool:
-        """Whether rows with equal keys hold different (user, id): a hash collision."""
-        if not hashed:
-            return False
-        users_all = np.concatenate([rec.user, rel.user])
-        return not (
-            np.array_equal(item_ids[rows_a], item_ids[rows_b])
-            and np.array_equal(users_all[rows_a], users_all[rows_b])
-        )
-
-    # one sort of all keys: equal neighbours are a recommended item that is relevant
-    # (one of each side), or an item listed twice on one side
-    keys = np.concatenate([rec_key, rel_key])
-    earlier, later = _equal_key_pairs(keys)
-    if collide(earlier, later):
+    n_users = len(users)
+    n_rec = np.bincount(rec.user, minlength=n_users)
+    n_rel = np.bincount(rel.user, minlength=n_users)
+    if hashed and len(codes):
+        # fewer bits of hash (still 50 or more for lists up to 4096 items), so that
+        # each key has room for its position in the sort of its user's list; keys
+        # that become equal are compared by id below, as any hash collision
+        longest = max(int(n_rec.max()), int(n_rel.max()))
+        shift = max(longest - 1, 1).bit_length() + 2
+        rec_key >>= shift
+        rel_key >>= shift
+    # both sides by user, then key: equal neighbours are an item listed twice
+    rec_order, sorted_key = _segment_order(rec_key, n_rec)  # rec.user does not decrease
+    rec_pairs = _neighbours(rec_order, sorted_key, rec.user if hashed else None)
+    rel_order, rel_sorted = _key_order(rel_key, rel.user, n_rel)
+    rel_pairs = _neighbours(rel_order, rel_sorted, None)  # users: checked by _collide
+    rel_user = rel.user[rel_order]
+    hit_sorted, at = _lookup(sorted_key, n_rec, rel_user, rel_sorted, hashed)
+    hit_rel, hit_rec = rel_order[hit_sorted], rec_order[at]
+    if hashed and _collide(
+        item_ids, n_rec_rows, rel.user,
+        [rec_pairs, (rel_pairs[0] + n_rec_rows, rel_pairs[1] + n_rec_rows),
+         (hit_rec, hit_rel + n_rec_rows)],
+    ):
         return _rows(rec, rel, users, scored, exact=True)  # a hash collision
-    twice = (later < n_rec_rows) | (earlier >= n_rec_rows)
-    if twice.any():
-        which = int(np.argmin(np.where(twice, later, len(keys))))
-        first, second = int(earlier[which]), int(later[which])
-        if second < n_rec_rows:
-            raise ValueError(
-                f"read_recommendations: user {plain(users[rec.user[second]])!r} has item "
-                f"{plain(rec.items[second])!r} twice in its recommendations, at positions "
-                f"{rec.position[first]} and {rec.position[second]} (0-based)."
-            )
-        second -= n_rec_rows
-        raise ValueError(
-            f"read_recommendations: user {users[rel.user[second]]!r} lists a relevant item "
-            f"more than once ({plain(rel.items[second])!r})."
-        )
+    _refuse_repeats(rec, rel, users, rec_pairs, rel_pairs[1])
     # the grade of every recommended item, and which relevant items were recommended
     labels = np.zeros(n_rec_rows)
     grades = rel.known_value()
-    labels[earlier] = grades[later - n_rec_rows]
+    labels[hit_rec] = grades[hit_rel]
     recommended_rel = np.zeros(len(rel_key), bool)
-    recommended_rel[later - n_rec_rows] = True
-    missed = np.flatnonzero(~recommended_rel)
-    # unrecommended relevant items by user, then item id
-    missed_ids = item_ids[n_rec_rows + missed]
-    try:
-        missed = missed[np.lexsort((missed_ids, rel.user[missed]))]
-    except TypeError:  # ids of mixed types do not sort: their first-appearance order
-        missed = missed[np.lexsort((codes[n_rec_rows + missed], rel.user[missed]))]
+    recommended_rel[hit_sorted] = True
+    # the others, in key order: (user, id) order for integer ids
+    missed = rel_order[~recommended_rel]
+    if not ordered:
+        missed = _by_user_and_id(
+            missed, rel.user, item_ids[n_rec_rows:], codes[n_rec_rows:], hashed
+        )
     missed_user = rel.user[missed]
-
-    n_users = len(users)
-    n_rec = np.bincount(rec.user, minlength=n_users)
     n_missed = np.bincount(missed_user, minlength=n_users)
     n_rows = n_rec + n_missed
     if (n_rows == 0).any():
@@ -607,17 +830,18 @@ def _rows(
             "recommendations and no relevant items, so it has no row; leave it out or "
             "give it an item."
         )
-    # each user's rows: its recommended items in list order, then its missed ones
+    # each user's rows: its recommended items in list order (the order of rec's
+    # entries), then its missed ones
     starts = np.cumsum(n_rows) - n_rows
-    at_rec = starts[rec.user] + rec.position
     at_missed = (starts + n_rec)[missed_user] + _positions(n_missed)
     size = int(n_rows.sum())
+    is_missed = np.zeros(size, dtype=bool)
+    is_missed[at_missed] = True
+    is_rec = ~is_missed
     y_true, y_score = np.empty(size), np.empty(size)
-    item_row = np.empty(size, dtype=np.intp)  # where each row's id is in item_ids
-    y_true[at_rec], y_true[at_missed] = labels, grades[missed]
-    y_score[at_rec] = rec.value if scored else n_rec[rec.user] - rec.position
-    y_score[at_missed] = -np.inf
-    item_row[at_rec], item_row[at_missed] = np.arange(len(rec_key)), len(rec_key) + missed
-    return RankingData(
-        y_true, y_score, np.repeat(_id_array(users), n_rows), doc_id=item_ids[item_row]
-    )
+    y_true[is_rec], y_true[is_missed] = labels, grades[missed]
+    y_score[is_rec] = rec.value if scored else n_rec[rec.user] - rec.position
+    y_score[is_missed] = -np.inf
+    doc_id = np.empty(size, dtype=item_ids.dtype)
+    doc_id[is_rec], doc_id[is_missed] = item_ids[:n_rec_rows], item_ids[n_rec_rows + missed]
+    return RankingData(y_true, y_score, np.repeat(_id_array(users), n_rows), doc_id=doc_id)
