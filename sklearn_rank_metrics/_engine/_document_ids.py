@@ -234,12 +234,16 @@ def _text_codes(ids: np.ndarray) -> np.ndarray:
 
 def _as_string_dtype(ids: np.ndarray) -> np.ndarray | None:
     """The ids as NumPy's variable-width ``StringDType`` (NumPy 2: UTF-8 inside,
-    ordered by code point, a NUL a character like any), or None where NumPy has
-    none or cannot hold them (a lone surrogate has no UTF-8)."""
+    ordered by code point), or None where NumPy has none, cannot hold them (a lone
+    surrogate has no UTF-8) or would order them wrongly (an id holding a NUL)."""
     string_dtype = getattr(getattr(np, "dtypes", None), "StringDType", None)
     if string_dtype is None:  # NumPy 1
         return None
     source = ids if ids.dtype.kind in "UO" else ids.astype(str)
+    if "\x00" in "".join(map(str, source.tolist())):
+        # NumPy 2.4's StringDType compares two texts only up to a NUL they share
+        # ("d\x00~" before "d\x00a"): Python's order instead (the caller's fallback)
+        return None
     try:
         return source.astype(string_dtype())
     except (UnicodeEncodeError, ValueError, TypeError):

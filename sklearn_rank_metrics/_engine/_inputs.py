@@ -548,7 +548,9 @@ def factorize_text_ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # a fixed-width copy sorts faster than the objects, but takes (number of ids) x
     # (longest id) x 4 bytes: sort the objects when that copy would be mostly padding
     lengths = np.fromiter(map(len, uniques), dtype=np.int64, count=len(uniques))
-    if len(uniques) and int(lengths.max()) * len(uniques) > 4 * (int(lengths.sum()) + 64):
+    if (
+        len(uniques) and int(lengths.max()) * len(uniques) > 4 * (int(lengths.sum()) + 64)
+    ) or "\x00" in "".join(uniques):  # the copy would drop a trailing NUL ("a\x00" == "a")
         order = np.argsort(uniques, kind="stable")
     else:
         order = np.argsort(uniques.astype(str), kind="stable")
