@@ -99,11 +99,16 @@ def positions_in_queries(rows_per_query: np.ndarray) -> np.ndarray:
 
     Consecutive rows of a query differ by 1, and the first row of a query follows the
     last row of the query before it by ``1 - rows_per_query[q - 1]``. Empty queries
-    (allowed here) hold no rows, so they are left out of the sum.
+    (allowed here) hold no rows, so they are left out of the sum. When every query
+    holds the same number ``m`` of rows, the positions are ``0 .. m - 1`` repeated
+    (one tiling, no running sum).
     """
     n_rows = int(rows_per_query.sum())
     if n_rows == len(rows_per_query) and (n_rows == 0 or rows_per_query.max() == 1):
         return np.zeros(n_rows, dtype=np.intp)  # one row per query (none empty)
+    width = int(rows_per_query.max())
+    if n_rows == width * len(rows_per_query):  # every query holds `width` rows
+        return np.tile(np.arange(width, dtype=np.intp), len(rows_per_query))
     positions = np.ones(n_rows, dtype=np.intp)
     if len(positions):
         filled = rows_per_query[rows_per_query > 0]
@@ -526,7 +531,9 @@ def _sort_rows_padded(
     """Sort the runs of the given ``queries`` (ascending) as rows of one padded 2-D array.
 
     The padding is the largest key, so it sorts last. Consecutive queries are read
-    and written as one slice; a single query is sorted where it lies.
+    and written as one slice; a single query is sorted where it lies, and so are
+    consecutive queries of ``width`` rows each (their slice is the 2-D array, no
+    padding: many small queries of one size, a booster's usual validation set).
     """
     if len(queries) == 1:
         keys[offsets[queries[0]] : offsets[queries[0] + 1]].sort()
@@ -534,6 +541,9 @@ def _sort_rows_padded(
     rows: slice | np.ndarray
     if queries[-1] - queries[0] == len(queries) - 1:  # consecutive
         rows = slice(offsets[queries[0]], offsets[queries[-1] + 1])
+        if rows.stop - rows.start == len(queries) * width:  # all of `width` rows
+            keys[rows].reshape(len(queries), width).sort(axis=1)  # a view: in place
+            return
     else:
         rows = segment_rows(offsets[queries], sizes)
     padded = np.full((len(queries), width), np.iinfo(np.uint64).max, dtype=np.uint64)
