@@ -16,7 +16,7 @@ import numpy as np
 from .._engine._caller import caller_name
 from .._engine._errors import RowValueError
 from .._engine._inputs import first_bad
-from .._engine._ranked_groups import RankedGroups
+from .._engine._ranked_groups import Arrangement, RankedGroups
 from .._engine._segments import query_blocks, sums_before_in_segment
 from ._err_ties import stopping_chances
 from ._tie_blocks import TiedBlocks, tied_blocks
@@ -155,6 +155,9 @@ def expected_dcg(
         dcg = dcg * discounts[0]
         dcg[ranked.n_retrieved == 0] = 0.0
         return dcg
+    depth = ranked.common_depth(k) if arrangement.singletons else None
+    if depth is not None:  # the cutoff rows are the first `depth` columns of a 2-D array
+        return _dcg_of_columns(ranked, arrangement, depth, discounts, model)
     rows = ranked.cutoff_rows(k)
     labels = arrangement.labels if rows is None else arrangement.labels[rows]
     gains = model.gains(labels, ranked.input_labels)
@@ -166,6 +169,46 @@ def expected_dcg(
         gains[blocks.position] = (blocks.sum(block_gains) / blocks.size)[blocks.owner]
     rank = ranked.cutoff_rank(k)
     return ranked.cutoff_sum(gains * discounts[rank], k)
+
+
+def _dcg_of_columns(
+    ranked: RankedGroups,
+    arrangement: Arrangement,
+    depth: int,
+    discounts: np.ndarray,
+    model: GainModel,
+) -> np.ndarray:
+    """DCG of the first ``depth`` rows of every query, all queries of one size.
+
+    Every query holds ``n_rows / n_queries`` rows, all retrieved, each its own block
+    (:meth:`RankedGroups.common_depth`): the rows within the cutoff are the first
+    ``depth`` columns of the ``(n_queries, width)`` array of the rows in rank order,
+    where the rank of a column is its index, so each gain meets its discount by
+    broadcasting, with no rank per row. A named gain (a function of each label
+    alone) is computed once on the input rows (kept with the labels, see
+    :data:`~.._model_selection._label_side.LABEL_ONLY_KEYS`) and gathered for the
+    cutoff rows only. The gains, the products and the per-query sums
+    (``np.add.reduceat`` of the same segments) are those of the general path, bit
+    for bit.
+    """
+    n_queries = ranked.n_queries
+    if isinstance(model.gain, str):
+        input_gains = ranked.cached(
+            ("input_gains", model.gain), lambda: model.gains(ranked.input_labels)
+        )
+        rows = ranked.order if arrangement.permutation is None else (
+            ranked.order[arrangement.permutation]
+        )
+        terms = input_gains.take(rows.reshape(n_queries, -1)[:, :depth]).reshape(-1)
+    else:
+        top = arrangement.labels.reshape(n_queries, -1)[:, :depth].reshape(-1)
+        terms = np.array(model.gains(top, ranked.input_labels), dtype=np.float64)
+    # each row's discount, laid out as the rows are (the layout's: kept with it)
+    terms *= ranked.cached(
+        ("column_discounts", depth, model.discount, model.log_base),
+        lambda: np.tile(discounts[:depth], n_queries),
+    )
+    return np.add.reduceat(terms, np.arange(0, len(terms), depth))
 
 
 def _sorted_descending_within_queries(values: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -217,6 +260,14 @@ def ideal_dcg(
     C(start))`` where ``C`` is the cumulative discount (both clipped at ``k``).
     Otherwise the rows are sorted by gain within each query.
     """
+    if isinstance(model.gain, str):  # of the labels alone: kept with them
+        best = ranked.cached(("ideal_dcg", k, model), lambda: _ideal_dcg(ranked, k, model))
+        return best.copy()
+    return _ideal_dcg(ranked, k, model)
+
+
+def _ideal_dcg(ranked: RankedGroups, k: int | None, model: GainModel) -> np.ndarray:
+    """:func:`ideal_dcg`, computed."""
     longest = int(ranked.n_rows_per_query.max())
     discounts = model.discounts(longest)
     if ranked.one_row_per_query:  # the ideal order is the row itself (k >= 1)

@@ -36,10 +36,21 @@ MAX_DATASETS = 16
 
 # The intermediates a RankedGroups caches that depend on the labels and the query
 # layout alone, never on the order of the rows within a query (so never on the
-# scores): the rows per (label level, query) of the ideal DCG, the relevant rows per
-# query (unretrieved ones included), the first negative label in input order, the
-# rows per query. Nothing that depends on the scores may be listed here.
-LABEL_ONLY_KEYS = ("label_level_counts", "n_relevant", "first_negative_label", "n_rows_per_query")
+# scores): the rows per (label level, query) of the ideal DCG and the ideal DCG
+# itself, the gain of each row (in input order), the relevant rows per query
+# (unretrieved ones included), the first negative label in input order, the rows
+# per query and whether every query holds as many (then the discount of each row
+# of the cutoff). Nothing that depends on the scores may be listed here.
+LABEL_ONLY_KEYS = (
+    "label_level_counts",
+    "ideal_dcg",
+    "input_gains",
+    "n_relevant",
+    "first_negative_label",
+    "n_rows_per_query",
+    "common_width",
+    "column_discounts",
+)
 
 
 # The intermediates that depend on the query layout and on which rows were
