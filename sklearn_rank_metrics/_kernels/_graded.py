@@ -159,16 +159,39 @@ def expected_dcg(
     if depth is not None:  # the cutoff rows are the first `depth` columns of a 2-D array
         return _dcg_of_columns(ranked, arrangement, depth, discounts, model)
     rows = ranked.cutoff_rows(k)
-    labels = arrangement.labels if rows is None else arrangement.labels[rows]
-    gains = model.gains(labels, ranked.input_labels)
+    if arrangement.singletons and isinstance(model.gain, str):
+        # a named gain is a function of each label alone: gathered, not computed
+        in_rank_order = _rows_in_rank_order(ranked, arrangement)
+        gains = _input_gains(ranked, model).take(
+            in_rank_order if rows is None else in_rank_order[rows]
+        )
+    else:
+        labels = arrangement.labels if rows is None else arrangement.labels[rows]
+        gains = model.gains(labels, ranked.input_labels)
     if not arrangement.singletons:
         blocks = tied_blocks(ranked, ties, k)
         block_gains = model.gains(arrangement.labels[blocks.rows], ranked.input_labels)
         if gains is arrangement.labels:  # the linear gain is the labels themselves
             gains = gains.copy()
         gains[blocks.position] = (blocks.sum(block_gains) / blocks.size)[blocks.owner]
-    rank = ranked.cutoff_rank(k)
-    return ranked.cutoff_sum(gains * discounts[rank], k)
+    # each cutoff row's discount (kept with the cutoff rows, see _label_side)
+    row_discounts = ranked.cached(
+        ("cutoff_discounts", k, model.discount, model.log_base),
+        lambda: discounts[ranked.cutoff_rank(k)],
+    )
+    return ranked.cutoff_sum(gains * row_discounts, k)
+
+
+def _input_gains(ranked: RankedGroups, model: GainModel) -> np.ndarray:
+    """The named gain of every row, in input order (cached: the labels' alone)."""
+    return ranked.cached(("input_gains", model.gain), lambda: model.gains(ranked.input_labels))
+
+
+def _rows_in_rank_order(ranked: RankedGroups, arrangement: Arrangement) -> np.ndarray:
+    """The input row at each rank position of ``arrangement``."""
+    if arrangement.permutation is None:
+        return ranked.order
+    return ranked.order[arrangement.permutation]
 
 
 def _dcg_of_columns(
@@ -193,13 +216,8 @@ def _dcg_of_columns(
     """
     n_queries = ranked.n_queries
     if isinstance(model.gain, str):
-        input_gains = ranked.cached(
-            ("input_gains", model.gain), lambda: model.gains(ranked.input_labels)
-        )
-        rows = ranked.order if arrangement.permutation is None else (
-            ranked.order[arrangement.permutation]
-        )
-        terms = input_gains.take(rows.reshape(n_queries, -1)[:, :depth]).reshape(-1)
+        rows = _rows_in_rank_order(ranked, arrangement).reshape(n_queries, -1)[:, :depth]
+        terms = _input_gains(ranked, model).take(rows).reshape(-1)
     else:
         top = arrangement.labels.reshape(n_queries, -1)[:, :depth].reshape(-1)
         terms = np.array(model.gains(top, ranked.input_labels), dtype=np.float64)

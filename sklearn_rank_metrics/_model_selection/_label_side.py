@@ -55,11 +55,11 @@ LABEL_ONLY_KEYS = (
 
 # The intermediates that depend on the query layout and on which rows were
 # retrieved (scored above -inf), never on the order of the retrieved rows: the
-# sorted rows within each cutoff, their ranks, whether each row is within it. They
-# are kept only when every row was retrieved at the call that built them, and
-# reused only at a call where every row is retrieved again (then both are the
-# layout's alone).
-RETRIEVED_ONLY_KEYS = ("cutoff_rows", "cutoff_rank", "in_cutoff")
+# sorted rows within each cutoff, their ranks and discounts, whether each row is
+# within it. They are kept only when every row was retrieved at the call that
+# built them, and reused only at a call where every row is retrieved again (then
+# both are the layout's alone).
+RETRIEVED_ONLY_KEYS = ("cutoff_rows", "cutoff_rank", "cutoff_discounts", "in_cutoff")
 
 
 def _name(key: Any) -> Any:
