@@ -24,8 +24,13 @@ LightGBM's ``Booster.__inner_predict``, which copies the scores out for any ``fe
 histories of the built-in metric and ours are compared (LightGBM: to 1e-12;
 XGBoost: to its 6 printed decimals).
 
-Run: ``python bench_booster_metrics.py --queries 10000 --docs 100``; on an AVX-512
-machine also with ``NPY_DISABLE_CPU_FEATURES="AVX512_ICL X86_V4"``.
+``--min-docs m`` (m > 0) gives the queries uneven sizes instead, drawn uniformly from
+``m`` to ``--docs`` rows (the same sizes in both parts).
+
+Run: ``python bench_booster_metrics.py --queries 10000 --docs 100``; many small
+queries: ``--queries 100000 --docs 10``, and 1M rows in queries of 2 to 20 rows:
+``--queries 90909 --min-docs 2 --docs 20``. On an AVX-512 machine also with
+``NPY_DISABLE_CPU_FEATURES="AVX512_ICL X86_V4"``.
 """
 
 from __future__ import annotations
@@ -44,14 +49,21 @@ def timed(function) -> float:
     return time.perf_counter() - start
 
 
+def query_sizes(args) -> np.ndarray:
+    """Rows per query: ``--docs`` each, or uneven from ``--min-docs`` to ``--docs``."""
+    if args.min_docs <= 0:
+        return np.full(args.queries, args.docs)
+    return np.random.default_rng(2).integers(args.min_docs, args.docs + 1, args.queries)
+
+
 def per_evaluation(args, lgb, xgb) -> list[tuple[str, float, float | None]]:
     """Medians of interleaved evaluations, new scores at each round."""
     from sklearn_rank_metrics import make_lightgbm_metric, make_xgboost_metric
     from sklearn_rank_metrics._engine._sorting import sort_by_query_then_score
 
     rng = np.random.default_rng(0)
-    n_rows = args.queries * args.docs
-    sizes = np.full(args.queries, args.docs)
+    sizes = query_sizes(args)
+    n_rows = int(sizes.sum())
     y = rng.choice(5, size=n_rows, p=[0.5, 0.2, 0.15, 0.1, 0.05]).astype(float)
     scores = rng.random(n_rows)
     features = np.zeros((n_rows, 1))
@@ -67,7 +79,7 @@ def per_evaluation(args, lgb, xgb) -> list[tuple[str, float, float | None]]:
     ours = make_lightgbm_metric("ndcg@10", convention="lightgbm")
     uncached = make_lightgbm_metric("ndcg@10", convention="lightgbm")
     kept = getattr(uncached, "_label_sides", None)  # None: a version without the cache
-    qid = np.repeat(np.arange(args.queries), args.docs)
+    qid = np.repeat(np.arange(args.queries), sizes)
     dmatrix = xgb.DMatrix(features, label=y, qid=qid, base_margin=scores, nthread=1)
     xgb_booster = xgb.train(
         {"objective": "rank:ndcg", "eval_metric": "ndcg@10", "nthread": 1}, dmatrix, 0
@@ -155,8 +167,8 @@ def training_loop(args, lgb, xgb) -> tuple[list[tuple[str, float, float | None]]
     from sklearn_rank_metrics import make_lightgbm_metric, make_xgboost_metric
 
     rng = np.random.default_rng(1)
-    n_rows = args.queries * args.docs
-    sizes = np.full(args.queries, args.docs)
+    sizes = query_sizes(args)
+    n_rows = int(sizes.sum())
     features = rng.random((n_rows, 5))
     y = np.minimum(4, np.floor(features[:, 0] * 3 + rng.random(n_rows) * 2)).astype(float)
     params = {"objective": "lambdarank", "verbose": -1, "num_threads": 1, "num_leaves": 7,
@@ -245,7 +257,7 @@ def compared(histories: dict[str, dict]) -> list[str]:
 
 def main() -> None:
     parser = option_parser(
-        __doc__.splitlines()[0], queries=10_000, docs=100, rounds=50, train_rounds=50,
+        __doc__.splitlines()[0], queries=10_000, docs=100, min_docs=0, rounds=50, train_rounds=50,
         repeats=3,
     )  # fmt: skip
     args = parser.parse_args()
@@ -257,8 +269,9 @@ def main() -> None:
     training, checks = training_loop(args, lgb, xgb) if args.train_rounds else ([], [])
 
     print("\n".join(machine_lines()))
-    n_rows = args.queries * args.docs
-    print(f"\n{n_rows:,} rows, {args.queries:,} queries of {args.docs}; one thread")
+    sizes = query_sizes(args)
+    shape = f"{args.docs}" if args.min_docs <= 0 else f"{args.min_docs} to {args.docs} rows"
+    print(f"\n{int(sizes.sum()):,} rows, {args.queries:,} queries of {shape}; one thread")
     print(f"\nOne evaluation: median of {args.rounds} interleaved rounds, new scores each round\n")
     results = evaluations
     width = max(len(label) for label, _, _ in evaluations + training)

@@ -278,6 +278,19 @@ def check_values(y_true: np.ndarray, y_score: np.ndarray) -> None:
             f"y_true of {caller_name()} must be finite; got {y_true.flat[bad]} at "
             f"{format_index(bad, y_true.shape)}."
         )
+    _refuse_nan_scores(y_score)
+
+
+def check_scores(y_score: np.ndarray) -> None:
+    """:func:`check_values` of the scores alone, for labels checked before (the same
+    rows with another model's scores)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        score_sum = np.add.reduce(y_score, axis=None)
+    if np.isnan(score_sum):
+        _refuse_nan_scores(y_score)
+
+
+def _refuse_nan_scores(y_score: np.ndarray) -> None:
     bad = first_bad(np.isnan(y_score))
     if bad is not None:
         raise ValueError(

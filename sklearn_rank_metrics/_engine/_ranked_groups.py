@@ -353,6 +353,29 @@ class RankedGroups:
             return self.rank
         return self.cached(("cutoff_rank", k), lambda: positions_in_queries(self.depth(k)))
 
+    def common_depth(self, k: int | None) -> int | None:
+        """The cutoff depth ``d`` of every query, when the sorted rows form a 2-D array.
+
+        That is when every query holds the same number ``m`` of rows and retrieved all
+        of them: the rows of :meth:`cutoff_rows` ``(k)`` are then the first ``d = min(k,
+        m)`` columns of the sorted rows seen as an ``(n_queries, m)`` array, at ranks
+        ``0 .. d - 1``. None otherwise (or with one row per query). Whether every
+        query holds ``m`` rows is cached (the layout's); the retrieved rows are
+        compared at each call (one comparison per query).
+        """
+        width = self.cached("common_width", self._common_width)
+        if width is None or not np.all(self.n_retrieved == width):
+            return None
+        return width if k is None else min(k, width)
+
+    def _common_width(self) -> int | None:
+        if self.one_row_per_query or not self.n_rows:
+            return None
+        width = self.n_rows // self.n_queries
+        return width if width * self.n_queries == self.n_rows and np.all(
+            self.n_rows_per_query == width
+        ) else None
+
     def cutoff_sum(self, values: np.ndarray, k: int | None) -> np.ndarray:
         """Per-query sum of ``values`` given at the rows of :meth:`cutoff_rows` ``(k)``.
 
@@ -504,9 +527,10 @@ def rank_rows(rows: Rows) -> RankedGroups:
     order, tied_rows, input_order_in_ties = sort_by_query_then_score(
         queries.codes, scores, queries.offsets, queries.contiguous
     )
-    unretrieved = scores == -np.inf
     n_retrieved = queries.rows_per_query
-    if unretrieved.any():
+    # one reduction tells most calls that no row scores -inf (no mask of every row)
+    if len(scores) and scores.min() == -np.inf:
+        unretrieved = scores == -np.inf
         n_retrieved = np.array(n_retrieved, dtype=np.intp)  # a new array of this call's own
         unretrieved_rows = np.flatnonzero(unretrieved)
         if queries.codes is None:

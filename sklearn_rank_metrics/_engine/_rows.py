@@ -32,6 +32,7 @@ from ._inputs import (
     INPUT_NAMES,
     as_float,
     check_pandas_indexes,
+    check_scores,
     check_shapes,
     check_values,
     factorize_groups_with_sizes,
@@ -153,7 +154,7 @@ class Rows:
         scores = scores_as_float(raw)
         labels = self.labels.reshape(self.shape)
         check_shapes(labels, scores)
-        check_values(labels, scores)
+        check_scores(scores)  # the labels were checked with the rows
         flat = scores.reshape(-1)
         warn_swapped_labels_and_scores(self.labels, flat)
         return replace(self, scores=flat, float_scores=_float_scores(raw, flat))
@@ -398,10 +399,13 @@ def _read_scores(rows: Rows, reading: Reading) -> np.ndarray:
         # beyond float32's range the tool sees +-inf; clipping keeps them finite and
         # first / last, tied as the tool ties them
         floats = rows.float_scores if rows.float_scores is not None else scores
-        finite = np.isfinite(floats)
-        scores = np.where(finite, np.clip(floats, -_FLOAT32_MAX, _FLOAT32_MAX), floats)
+        if len(floats) and -_FLOAT32_MAX <= floats.min() and floats.max() <= _FLOAT32_MAX:
+            scores = floats  # all finite and within float32's range: nothing to clip
+        else:
+            finite = np.isfinite(floats)
+            scores = np.where(finite, np.clip(floats, -_FLOAT32_MAX, _FLOAT32_MAX), floats)
         scores = scores.astype(np.float32).astype(np.float64)
-    if reading.minus_infinity_is_a_score:
+    if reading.minus_infinity_is_a_score and len(scores) and scores.min() == -np.inf:
         # below every score the tool could hold: ranked last, tied among themselves
         scores = np.where(scores == -np.inf, np.finfo(np.float64).min, scores)
     return scores

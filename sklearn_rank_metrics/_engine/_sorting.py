@@ -18,7 +18,10 @@ chosen by :func:`_choose_strategy` from the input's shape and, for large inputs,
 how fast this machine's NumPy sorts one long array: :func:`_one_sort_is_faster`).
 Otherwise each query's keys are sorted on their own, as the rows of padded 2-D blocks
 (:func:`_sort_segments`): short sorts run in cache and need no query field in the
-key (``benchmarks/bench_sort_paths.py`` times both paths). On that path, rows of a
+key (``benchmarks/bench_sort_paths.py`` times both paths). Queries of a few rows
+(at most 32) are sorted many to a row instead (:func:`_sort_small_queries`): a row
+sort costs about a call, and a call per query of a few rows costs more than the
+sorting. On that path, rows of a
 query that are not contiguous (scattered ids whose key would be too narrow for one
 sort) are first grouped, stably, by a radix sort of the query codes
 (:func:`_group_rows_stably`).
@@ -56,7 +59,7 @@ def _bit_width(count: int) -> int:
 
 
 def _packed_keys(
-    scores: np.ndarray, positions: np.ndarray | None, position_bits: int
+    scores: np.ndarray, positions: np.ndarray | None, position_bits: int, top_bits: int = 0
 ) -> np.ndarray:
     """The sort keys ``truncated descending score | position``, as ``uint64``.
 
@@ -66,18 +69,22 @@ def _packed_keys(
     ``y`` is computed as ``0.0 - score``, which is ``+0.0`` for both zeros, so
     ``-0.0`` and ``+0.0`` tie, as they compare. That key's lowest ``position_bits``
     bits are cleared and take the ``positions`` (``uint64``; None: the whole
-    ordered bit pattern, nothing cleared). The work runs
-    in cache-sized chunks (a fixed number of them, not one per query), so each row is
-    read from memory once.
+    ordered bit pattern, nothing cleared). ``top_bits``: the pattern is first shifted
+    right by as many bits, leaving the key's highest ``top_bits`` bits 0 (for
+    :func:`_sort_small_queries`). The work runs in cache-sized chunks (a fixed
+    number of them, not one per query), so each row is read from memory once.
     """
     n_rows = len(scores)
     keys = np.empty(n_rows, dtype=np.uint64)
     flip = np.empty(min(n_rows, _CHUNK_ROWS), dtype=np.int64)
     score_field = ~np.uint64((1 << position_bits) - 1)
+    shift = np.uint64(top_bits)
     for start in range(0, n_rows, _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, n_rows)
         chunk = keys[start:stop]
         _ordered_bits(scores[start:stop], chunk, flip[: stop - start])
+        if top_bits:
+            chunk >>= shift
         if positions is not None:
             chunk &= score_field
             chunk |= positions[start:stop]
@@ -99,11 +106,16 @@ def positions_in_queries(rows_per_query: np.ndarray) -> np.ndarray:
 
     Consecutive rows of a query differ by 1, and the first row of a query follows the
     last row of the query before it by ``1 - rows_per_query[q - 1]``. Empty queries
-    (allowed here) hold no rows, so they are left out of the sum.
+    (allowed here) hold no rows, so they are left out of the sum. When every query
+    holds the same number ``m`` of rows, the positions are ``0 .. m - 1`` repeated
+    (one tiling, no running sum).
     """
     n_rows = int(rows_per_query.sum())
     if n_rows == len(rows_per_query) and (n_rows == 0 or rows_per_query.max() == 1):
         return np.zeros(n_rows, dtype=np.intp)  # one row per query (none empty)
+    width = int(rows_per_query.max())
+    if n_rows == width * len(rows_per_query):  # every query holds `width` rows
+        return np.tile(np.arange(width, dtype=np.intp), len(rows_per_query))
     positions = np.ones(n_rows, dtype=np.intp)
     if len(positions):
         filled = rows_per_query[rows_per_query > 0]
@@ -180,8 +192,14 @@ def _sort_per_query(
     grouped = None if contiguous else _group_rows_stably(present(codes, "codes"), n_rows)
     grouped_scores = scores if grouped is None else scores[grouped]
     rank = positions_in_queries(rows_per_query)
-    keys = _packed_keys(grouped_scores, rank.view(np.uint64), position_bits)
-    _sort_segments(keys, rows_per_query, offsets)
+    row_length = _small_query_row_length(rows_per_query, n_rows)
+    if row_length is None:
+        keys = _packed_keys(grouped_scores, rank.view(np.uint64), position_bits)
+        _sort_segments(keys, rows_per_query, offsets)
+    else:
+        top_bits = _bit_width(row_length)
+        keys = _packed_keys(grouped_scores, rank.view(np.uint64), position_bits, top_bits)
+        _sort_small_queries(keys, rows_per_query, offsets, row_length, top_bits)
     candidates = _equal_prefix_rows(keys, position_bits, offsets)
     keys &= np.uint64((1 << position_bits) - 1)
     order = keys.view(np.intp)
@@ -490,6 +508,90 @@ def _group_rows_stably(codes: np.ndarray, n_rows: int) -> np.ndarray:
     return grouped
 
 
+# queries of at most this many rows are sorted many to a row (0: never; the tests
+# set it to compare both ways)
+_SMALL_QUERY_MAX_ROWS = 32
+# NumPy's sort of a 2-D array costs about a call per row, so rows of a few keys
+# cost several times more per key than rows of 32 to 256 (benchmarks/
+# bench_booster_metrics.py times the whole metric). Queries of one size take rows
+# of whole queries, about _SMALL_QUERY_ROW_LENGTH keys; others rows of twice as
+# many, so that fewer queries are cut by a row's end and sorted again.
+_SMALL_QUERY_ROW_LENGTH = 64
+
+
+def _small_query_row_length(rows_per_query: np.ndarray, n_rows: int) -> int | None:
+    """The row length of :func:`_sort_small_queries` for these queries, or None.
+
+    Queries of at most :data:`_SMALL_QUERY_MAX_ROWS` rows, at least two rows of
+    keys in all; queries of one size ``m`` take rows of whole queries (``m * (L //
+    m)`` keys for ``L`` = :data:`_SMALL_QUERY_ROW_LENGTH`: no query is cut), others
+    rows of ``2 * L`` keys.
+    """
+    width = int(rows_per_query.max())
+    if not 1 < width <= _SMALL_QUERY_MAX_ROWS:
+        return None
+    if n_rows == width * len(rows_per_query):
+        length = width * max(1, _SMALL_QUERY_ROW_LENGTH // width)
+    else:
+        length = 2 * _SMALL_QUERY_ROW_LENGTH
+    return length if n_rows >= 2 * length else None
+
+
+def _sort_small_queries(
+    keys: np.ndarray,
+    rows_per_query: np.ndarray,
+    offsets: np.ndarray,
+    row_length: int,
+    top_bits: int,
+) -> None:
+    """Sort each query's keys in place, many small queries in each row of one 2-D sort.
+
+    NumPy's sort of a 2-D array costs about a call per row, which dominates for
+    queries of a few rows. Here the keys are cut into rows of ``row_length``
+    whatever the queries, and each key's ``top_bits`` highest bits (0 on entry, see
+    :func:`_packed_keys`) take its query's index counted from the query of its row's
+    first key: sorting a row then sorts the keys of each of its queries, and keeps
+    the queries apart, in their order. A query cut by a row's end (its two parts
+    sorted each on its own), and the queries of the last keys (fewer than a row),
+    are then sorted whole (:func:`_sort_segments` of those queries alone). The top
+    bits are cleared at the end: the keys are those :func:`_sort_segments` leaves.
+    """
+    n_rows = len(keys)
+    n_queries = len(rows_per_query)
+    n_cut = n_rows // row_length
+    covered = n_cut * row_length
+    grid = keys[:covered].reshape(n_cut, row_length)
+    query_shift = np.uint64(64 - top_bits)
+    width = int(rows_per_query.max())
+    if n_rows == width * n_queries:  # whole queries per row: one pattern for all rows
+        grid |= (np.arange(row_length, dtype=np.uint64) // np.uint64(width)) << query_shift
+    else:
+        # a query's index counted from its row's first: the query starts up to each
+        # key, less those up to the row's first key
+        starts = np.zeros(covered, dtype=np.uint64)
+        starts[offsets[1:][offsets[1:] < covered]] = 1
+        np.cumsum(starts, out=starts)
+        local = starts.reshape(n_cut, row_length)
+        local -= local[:, :1].copy()  # < row_length: fits in top_bits
+        local <<= query_shift
+        grid |= local
+        del starts, local
+    grid.sort(axis=1)
+    grid &= np.uint64((1 << (64 - top_bits)) - 1)
+    # the queries cut by a row's end, and those of the keys after the last row
+    ends = np.arange(row_length, covered + 1, row_length)
+    query_at_end = np.searchsorted(offsets, ends, side="right") - 1  # of the key ends[i]
+    cut = (query_at_end < n_queries) & (offsets[np.minimum(query_at_end, n_queries - 1)] < ends)
+    again = np.zeros(n_queries, dtype=bool)
+    again[query_at_end[cut]] = True
+    again[query_at_end[-1] :] = True  # the queries of the keys after the last row
+    again &= rows_per_query > 1
+    redo = np.flatnonzero(again)
+    if len(redo):
+        sizes = rows_per_query[redo]
+        _sort_rows_padded(keys, offsets, redo, sizes, int(sizes.max()))
+
+
 def _sort_segments(keys: np.ndarray, rows_per_query: np.ndarray, offsets: np.ndarray) -> None:
     """Sort, in place, each query's run ``keys[offsets[q]:offsets[q + 1]]``.
 
@@ -526,7 +628,9 @@ def _sort_rows_padded(
     """Sort the runs of the given ``queries`` (ascending) as rows of one padded 2-D array.
 
     The padding is the largest key, so it sorts last. Consecutive queries are read
-    and written as one slice; a single query is sorted where it lies.
+    and written as one slice; a single query is sorted where it lies, and so are
+    consecutive queries of ``width`` rows each (their slice is the 2-D array, no
+    padding: many small queries of one size, a booster's usual validation set).
     """
     if len(queries) == 1:
         keys[offsets[queries[0]] : offsets[queries[0] + 1]].sort()
@@ -534,6 +638,9 @@ def _sort_rows_padded(
     rows: slice | np.ndarray
     if queries[-1] - queries[0] == len(queries) - 1:  # consecutive
         rows = slice(offsets[queries[0]], offsets[queries[-1] + 1])
+        if rows.stop - rows.start == len(queries) * width:  # all of `width` rows
+            keys[rows].reshape(len(queries), width).sort(axis=1)  # a view: in place
+            return
     else:
         rows = segment_rows(offsets[queries], sizes)
     padded = np.full((len(queries), width), np.iinfo(np.uint64).max, dtype=np.uint64)

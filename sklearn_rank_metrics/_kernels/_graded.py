@@ -16,7 +16,7 @@ import numpy as np
 from .._engine._caller import caller_name
 from .._engine._errors import RowValueError
 from .._engine._inputs import first_bad
-from .._engine._ranked_groups import RankedGroups
+from .._engine._ranked_groups import Arrangement, RankedGroups
 from .._engine._segments import query_blocks, sums_before_in_segment
 from ._err_ties import stopping_chances
 from ._tie_blocks import TiedBlocks, tied_blocks
@@ -155,17 +155,78 @@ def expected_dcg(
         dcg = dcg * discounts[0]
         dcg[ranked.n_retrieved == 0] = 0.0
         return dcg
+    depth = ranked.common_depth(k) if arrangement.singletons else None
+    if depth is not None:  # the cutoff rows are the first `depth` columns of a 2-D array
+        return _dcg_of_columns(ranked, arrangement, depth, discounts, model)
     rows = ranked.cutoff_rows(k)
-    labels = arrangement.labels if rows is None else arrangement.labels[rows]
-    gains = model.gains(labels, ranked.input_labels)
+    if arrangement.singletons and isinstance(model.gain, str):
+        # a named gain is a function of each label alone: gathered, not computed
+        in_rank_order = _rows_in_rank_order(ranked, arrangement)
+        gains = _input_gains(ranked, model).take(
+            in_rank_order if rows is None else in_rank_order[rows]
+        )
+    else:
+        labels = arrangement.labels if rows is None else arrangement.labels[rows]
+        gains = model.gains(labels, ranked.input_labels)
     if not arrangement.singletons:
         blocks = tied_blocks(ranked, ties, k)
         block_gains = model.gains(arrangement.labels[blocks.rows], ranked.input_labels)
         if gains is arrangement.labels:  # the linear gain is the labels themselves
             gains = gains.copy()
         gains[blocks.position] = (blocks.sum(block_gains) / blocks.size)[blocks.owner]
-    rank = ranked.cutoff_rank(k)
-    return ranked.cutoff_sum(gains * discounts[rank], k)
+    # each cutoff row's discount (kept with the cutoff rows, see _label_side)
+    row_discounts = ranked.cached(
+        ("cutoff_discounts", k, model.discount, model.log_base),
+        lambda: discounts[ranked.cutoff_rank(k)],
+    )
+    return ranked.cutoff_sum(gains * row_discounts, k)
+
+
+def _input_gains(ranked: RankedGroups, model: GainModel) -> np.ndarray:
+    """The named gain of every row, in input order (cached: the labels' alone)."""
+    return ranked.cached(("input_gains", model.gain), lambda: model.gains(ranked.input_labels))
+
+
+def _rows_in_rank_order(ranked: RankedGroups, arrangement: Arrangement) -> np.ndarray:
+    """The input row at each rank position of ``arrangement``."""
+    if arrangement.permutation is None:
+        return ranked.order
+    return ranked.order[arrangement.permutation]
+
+
+def _dcg_of_columns(
+    ranked: RankedGroups,
+    arrangement: Arrangement,
+    depth: int,
+    discounts: np.ndarray,
+    model: GainModel,
+) -> np.ndarray:
+    """DCG of the first ``depth`` rows of every query, all queries of one size.
+
+    Every query holds ``n_rows / n_queries`` rows, all retrieved, each its own block
+    (:meth:`RankedGroups.common_depth`): the rows within the cutoff are the first
+    ``depth`` columns of the ``(n_queries, width)`` array of the rows in rank order,
+    where the rank of a column is its index, so each gain meets its discount by
+    broadcasting, with no rank per row. A named gain (a function of each label
+    alone) is computed once on the input rows (kept with the labels, see
+    :data:`~.._model_selection._label_side.LABEL_ONLY_KEYS`) and gathered for the
+    cutoff rows only. The gains, the products and the per-query sums
+    (``np.add.reduceat`` of the same segments) are those of the general path, bit
+    for bit.
+    """
+    n_queries = ranked.n_queries
+    if isinstance(model.gain, str):
+        rows = _rows_in_rank_order(ranked, arrangement).reshape(n_queries, -1)[:, :depth]
+        terms = _input_gains(ranked, model).take(rows).reshape(-1)
+    else:
+        top = arrangement.labels.reshape(n_queries, -1)[:, :depth].reshape(-1)
+        terms = np.array(model.gains(top, ranked.input_labels), dtype=np.float64)
+    # each row's discount, laid out as the rows are (the layout's: kept with it)
+    terms *= ranked.cached(
+        ("column_discounts", depth, model.discount, model.log_base),
+        lambda: np.tile(discounts[:depth], n_queries),
+    )
+    return np.add.reduceat(terms, np.arange(0, len(terms), depth))
 
 
 def _sorted_descending_within_queries(values: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -217,6 +278,14 @@ def ideal_dcg(
     C(start))`` where ``C`` is the cumulative discount (both clipped at ``k``).
     Otherwise the rows are sorted by gain within each query.
     """
+    if isinstance(model.gain, str):  # of the labels alone: kept with them
+        best = ranked.cached(("ideal_dcg", k, model), lambda: _ideal_dcg(ranked, k, model))
+        return best.copy()
+    return _ideal_dcg(ranked, k, model)
+
+
+def _ideal_dcg(ranked: RankedGroups, k: int | None, model: GainModel) -> np.ndarray:
+    """:func:`ideal_dcg`, computed."""
     longest = int(ranked.n_rows_per_query.max())
     discounts = model.discounts(longest)
     if ranked.one_row_per_query:  # the ideal order is the row itself (k >= 1)

@@ -141,7 +141,9 @@ class _BoosterMetric:
         """
         raw_sizes, raw_labels, raw_weight = sizes, y_true, weight
         sizes = np.asarray(sizes, dtype=np.int64)
-        y_true = np.asarray(y_true, dtype=np.float64)
+        y_true = np.asarray(y_true)
+        if y_true.dtype.kind not in "biuf":  # else converted only if not kept (below)
+            y_true = np.asarray(y_true, dtype=np.float64)
         y_score = np.asarray(y_score, dtype=np.float64).reshape(-1)
         if sizes.sum() != len(y_true) or len(y_score) != len(y_true):
             raise ValueError(

@@ -36,19 +36,30 @@ MAX_DATASETS = 16
 
 # The intermediates a RankedGroups caches that depend on the labels and the query
 # layout alone, never on the order of the rows within a query (so never on the
-# scores): the rows per (label level, query) of the ideal DCG, the relevant rows per
-# query (unretrieved ones included), the first negative label in input order, the
-# rows per query. Nothing that depends on the scores may be listed here.
-LABEL_ONLY_KEYS = ("label_level_counts", "n_relevant", "first_negative_label", "n_rows_per_query")
+# scores): the rows per (label level, query) of the ideal DCG and the ideal DCG
+# itself, the gain of each row (in input order), the relevant rows per query
+# (unretrieved ones included), the first negative label in input order, the rows
+# per query and whether every query holds as many (then the discount of each row
+# of the cutoff). Nothing that depends on the scores may be listed here.
+LABEL_ONLY_KEYS = (
+    "label_level_counts",
+    "ideal_dcg",
+    "input_gains",
+    "n_relevant",
+    "first_negative_label",
+    "n_rows_per_query",
+    "common_width",
+    "column_discounts",
+)
 
 
 # The intermediates that depend on the query layout and on which rows were
 # retrieved (scored above -inf), never on the order of the retrieved rows: the
-# sorted rows within each cutoff, their ranks, whether each row is within it. They
-# are kept only when every row was retrieved at the call that built them, and
-# reused only at a call where every row is retrieved again (then both are the
-# layout's alone).
-RETRIEVED_ONLY_KEYS = ("cutoff_rows", "cutoff_rank", "in_cutoff")
+# sorted rows within each cutoff, their ranks and discounts, whether each row is
+# within it. They are kept only when every row was retrieved at the call that
+# built them, and reused only at a call where every row is retrieved again (then
+# both are the layout's alone).
+RETRIEVED_ONLY_KEYS = ("cutoff_rows", "cutoff_rank", "cutoff_discounts", "in_cutoff")
 
 
 def _name(key: Any) -> Any:

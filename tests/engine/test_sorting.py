@@ -3,7 +3,9 @@
 The reference is ``np.lexsort`` on the full float64 scores, which never truncates.
 Every test runs on every path: the rule's choice ("auto"), and each path forced
 ("one_sort": one sort of query | score | row keys; "per_query": grouping by query,
-then each query's keys sorted on their own), whatever the layout.
+then each query's keys sorted on their own, small queries many to a row;
+"per_query_padded": the same with every query in a padded row of its own), whatever
+the layout.
 """
 
 import numpy as np
@@ -13,9 +15,13 @@ from sklearn_rank_metrics._engine import _sorting
 from sklearn_rank_metrics._engine._sorting import sort_by_query_then_score
 
 
-@pytest.fixture(autouse=True, params=["auto", "one_sort", "per_query"])
+@pytest.fixture(autouse=True, params=["auto", "one_sort", "per_query", "per_query_padded"])
 def strategy(request, monkeypatch):
-    monkeypatch.setattr(_sorting, "_STRATEGY", request.param)
+    if request.param == "per_query_padded":
+        monkeypatch.setattr(_sorting, "_SMALL_QUERY_MAX_ROWS", 0)
+        monkeypatch.setattr(_sorting, "_STRATEGY", "per_query")
+    else:
+        monkeypatch.setattr(_sorting, "_STRATEGY", request.param)
     return request.param
 
 
@@ -318,3 +324,48 @@ def test_the_measurement_starts_exactly_at_its_row_count(monkeypatch):
     threshold = _sorting._MEASURE_FROM_ROWS
     assert _sorting._choose_strategy(threshold, 1000, 9, contiguous=False) == "per_query"
     assert _sorting._choose_strategy(threshold - 1, 1000, 9, contiguous=False) == "one_sort"
+
+
+SMALL_QUERY_SIZES = {
+    # one size: rows of whole queries (10 x 6 keys), the last queries left over
+    "one size": lambda rng: np.full(1003, 10),
+    "one size of 32": lambda rng: np.full(301, 32),
+    "pairs": lambda rng: np.full(2001, 2),
+    # uneven: queries cut by a row's end, one-row queries, a tail shorter than a row
+    "2 to 20 rows": lambda rng: rng.integers(2, 21, 997),
+    "1 to 32 rows": lambda rng: rng.integers(1, 33, 501),
+    "mostly one row": lambda rng: np.where(rng.random(1500) < 0.9, 1, 7),
+}
+
+
+@pytest.mark.parametrize("sizes", SMALL_QUERY_SIZES)
+@pytest.mark.parametrize("scores", ["distinct", "ties", "false ties", "infinite"])
+def test_small_queries_many_to_a_row(sizes, scores, strategy):
+    # queries of up to 32 rows are sorted many to a row of one 2-D sort, the rows
+    # cut anywhere; every path gives lexsort's order and tied rows
+    rng = np.random.default_rng(len(sizes) + len(scores))
+    rows_per_query = SMALL_QUERY_SIZES[sizes](rng)
+    codes = np.repeat(np.arange(len(rows_per_query)), rows_per_query)
+    values = rng.random(len(codes))
+    if scores == "ties":
+        values = np.round(values, 1)
+    elif scores == "false ties":  # equal in the high bits the keys keep
+        values = 0.5 + rng.integers(0, 40, len(codes)) * 2.0**-50
+    elif scores == "infinite":
+        values[rng.random(len(codes)) < 0.2] = rng.choice([-np.inf, np.inf])
+    length = _sorting._small_query_row_length(rows_per_query, len(codes))
+    assert (length is None) == (strategy == "per_query_padded")
+    _check(codes, values)
+
+
+def test_small_queries_cut_by_a_row_end_are_sorted_whole(strategy):
+    # a query cut by a row's end is sorted in two parts, then whole: with scores
+    # rising through every query, a query left in two parts would show
+    rows_per_query = np.array([20, 30] * 10)
+    codes = np.repeat(np.arange(len(rows_per_query)), rows_per_query)
+    values = np.arange(len(codes), dtype=float)
+    length = _sorting._small_query_row_length(rows_per_query, len(codes))
+    offsets = np.cumsum(rows_per_query)
+    assert 128 not in offsets and 256 not in offsets  # queries cut at rows of 128
+    assert length == (None if strategy == "per_query_padded" else 128)
+    _check(codes, values)

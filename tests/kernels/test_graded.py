@@ -186,3 +186,49 @@ def test_labels_are_scaled_only_in_the_queries_whose_dcg_could_overflow():
     # query 0 by 2**-1024 (1e308 = m 2**1024 with 0.5 <= m < 1), exact; query 1 as it was
     np.testing.assert_array_equal(scaled.labels, [np.ldexp(1e308, -1024), 2.0**-1022, 3.0, 1.0])
     np.testing.assert_array_equal(scaled.input_labels, scaled.labels)
+
+
+GAIN_FORMS = ["linear", "exponential", "binary", [0.0, 1.0, 3.0, 7.5, 20.0], lambda y: y**1.5]
+
+
+@pytest.mark.parametrize("width", [2, 5, 10])
+@pytest.mark.parametrize("k", [None, 1, 3, 10, 15])
+@pytest.mark.parametrize("ties", ["input", "optimistic", "average"])
+@pytest.mark.parametrize("scores", ["distinct", "ties", "unretrieved"])
+def test_queries_of_one_size_give_the_numbers_of_the_general_path(
+    monkeypatch, width, k, ties, scores
+):
+    # queries of one size, all retrieved and each row its own block, read the cutoff
+    # rows as the columns of a 2-D array (gains gathered, discounts broadcast): the
+    # same numbers as the general path, bit for bit, for every form of gain
+    rng = np.random.default_rng(width * 100 + (k or 0))
+    n_queries = 300
+    group = np.repeat(np.arange(n_queries), width)
+    y = rng.integers(0, 5, len(group)).astype(float)
+    score = rng.random(len(group))
+    if scores == "ties":
+        score = np.round(score, 1)
+    elif scores == "unretrieved":
+        score[rng.random(len(group)) < 0.2] = -np.inf
+    columns = []
+    for gain in GAIN_FORMS:
+        model = _graded.GainModel(gain, "log(rank+1)", 2)
+        ranked = rank_groups(y, score, group)
+        columns.append((ranked.common_depth(k), _graded.expected_dcg(ranked, ties, k, model)))
+    monkeypatch.setattr(type(ranked), "common_depth", lambda self, k: None)
+    for gain, (depth, got) in zip(GAIN_FORMS, columns, strict=True):
+        model = _graded.GainModel(gain, "log(rank+1)", 2)
+        general = _graded.expected_dcg(rank_groups(y, score, group), ties, k, model)
+        np.testing.assert_array_equal(got, general)
+        # the columns were read wherever every row is retrieved
+        expected_depth = None if scores == "unretrieved" else min(k or width, width)
+        assert depth == expected_depth
+
+
+def test_a_kept_ideal_dcg_is_not_changed_through_a_returned_one():
+    ranked = _ranked()
+    model = _graded.GainModel("exponential", "log(rank+1)", 2)
+    first = _graded.ideal_dcg(ranked, 2, model)
+    expected = first.copy()
+    first[:] = -1.0
+    np.testing.assert_array_equal(_graded.ideal_dcg(ranked, 2, model), expected)

@@ -274,8 +274,10 @@ def test_every_round_equals_a_fresh_evaluation(name, settings):
 
 def test_minus_infinity_rows_do_not_reuse_the_cutoff_of_a_full_round(monkeypatch):
     # the cutoff rows are kept only from and for rounds where every row is retrieved;
-    # forced to be reused at a round with -inf rows, they give another number
-    y, scores, sizes = _queries(5)
+    # forced to be reused at a round with -inf rows, they give another number (queries
+    # of uneven sizes: with one size, the cutoff rows are columns, read at each call)
+    y, scores, _ = _queries(5)
+    sizes = np.tile([6, 8, 10], 10)
     qid = np.repeat(np.arange(len(sizes)), sizes)
     metric = make_lightgbm_metric("ndcg@5")
     metric(y, scores, None, sizes)
@@ -353,3 +355,29 @@ def test_the_kept_label_side_does_not_keep_a_rounds_predictions_alive():
     gc.collect()
     assert alive() is None
     assert metric(scores, dataset)[1] == first  # the kept side still serves
+
+
+@pytest.mark.parametrize("forced_stale", [False, True], ids=["checked", "stale"])
+@pytest.mark.parametrize("first", ["uneven", "one size"])
+def test_query_sizes_made_even_or_uneven_are_computed_anew(first, forced_stale, stale):
+    # queries of one size are read as the columns of a 2-D array: a layout that
+    # becomes even (or uneven) with the same rows and labels is a new label side
+    y, scores, even = _queries(8)
+    uneven = np.tile([6, 10], len(even) // 2)
+    sizes, new_sizes = (uneven, even) if first == "uneven" else (even, uneven)
+    metric = make_lightgbm_metric("ndcg@5", convention="lightgbm")
+    metric(y, scores, None, sizes)
+    if forced_stale:
+        stale()
+    qid = np.repeat(np.arange(len(new_sizes)), new_sizes)
+    expected = evaluate(y, scores, qid, metrics=["ndcg@5"], convention="lightgbm")["ndcg@5"]
+    stale_value = evaluate(
+        y, scores, np.repeat(np.arange(len(sizes)), sizes), metrics=["ndcg@5"],
+        convention="lightgbm",
+    )["ndcg@5"]  # fmt: skip
+    assert abs(stale_value - expected) > 1e-3
+    value = metric(y, scores, None, new_sizes)[1]
+    if forced_stale:
+        assert value != pytest.approx(expected, rel=1e-6)
+    else:
+        assert value == pytest.approx(expected, rel=1e-12)

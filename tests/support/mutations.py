@@ -398,7 +398,7 @@ MUTATIONS: dict[str, Mutation] = {
         ),
         Edit(
             "_kernels._graded",
-            "ideal_dcg",
+            "_ideal_dcg",
             "gains = model.gains(ranked.labels, ranked.input_labels)",
             "gains = model.gains(ranked.labels, ranked.input_labels)"
             " * ranked.in_cutoff(None)",
@@ -408,7 +408,7 @@ MUTATIONS: dict[str, Mutation] = {
         "the ideal DCG sorts the gains ascending (worst first) instead of descending",
         Edit(
             "_kernels._graded",
-            "ideal_dcg",
+            "_ideal_dcg",
             'for level in np.argsort(-level_gains, kind="stable"):',
             # ascending among the positive gains; the zero gains still come last
             "for level in np.argsort(\n"
@@ -417,7 +417,7 @@ MUTATIONS: dict[str, Mutation] = {
         ),
         Edit(
             "_kernels._graded",
-            "ideal_dcg",
+            "_ideal_dcg",
             "gains = _sorted_descending_within_queries(gains, ranked.query_of_row)",
             "gains = gains[np.lexsort((gains, ranked.query_of_row))]",
         ),
