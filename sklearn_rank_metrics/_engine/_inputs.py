@@ -233,19 +233,24 @@ def check_pandas_indexes(arrays: dict[str, Any]) -> None:
             )
 
 
-def check_shapes(y_true: np.ndarray, y_score: np.ndarray) -> None:
+def check_shapes(
+    y_true: np.ndarray, y_score: np.ndarray, names: tuple[str, str] = ("y_true", "y_score")
+) -> None:
+    """Two per-row inputs (``names``: their parameters) of one shape, 1-D or 2-D, not
+    empty."""
+    first, second = names
     if y_true.ndim not in (1, 2):
         raise ValueError(
-            f"y_true of {caller_name()} must be 1-D (flat rows) or 2-D (n_queries, n_docs); "
+            f"{first} of {caller_name()} must be 1-D (flat rows) or 2-D (n_queries, n_docs); "
             f"got {y_true.ndim} dimensions."
         )
     if y_true.shape != y_score.shape:
         raise ValueError(
-            f"y_true and y_score of {caller_name()} must have the same shape; "
+            f"{first} and {second} of {caller_name()} must have the same shape; "
             f"got {y_true.shape} and {y_score.shape}."
         )
     if y_true.size == 0:
-        raise ValueError(f"y_true of {caller_name()} is empty; at least one row is needed.")
+        raise ValueError(f"{first} of {caller_name()} is empty; at least one row is needed.")
 
 
 def missing_group_error() -> ValueError:

@@ -20,6 +20,7 @@ from ._caller import caller_name
 from ._inputs import (
     as_float,
     check_pandas_indexes,
+    check_shapes,
     factorize_groups_with_sizes,
     first_bad,
     format_index,
@@ -89,18 +90,7 @@ def checked_pair(
     )
     a = _scores(y_score_a, "y_score_a")
     b = _scores(y_score_b, "y_score_b")
-    if a.ndim not in (1, 2):
-        raise ValueError(
-            f"y_score_a of {caller_name()} must be 1-D (flat rows) or 2-D (n_queries, "
-            f"n_docs); got {a.ndim} dimensions."
-        )
-    if a.shape != b.shape:
-        raise ValueError(
-            f"y_score_a and y_score_b of {caller_name()} must have the same shape; "
-            f"got {a.shape} and {b.shape}."
-        )
-    if a.size == 0:
-        raise ValueError(f"y_score_a of {caller_name()} is empty; at least one row is needed.")
+    check_shapes(a, b, ("y_score_a", "y_score_b"))
     for name, scores in (("y_score_a", a), ("y_score_b", b)):
         bad = first_bad(np.isnan(scores))
         if bad is not None:
