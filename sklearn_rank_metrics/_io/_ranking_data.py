@@ -109,10 +109,8 @@ class _IdsReadOnFirstUse:
     """
 
     def __get__(self, rows: Any, owner: Any = None) -> Any:
-        if rows is None:  # the class's attribute: the field's default, if any
-            if "_doc_id_default" not in vars(owner):
-                raise AttributeError(f"type object {owner.__name__!r} has no attribute 'doc_id'")
-            return owner._doc_id_default
+        if rows is None:  # the class's attribute: the field's default, else this
+            return vars(owner).get("_doc_id_default", self)
         return ids_as_given(given_doc_id(rows))
 
     def __set__(self, rows: Any, value: Any) -> None:

@@ -127,9 +127,14 @@ def test_rows_pickled_before_ids_were_held_as_text_still_give_their_ids():
     assert evaluate(old, metrics=["map"], convention="trec_eval")["map"] == 1.0
 
 
-def test_the_class_attribute_is_the_field_default_or_missing():
+def test_the_field_keeps_its_default_and_its_place():
+    import inspect
+
     from sklearn_rank_metrics import AlignedRuns, RankingData
 
     assert RankingData.doc_id is None  # the field's default, as before
-    with pytest.raises(AttributeError):
-        AlignedRuns.doc_id  # noqa: B018  (a field without default: no class attribute)
+    assert inspect.signature(RankingData).parameters["doc_id"].default is None
+    # AlignedRuns' doc_id has no default: still a required argument
+    parameter = inspect.signature(AlignedRuns).parameters["doc_id"]
+    assert parameter.default is inspect.Parameter.empty
+    assert "doc_id" in [field.name for field in dataclasses.fields(AlignedRuns)]
