@@ -141,6 +141,7 @@ def weighted_mean(
     skipped: np.ndarray,
     total: bool = False,
     per_query: PerQuery | None = None,
+    nothing_left: str | None = None,
 ) -> float:
     """``sum(w * v) / sum(w)`` over the queries that are not skipped.
 
@@ -158,6 +159,8 @@ def weighted_mean(
     the mean is NaN), and, given the kernel's ``per_query``, every query undefined
     in every tie order while the policy replaced them by a number (the mean is
     then that number, 0.0 under the default policy, whatever the ranking).
+    ``nothing_left``: why no query is left, in the caller's terms, for the first
+    warning (by default it speaks of relevant rows).
     """
     uniform = uniform_weights(weights)
     if total:  # nothing is skipped: a count is defined for every query
@@ -174,7 +177,7 @@ def weighted_mean(
     if math.isinf(weighted_sum) and weight > 0:  # the sum overflowed, the mean need not
         weighted_sum, weight = mean_of_scaled_sum(scaled_sum(terms), weight), 1.0
     if weight == 0:
-        warn_no_query_left()
+        warn_no_query_left(nothing_left)
         return math.nan
     if per_query is not None:
         warn_if_nothing_defined(per_query, weighted_sum / weight)
@@ -256,14 +259,17 @@ def _nothing_defined(per_query: PerQuery) -> bool:
     return bool(len(share)) and bool(share.all())
 
 
-def warn_no_query_left() -> None:
-    """The warning of a mean with no query left to average (the mean is NaN)."""
-    warn_at_caller(
+def warn_no_query_left(why: str | None = None) -> None:
+    """The warning of a mean with no query left to average (the mean is NaN);
+    ``why``: the reason in the caller's terms, else one about relevant rows."""
+    message = (
         f"{caller_name()}: no query is left to average (all were skipped or have weight "
         "0); returning nan. If replace_undefined_by='skip' left out every query, none "
-        "has a relevant row: check relevance_level against your labels.",
-        undefined_metric_warning(),
+        "has a relevant row: check relevance_level against your labels."
+        if why is None
+        else f"{caller_name()}: no query is left to average: {why}; returning nan."
     )
+    warn_at_caller(message, undefined_metric_warning())
 
 
 def _warn_every_query_undefined(per_query: PerQuery, mean: float) -> None:

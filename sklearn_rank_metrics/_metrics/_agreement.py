@@ -75,20 +75,13 @@ def _result(
         _warn_undefined(rows, undefined, counts, float(replace_undefined_by))
     if per_query:
         return frame_of({"query": rows.query_ids, column: np.asarray(checked)}, output_library())
-    kept = ~skipped
-    if not np.any(weights[kept] > 0):
-        reason = (
-            f"every one of the {len(values)} queries is undefined ({_counted(counts)}) and "
-            "replace_undefined_by='skip' left them out"
-            if not kept.any()
-            else "the queries not skipped have sample_weight 0"
-        )
-        warn_at_caller(
-            f"{caller_name()}: no query is left to average: {reason}; returning nan.",
-            undefined_metric_warning(),
-        )
-        return math.nan
-    return weighted_mean(checked, weights, skipped)
+    nothing_left = (
+        f"every one of the {len(values)} queries is undefined ({_counted(counts)}) and "
+        "replace_undefined_by='skip' left them out"
+        if skipped.all()
+        else "the queries not skipped have sample_weight 0"
+    )
+    return weighted_mean(checked, weights, skipped, nothing_left=nothing_left)
 
 
 def _counted(counts: Sequence[tuple[str, int]]) -> str:
