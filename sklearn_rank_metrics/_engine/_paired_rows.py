@@ -27,6 +27,7 @@ from ._inputs import (
     row_weights,
     to_numpy,
 )
+from ._ranking_rows import RankingRows
 from ._rows import Queries, _queries, _query_weight
 
 _EXACT_INTEGERS = 2**53  # float64 holds every integer up to this magnitude
@@ -66,6 +67,14 @@ class PairedRows:
 def _scores(value: Any, name: str) -> np.ndarray:
     """One score column as float64 (integers beyond 2**53 by their dense ranks, which
     keep their order and ties exactly; a ranking reads nothing but the order)."""
+    if isinstance(value, RankingRows):  # rows whole, where one score column belongs
+        raise TypeError(
+            f"{name} of {caller_name()} is one score column, not a {type(value).__name__}: "
+            "pass the two rankings' scores of the same rows and their query ids, "
+            f"{caller_name()}(runs.scores['a'], runs.scores['b'], runs.group) for an "
+            "AlignedRuns, or (data_a.y_score, data_b.y_score, data_a.group) for two "
+            "RankingData whose rows are the same, in the same order."
+        )
     array = to_numpy(value, name)
     if array.dtype.kind in "iu" and array.size:
         low, high = array.min(), array.max()

@@ -303,3 +303,12 @@ def test_overlap_counts_minus_infinity_as_absent_and_divides_by_k():
         overlap_at_k_score(a, b, group, k=None)
     with pytest.raises(ValueError, match="The 'ties' parameter of overlap_at_k_score"):
         overlap_at_k_score(a, b, group, k=2, ties="optimistic")
+
+
+def test_rows_passed_whole_are_refused_with_the_spelling_that_works():
+    from sklearn_rank_metrics import RankingData
+
+    data = RankingData([1.0, 0.0, 1.0], [0.9, 0.5, 0.1], [1, 1, 1])
+    with pytest.raises(TypeError, match=r"y_score_a of rank_biased_overlap is one score "
+                       r"column, not a RankingData: .*runs.scores\['a'\]"):
+        rank_biased_overlap(data, data)
